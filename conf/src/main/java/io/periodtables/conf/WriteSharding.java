@@ -1,0 +1,83 @@
+package io.periodtables.conf;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.zip.CRC32C;
+
+/**
+ * The item-key rule of period and late tables, the one place it is written down.
+ *
+ * <ul>
+ *   <li>{@code sk = <event instant, UTC, millis>#<8 hex>}, the hex a CRC-32C of the reading's
+ *       identity: its {@code eventId} when it has one, else its canonical form (device,
+ *       instant, payload). Same reading, same item.
+ *   <li>{@code k = crc32c(sk) mod shards}: deterministic, so a replay rewrites the same item.
+ *   <li>{@code pk = deviceId} with one shard, else {@code deviceId#k}.
+ * </ul>
+ */
+@PublicEvolving
+public final class WriteSharding implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** DynamoDB's limit on a partition key value, in UTF-8 bytes. */
+    public static final int MAX_PARTITION_KEY_BYTES = 2048;
+
+    private static final DateTimeFormatter SK_INSTANT =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    private final int shards;
+
+    public WriteSharding(int shards) {
+        if (shards < 1 || shards > 100) {
+            throw new IllegalArgumentException("shards must be 1-100, was " + shards);
+        }
+        this.shards = shards;
+    }
+
+    public int shards() {
+        return shards;
+    }
+
+    /** The key of a reading whose identity is given by {@code eventId}, or the canonical form when it has none. */
+    public ItemKey keyOf(String deviceId, long eventMillis, String eventId, String canonicalReading) {
+        String identity = eventId != null ? "e:" + eventId : "r:" + canonicalReading;
+        String sk = SK_INSTANT.format(Instant.ofEpochMilli(eventMillis)) + '#' + hex8(crc32c(identity));
+        int shard = (int) (crc32c(sk) % shards);
+        String pk = shards == 1 ? deviceId : deviceId + '#' + shard;
+        return new ItemKey(pk, sk, shard);
+    }
+
+    /** Every partition key a device's readings can have, shard 0 first. */
+    public String[] partitionKeysOf(String deviceId) {
+        String[] keys = new String[shards];
+        for (int k = 0; k < shards; k++) {
+            keys[k] = shards == 1 ? deviceId : deviceId + '#' + k;
+        }
+        return keys;
+    }
+
+    /** The longest device id, in UTF-8 bytes, whose sharded partition key DynamoDB accepts. */
+    public int maxDeviceIdBytes() {
+        return MAX_PARTITION_KEY_BYTES - (shards == 1 ? 0 : 1 + String.valueOf(shards - 1).length());
+    }
+
+    static long crc32c(String s) {
+        CRC32C crc = new CRC32C();
+        crc.update(s.getBytes(StandardCharsets.UTF_8));
+        return crc.getValue();
+    }
+
+    private static String hex8(long value) {
+        String hex = Long.toHexString(value);
+        return "00000000".substring(hex.length()) + hex;
+    }
+
+    /** The key of one item: partition key, sort key and the shard it went to. */
+    @PublicEvolving
+    public record ItemKey(String pk, String sk, int shard) implements Serializable {}
+}
