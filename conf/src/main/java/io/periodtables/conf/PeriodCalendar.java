@@ -13,7 +13,10 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.IsoFields;
 import java.time.temporal.TemporalAdjusters;
+import java.time.YearMonth;
+import java.time.format.DateTimeParseException;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Lays periods of one {@link PeriodLength} onto the calendar of one zone: the period of an
@@ -42,6 +45,15 @@ public final class PeriodCalendar implements Serializable {
                     .appendValue(IsoFields.WEEK_BASED_YEAR, 4)
                     .appendLiteral("-W")
                     .appendValue(IsoFields.WEEK_OF_WEEK_BASED_YEAR, 2)
+                    .toFormatter();
+
+    private static final DateTimeFormatter WEEK_PARSER =
+            new DateTimeFormatterBuilder()
+                    .appendValue(IsoFields.WEEK_BASED_YEAR, 4)
+                    .appendLiteral("-W")
+                    .appendValue(IsoFields.WEEK_OF_WEEK_BASED_YEAR, 2)
+                    .appendLiteral('-')
+                    .appendValue(java.time.temporal.ChronoField.DAY_OF_WEEK, 1)
                     .toFormatter();
 
     private final PeriodLength length;
@@ -94,6 +106,39 @@ public final class PeriodCalendar implements Serializable {
     /** The period that ends where {@code period} starts. */
     public Period previous(Period period) {
         return periodOf(period.start().minusNanos(1));
+    }
+
+    /**
+     * The period whose label is {@code label}, or empty when no period of this calendar has it
+     * (a label of another period length, or a local time skipped by a DST gap).
+     */
+    public Optional<Period> parseLabel(String label) {
+        try {
+            LocalDateTime start;
+            switch (length.kind()) {
+                case SUB_DAY:
+                    start = LocalDateTime.parse(label, SUB_DAY_LABEL);
+                    break;
+                case DAY:
+                    start = LocalDate.parse(label, DAY_LABEL).atStartOfDay();
+                    break;
+                case WEEK:
+                    start = LocalDate.parse(label + "-1", WEEK_PARSER).atStartOfDay();
+                    break;
+                case MONTH:
+                    start = YearMonth.parse(label, MONTH_LABEL).atDay(1).atStartOfDay();
+                    break;
+                default:
+                    return Optional.empty();
+            }
+            if (!exists(start) && length.kind() == PeriodLength.Kind.SUB_DAY) {
+                return Optional.empty();
+            }
+            Period period = periodOf(start.atZone(zone).toInstant());
+            return period.label().equals(label) ? Optional.of(period) : Optional.empty();
+        } catch (DateTimeParseException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private Period calendarPeriod(LocalDate start, LocalDate end, DateTimeFormatter label) {

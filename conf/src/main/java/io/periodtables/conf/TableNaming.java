@@ -6,7 +6,10 @@ import java.io.Serializable;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.YearMonth;
+import java.time.format.DateTimeParseException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -28,6 +31,8 @@ public final class TableNaming implements Serializable {
 
     private static final DateTimeFormatter LATE_MONTH =
             DateTimeFormatter.ofPattern("uuuu-MM").withZone(ZoneOffset.UTC);
+
+    private static final DateTimeFormatter LATE_MONTH_PARSER = DateTimeFormatter.ofPattern("uuuu-MM");
 
     private final String prefix;
     private final PeriodCalendar calendar;
@@ -68,6 +73,30 @@ public final class TableNaming implements Serializable {
         return prefix + "_rejected";
     }
 
+    /**
+     * What a table of this prefix is, read back from its name: the period of a period table,
+     * the month of a late table, or the rejected table. Empty for any other name (including
+     * names of another prefix or calendar).
+     */
+    public Optional<TableRef> parse(String tableName) {
+        if (!hasOurPrefix(tableName)) {
+            return Optional.empty();
+        }
+        String rest = tableName.substring(prefix.length() + 1);
+        if (rest.equals("rejected")) {
+            return Optional.of(new TableRef(tableName, TableRef.Kind.REJECTED, null, null));
+        }
+        if (rest.startsWith("late_")) {
+            try {
+                YearMonth month = YearMonth.parse(rest.substring(5), LATE_MONTH_PARSER);
+                return Optional.of(new TableRef(tableName, TableRef.Kind.LATE, null, month));
+            } catch (DateTimeParseException e) {
+                return Optional.empty();
+            }
+        }
+        return calendar.parseLabel(rest).map(p -> new TableRef(tableName, TableRef.Kind.PERIOD, p, null));
+    }
+
     /** True when {@code tableName} is named like one of ours (period, late or rejected table). */
     public boolean hasOurPrefix(String tableName) {
         return tableName.startsWith(prefix + "_");
@@ -76,5 +105,17 @@ public final class TableNaming implements Serializable {
     /** True when {@code tableName} is a late table of this prefix. */
     public boolean isLateTable(String tableName) {
         return tableName.startsWith(prefix + "_late_");
+    }
+
+    /**
+     * A table of ours, read back from its name.
+     *
+     * @param period the period of a {@code PERIOD} table, else null
+     * @param lateMonth the UTC write month of a {@code LATE} table, else null
+     */
+    @PublicEvolving
+    public record TableRef(String name, Kind kind, Period period, YearMonth lateMonth) implements Serializable {
+        /** The three kinds of table the job writes. */
+        public enum Kind { PERIOD, LATE, REJECTED }
     }
 }
