@@ -1,0 +1,98 @@
+package io.periodtables.emulators;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class DynamoDbLocalITCase {
+
+    @Test
+    void storesAndReturnsAnItem() {
+        try (DynamoDbLocal local = DynamoDbLocal.start(); DynamoDbClient client = local.syncClient()) {
+            createTable(client, "readings");
+            client.putItem(b -> b.tableName("readings").item(item("dev-1", "42")));
+
+            Map<String, AttributeValue> read = client.getItem(b -> b.tableName("readings")
+                    .key(Map.of("pk", AttributeValue.fromS("dev-1"))).consistentRead(true)).item();
+
+            assertThat(read).containsEntry("value", AttributeValue.fromN("42"));
+        }
+    }
+
+    @Test
+    void listensOnLoopbackOnly() {
+        assumeTrue(ListeningSockets.available(), "needs Linux /proc/net/tcp");
+        try (DynamoDbLocal local = DynamoDbLocal.start()) {
+            assertThat(local.endpoint().getHost()).isEqualTo("127.0.0.1");
+            assertThat(ListeningSockets.addressesListeningOn(local.port()))
+                    .isNotEmpty()
+                    .allSatisfy(address -> assertThat(address.getHostAddress()).isEqualTo("127.0.0.1"));
+        }
+    }
+
+    @Test
+    void keepsInMemoryDataAcrossAnOutageOnTheSamePort() {
+        try (DynamoDbLocal local = DynamoDbLocal.start(); DynamoDbClient client = local.syncClient()) {
+            createTable(client, "readings");
+            client.putItem(b -> b.tableName("readings").item(item("dev-1", "7")));
+
+            local.stop();
+            assertThat(local.isListening()).isFalse();
+            assertThatThrownBy(() -> new Socket(DynamoDbLocal.HOST, local.port()).close())
+                    .isInstanceOf(ConnectException.class);
+
+            local.restart();
+            assertThat(client.getItem(b -> b.tableName("readings")
+                    .key(Map.of("pk", AttributeValue.fromS("dev-1")))).item())
+                    .containsEntry("value", AttributeValue.fromN("7"));
+        }
+    }
+
+    @Test
+    void keepsPersistentDataAcrossRestarts(@TempDir Path dataDir) {
+        try (DynamoDbLocal local = DynamoDbLocal.start(dataDir); DynamoDbClient client = local.syncClient()) {
+            createTable(client, "readings");
+            client.putItem(b -> b.tableName("readings").item(item("dev-1", "9")));
+        }
+        try (DynamoDbLocal local = DynamoDbLocal.start(dataDir); DynamoDbClient client = local.syncClient()) {
+            assertThat(client.getItem(b -> b.tableName("readings")
+                    .key(Map.of("pk", AttributeValue.fromS("dev-1")))).item())
+                    .containsEntry("value", AttributeValue.fromN("9"));
+        }
+    }
+
+    @Test
+    void closeIsIdempotent() {
+        DynamoDbLocal local = DynamoDbLocal.start();
+        local.close();
+        local.close();
+        assertThat(local.isListening()).isFalse();
+    }
+
+    static void createTable(DynamoDbClient client, String name) {
+        client.createTable(b -> b.tableName(name)
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
+                        .attributeType(ScalarAttributeType.S).build())
+                .billingMode(BillingMode.PAY_PER_REQUEST));
+    }
+
+    static Map<String, AttributeValue> item(String pk, String value) {
+        return Map.of("pk", AttributeValue.fromS(pk), "value", AttributeValue.fromN(value));
+    }
+}
