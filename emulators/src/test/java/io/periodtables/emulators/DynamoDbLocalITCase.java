@@ -6,6 +6,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -85,11 +86,17 @@ class DynamoDbLocalITCase {
     }
 
     static void createTable(DynamoDbClient client, String name) {
-        client.createTable(b -> b.tableName(name)
+        client.createTable(createTableRequest(name));
+    }
+
+    /** An on-demand table keyed by the string attribute "pk". */
+    static CreateTableRequest createTableRequest(String name) {
+        return CreateTableRequest.builder().tableName(name)
                 .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
                 .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
                         .attributeType(ScalarAttributeType.S).build())
-                .billingMode(BillingMode.PAY_PER_REQUEST));
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .build();
     }
 
     static Map<String, AttributeValue> item(String pk, String value) {

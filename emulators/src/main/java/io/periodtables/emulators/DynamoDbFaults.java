@@ -1,0 +1,251 @@
+package io.periodtables.emulators;
+
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.SdkResponse;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Fault injection on top of a real DynamoDB (Local): an SDK {@link ExecutionInterceptor} that
+ * follows one static, thread-safe script per JVM, so it works when the SDK instantiates it by its
+ * no-argument constructor inside a Flink operator. Install it with
+ * {@code DynamoDbClients.of(config).withInterceptors(List.of(DynamoDbFaults.class))}.
+ *
+ * <pre>{@code
+ * DynamoDbFaults.reset();                                   // in @BeforeEach
+ * DynamoDbFaults.on("BatchWriteItem").every(2).throttle();  // calls 2, 4, 6 ... fail
+ * DynamoDbFaults.on("BatchWriteItem").once().unprocessed(0.5);
+ * DynamoDbFaults.holdCreating("readings_2024-06-01");       // until release(...)
+ * assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED)).isPositive();
+ * }</pre>
+ *
+ * <p>How faults are made, so that both the sync and the async Netty client see them exactly as a
+ * real service failure: error responses, connection resets and delays redirect the HTTP request
+ * to a loopback {@code FaultServer} that answers with the canned DynamoDB error (status and
+ * {@code __type}), resets the TCP connection, or waits and then forwards the request to DynamoDB
+ * Local. Unprocessed items are held back from the request before it is sent and added to the
+ * response's UnprocessedItems, so they are really not written. A table held in CREATING gets its
+ * TableStatus rewritten in DescribeTable/CreateTable responses, and data-plane calls to it fail
+ * with ResourceNotFoundException (table updates with ResourceInUseException).
+ *
+ * <p>A fault is decided once per API call (SDK retries, which period-tables turns off, would
+ * repeat the same fault). Rules are tried in the order they were added; the first one that hits
+ * a call injects its fault, and every rule counts every call it matches.
+ */
+public final class DynamoDbFaults implements ExecutionInterceptor {
+    private static final int LOG_CAPACITY = 10_000;
+    private static final Set<String> DATA_PLANE = Set.of("BatchWriteItem", "PutItem", "UpdateItem", "DeleteItem",
+            "GetItem", "BatchGetItem", "Query", "Scan");
+    private static final Set<String> TABLE_UPDATES = Set.of("UpdateTable", "UpdateTimeToLive", "DeleteTable");
+    private static final ExecutionAttribute<Decision> DECISION = new ExecutionAttribute<>("PeriodTablesFault");
+
+    private static final Object LOCK = new Object();
+    private static final List<FaultRule> RULES = new CopyOnWriteArrayList<>();
+    private static final Map<String, Instant> CREATING = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> INJECTED = new ConcurrentHashMap<>();
+    private static final Deque<SeenRequest> REQUESTS = new ArrayDeque<>();
+
+    /** The fault chosen for one API call. */
+    private record Decision(FaultKind kind, FaultRule rule, PartialBatch partial, String message) {
+    }
+
+    /** Clears the script, the CREATING holds, the counters and the request log. */
+    public static void reset() {
+        synchronized (LOCK) {
+            RULES.clear();
+            CREATING.clear();
+            SEEN.clear();
+            INJECTED.clear();
+            REQUESTS.clear();
+        }
+    }
+
+    /** Starts a rule for calls of this operation (the SDK's name, e.g. "BatchWriteItem"). */
+    public static FaultRule.Builder on(String operation) {
+        return new FaultRule.Builder(operation);
+    }
+
+    static FaultRule add(FaultRule rule) {
+        RULES.add(rule);
+        return rule;
+    }
+
+    /** Holds {@code table} in CREATING until {@link #release(String)} (see the class comment). */
+    public static void holdCreating(String table) {
+        CREATING.put(table, Instant.MAX);
+    }
+
+    /** Holds {@code table} in CREATING for {@code duration} from now. */
+    public static void holdCreating(String table, Duration duration) {
+        CREATING.put(table, Instant.now().plus(duration));
+    }
+
+    /** Ends a CREATING hold: the table shows its real status again. */
+    public static void release(String table) {
+        CREATING.remove(table);
+    }
+
+    /** How many calls of this operation went through any client with this interceptor. */
+    public static long count(String operation) {
+        AtomicLong seen = SEEN.get(operation);
+        return seen == null ? 0 : seen.get();
+    }
+
+    /** How many times this fault was injected into calls of this operation. */
+    public static long injected(String operation, FaultKind kind) {
+        AtomicLong injected = INJECTED.get(operation + "/" + kind);
+        return injected == null ? 0 : injected.get();
+    }
+
+    /** How many times this fault was injected, whatever the operation. */
+    public static long injected(FaultKind kind) {
+        return INJECTED.entrySet().stream().filter(e -> e.getKey().endsWith("/" + kind))
+                .mapToLong(e -> e.getValue().get()).sum();
+    }
+
+    /** The calls seen since the last {@link #reset()}, oldest first (the last 10,000). */
+    public static List<SeenRequest> requests() {
+        synchronized (LOCK) {
+            return List.copyOf(REQUESTS);
+        }
+    }
+
+    @Override
+    public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
+        String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+        SdkRequest request = context.request();
+        Decision decision = decide(operation, tablesOf(request), request);
+        if (decision == null) {
+            return request;
+        }
+        attributes.putAttribute(DECISION, decision);
+        return decision.partial() != null ? decision.partial().sent() : request;
+    }
+
+    @Override
+    public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
+        Decision decision = attributes.getAttribute(DECISION);
+        SdkHttpRequest request = context.httpRequest();
+        boolean wholeRequest = decision != null && (decision.kind().isErrorResponse()
+                || decision.kind() == FaultKind.DELAY || decision.kind() == FaultKind.CONNECTION_RESET
+                || (decision.partial() != null && decision.partial().nothingSent()));
+        if (!wholeRequest) {
+            return request;
+        }
+        SdkHttpRequest.Builder redirected = request.toBuilder()
+                .protocol("http").host("127.0.0.1").port(FaultServer.instance().port())
+                .putHeader(FaultServer.KIND, decision.kind().name());
+        if (decision.kind() == FaultKind.DELAY) {
+            redirected.putHeader(FaultServer.DELAY_MILLIS, String.valueOf(decision.rule().delay().toMillis()))
+                    .putHeader(FaultServer.TARGET, request.protocol() + "://" + request.host() + ":" + request.port());
+        }
+        if (decision.message() != null) {
+            redirected.putHeader(FaultServer.MESSAGE, FaultServer.encode(decision.message()));
+        }
+        return redirected.build();
+    }
+
+    @Override
+    public SdkResponse modifyResponse(Context.ModifyResponse context, ExecutionAttributes attributes) {
+        Decision decision = attributes.getAttribute(DECISION);
+        SdkResponse response = context.response();
+        if (decision == null) {
+            return response;
+        }
+        if (decision.partial() != null && response instanceof BatchWriteItemResponse batch) {
+            return decision.partial().addHeldBackTo(batch);
+        }
+        if (decision.kind() == FaultKind.TABLE_CREATING) {
+            if (response instanceof DescribeTableResponse describe && describe.table() != null) {
+                return describe.toBuilder().table(creating(describe.table())).build();
+            }
+            if (response instanceof CreateTableResponse create && create.tableDescription() != null) {
+                return create.toBuilder().tableDescription(creating(create.tableDescription())).build();
+            }
+        }
+        return response;
+    }
+
+    private static TableDescription creating(TableDescription table) {
+        return table.toBuilder().tableStatus(TableStatus.CREATING).build();
+    }
+
+    private static Decision decide(String operation, List<String> tables, SdkRequest request) {
+        synchronized (LOCK) {
+            SEEN.computeIfAbsent(operation, o -> new AtomicLong()).incrementAndGet();
+            Decision decision = heldCreating(operation, tables);
+            for (FaultRule rule : RULES) {
+                if (rule.hits(operation, tables) && decision == null) {
+                    rule.injectedOnce();
+                    PartialBatch partial = rule.kind() == FaultKind.UNPROCESSED_ITEMS
+                            ? PartialBatch.split((BatchWriteItemRequest) request, rule.fraction()) : null;
+                    decision = new Decision(rule.kind(), rule, partial, null);
+                }
+            }
+            Optional<FaultKind> fault = Optional.ofNullable(decision).map(Decision::kind);
+            fault.ifPresent(kind -> INJECTED.computeIfAbsent(operation + "/" + kind, k -> new AtomicLong()).incrementAndGet());
+            if (REQUESTS.size() == LOG_CAPACITY) {
+                REQUESTS.removeFirst();
+            }
+            REQUESTS.addLast(new SeenRequest(Instant.now(), operation, tables, fault));
+            return decision;
+        }
+    }
+
+    /** A hold on a table in CREATING beats the script: it is the table's state, not a random fault. */
+    private static Decision heldCreating(String operation, List<String> tables) {
+        Instant now = Instant.now();
+        for (String table : tables) {
+            Instant until = CREATING.get(table);
+            if (until == null || !now.isBefore(until)) {
+                continue;
+            }
+            if (DATA_PLANE.contains(operation)) {
+                return new Decision(FaultKind.RESOURCE_NOT_FOUND, null, null, null);
+            }
+            if (TABLE_UPDATES.contains(operation)) {
+                return new Decision(FaultKind.RESOURCE_IN_USE, null, null,
+                        "Attempt to change a resource which is still in use: Table is being created: " + table);
+            }
+            if (operation.equals("DescribeTable") || operation.equals("CreateTable")) {
+                return new Decision(FaultKind.TABLE_CREATING, null, null, null);
+            }
+        }
+        return null;
+    }
+
+    private static List<String> tablesOf(SdkRequest request) {
+        if (request instanceof BatchWriteItemRequest batch) {
+            return new ArrayList<>(batch.requestItems().keySet());
+        }
+        if (request instanceof BatchGetItemRequest batch) {
+            return new ArrayList<>(batch.requestItems().keySet());
+        }
+        return request.getValueForField("TableName", String.class).map(List::of).orElse(List.of());
+    }
+}
