@@ -1,0 +1,188 @@
+package io.periodtables.sink;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Writes one batch of entries (at most 25, several tables, no duplicate keys) with
+ * {@code BatchWriteItem} and works out what became of each entry, asynchronously:
+ *
+ * <ul>
+ *   <li>unprocessed items of every table in the response are retried, exactly those;
+ *   <li>throttling, 5xx and I/O errors retry the whole batch;
+ *   <li>a {@code ValidationException} splits the batch in halves until the invalid item is
+ *       alone; it is replaced by a {@code dynamodb-validation} rejection, the rest is written;
+ *   <li>a {@code ResourceNotFoundException} splits the batch by table, then calls the
+ *       {@link MissingTableHandler} for the missing one and retries its entries once it returns;
+ *   <li>refused credentials are fatal.
+ * </ul>
+ */
+final class BatchWrite {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchWrite.class);
+
+    private final DynamoDbAsyncClient client;
+    private final MissingTableHandler missingTables;
+    private final Function<Rejection, TableWriteEntry> rejections;
+    private final String rejectedTable;
+    private final SinkMetrics metrics;
+    private final Clock clock;
+
+    BatchWrite(DynamoDbAsyncClient client, MissingTableHandler missingTables,
+               Function<Rejection, TableWriteEntry> rejections, String rejectedTable, SinkMetrics metrics, Clock clock) {
+        this.client = client;
+        this.missingTables = missingTables;
+        this.rejections = rejections;
+        this.rejectedTable = rejectedTable;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** Writes {@code entries}, which must not contain two entries for one table and key. */
+    CompletableFuture<BatchOutcome> write(List<TableWriteEntry> entries) {
+        Map<String, List<WriteRequest>> requestItems = new HashMap<>();
+        for (TableWriteEntry entry : entries) {
+            requestItems.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(entry.request());
+        }
+        BatchWriteItemRequest request = BatchWriteItemRequest.builder().requestItems(requestItems).build();
+        long start = System.nanoTime();
+        CompletableFuture<BatchWriteItemResponse> call;
+        try {
+            call = client.batchWriteItem(request);
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        return call.handle((response, error) -> {
+            metrics.sent(System.nanoTime() - start);
+            return error == null
+                    ? CompletableFuture.completedFuture(answered(entries, response))
+                    : failed(entries, error);
+        }).thenCompose(Function.identity());
+    }
+
+    private BatchOutcome answered(List<TableWriteEntry> entries, BatchWriteItemResponse response) {
+        if (!response.hasUnprocessedItems() || response.unprocessedItems().isEmpty()) {
+            metrics.written(entries);
+            return BatchOutcome.DONE;
+        }
+        Set<TableWriteEntry.EntryKey> unprocessed = new HashSet<>();
+        response.unprocessedItems().forEach((table, requests) -> {
+            for (WriteRequest request : requests) {
+                Map<String, AttributeValue> item = request.putRequest().item();
+                unprocessed.add(new TableWriteEntry.EntryKey(
+                        table, item.get(TableWriteEntry.PK).s(), item.get(TableWriteEntry.SK).s()));
+            }
+        });
+        List<TableWriteEntry> written = new ArrayList<>(entries.size());
+        List<TableWriteEntry> again = new ArrayList<>(unprocessed.size());
+        for (TableWriteEntry entry : entries) {
+            (unprocessed.contains(entry.key()) ? again : written).add(entry);
+        }
+        metrics.written(written);
+        metrics.unprocessedItemsRetried.inc(again.size());
+        return BatchOutcome.retry(again, "UnprocessedItems: DynamoDB did not process the item (capacity)");
+    }
+
+    private CompletableFuture<BatchOutcome> failed(List<TableWriteEntry> entries, Throwable error) {
+        DynamoDbErrors.Kind kind = DynamoDbErrors.classify(error);
+        String description = DynamoDbErrors.describe(error);
+        switch (kind) {
+            case THROTTLED:
+                metrics.throttledRequests.inc();
+                return CompletableFuture.completedFuture(BatchOutcome.retry(entries, description));
+            case TRANSIENT:
+                metrics.failedRequests.inc();
+                LOG.debug("BatchWriteItem of {} entries failed, will retry: {}", entries.size(), description);
+                return CompletableFuture.completedFuture(BatchOutcome.retry(entries, description));
+            case VALIDATION:
+                return entries.size() == 1
+                        ? CompletableFuture.completedFuture(poison(entries.get(0), description))
+                        : bisect(entries);
+            case TABLE_MISSING:
+                return tableMissing(entries, description);
+            case ACCESS_DENIED:
+            default:
+                return CompletableFuture.completedFuture(BatchOutcome.fatal(new PeriodTableSinkException(
+                        "DynamoDB refused the sink's credentials or permissions for tables " + tablesOf(entries)
+                                + ": " + description + ". Check the AWS credentials of the job (on Managed Service"
+                                + " for Apache Flink: the application's IAM role needs dynamodb:BatchWriteItem on"
+                                + " these tables) and aws.region / dynamodb.endpoint.",
+                        DynamoDbErrors.unwrap(error))));
+        }
+    }
+
+    /** Halves sent concurrently; recursion ends at single items, so at most log2(25) rounds. */
+    private CompletableFuture<BatchOutcome> bisect(List<TableWriteEntry> entries) {
+        metrics.bisections.inc();
+        int half = entries.size() / 2;
+        CompletableFuture<BatchOutcome> left = write(entries.subList(0, half));
+        CompletableFuture<BatchOutcome> right = write(entries.subList(half, entries.size()));
+        return left.thenCombine(right, BatchOutcome::and);
+    }
+
+    private BatchOutcome poison(TableWriteEntry entry, String description) {
+        if (entry.table().equals(rejectedTable)) {
+            return BatchOutcome.fatal(new PeriodTableSinkException("the rejected table " + rejectedTable
+                    + " refused item pk=" + entry.pk() + ", sk=" + entry.sk() + ": " + description));
+        }
+        LOG.warn("DynamoDB refused item pk={} sk={} of table {}; it goes to {}: {}",
+                entry.pk(), entry.sk(), entry.table(), rejectedTable, description);
+        metrics.rejectedItems.inc();
+        Rejection rejection = Rejection.of("dynamodb-validation", description + " (table " + entry.table() + ")",
+                JsonAttributes.render(entry.item()), clock.millis(), entry.table());
+        return BatchOutcome.added(rejections.apply(rejection));
+    }
+
+    private CompletableFuture<BatchOutcome> tableMissing(List<TableWriteEntry> entries, String description) {
+        Map<String, List<TableWriteEntry>> byTable = new LinkedHashMap<>();
+        for (TableWriteEntry entry : entries) {
+            byTable.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(entry);
+        }
+        if (byTable.size() > 1) {
+            // DynamoDB does not say which table is missing: ask table by table.
+            CompletableFuture<BatchOutcome> all = CompletableFuture.completedFuture(BatchOutcome.DONE);
+            for (List<TableWriteEntry> group : byTable.values()) {
+                all = all.thenCombine(write(group), BatchOutcome::and);
+            }
+            return all;
+        }
+        String table = entries.get(0).table();
+        metrics.missingTableFallbacks.inc();
+        LOG.info("Table {} does not exist; asking the missing-table handler for it", table);
+        CompletableFuture<Void> ensured;
+        try {
+            ensured = missingTables.ensureTable(table);
+        } catch (RuntimeException e) {
+            ensured = CompletableFuture.failedFuture(e);
+        }
+        return ensured.handle((ok, error) -> {
+            if (error != null) {
+                LOG.warn("The missing-table handler could not provide table {}: {}", table, error.toString());
+                return BatchOutcome.retry(entries, description + "; missing-table handler: "
+                        + DynamoDbErrors.unwrap(error).getMessage());
+            }
+            return BatchOutcome.retry(entries, description);
+        });
+    }
+
+    private static Set<String> tablesOf(List<TableWriteEntry> entries) {
+        Set<String> tables = new java.util.TreeSet<>();
+        entries.forEach(e -> tables.add(e.table()));
+        return tables;
+    }
+}

@@ -1,0 +1,109 @@
+package io.periodtables.sink;
+
+import io.periodtables.conf.WriteSharding;
+
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Builds the items of DESIGN.md: a reading becomes {@code pk}, {@code sk} (from
+ * {@link WriteSharding}), its payload attributes and, when {@code tables.ttl} is set, {@code ttl}
+ * (event second + ttl) — nothing that differs between a first write and a replay. A rejection
+ * becomes {@code pk = reason}, {@code sk = }{@link Rejection#rawHash()}, {@code reason},
+ * {@code raw}, {@code rawBytes}, {@code arrivedAt}, {@code origin}.
+ */
+final class ItemBuilder implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    static final String TTL = "ttl";
+
+    private final WriteSharding sharding;
+    private final Long ttlSeconds;
+
+    ItemBuilder(WriteSharding sharding, Duration ttl) {
+        this.sharding = sharding;
+        this.ttlSeconds = ttl == null ? null : ttl.getSeconds();
+    }
+
+    /** The item of {@code reading}; fails when its payload cannot become one. */
+    Map<String, AttributeValue> readingItem(Reading reading) throws UnstorableReadingException {
+        Map<String, AttributeValue> item;
+        try {
+            item = JsonAttributes.ofObject(reading.payloadJson());
+        } catch (IOException e) {
+            throw new UnstorableReadingException("invalid-json", "payload is not a JSON object: " + e.getMessage());
+        }
+        checkNotReserved(item, TableWriteEntry.PK);
+        checkNotReserved(item, TableWriteEntry.SK);
+        WriteSharding.ItemKey key =
+                sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
+        item.put(TableWriteEntry.PK, AttributeValue.fromS(key.pk()));
+        item.put(TableWriteEntry.SK, AttributeValue.fromS(key.sk()));
+        if (ttlSeconds != null) {
+            checkNotReserved(item, TTL);
+            long expiry = Math.floorDiv(reading.eventMillis(), 1000L) + ttlSeconds;
+            item.put(TTL, AttributeValue.fromN(Long.toString(expiry)));
+        }
+        return item;
+    }
+
+    private static void checkNotReserved(Map<String, AttributeValue> payload, String name)
+            throws UnstorableReadingException {
+        if (payload.containsKey(name)) {
+            throw new UnstorableReadingException("reserved-attribute",
+                    "payload field '" + name + "' would overwrite the item's own '" + name + "' attribute");
+        }
+    }
+
+    /** The item of {@code rejection} in the rejected table. */
+    Map<String, AttributeValue> rejectionItem(Rejection rejection) {
+        return Map.of(
+                TableWriteEntry.PK, AttributeValue.fromS(rejection.reason()),
+                TableWriteEntry.SK, AttributeValue.fromS(rejection.rawHash()),
+                "reason", AttributeValue.fromS(rejection.message()),
+                "raw", rawValue(rejection.raw()),
+                "rawBytes", AttributeValue.fromN(Long.toString(rejection.rawBytes())),
+                "arrivedAt", AttributeValue.fromS(Instant.ofEpochMilli(rejection.arrivedAtMillis()).toString()),
+                "origin", AttributeValue.fromS(rejection.origin()));
+    }
+
+    /** S when the raw bytes are valid UTF-8 (readable in the console), else B. */
+    private static AttributeValue rawValue(byte[] raw) {
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(raw))
+                    .toString();
+            return AttributeValue.fromS(text);
+        } catch (CharacterCodingException e) {
+            return AttributeValue.fromB(SdkBytes.fromByteArray(raw));
+        }
+    }
+
+    /** A reading that cannot be stored as an item, with the rejection reason code. */
+    static final class UnstorableReadingException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        private final String reason;
+
+        UnstorableReadingException(String reason, String message) {
+            super(message, null, false, false);
+            this.reason = reason;
+        }
+
+        String reason() {
+            return reason;
+        }
+    }
+}

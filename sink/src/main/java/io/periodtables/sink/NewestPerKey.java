@@ -1,0 +1,28 @@
+package io.periodtables.sink;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Removes entries for the same table and item key from a batch, because DynamoDB rejects a
+ * whole {@code BatchWriteItem} that names one key twice. The later entry of a batch is the newer
+ * one (the writer appends new entries and puts retried ones in front), so it is the one kept.
+ * The key is a record of the three strings, never a joined string that two keys could share.
+ */
+final class NewestPerKey {
+
+    private NewestPerKey() {}
+
+    static List<TableWriteEntry> of(List<TableWriteEntry> batch) {
+        Map<TableWriteEntry.EntryKey, TableWriteEntry> newest = new LinkedHashMap<>(batch.size() * 2);
+        for (TableWriteEntry entry : batch) {
+            TableWriteEntry.EntryKey key = entry.key();
+            // remove first so the kept entry takes the position of the newest one
+            newest.remove(key);
+            newest.put(key, entry);
+        }
+        return newest.size() == batch.size() ? batch : new ArrayList<>(newest.values());
+    }
+}

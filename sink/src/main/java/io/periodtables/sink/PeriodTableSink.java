@@ -1,0 +1,182 @@
+package io.periodtables.sink;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.DynamoDbClients;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.connector.base.sink.AsyncSinkBase;
+import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
+import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.util.Preconditions;
+
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+import java.io.Serializable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The period-routing DynamoDB sink: each {@link SinkRecord} goes to its period's table, the late
+ * table of the write month, or the rejected table, as the item DESIGN.md describes (keys from
+ * {@code WriteSharding}, so a replay rewrites the same item). Batches of up to 25 items span
+ * tables; duplicate keys are removed, unprocessed items and throttled or failed requests are
+ * retried with backoff, an item DynamoDB refuses is isolated by bisection and rejected, a missing
+ * table is handed to the {@link MissingTableHandler}, refused credentials fail the job.
+ * At-least-once through checkpoints, with the buffer in versioned writer state.
+ *
+ * <p>{@code sink.max-in-flight}, {@code sink.max-buffered}, {@code sink.max-attempts} and
+ * {@code sink.request-timeout} come from the configuration.
+ */
+@PublicEvolving
+public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteEntry> {
+    private static final long serialVersionUID = 1L;
+
+    /** DynamoDB's limit on items per {@code BatchWriteItem}. */
+    static final int MAX_BATCH_ITEMS = 25;
+
+    /** DynamoDB's limit on the size of one {@code BatchWriteItem} request. */
+    static final long MAX_BATCH_BYTES = 16L * 1024 * 1024;
+
+    private final PeriodTablesConfig config;
+    private final MissingTableHandler.Factory missingTables;
+    private final List<Class<? extends ExecutionInterceptor>> interceptors;
+    private final Clock clock;
+    private final RetryBackoff backoff;
+
+    private PeriodTableSink(Builder b, SinkRecordConverter converter) {
+        super(converter, MAX_BATCH_ITEMS, b.config.get(ConfigKeys.SINK_MAX_IN_FLIGHT),
+                b.config.get(ConfigKeys.SINK_MAX_BUFFERED), MAX_BATCH_BYTES, b.maxTimeInBuffer.toMillis(),
+                ItemSize.MAX_ITEM_BYTES, AsyncSinkWriterConfiguration.DEFAULT_REQUEST_TIMEOUT_MS, false);
+        this.config = b.config;
+        this.missingTables = b.missingTables;
+        this.interceptors = List.copyOf(b.interceptors);
+        this.clock = b.clock;
+        this.backoff = new RetryBackoff(b.initialBackoff, b.maxBackoff);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Internal
+    @Override
+    public StatefulSinkWriter<SinkRecord, BufferedRequestState<TableWriteEntry>> createWriter(WriterInitContext context) {
+        return restoreWriter(context, List.of());
+    }
+
+    @Internal
+    @Override
+    public StatefulSinkWriter<SinkRecord, BufferedRequestState<TableWriteEntry>> restoreWriter(
+            WriterInitContext context, Collection<BufferedRequestState<TableWriteEntry>> recoveredState) {
+        SinkRecordConverter converter = (SinkRecordConverter) getElementConverter();
+        AsyncSinkWriterConfiguration writerConfig = AsyncSinkWriterConfiguration.builder()
+                .setMaxBatchSize(getMaxBatchSize())
+                .setMaxBatchSizeInBytes(getMaxBatchSizeInBytes())
+                .setMaxInFlightRequests(getMaxInFlightRequests())
+                .setMaxBufferedRequests(getMaxBufferedRequests())
+                .setMaxTimeInBufferMS(getMaxTimeInBufferMS())
+                .setMaxRecordSizeInBytes(getMaxRecordSizeInBytes())
+                .setRequestTimeoutMS(getRequestTimeoutMS())
+                .setFailOnTimeout(getFailOnTimeout())
+                .build();
+        return new PeriodTableSinkWriter(converter, context, writerConfig, recoveredState,
+                // bisection halves travel next to the regular requests in flight
+                DynamoDbClients.of(config).withInterceptors(interceptors).newAsyncClient(2 * getMaxInFlightRequests()),
+                missingTables.create(config), converter::rejectionEntry, config.naming().rejectedTable(),
+                backoff, config.get(ConfigKeys.SINK_MAX_ATTEMPTS), clock);
+    }
+
+    /** Flink 1.20 creates writers with a {@link WriterInitContext}; this older entry point is not supported. */
+    @Internal
+    @Override
+    @Deprecated
+    public StatefulSinkWriter<SinkRecord, BufferedRequestState<TableWriteEntry>> createWriter(Sink.InitContext context) {
+        throw new UnsupportedOperationException("PeriodTableSink needs Flink's WriterInitContext (Flink 1.19+)");
+    }
+
+    @Internal
+    @Override
+    public SimpleVersionedSerializer<BufferedRequestState<TableWriteEntry>> getWriterStateSerializer() {
+        return new TableWriteEntrySerializer();
+    }
+
+    /**
+     * Builds a {@link PeriodTableSink}. Only the configuration is required; the missing-table
+     * handler defaults to {@link MissingTableHandler.Factory#failing()}, the clock (which picks
+     * the late table's month) to UTC system time.
+     */
+    @PublicEvolving
+    public static final class Builder {
+        private PeriodTablesConfig config;
+        private MissingTableHandler.Factory missingTables = MissingTableHandler.Factory.failing();
+        private List<Class<? extends ExecutionInterceptor>> interceptors = List.of();
+        private Clock clock = Clock.systemUTC();
+        private Duration initialBackoff = Duration.ofMillis(50);
+        private Duration maxBackoff = Duration.ofSeconds(5);
+        private Duration maxTimeInBuffer = Duration.ofSeconds(1);
+
+        private Builder() {}
+
+        public Builder config(PeriodTablesConfig config) {
+            this.config = config;
+            return this;
+        }
+
+        /** Who creates a table DynamoDB reports missing (the job: the rotation's table manager). */
+        public Builder missingTableHandler(MissingTableHandler.Factory factory) {
+            this.missingTables = factory;
+            return this;
+        }
+
+        /** SDK interceptors for the sink's client, created per writer (tests inject faults with them). */
+        public Builder interceptors(List<Class<? extends ExecutionInterceptor>> interceptors) {
+            this.interceptors = interceptors;
+            return this;
+        }
+
+        /** The clock that decides the late table's month; must be {@link Serializable}. */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** Backoff of retried entries: from {@code initial}, doubling per failed attempt, up to {@code max}. */
+        public Builder retryBackoff(Duration initial, Duration max) {
+            this.initialBackoff = initial;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /** How long an entry may wait in the buffer for a full batch (default 1 s). */
+        public Builder maxTimeInBuffer(Duration maxTimeInBuffer) {
+            this.maxTimeInBuffer = maxTimeInBuffer;
+            return this;
+        }
+
+        public PeriodTableSink build() {
+            Preconditions.checkNotNull(config, "PeriodTableSink needs a configuration: builder().config(config)");
+            Preconditions.checkNotNull(missingTables, "missingTableHandler must not be null");
+            Preconditions.checkNotNull(interceptors, "interceptors must not be null (use List.of())");
+            Preconditions.checkArgument(clock instanceof Serializable,
+                    "the sink's clock must be Serializable (Clock.systemUTC(), Clock.fixed and Clock.offset are), was %s",
+                    clock);
+            Preconditions.checkArgument(config.get(ConfigKeys.SINK_MAX_BUFFERED) > MAX_BATCH_ITEMS,
+                    "sink.max-buffered must be greater than %s (one full batch), was %s",
+                    MAX_BATCH_ITEMS, config.get(ConfigKeys.SINK_MAX_BUFFERED));
+            Preconditions.checkArgument(maxTimeInBuffer.toMillis() > 0,
+                    "maxTimeInBuffer must be at least 1 ms, was %s", maxTimeInBuffer);
+            TableNaming naming = config.naming();
+            ItemBuilder items = new ItemBuilder(config.sharding(), config.ttl().orElse(null));
+            return new PeriodTableSink(this, new SinkRecordConverter(naming, items, clock));
+        }
+    }
+}

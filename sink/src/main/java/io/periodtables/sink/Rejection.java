@@ -1,0 +1,97 @@
+package io.periodtables.sink;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+import org.apache.flink.util.Preconditions;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/**
+ * Input that cannot be stored as a reading, on its way to the rejected table: the reason code
+ * ({@code invalid-json}, {@code missing-device}, {@code bad-timestamp}, {@code too-far-future},
+ * {@code item-too-large}, {@code dynamodb-validation}, ...), a human-readable message, the raw
+ * record (at most {@link #MAX_RAW_BYTES}; {@link #of} truncates), its original size, when it was
+ * first seen and where it came from (e.g. Kinesis shard and sequence number).
+ *
+ * <p>Its item key is {@code pk = reason}, {@code sk = }{@link #rawHash()}, so a replay rewrites
+ * the same item. Serialized by the explicit, versioned {@link RejectionSerializer}.
+ */
+@PublicEvolving
+@TypeInfo(RejectionSerializer.TypeFactory.class)
+public record Rejection(String reason, String message, byte[] raw, long rawBytes, long arrivedAtMillis, String origin) {
+
+    /** DESIGN.md: the rejected table keeps at most 64 KB of the raw record. */
+    public static final int MAX_RAW_BYTES = 64 * 1024;
+
+    /** Messages are cut to this many characters; they are for humans, not for storage. */
+    public static final int MAX_MESSAGE_CHARS = 4096;
+
+    public Rejection {
+        Preconditions.checkArgument(reason != null && !reason.isEmpty(), "reason must be a non-empty code");
+        Preconditions.checkNotNull(message, "message");
+        Preconditions.checkNotNull(raw, "raw");
+        Preconditions.checkArgument(raw.length <= MAX_RAW_BYTES,
+                "raw must be truncated to %s bytes, was %s (use Rejection.of)", MAX_RAW_BYTES, raw.length);
+        Preconditions.checkNotNull(origin, "origin");
+    }
+
+    /**
+     * A rejection of {@code raw}, keeping at most {@link #MAX_RAW_BYTES} of it (cut back to a
+     * UTF-8 character boundary, so valid text stays valid text) and its original size.
+     */
+    public static Rejection of(String reason, String message, byte[] raw, long arrivedAtMillis, String origin) {
+        String shortMessage = message.length() > MAX_MESSAGE_CHARS ? message.substring(0, MAX_MESSAGE_CHARS) : message;
+        return new Rejection(reason, shortMessage, truncate(raw), raw.length, arrivedAtMillis, origin);
+    }
+
+    /** Same as {@link #of(String, String, byte[], long, String)} for raw text, stored as UTF-8. */
+    public static Rejection of(String reason, String message, String raw, long arrivedAtMillis, String origin) {
+        return of(reason, message, raw.getBytes(StandardCharsets.UTF_8), arrivedAtMillis, origin);
+    }
+
+    /**
+     * The sort key of this rejection's item: the first 16 hex digits of the SHA-256 of the
+     * (truncated) raw bytes. The one place this rule is written.
+     */
+    public String rawHash() {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(raw);
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    private static byte[] truncate(byte[] raw) {
+        if (raw.length <= MAX_RAW_BYTES) {
+            return raw;
+        }
+        int end = MAX_RAW_BYTES;
+        // Step back over UTF-8 continuation bytes (10xxxxxx) so no character is cut in half.
+        for (int back = 0; back < 3 && (raw[end] & 0xC0) == 0x80; back++) {
+            end--;
+        }
+        return Arrays.copyOf(raw, end);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Rejection r && reason.equals(r.reason) && message.equals(r.message)
+                && Arrays.equals(raw, r.raw) && rawBytes == r.rawBytes
+                && arrivedAtMillis == r.arrivedAtMillis && origin.equals(r.origin);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * reason.hashCode() + Arrays.hashCode(raw)) + Long.hashCode(arrivedAtMillis);
+    }
+
+    @Override
+    public String toString() {
+        return "Rejection[" + reason + ": " + message + ", " + rawBytes + " raw bytes from " + origin + "]";
+    }
+}

@@ -1,0 +1,86 @@
+package io.periodtables.sink;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The sink's metrics on its writer's metric group. Counters are thread-safe because responses
+ * complete on SDK threads. Send latency is published as gauges (the last value and a moving
+ * average) rather than a histogram, which Managed Service for Apache Flink cannot export.
+ *
+ * <ul>
+ *   <li>{@code recordsWritten}, and per table {@code table.<name>.recordsWritten} (created on
+ *       first write: one counter per table this subtask wrote since it started);
+ *   <li>{@code batches}: {@code BatchWriteItem} calls, bisection halves included;
+ *   <li>{@code unprocessedItemsRetried}, {@code throttledRequests}, {@code failedRequests}
+ *       (any other retried failure), {@code bisections}, {@code rejectedItems} (sent to the
+ *       rejected table by the sink), {@code missingTableFallbacks};
+ *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8).
+ * </ul>
+ */
+final class SinkMetrics {
+
+    private final MetricGroup group;
+    private final Counter recordsWritten;
+    private final Map<String, Counter> recordsWrittenPerTable = new ConcurrentHashMap<>();
+    final Counter batches;
+    final Counter unprocessedItemsRetried;
+    final Counter throttledRequests;
+    final Counter failedRequests;
+    final Counter bisections;
+    final Counter rejectedItems;
+    final Counter missingTableFallbacks;
+    private final AtomicLong lastSendLatencyMicros = new AtomicLong();
+    private final AtomicLong avgSendLatencyMicros = new AtomicLong(-1);
+
+    SinkMetrics(MetricGroup group) {
+        this.group = group;
+        this.recordsWritten = counter(group, "recordsWritten");
+        this.batches = counter(group, "batches");
+        this.unprocessedItemsRetried = counter(group, "unprocessedItemsRetried");
+        this.throttledRequests = counter(group, "throttledRequests");
+        this.failedRequests = counter(group, "failedRequests");
+        this.bisections = counter(group, "bisections");
+        this.rejectedItems = counter(group, "rejectedItems");
+        this.missingTableFallbacks = counter(group, "missingTableFallbacks");
+        group.gauge("lastSendLatencyMs", () -> lastSendLatencyMicros.get() / 1000.0);
+        group.gauge("avgSendLatencyMs", () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
+    }
+
+    private static Counter counter(MetricGroup group, String name) {
+        return group.counter(name, new ThreadSafeSimpleCounter());
+    }
+
+    /** Entries that DynamoDB accepted. */
+    void written(List<TableWriteEntry> entries) {
+        recordsWritten.inc(entries.size());
+        String table = null;
+        Counter perTable = null;
+        for (TableWriteEntry entry : entries) {
+            if (!entry.table().equals(table)) {
+                table = entry.table();
+                perTable = recordsWrittenPerTable.computeIfAbsent(table,
+                        t -> counter(group.addGroup("table", t), "recordsWritten"));
+            }
+            perTable.inc();
+        }
+    }
+
+    /** One {@code BatchWriteItem} call answered (successfully or not) after {@code nanos}. */
+    void sent(long nanos) {
+        batches.inc();
+        long micros = nanos / 1000;
+        lastSendLatencyMicros.set(micros);
+        avgSendLatencyMicros.accumulateAndGet(micros, (avg, now) -> avg < 0 ? now : avg + (now - avg) / 8);
+    }
+
+    long recordsWritten() {
+        return recordsWritten.getCount();
+    }
+}

@@ -1,0 +1,96 @@
+package io.periodtables.sink;
+
+import io.periodtables.conf.TableNaming;
+
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.connector.base.sink.writer.ElementConverter;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Turns a {@link SinkRecord} into the entry for its table: a period reading into its period's
+ * table (event time), a late reading into the late table of the current UTC month (from the
+ * injected clock), a rejection into the rejected table. A reading whose item cannot be stored
+ * (larger than 400 KB, reserved attribute name, payload not an object) becomes an entry for the
+ * rejected table instead; it never reaches {@code BatchWriteItem}.
+ */
+final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWriteEntry> {
+    private static final long serialVersionUID = 1L;
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private final TableNaming naming;
+    private final ItemBuilder items;
+    private final Clock clock;
+
+    SinkRecordConverter(TableNaming naming, ItemBuilder items, Clock clock) {
+        this.naming = naming;
+        this.items = items;
+        this.clock = clock;
+    }
+
+    @Override
+    public TableWriteEntry apply(SinkRecord record, SinkWriter.Context context) {
+        return switch (record.kind()) {
+            case PERIOD -> readingEntry(naming.periodTableOf(Instant.ofEpochMilli(record.reading().eventMillis())),
+                    record.reading());
+            case LATE -> readingEntry(naming.lateTable(clock.instant()), record.reading());
+            case REJECTED -> rejectionEntry(record.rejection());
+        };
+    }
+
+    TableWriteEntry readingEntry(String table, Reading reading) {
+        Map<String, AttributeValue> item;
+        try {
+            item = items.readingItem(reading);
+        } catch (ItemBuilder.UnstorableReadingException e) {
+            boolean payloadIsJson = !e.reason().equals("invalid-json");
+            return rejectionEntry(Rejection.of(e.reason(), e.getMessage() + " (table " + table + ")",
+                    readingJson(reading, payloadIsJson), clock.millis(), table));
+        }
+        long size = ItemSize.of(item);
+        if (size > ItemSize.MAX_ITEM_BYTES) {
+            return rejectionEntry(Rejection.of("item-too-large",
+                    "item of " + size + " bytes exceeds DynamoDB's limit of " + ItemSize.MAX_ITEM_BYTES
+                            + " bytes (table " + table + ")",
+                    readingJson(reading, true), clock.millis(), table));
+        }
+        return new TableWriteEntry(table, item, size, 0);
+    }
+
+    TableWriteEntry rejectionEntry(Rejection rejection) {
+        Map<String, AttributeValue> item = items.rejectionItem(rejection);
+        return new TableWriteEntry(naming.rejectedTable(), item, ItemSize.of(item), 0);
+    }
+
+    /** The reading as the raw text of its rejection: device, instant, eventId and payload. */
+    static String readingJson(Reading reading, boolean payloadIsJson) {
+        StringWriter text = new StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(text)) {
+            json.writeStartObject();
+            json.writeStringField("deviceId", reading.deviceId());
+            json.writeStringField("timestamp", Instant.ofEpochMilli(reading.eventMillis()).toString());
+            if (reading.eventId() != null) {
+                json.writeStringField("eventId", reading.eventId());
+            }
+            json.writeFieldName("payload");
+            if (payloadIsJson) {
+                json.writeRawValue(reading.payloadJson());
+            } else {
+                json.writeString(reading.payloadJson());
+            }
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot render reading as JSON", e);
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,93 @@
+package io.periodtables.sink;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.Map;
+
+/**
+ * The explicit Flink serializer of {@link SinkRecord}. Format version 1: one byte for the kind
+ * (0 period, 1 late, 2 rejected), then a reading or a rejection in format version 1 of
+ * {@link ReadingSerializer} or {@link RejectionSerializer}.
+ */
+@Internal
+public final class SinkRecordSerializer extends ImmutableValueSerializer<SinkRecord> {
+    private static final long serialVersionUID = 1L;
+
+    static final int FORMAT_VERSION = 1;
+
+    private static final byte PERIOD = 0;
+    private static final byte LATE = 1;
+    private static final byte REJECTED = 2;
+
+    public static final SinkRecordSerializer INSTANCE = new SinkRecordSerializer();
+
+    private SinkRecordSerializer() {}
+
+    @Override
+    public SinkRecord createInstance() {
+        return SinkRecord.period(ReadingSerializer.INSTANCE.createInstance());
+    }
+
+    @Override
+    public void serialize(SinkRecord record, DataOutputView target) throws IOException {
+        switch (record.kind()) {
+            case PERIOD -> {
+                target.writeByte(PERIOD);
+                ReadingSerializer.write(record.reading(), target);
+            }
+            case LATE -> {
+                target.writeByte(LATE);
+                ReadingSerializer.write(record.reading(), target);
+            }
+            case REJECTED -> {
+                target.writeByte(REJECTED);
+                RejectionSerializer.write(record.rejection(), target);
+            }
+            default -> throw new IllegalStateException("unknown kind " + record.kind());
+        }
+    }
+
+    @Override
+    public SinkRecord deserialize(DataInputView source) throws IOException {
+        byte kind = source.readByte();
+        return switch (kind) {
+            case PERIOD -> SinkRecord.period(ReadingSerializer.read(source));
+            case LATE -> SinkRecord.late(ReadingSerializer.read(source));
+            case REJECTED -> SinkRecord.rejected(RejectionSerializer.read(source));
+            default -> throw new IOException("corrupt sink record state: unknown kind byte " + kind);
+        };
+    }
+
+    @Override
+    public TypeSerializerSnapshot<SinkRecord> snapshotConfiguration() {
+        return new Snapshot();
+    }
+
+    /** Snapshot of {@link SinkRecordSerializer}; its version is the format version. */
+    public static final class Snapshot extends FormatVersionSnapshot<SinkRecord> {
+        public Snapshot() {
+            super(FORMAT_VERSION);
+        }
+
+        @Override
+        TypeSerializer<SinkRecord> serializer() {
+            return INSTANCE;
+        }
+    }
+
+    /** Registered on {@link SinkRecord} with {@code @TypeInfo}. */
+    public static final class TypeFactory extends TypeInfoFactory<SinkRecord> {
+        @Override
+        public TypeInformation<SinkRecord> createTypeInfo(Type t, Map<String, TypeInformation<?>> genericParameters) {
+            return new ExplicitTypeInfo<>(SinkRecord.class, INSTANCE);
+        }
+    }
+}

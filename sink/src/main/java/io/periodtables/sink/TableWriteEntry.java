@@ -1,0 +1,107 @@
+package io.periodtables.sink;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.util.Preconditions;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import java.io.Serializable;
+import java.util.Map;
+
+/**
+ * One item on its way to one table: the request entry that {@link PeriodTableSink}'s writer
+ * buffers, batches (up to 25 across tables), retries and keeps in checkpoints. It holds the
+ * ready-made {@code PutRequest} (built once, reused by every attempt), the item's size by
+ * DynamoDB's rules and how many attempts have failed so far.
+ *
+ * <p>Java serialization is never used for it: writer state goes through
+ * {@link TableWriteEntrySerializer}.
+ */
+@Internal
+public final class TableWriteEntry implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** The key attributes of every table the sink writes. */
+    static final String PK = "pk";
+
+    static final String SK = "sk";
+
+    private final String table;
+    private final transient WriteRequest request;
+    private final long sizeBytes;
+    private final int failedAttempts;
+
+    TableWriteEntry(String table, Map<String, AttributeValue> item, long sizeBytes, int failedAttempts) {
+        this(table, WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build(),
+                sizeBytes, failedAttempts);
+    }
+
+    private TableWriteEntry(String table, WriteRequest request, long sizeBytes, int failedAttempts) {
+        this.table = Preconditions.checkNotNull(table, "table");
+        this.request = request;
+        this.sizeBytes = sizeBytes;
+        this.failedAttempts = failedAttempts;
+    }
+
+    public String table() {
+        return table;
+    }
+
+    public Map<String, AttributeValue> item() {
+        return request.putRequest().item();
+    }
+
+    /** The request to put into {@code BatchWriteItem}'s {@code RequestItems} under {@link #table()}. */
+    WriteRequest request() {
+        return request;
+    }
+
+    public String pk() {
+        return item().get(PK).s();
+    }
+
+    public String sk() {
+        return item().get(SK).s();
+    }
+
+    /** The item's size by DynamoDB's rules ({@link ItemSize}). */
+    public long sizeBytes() {
+        return sizeBytes;
+    }
+
+    /** Attempts that failed so far (0 for a new entry). */
+    public int failedAttempts() {
+        return failedAttempts;
+    }
+
+    /** The same entry after one more failed attempt. */
+    TableWriteEntry failedOnce() {
+        return new TableWriteEntry(table, request, sizeBytes, failedAttempts + 1);
+    }
+
+    /** The table and key that identify the item this entry writes. */
+    EntryKey key() {
+        return new EntryKey(table, pk(), sk());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TableWriteEntry e && table.equals(e.table) && item().equals(e.item())
+                && sizeBytes == e.sizeBytes && failedAttempts == e.failedAttempts;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * table.hashCode() + item().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return table + "[pk=" + pk() + ", sk=" + sk() + ", " + sizeBytes + " bytes, " + failedAttempts + " failed attempts]";
+    }
+
+    /** Table and item key of an entry: what DynamoDB refuses twice in one request. */
+    record EntryKey(String table, String pk, String sk) {}
+}

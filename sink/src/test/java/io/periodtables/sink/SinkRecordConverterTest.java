@@ -1,0 +1,88 @@
+package io.periodtables.sink;
+
+import io.periodtables.conf.PeriodTablesConfig;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SinkRecordConverterTest {
+
+    private static final long T = Instant.parse("2026-11-22T13:45:01.123Z").toEpochMilli();
+
+    private final PeriodTablesConfig config = TestConfigs.hourly4Shards("tables.ttl", "P7D");
+    private final SinkRecordConverter converter = new SinkRecordConverter(config.naming(),
+            new ItemBuilder(config.sharding(), config.ttl().orElse(null)),
+            Clock.fixed(Instant.parse("2026-12-01T00:00:05Z"), ZoneOffset.UTC));
+
+    @Test
+    void periodReadingGoesToTheTableOfItsEventHour() {
+        TableWriteEntry entry = converter.apply(SinkRecord.period(new Reading("dev-1", T, null, "{\"v\":1}")), null);
+
+        assertThat(entry.table()).isEqualTo("readings_2026-11-22T1300");
+        assertThat(entry.pk()).matches("dev-1#[0-3]");
+        assertThat(entry.item()).containsOnlyKeys("pk", "sk", "v", "ttl");
+        assertThat(entry.sizeBytes()).isEqualTo(ItemSize.of(entry.item()));
+        assertThat(entry.failedAttempts()).isZero();
+    }
+
+    @Test
+    void lateReadingGoesToTheLateTableOfTheMonthItIsWritten() {
+        TableWriteEntry entry = converter.apply(SinkRecord.late(new Reading("dev-1", T, null, "{\"v\":1}")), null);
+
+        assertThat(entry.table()).isEqualTo("readings_late_2026-12");
+        assertThat(entry.item()).isEqualTo(
+                converter.apply(SinkRecord.period(new Reading("dev-1", T, null, "{\"v\":1}")), null).item());
+    }
+
+    @Test
+    void rejectionGoesToTheRejectedTable() {
+        TableWriteEntry entry = converter.apply(
+                SinkRecord.rejected(Rejection.of("missing-device", "no deviceId", "{}", 0L, "shard-0/1")), null);
+        assertThat(entry.table()).isEqualTo("readings_rejected");
+        assertThat(entry.pk()).isEqualTo("missing-device");
+    }
+
+    @Test
+    void oversizedItemIsRejectedInsteadOfSent() {
+        String payload = "{\"blob\":\"" + "x".repeat(410 * 1024) + "\"}";
+        TableWriteEntry entry = converter.apply(SinkRecord.period(new Reading("dev-1", T, "e-9", payload)), null);
+
+        assertThat(entry.table()).isEqualTo("readings_rejected");
+        assertThat(entry.pk()).isEqualTo("item-too-large");
+        assertThat(entry.item().get("reason").s()).contains("exceeds DynamoDB's limit of 409600 bytes")
+                .contains("readings_2026-11-22T1300");
+        assertThat(entry.item().get("raw").s()).startsWith(
+                "{\"deviceId\":\"dev-1\",\"timestamp\":\"2026-11-22T13:45:01.123Z\",\"eventId\":\"e-9\",\"payload\":{\"blob\":\"xxx");
+        assertThat(entry.item().get("raw").s()).hasSize(Rejection.MAX_RAW_BYTES);
+        assertThat(Long.parseLong(entry.item().get("rawBytes").n())).isGreaterThan(410 * 1024);
+        assertThat(entry.item().get("origin").s()).isEqualTo("readings_2026-11-22T1300");
+        assertThat(entry.item().get("arrivedAt").s()).isEqualTo("2026-12-01T00:00:05Z");
+    }
+
+    @Test
+    void itemJustUnderTheLimitIsKept() {
+        PeriodTablesConfig noTtl = TestConfigs.hourly4Shards();
+        SinkRecordConverter plain = new SinkRecordConverter(noTtl.naming(), new ItemBuilder(noTtl.sharding(), null),
+                Clock.systemUTC());
+        Reading probe = new Reading("dev-1", T, null, "{\"blob\":\"\"}");
+        long overhead = plain.apply(SinkRecord.period(probe), null).sizeBytes();
+        String fits = "{\"blob\":\"" + "x".repeat((int) (ItemSize.MAX_ITEM_BYTES - overhead)) + "\"}";
+
+        TableWriteEntry entry = plain.apply(SinkRecord.period(new Reading("dev-1", T, null, fits)), null);
+
+        assertThat(entry.table()).isEqualTo("readings_2026-11-22T1300");
+        assertThat(entry.sizeBytes()).isEqualTo(ItemSize.MAX_ITEM_BYTES);
+    }
+
+    @Test
+    void readingWithReservedFieldIsRejected() {
+        TableWriteEntry entry = converter.apply(SinkRecord.period(new Reading("dev-1", T, null, "{\"sk\":1}")), null);
+        assertThat(entry.table()).isEqualTo("readings_rejected");
+        assertThat(entry.pk()).isEqualTo("reserved-attribute");
+    }
+}
