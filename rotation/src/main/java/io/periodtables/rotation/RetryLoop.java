@@ -1,0 +1,113 @@
+package io.periodtables.rotation;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Runs one control-plane operation as a series of asynchronous attempts on a scheduler: a
+ * transient failure ({@link ControlPlaneErrors#isTransient}) is retried with jittered
+ * exponential backoff up to {@link TableManagerSettings#maxAttempts()}, a
+ * {@link RetryLaterException} is retried after its own delay up to
+ * {@link TableManagerSettings#maxDeferrals()}, anything else fails the operation. No thread
+ * ever sleeps: the next attempt is a scheduled task.
+ */
+final class RetryLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(RetryLoop.class);
+
+    private final ScheduledExecutorService scheduler;
+    private final TableManagerSettings settings;
+    private final TableManagerStats stats;
+
+    RetryLoop(ScheduledExecutorService scheduler, TableManagerSettings settings, TableManagerStats stats) {
+        this.scheduler = scheduler;
+        this.settings = settings;
+        this.stats = stats;
+    }
+
+    /** Runs {@code attempt} until it succeeds or the failure is final; {@code what} names it in logs. */
+    <T> CompletableFuture<T> run(String what, Supplier<CompletableFuture<T>> attempt) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        new Attempts<>(what, attempt, result).next();
+        return result;
+    }
+
+    private final class Attempts<T> {
+        private final String what;
+        private final Supplier<CompletableFuture<T>> attempt;
+        private final CompletableFuture<T> result;
+        private int failures;
+        private int deferrals;
+
+        Attempts(String what, Supplier<CompletableFuture<T>> attempt, CompletableFuture<T> result) {
+            this.what = what;
+            this.attempt = attempt;
+            this.result = result;
+        }
+
+        void next() {
+            CompletableFuture<T> future;
+            try {
+                future = attempt.get();
+            } catch (RuntimeException e) {
+                future = CompletableFuture.failedFuture(e);
+            }
+            future.whenComplete((value, error) -> {
+                if (error == null) {
+                    result.complete(value);
+                } else {
+                    onFailure(ControlPlaneErrors.unwrap(error));
+                }
+            });
+        }
+
+        private void onFailure(Throwable error) {
+            Duration delay;
+            if (error instanceof RetryLaterException) {
+                deferrals++;
+                if (deferrals > settings.maxDeferrals()) {
+                    giveUp(error, "put off " + (deferrals - 1) + " times");
+                    return;
+                }
+                delay = ((RetryLaterException) error).delay().orElseGet(() -> backoff(deferrals));
+            } else if (ControlPlaneErrors.isTransient(error)) {
+                failures++;
+                if (failures >= settings.maxAttempts()) {
+                    giveUp(error, failures + " attempts failed");
+                    return;
+                }
+                delay = backoff(failures);
+            } else {
+                result.completeExceptionally(error);
+                return;
+            }
+            stats.retries.incrementAndGet();
+            LOG.info("{}: {}; trying again in {}", what, ControlPlaneErrors.describe(error), delay);
+            try {
+                scheduler.schedule(this::next, delay.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                result.completeExceptionally(new IllegalStateException(what + ": the table manager is closed", error));
+            }
+        }
+
+        private void giveUp(Throwable error, String why) {
+            LOG.warn("{}: giving up, {}: {}", what, why, ControlPlaneErrors.describe(error));
+            result.completeExceptionally(error);
+        }
+
+        private Duration backoff(int n) {
+            long base = settings.initialBackoff().toMillis() << Math.min(n - 1, 20);
+            long capped = Math.min(base, settings.maxBackoff().toMillis());
+            // +-20% jitter, so that retries of many tables do not arrive together.
+            double jitter = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
+            return Duration.ofMillis(Math.max(1, (long) (capped * jitter)));
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+import io.periodtables.emulators.DynamoDbLocal;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TableManagerITCase {
+    private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
+    private static DynamoDbLocal local;
+
+    @BeforeAll
+    static void startDynamoDbLocal() {
+        local = DynamoDbLocal.start();
+    }
+
+    @AfterAll
+    static void stopDynamoDbLocal() {
+        local.close();
+    }
+
+    @BeforeEach
+    void forgetTags() {
+        LocalTagging.reset();
+    }
+
+    private static TableManager manager(PeriodTablesConfig config) {
+        return TableManager.create(config, TestSetup.clients(config, LocalTagging.class), TestSetup.fastSettings());
+    }
+
+    private static PeriodTablesConfig hourly(String... more) {
+        String[] base = {"tables.prefix", TestSetup.uniquePrefix("tm"), "tables.period", "PT1H", "tables.ttl", "P30D",
+                "tables.shards", "4"};
+        String[] all = new String[base.length + more.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return TestSetup.config(local.endpoint(), all);
+    }
+
+    @Test
+    void ensureCreatesTheTableWithKeySchemaCurrentCapacityTagsAndTtl() {
+        PeriodTablesConfig config = hourly();
+        Period period = config.calendar().periodOf(NOW);
+        String name = config.naming().periodTable(period);
+        try (TableManager manager = manager(config)) {
+            EnsuredTable ensured = manager.ensure(period).join();
+
+            assertThat(ensured.created()).isTrue();
+            assertThat(ensured.name()).isEqualTo(name);
+            TableDescription table = TestSetup.describe(local, name);
+            assertThat(table.keySchema()).containsExactly(
+                    KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                    KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build());
+            assertThat(table.attributeDefinitions()).allSatisfy(a -> assertThat(a.attributeType()).isEqualTo(ScalarAttributeType.S));
+            assertThat(TableInfo.capacityOf(table)).isEqualTo(Capacity.provisioned(1000, 300));
+            assertThat(table.deletionProtectionEnabled()).isFalse();
+            assertThat(ttlStatus(name)).isEqualTo(TimeToLiveStatus.ENABLED);
+            assertThat(tagsReadBack(config, table.tableArn()))
+                    .contains(TableNaming.MANAGED_BY_TAG + "=" + TableNaming.MANAGED_BY_VALUE,
+                            TableManager.TAG_PERIOD_START + "=2030-03-10T12:00:00Z",
+                            TableManager.TAG_PERIOD_END + "=2030-03-10T13:00:00Z",
+                            TableManager.TAG_SHARDS + "=4",
+                            TableManager.TAG_KIND + "=period");
+            assertThat(manager.stats().tablesCreated()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void ensureOfAnExistingTableSucceedsWithoutChangingIt() {
+        PeriodTablesConfig config = hourly("tables.deletion-protection", "true");
+        Period period = config.calendar().periodOf(NOW);
+        try (TableManager manager = manager(config)) {
+            manager.ensure(period).join();
+            // TTL is already on now: DynamoDB answers "TimeToLive is already enabled", which is success.
+            EnsuredTable again = manager.ensure(period).join();
+
+            assertThat(again.created()).isFalse();
+            assertThat(again.info().capacity()).isEqualTo(Capacity.provisioned(1000, 300));
+            assertThat(again.info().deletionProtected()).isTrue();
+            assertThat(manager.stats().tablesCreated()).isEqualTo(1);
+            assertThat(manager.stats().tablesFoundExisting()).isEqualTo(1);
+            assertThat(manager.stats().failures()).isZero();
+        }
+    }
+
+    @Test
+    void concurrentEnsuresOfOneTableShareOneOperation() {
+        PeriodTablesConfig config = hourly();
+        Period period = config.calendar().periodOf(NOW);
+        try (TableManager manager = manager(config)) {
+            CompletableFuture<EnsuredTable> first = manager.ensure(period);
+            CompletableFuture<EnsuredTable> second = manager.ensureTable(config.naming().periodTable(period));
+
+            assertThat(first.join().created()).isTrue();
+            assertThat(second.join().created()).isTrue();
+            assertThat(manager.stats().tablesCreated()).isEqualTo(1);
+            assertThat(manager.stats().tablesFoundExisting()).isZero();
+        }
+    }
+
+    @Test
+    void aTableOfTheSameNameWithAnotherKeySchemaIsAFatalError() {
+        PeriodTablesConfig config = hourly();
+        Period period = config.calendar().periodOf(NOW);
+        String name = config.naming().periodTable(period);
+        try (DynamoDbClient client = local.syncClient()) {
+            client.createTable(b -> b.tableName(name)
+                    .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                    .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.N))
+                    .billingMode(BillingMode.PAY_PER_REQUEST));
+        }
+        try (TableManager manager = manager(config)) {
+            assertThatThrownBy(() -> manager.ensure(period).join())
+                    .isInstanceOf(CompletionException.class)
+                    .cause()
+                    .isInstanceOf(TableSchemaMismatchException.class)
+                    .hasMessageContaining("'" + name + "'")
+                    .hasMessageContaining("id (N, HASH)")
+                    .hasMessageContaining("pk (S, HASH) and sk (S, RANGE)");
+            assertThat(manager.stats().retries()).isZero();
+        }
+    }
+
+    @Test
+    void setTierReachesPreviousThenOlderCapacityAndSkipsASameValueUpdate() {
+        PeriodTablesConfig config = hourly();
+        Period period = config.calendar().periodOf(NOW);
+        String name = config.naming().periodTable(period);
+        try (TableManager manager = manager(config)) {
+            manager.ensure(period).join();
+
+            TierChange previous = manager.setTier(name, CapacityTier.PREVIOUS).join();
+            assertThat(previous.outcome()).isEqualTo(TierChange.Outcome.CHANGED);
+            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
+
+            TierChange repeated = manager.setTier(name, CapacityTier.PREVIOUS).join();
+            assertThat(repeated.outcome()).isEqualTo(TierChange.Outcome.UNCHANGED);
+            assertThat(manager.stats().updateTableCalls()).isEqualTo(1);
+
+            manager.setTier(name, CapacityTier.OLDER).join();
+            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 1));
+            assertThat(manager.stats().updateTableCalls()).isEqualTo(2);
+            assertThat(manager.tierOf(manager.describe(name).join().orElseThrow())).contains(CapacityTier.OLDER);
+        }
+    }
+
+    @Test
+    void anOnDemandTierSwitchesTheBillingMode() {
+        PeriodTablesConfig config = hourly("tables.capacity.older", "on-demand");
+        Period period = config.calendar().periodOf(NOW);
+        String name = config.naming().periodTable(period);
+        try (TableManager manager = manager(config)) {
+            manager.ensure(period).join();
+
+            assertThat(manager.setTier(name, CapacityTier.OLDER).join().outcome()).isEqualTo(TierChange.Outcome.CHANGED);
+            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.ON_DEMAND);
+            assertThat(manager.setTier(name, CapacityTier.OLDER).join().outcome()).isEqualTo(TierChange.Outcome.UNCHANGED);
+            assertThat(manager.setTier(name, CapacityTier.PREVIOUS).join().outcome()).isEqualTo(TierChange.Outcome.CHANGED);
+            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
+        }
+    }
+
+    @Test
+    void onDemandBillingCreatesOnDemandTablesThatNeverChange() {
+        PeriodTablesConfig config = hourly("tables.billing", "PAY_PER_REQUEST");
+        Period period = config.calendar().periodOf(NOW);
+        String name = config.naming().periodTable(period);
+        try (TableManager manager = manager(config)) {
+            manager.ensure(period).join();
+
+            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.ON_DEMAND);
+            assertThat(manager.setTier(name, CapacityTier.OLDER).join().outcome()).isEqualTo(TierChange.Outcome.UNCHANGED);
+            assertThat(manager.stats().updateTableCalls()).isZero();
+        }
+    }
+
+    @Test
+    void setTierOfAMissingTableReportsIt() {
+        PeriodTablesConfig config = hourly();
+        try (TableManager manager = manager(config)) {
+            TierChange change = manager.setTier(config.naming().prefix() + "_2030-01-01T0000", CapacityTier.PREVIOUS).join();
+            assertThat(change.outcome()).isEqualTo(TierChange.Outcome.TABLE_MISSING);
+        }
+    }
+
+    @Test
+    void lateAndRejectedTablesAreOnDemandAndEnsuredByName() {
+        PeriodTablesConfig config = hourly();
+        TableNaming naming = config.naming();
+        try (TableManager manager = manager(config)) {
+            EnsuredTable late = manager.ensureTable(naming.lateTable(NOW)).join();
+            EnsuredTable rejected = manager.ensureRejectedTable().join();
+
+            assertThat(late.name()).isEqualTo(naming.prefix() + "_late_2030-03");
+            assertThat(late.info().capacity()).isEqualTo(Capacity.ON_DEMAND);
+            assertThat(ttlStatus(late.name())).isEqualTo(TimeToLiveStatus.ENABLED);
+            assertThat(LocalTagging.tagsOf(late.name())).containsEntry(TableManager.TAG_LATE_MONTH, "2030-03");
+            assertThat(rejected.info().capacity()).isEqualTo(Capacity.ON_DEMAND);
+            assertThat(ttlStatus(rejected.name())).isEqualTo(TimeToLiveStatus.DISABLED);
+            assertThatThrownBy(() -> manager.ensureTable("someone_elses_table").join())
+                    .cause().isInstanceOf(IllegalArgumentException.class).hasMessageContaining("someone_elses_table");
+        }
+    }
+
+    @Test
+    void retentionDeletesOnlyOurTaggedExpiredTables() {
+        PeriodTablesConfig config = hourly("tables.retention", "PT6H");
+        PeriodTablesConfig protectedConfig = config.with(io.periodtables.conf.ConfigKeys.TABLES_DELETION_PROTECTION, "true");
+        TableNaming naming = config.naming();
+        Period current = config.calendar().periodOf(NOW);
+        Period expired1 = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
+        Period expired2 = config.calendar().periodOf(NOW.minusSeconds(8 * 3600));
+        Period expiredProtected = config.calendar().periodOf(NOW.minusSeconds(9 * 3600));
+        Period expiredForeign = config.calendar().periodOf(NOW.minusSeconds(11 * 3600));
+        Period kept = config.calendar().periodOf(NOW.minusSeconds(6 * 3600)); // ended 5.5 h ago
+        Period next = config.calendar().next(current);
+        YearMonth oldMonth = YearMonth.of(2030, 1);
+        Clock wallClock = Clock.fixed(NOW, ZoneOffset.UTC);
+        try (DynamoDbAsyncClient client = TestSetup.clients(config, LocalTagging.class).newAsyncClient(4);
+                TableManager manager = new TableManager(config, client, TestSetup.fastSettings(), wallClock);
+                TableManager protectedManager = manager(protectedConfig)) {
+            CompletableFuture.allOf(manager.ensure(expired1), manager.ensure(expired2), manager.ensure(kept),
+                    manager.ensure(current), manager.ensure(next), manager.ensureLateTable(oldMonth),
+                    manager.ensureLateTable(YearMonth.of(2030, 3)), manager.ensureRejectedTable(),
+                    protectedManager.ensure(expiredProtected)).join();
+            createUntagged(naming.periodTable(expiredForeign));
+            createUntagged("other_" + expired1.label());
+
+            RetentionReport report = manager.applyRetention(NOW).join();
+
+            assertThat(report.deleted()).containsExactlyInAnyOrder(naming.periodTable(expired1),
+                    naming.periodTable(expired2), naming.prefix() + "_late_2030-01");
+            assertThat(report.deletionProtected()).containsExactly(naming.periodTable(expiredProtected));
+            assertThat(report.notOurs()).containsExactly(naming.periodTable(expiredForeign));
+            assertThat(TestSetup.tableNames(local, naming.prefix())).containsExactlyInAnyOrder(
+                    naming.periodTable(kept), naming.periodTable(current), naming.periodTable(next),
+                    naming.periodTable(expiredProtected), naming.periodTable(expiredForeign),
+                    naming.prefix() + "_late_2030-03", naming.rejectedTable());
+            assertThat(TestSetup.tableNames(local, "other")).contains("other_" + expired1.label());
+            assertThat(manager.stats().retentionDeletions()).isEqualTo(3);
+            assertThat(manager.stats().deletionProtectedSkips()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void retentionNeverDeletesWhenTagsCannotBeRead() {
+        PeriodTablesConfig config = hourly("tables.retention", "PT6H");
+        Period expired = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
+        // No LocalTagging: DynamoDB Local refuses ListTagsOfResource, so ownership cannot be shown.
+        try (TableManager manager = TableManager.create(config, TestSetup.clients(config), TestSetup.fastSettings())) {
+            manager.ensure(expired).join();
+
+            RetentionReport report = manager.applyRetention(NOW).join();
+
+            assertThat(report.deleted()).isEmpty();
+            assertThat(report.notOurs()).containsExactly(config.naming().periodTable(expired));
+        }
+    }
+
+    @Test
+    void retentionWithoutConfiguredRetentionDoesNothing() {
+        PeriodTablesConfig config = hourly();
+        try (TableManager manager = manager(config)) {
+            manager.ensure(config.calendar().periodOf(NOW.minusSeconds(100 * 3600))).join();
+            assertThat(manager.applyRetention(NOW).join()).isEqualTo(RetentionReport.NOTHING);
+        }
+    }
+
+    private static void createUntagged(String name) {
+        try (DynamoDbClient client = local.syncClient()) {
+            client.createTable(b -> b.tableName(name)
+                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                            KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
+                    .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                            a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
+                    .billingMode(BillingMode.PAY_PER_REQUEST));
+        }
+    }
+
+    private static TimeToLiveStatus ttlStatus(String table) {
+        try (DynamoDbClient client = local.syncClient()) {
+            return client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription().timeToLiveStatus();
+        }
+    }
+
+    private static List<String> tagsReadBack(PeriodTablesConfig config, String arn) {
+        try (DynamoDbAsyncClient client = TestSetup.clients(config, LocalTagging.class).newAsyncClient(1)) {
+            return client.listTagsOfResource(b -> b.resourceArn(arn)).join().tags().stream()
+                    .map((Tag t) -> t.key() + "=" + t.value())
+                    .toList();
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.DynamoDbClients;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynamoDbLocal;
+
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/** Configurations, settings and small waits the rotation tests share. */
+final class TestSetup {
+    private static final AtomicInteger PREFIXES = new AtomicInteger();
+
+    private TestSetup() {}
+
+    /** A table prefix no other test of this JVM uses. */
+    static String uniquePrefix(String base) {
+        return base + PREFIXES.incrementAndGet();
+    }
+
+    /** A configuration pointing at {@code endpoint}, with {@code keyValues} on top of the defaults. */
+    static PeriodTablesConfig config(URI endpoint, String... keyValues) {
+        Map<String, String> map = new HashMap<>();
+        map.put("dynamodb.endpoint", endpoint.toString());
+        map.put("dynamodb.embedded", "false");
+        for (int i = 0; i < keyValues.length; i += 2) {
+            map.put(keyValues[i], keyValues[i + 1]);
+        }
+        return ConfigLoader.fromMap(map, true);
+    }
+
+    /** Fast settings: DynamoDB Local answers in milliseconds. */
+    static TableManagerSettings fastSettings() {
+        return TableManagerSettings.builder()
+                .pollInterval(Duration.ofMillis(20))
+                .activeTimeout(Duration.ofSeconds(20))
+                .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
+                .decreaseQuotaDelay(Duration.ofMillis(300))
+                .build();
+    }
+
+    @SafeVarargs
+    static DynamoDbClients clients(PeriodTablesConfig config, Class<? extends ExecutionInterceptor>... interceptors) {
+        return DynamoDbClients.of(config).withInterceptors(List.of(interceptors));
+    }
+
+    static TableDescription describe(DynamoDbLocal local, String table) {
+        try (DynamoDbClient client = local.syncClient()) {
+            return client.describeTable(b -> b.tableName(table)).table();
+        }
+    }
+
+    static List<String> tableNames(DynamoDbLocal local, String prefix) {
+        try (DynamoDbClient client = local.syncClient()) {
+            return client.listTablesPaginator(b -> b.limit(100)).tableNames().stream()
+                    .filter(n -> n.startsWith(prefix + "_"))
+                    .toList();
+        }
+    }
+
+    /** Polls {@code condition} until it holds or {@code bound} passes; returns whether it held. */
+    static boolean eventually(Duration bound, BooleanSupplier condition) throws InterruptedException {
+        Instant deadline = Instant.now().plus(bound);
+        while (Instant.now().isBefore(deadline)) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return condition.getAsBoolean();
+    }
+}
