@@ -46,10 +46,31 @@ public final class WriteSharding implements Serializable {
     /** The key of a reading whose identity is given by {@code eventId}, or the canonical form when it has none. */
     public ItemKey keyOf(String deviceId, long eventMillis, String eventId, String canonicalReading) {
         String identity = eventId != null ? "e:" + eventId : "r:" + canonicalReading;
-        String sk = SK_INSTANT.format(Instant.ofEpochMilli(eventMillis)) + '#' + hex8(crc32c(identity));
+        String sk = sortKeyInstant(eventMillis) + '#' + hex8(crc32c(identity));
         int shard = (int) (crc32c(sk) % shards);
         String pk = shards == 1 ? deviceId : deviceId + '#' + shard;
         return new ItemKey(pk, sk, shard);
+    }
+
+    /**
+     * The instant part of the sort keys of readings measured at {@code eventMillis}: each such
+     * sort key is this text, {@code '#'} and 8 hex digits. It is not itself a sort key, and it
+     * sorts after every sort key of an earlier instant and before every sort key of its own
+     * instant, so {@code sk BETWEEN sortKeyInstant(t1) AND sortKeyInstant(t2)} selects exactly
+     * the readings of {@code [t1, t2)}.
+     */
+    public static String sortKeyInstant(long eventMillis) {
+        return SK_INSTANT.format(Instant.ofEpochMilli(eventMillis));
+    }
+
+    /** The event time a sort key of this rule holds; {@link IllegalArgumentException} for any other text. */
+    public static long eventMillisOf(String sk) {
+        int hash = sk.indexOf('#');
+        try {
+            return Instant.parse(hash < 0 ? sk : sk.substring(0, hash)).toEpochMilli();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + sk + "' is not a sort key <instant>#<8 hex>", e);
+        }
     }
 
     /** Every partition key a device's readings can have, shard 0 first. */

@@ -50,6 +50,15 @@ class WriteShardingTest {
     }
 
     @Test
+    void sortKeyInstantBoundsSelectExactlyTheHalfOpenRange() {
+        String atT = new WriteSharding(1).keyOf("dev-1", t, null, "x").sk();
+        String justBefore = new WriteSharding(1).keyOf("dev-1", t - 1, null, "x").sk();
+        assertThat(atT).startsWith(WriteSharding.sortKeyInstant(t) + "#");
+        assertThat(WriteSharding.sortKeyInstant(t)).isGreaterThan(justBefore).isLessThan(atT);
+        assertThat(WriteSharding.eventMillisOf(atT)).isEqualTo(t);
+    }
+
+    @Test
     void deviceIdLimitLeavesRoomForTheShardSuffix() {
         assertThat(new WriteSharding(1).maxDeviceIdBytes()).isEqualTo(2048);
         assertThat(new WriteSharding(4).maxDeviceIdBytes()).isEqualTo(2046);
