@@ -1,0 +1,156 @@
+package io.periodtables.sink;
+
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.FaultKind;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The sink under injected faults ({@link DynamoDbFaults} on top of DynamoDB Local): after each,
+ * the tables hold exactly the expected items.
+ */
+class PeriodTableSinkFaultsITCase {
+
+    private static final int N = 200;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = SinkTestBed.miniCluster();
+
+    private static DynamoDbLocal dynamoDb;
+    private static DynamoDbClient client;
+
+    @BeforeAll
+    static void startDynamoDb() {
+        dynamoDb = DynamoDbLocal.start();
+        client = dynamoDb.syncClient();
+    }
+
+    @AfterAll
+    static void stopDynamoDb() {
+        client.close();
+        dynamoDb.close();
+    }
+
+    @BeforeEach
+    void resetFaults() {
+        DynamoDbFaults.reset();
+    }
+
+    @Test
+    void throttledRequestsAreRetriedUntilEverythingIsWritten() throws Exception {
+        DynamoDbFaults.on("BatchWriteItem").every(3).throttle();
+        DynamoDbFaults.on("BatchWriteItem").every(5).throttling();
+
+        PeriodTablesConfig config = runReadings();
+
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED)).isPositive();
+        assertAllReadingsWritten(config);
+    }
+
+    @Test
+    void unprocessedItemsAreRetriedExactly() throws Exception {
+        DynamoDbFaults.on("BatchWriteItem").every(2).unprocessed(0.5);
+
+        PeriodTablesConfig config = runReadings();
+
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS)).isPositive();
+        assertAllReadingsWritten(config);
+    }
+
+    @Test
+    void serverErrorsAndConnectionResetsAreRetried() throws Exception {
+        DynamoDbFaults.on("BatchWriteItem").every(3).internalServerError();
+        DynamoDbFaults.on("BatchWriteItem").every(4).serviceUnavailable();
+        DynamoDbFaults.on("BatchWriteItem").every(7).connectionReset();
+
+        PeriodTablesConfig config = runReadings();
+
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.INTERNAL_SERVER_ERROR)).isPositive();
+        assertAllReadingsWritten(config);
+    }
+
+    @Test
+    void requestsDelayedPastTheTimeoutAreRetried() throws Exception {
+        DynamoDbFaults.on("BatchWriteItem").every(3).delay(Duration.ofMillis(1500));
+
+        PeriodTablesConfig config = runReadings("sink.request-timeout", "PT0.5S");
+
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.DELAY)).isPositive();
+        assertAllReadingsWritten(config);
+    }
+
+    @Test
+    void oversizedAndRefusedItemsAreRejectedAndTheRestIsWritten() throws Exception {
+        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        String table = config.naming().prefix() + "_2026-11-22T1300";
+        DynamoDbTables.create(client, table, config.naming().rejectedTable());
+        long t = Instant.parse("2026-11-22T13:20:00Z").toEpochMilli();
+        List<SinkRecord> records = new ArrayList<>();
+        IntStream.range(0, 40).forEach(i -> records.add(SinkRecord.period(new Reading("dev-" + i, t, null, "{\"v\":" + i + "}"))));
+        records.add(20, SinkRecord.period(new Reading("dev-huge", t, null, "{\"blob\":\"" + "x".repeat(401 * 1024) + "\"}")));
+        records.add(10, SinkRecord.period(new Reading("dev-overflow", t, null, "{\"v\":1e200}")));
+
+        SinkTestBed.run(SinkTestBed.sink(config).build(), records);
+
+        assertThat(DynamoDbTables.contents(client, table).values()).extracting(item -> item.get("v").n())
+                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 40).mapToObj(Integer::toString).toList());
+        Map<String, Map<String, AttributeValue>> rejectedByReason = new java.util.HashMap<>();
+        DynamoDbTables.contents(client, config.naming().rejectedTable()).values()
+                .forEach(item -> rejectedByReason.put(item.get("pk").s(), item));
+        assertThat(rejectedByReason).containsOnlyKeys("item-too-large", "dynamodb-validation");
+        assertThat(rejectedByReason.get("item-too-large").get("raw").s()).contains("\"deviceId\":\"dev-huge\"");
+        assertThat(rejectedByReason.get("dynamodb-validation").get("reason").s()).contains("ValidationException");
+        assertThat(rejectedByReason.get("dynamodb-validation").get("raw").s())
+                .contains("\"pk\":\"dev-overflow#").contains("\"v\":1e200");
+        assertThat(rejectedByReason.get("dynamodb-validation").get("origin").s()).isEqualTo(table);
+    }
+
+    @Test
+    void entryThatExhaustsItsAttemptsFailsTheJobNamingTheTable() {
+        PeriodTablesConfig config = SinkTestBed.config(dynamoDb, "sink.max-attempts", "3");
+        Reading reading = TestReadings.reading(0, 1);
+
+        assertThatThrownBy(() -> SinkTestBed.run(SinkTestBed.sink(config).build(), List.of(SinkRecord.period(reading))))
+                .satisfies(error -> assertThat(ExceptionUtils.findThrowable(error, PeriodTableSinkException.class))
+                        .hasValueSatisfying(cause -> assertThat(cause.getMessage())
+                                .contains("for table " + config.naming().prefix() + "_2026-11-22T1300")
+                                .contains("failed 3 attempts (sink.max-attempts=3)")
+                                .contains("ResourceNotFoundException")
+                                .contains("no missing-table handler")));
+    }
+
+    private PeriodTablesConfig runReadings(String... keyValues) throws Exception {
+        PeriodTablesConfig config = SinkTestBed.config(dynamoDb, keyValues);
+        TestReadings.expectedTables(config, N).keySet().forEach(table -> DynamoDbTables.create(client, table));
+        List<SinkRecord> records = new ArrayList<>();
+        IntStream.range(0, N).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, N))));
+        SinkTestBed.run(SinkTestBed.sink(config).interceptors(List.of(DynamoDbFaults.class)).build(), records);
+        return config;
+    }
+
+    private static void assertAllReadingsWritten(PeriodTablesConfig config) {
+        Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = TestReadings.expectedTables(config, N);
+        assertThat(expected).hasSize(3);
+        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(client, table)).isEqualTo(items));
+    }
+}
