@@ -1,0 +1,101 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.DynamoDbClients;
+import io.periodtables.conf.PeriodTablesConfig;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.util.Preconditions;
+
+import java.time.Duration;
+
+/**
+ * Wires the table rotation into a job with one call:
+ *
+ * <pre>{@code
+ * Rotation.attach(sparseSide, config);
+ * }</pre>
+ *
+ * <p>{@code sparseSide} is any stream of the main topology that carries its watermark: the
+ * rotation acts on watermarks only (plus the timestamp of its first element before any
+ * watermark), so a stream that forwards the job's watermark with few or no elements is
+ * right, for example one small tick per subtask now and then, or a filter that drops every
+ * reading. Every upstream subtask sends its watermark to the rotation, which takes the
+ * minimum: the job's global watermark. Readings should not flow through it.
+ *
+ * <p>The operator runs with parallelism 1, uid {@value #UID}, never chained. It prebuilds the
+ * next table at {@code periodEnd − rotation.lead} by the watermark (and by the wall clock,
+ * every {@link Builder#guardInterval guard interval}, so an idle source still finds its table),
+ * dials closed tables down at {@code periodEnd + window.allowed-lateness} and one period
+ * later, and runs retention at every rollover. Its output, {@link RotationEvent}s, is for
+ * observation; the job may leave it unconnected.
+ */
+@PublicEvolving
+public final class Rotation {
+    /** The operator's uid: keep it stable, savepoints map its state by it. */
+    public static final String UID = "period-rotation";
+    public static final String NAME = "Period table rotation";
+
+    private Rotation() {}
+
+    /** Attaches the rotation with defaults: a client from {@link DynamoDbClients#of}, 30 s guard. */
+    public static <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide, PeriodTablesConfig config) {
+        return builder(config).attach(sparseSide);
+    }
+
+    public static Builder builder(PeriodTablesConfig config) {
+        return new Builder(config);
+    }
+
+    /** Options of the rotation operator; the defaults suit production. */
+    @PublicEvolving
+    public static final class Builder {
+        private final PeriodTablesConfig config;
+        private DynamoDbClients clients;
+        private TableManagerSettings settings = TableManagerSettings.defaults();
+        private Duration guardInterval = Duration.ofSeconds(30);
+        private Duration finishTimeout = Duration.ofMinutes(2);
+
+        private Builder(PeriodTablesConfig config) {
+            this.config = Preconditions.checkNotNull(config, "config");
+            this.clients = DynamoDbClients.of(config);
+        }
+
+        /** How the operator builds its DynamoDB client (tests add fault-injecting interceptors). */
+        public Builder clients(DynamoDbClients value) {
+            this.clients = Preconditions.checkNotNull(value, "clients");
+            return this;
+        }
+
+        public Builder tableManagerSettings(TableManagerSettings value) {
+            this.settings = Preconditions.checkNotNull(value, "settings");
+            return this;
+        }
+
+        /** How often the wall clock is checked for a table to prebuild, and failed operations retried. */
+        public Builder guardInterval(Duration value) {
+            Preconditions.checkArgument(value != null && !value.isNegative() && !value.isZero(),
+                    "guardInterval must be positive, was %s", value);
+            this.guardInterval = value;
+            return this;
+        }
+
+        /** At the end of a bounded input, how long running table operations may take to finish. */
+        public Builder finishTimeout(Duration value) {
+            Preconditions.checkArgument(value != null && !value.isNegative(), "finishTimeout must be >= 0, was %s", value);
+            this.finishTimeout = value;
+            return this;
+        }
+
+        public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide) {
+            RotationOptions options = new RotationOptions(config, clients, settings, guardInterval, finishTimeout);
+            return sparseSide
+                    .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options))
+                    .setParallelism(1)
+                    .uid(UID)
+                    .name(NAME);
+        }
+    }
+}

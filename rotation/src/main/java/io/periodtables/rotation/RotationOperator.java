@@ -1,0 +1,132 @@
+package io.periodtables.rotation;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+/**
+ * The Flink side of the rotation: a parallelism-1 operator that hands every watermark
+ * advance, the first element's timestamp and a periodic wall-clock tick to a
+ * {@link RotationController}, and brings the controller's asynchronous results back through
+ * the task's mailbox, so that state is only touched by the task thread and the watermark is
+ * never held up by DynamoDB.
+ *
+ * <p>A custom operator rather than a keyed process function: it sees every watermark
+ * directly (no element or registered timer needed to wake it), and its state is operator
+ * state in an explicit, versioned format ({@link RotationStateSerializer}). On restore every
+ * tracked table is read back with DescribeTable before anything else is done to it.
+ *
+ * @param <T> the element type of the sparse side stream; elements only matter for their timestamp
+ */
+@Internal
+final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
+        implements OneInputStreamOperator<T, RotationEvent> {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(RotationOperator.class);
+
+    private final RotationOptions options;
+    private final transient MailboxExecutor mailbox;
+    private transient ListState<byte[]> store;
+    private transient RotationState restored;
+    private transient TableManager manager;
+    private transient RotationController controller;
+
+    RotationOperator(RotationOptions options, StreamOperatorParameters<RotationEvent> parameters) {
+        this.options = options;
+        this.mailbox = parameters.getMailboxExecutor();
+        setProcessingTimeService(parameters.getProcessingTimeService());
+        setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        store = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>("period-rotation-state", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        if (context.isRestored()) {
+            for (byte[] bytes : store.get()) {
+                restored = SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
+            }
+            LOG.info("Rotation restored: {}", restored);
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        manager = TableManager.create(options.config(), options.clients(), options.settings());
+        RotationState state = restored != null ? restored : new RotationState();
+        RotationMetrics metrics = new RotationMetrics(getMetricGroup(), () -> state.tables().size());
+        controller = new RotationController(manager, RotationPlanner.of(options.config()), options.config().naming(),
+                state, action -> mailbox.execute(action::run, "period rotation result"),
+                event -> output.collect(new StreamRecord<>(event)), metrics,
+                () -> getProcessingTimeService().getCurrentProcessingTime(), options.guardInterval());
+        if (restored != null) {
+            controller.reconcile();
+        }
+        controller.onWallClock();
+        long guard = options.guardInterval().toMillis();
+        getProcessingTimeService().scheduleWithFixedDelay(time -> controller.onWallClock(), guard, guard);
+    }
+
+    @Override
+    public void processElement(StreamRecord<T> element) {
+        if (element.hasTimestamp()) {
+            controller.onElement(element.getTimestamp());
+        }
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        super.processWatermark(mark);
+        controller.onWatermark(mark.getTimestamp());
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        store.update(List.of(SimpleVersionedSerialization.writeVersionAndSerialize(
+                RotationStateSerializer.INSTANCE, controller.state())));
+    }
+
+    /** End of input: give running operations a bounded time to finish, so their results are kept. */
+    @Override
+    public void finish() throws Exception {
+        long deadline = System.nanoTime() + options.finishTimeout().toNanos();
+        while (controller.pending() > 0 && System.nanoTime() < deadline) {
+            if (!mailbox.tryYield()) {
+                Thread.sleep(10);
+            }
+        }
+        if (controller.pending() > 0) {
+            LOG.warn("Rotation finishing with {} table operations still running", controller.pending());
+        }
+        super.finish();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (manager != null) {
+                manager.close();
+            }
+        } finally {
+            super.close();
+        }
+    }
+}
