@@ -91,7 +91,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         return new PeriodTableSinkWriter(converter, context, writerConfig, recoveredState,
                 // bisection halves travel next to the regular requests in flight
                 DynamoDbClients.of(config).withInterceptors(interceptors).newAsyncClient(2 * getMaxInFlightRequests()),
-                missingTables.create(config), converter::rejectionEntry, config.naming().rejectedTable(),
+                missingTables.create(config), config.naming().rejectedTable(),
                 backoff, config.get(ConfigKeys.SINK_MAX_ATTEMPTS), clock);
     }
 

@@ -3,7 +3,6 @@ package io.periodtables.sink;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
-import org.apache.flink.connector.base.sink.writer.ElementConverter;
 import org.apache.flink.connector.base.sink.writer.ResultHandler;
 import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration;
 
@@ -19,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * The writer of {@link PeriodTableSink}. Flink's {@link AsyncSinkWriter} buffers the entries,
@@ -40,13 +38,12 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     private final ScheduledExecutorService retryTimer;
 
     PeriodTableSinkWriter(
-            ElementConverter<SinkRecord, TableWriteEntry> converter,
+            SinkRecordConverter converter,
             WriterInitContext context,
             AsyncSinkWriterConfiguration configuration,
             Collection<BufferedRequestState<TableWriteEntry>> states,
             DynamoDbAsyncClient client,
             MissingTableHandler missingTables,
-            Function<Rejection, TableWriteEntry> rejections,
             String rejectedTable,
             RetryBackoff backoff,
             int maxAttempts,
@@ -56,8 +53,8 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         this.missingTables = missingTables;
         this.backoff = backoff;
         this.maxAttempts = maxAttempts;
-        SinkMetrics metrics = new SinkMetrics(context.metricGroup());
-        this.batchWrite = new BatchWrite(client, missingTables, rejections, rejectedTable, metrics, clock);
+        SinkMetrics metrics = new SinkMetrics(context.metricGroup(), converter.rejectedItems());
+        this.batchWrite = new BatchWrite(client, missingTables, converter::rejectionEntry, rejectedTable, metrics, clock);
         String threadName = "period-table-sink-retry-" + context.getTaskInfo().getIndexOfThisSubtask();
         this.retryTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, threadName);

@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       first write: one counter per table this subtask wrote since it started);
  *   <li>{@code batches}: {@code BatchWriteItem} calls, bisection halves included;
  *   <li>{@code unprocessedItemsRetried}, {@code throttledRequests}, {@code failedRequests}
- *       (any other retried failure), {@code bisections}, {@code rejectedItems} (sent to the
- *       rejected table by the sink), {@code missingTableFallbacks};
+ *       (any other retried failure), {@code bisections}, {@code rejectedItems} (items the
+ *       sink sent to the rejected table: too large, refused by DynamoDB, ...), {@code missingTableFallbacks};
  *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8).
  * </ul>
  */
@@ -39,7 +39,8 @@ final class SinkMetrics {
     private final AtomicLong lastSendLatencyMicros = new AtomicLong();
     private final AtomicLong avgSendLatencyMicros = new AtomicLong(-1);
 
-    SinkMetrics(MetricGroup group) {
+    /** @param rejectedItems the counter of items the sink rejected before sending, shared */
+    SinkMetrics(MetricGroup group, Counter rejectedItems) {
         this.group = group;
         this.recordsWritten = counter(group, "recordsWritten");
         this.batches = counter(group, "batches");
@@ -47,7 +48,7 @@ final class SinkMetrics {
         this.throttledRequests = counter(group, "throttledRequests");
         this.failedRequests = counter(group, "failedRequests");
         this.bisections = counter(group, "bisections");
-        this.rejectedItems = counter(group, "rejectedItems");
+        this.rejectedItems = rejectedItems;
         this.missingTableFallbacks = counter(group, "missingTableFallbacks");
         group.gauge("lastSendLatencyMs", () -> lastSendLatencyMicros.get() / 1000.0);
         group.gauge("avgSendLatencyMs", () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);

@@ -1,9 +1,14 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
 
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -20,7 +25,11 @@ import java.util.Map;
  * table (event time), a late reading into the late table of the current UTC month (from the
  * injected clock), a rejection into the rejected table. A reading whose item cannot be stored
  * (larger than 400 KB, reserved attribute name, payload not an object) becomes an entry for the
- * rejected table instead; it never reaches {@code BatchWriteItem}.
+ * rejected table instead; it never reaches {@code BatchWriteItem}, and the writer's
+ * {@code rejectedItems} counter counts it.
+ *
+ * <p>Runs on the writer's mailbox thread only; it remembers the last period's table, so
+ * consecutive readings of one period cost no calendar arithmetic.
  */
 final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWriteEntry> {
     private static final long serialVersionUID = 1L;
@@ -31,20 +40,52 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
     private final ItemBuilder items;
     private final Clock clock;
 
+    private transient Counter rejectedItems;
+    private transient long cachedPeriodStart;
+    private transient long cachedPeriodEnd;
+    private transient String cachedPeriodTable;
+
     SinkRecordConverter(TableNaming naming, ItemBuilder items, Clock clock) {
         this.naming = naming;
         this.items = items;
         this.clock = clock;
+        this.rejectedItems = new SimpleCounter();
+    }
+
+    @Override
+    public void open(Sink.InitContext context) {
+        rejectedItems = context.metricGroup().counter("rejectedItems", new ThreadSafeSimpleCounter());
+    }
+
+    /** Counts the items rejected by the sink itself: here and, through the writer, by DynamoDB. */
+    Counter rejectedItems() {
+        return rejectedItems;
     }
 
     @Override
     public TableWriteEntry apply(SinkRecord record, SinkWriter.Context context) {
         return switch (record.kind()) {
-            case PERIOD -> readingEntry(naming.periodTableOf(Instant.ofEpochMilli(record.reading().eventMillis())),
-                    record.reading());
+            case PERIOD -> periodEntry(record.reading());
             case LATE -> readingEntry(naming.lateTable(clock.instant()), record.reading());
             case REJECTED -> rejectionEntry(record.rejection());
         };
+    }
+
+    private TableWriteEntry periodEntry(Reading reading) {
+        long t = reading.eventMillis();
+        if (t < cachedPeriodStart || t >= cachedPeriodEnd) {
+            Period period;
+            try {
+                period = naming.calendar().periodOf(t);
+            } catch (IllegalArgumentException outsideTableNames) {
+                return rejected(Rejection.of("bad-timestamp", outsideTableNames.getMessage(),
+                        readingJson(reading, true), clock.millis(), "sink"));
+            }
+            cachedPeriodStart = period.startMillis();
+            cachedPeriodEnd = period.endMillis();
+            cachedPeriodTable = naming.periodTable(period);
+        }
+        return readingEntry(cachedPeriodTable, reading);
     }
 
     TableWriteEntry readingEntry(String table, Reading reading) {
@@ -53,17 +94,22 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             item = items.readingItem(reading);
         } catch (ItemBuilder.UnstorableReadingException e) {
             boolean payloadIsJson = !e.reason().equals("invalid-json");
-            return rejectionEntry(Rejection.of(e.reason(), e.getMessage() + " (table " + table + ")",
+            return rejected(Rejection.of(e.reason(), e.getMessage() + " (table " + table + ")",
                     readingJson(reading, payloadIsJson), clock.millis(), table));
         }
         long size = ItemSize.of(item);
         if (size > ItemSize.MAX_ITEM_BYTES) {
-            return rejectionEntry(Rejection.of("item-too-large",
+            return rejected(Rejection.of("item-too-large",
                     "item of " + size + " bytes exceeds DynamoDB's limit of " + ItemSize.MAX_ITEM_BYTES
                             + " bytes (table " + table + ")",
                     readingJson(reading, true), clock.millis(), table));
         }
         return new TableWriteEntry(table, item, size, 0);
+    }
+
+    private TableWriteEntry rejected(Rejection rejection) {
+        rejectedItems.inc();
+        return rejectionEntry(rejection);
     }
 
     TableWriteEntry rejectionEntry(Rejection rejection) {

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,6 +98,30 @@ class PeriodTableSinkFaultsITCase {
 
         assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.DELAY)).isPositive();
         assertAllReadingsWritten(config);
+    }
+
+    @Test
+    void tableStillCreatingIsHandedToTheHandlerAndWrittenOnceActive() throws Exception {
+        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        String table = config.naming().prefix() + "_2026-11-22T1300";
+        DynamoDbTables.create(client, table);
+        DynamoDbFaults.holdCreating(table);
+        List<SinkRecord> records = new ArrayList<>();
+        IntStream.range(0, 30).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, 90))));
+
+        SinkTestBed.run(SinkTestBed.sink(config).interceptors(List.of(DynamoDbFaults.class))
+                .missingTableHandler(PeriodTableSinkFaultsITCase::waitingForActive).build(), records);
+
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.RESOURCE_NOT_FOUND)).isPositive();
+        assertThat(DynamoDbTables.contents(client, table)).isEqualTo(TestReadings.expectedTables(config, 90).get(table));
+    }
+
+    /** A handler that "waits until the table is active": it ends the CREATING hold. */
+    private static MissingTableHandler waitingForActive(PeriodTablesConfig config) {
+        return tableName -> {
+            DynamoDbFaults.release(tableName);
+            return CompletableFuture.completedFuture(null);
+        };
     }
 
     @Test

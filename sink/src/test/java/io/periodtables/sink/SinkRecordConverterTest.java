@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,6 +78,26 @@ class SinkRecordConverterTest {
 
         assertThat(entry.table()).isEqualTo("readings_2026-11-22T1300");
         assertThat(entry.sizeBytes()).isEqualTo(ItemSize.MAX_ITEM_BYTES);
+    }
+
+    @Test
+    void readingsAlternatingBetweenPeriodsEachGetTheirOwnTable() {
+        long nextHour = Instant.parse("2026-11-22T14:00:00Z").toEpochMilli();
+        assertThat(List.of(T, nextHour - 1, nextHour, T, nextHour + 3_600_000L))
+                .extracting(t -> converter.apply(SinkRecord.period(new Reading("d", t, null, "{}")), null).table())
+                .containsExactly("readings_2026-11-22T1300", "readings_2026-11-22T1300", "readings_2026-11-22T1400",
+                        "readings_2026-11-22T1300", "readings_2026-11-22T1500");
+    }
+
+    @Test
+    void readingOutsideTheYearsOfTableNamesIsRejectedAndCounted() {
+        long year10000 = Instant.parse("+10000-01-01T00:00:00Z").toEpochMilli();
+        TableWriteEntry entry = converter.apply(SinkRecord.period(new Reading("dev-1", year10000, null, "{}")), null);
+
+        assertThat(entry.table()).isEqualTo("readings_rejected");
+        assertThat(entry.pk()).isEqualTo("bad-timestamp");
+        assertThat(entry.item().get("reason").s()).contains("outside the years 0001-9999");
+        assertThat(converter.rejectedItems().getCount()).isEqualTo(1);
     }
 
     @Test
