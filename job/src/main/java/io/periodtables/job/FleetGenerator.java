@@ -1,0 +1,81 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodTablesConfig;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * The synthetic device fleet of the local run: reading {@code n} comes from device
+ * {@code n mod devices} at event time {@code start + n * speedup / rate} seconds, as the same
+ * JSON text a Kinesis record would carry. Readings are a pure function of {@code n}, so a
+ * restarted source (it checkpoints its position) produces exactly the same readings again.
+ *
+ * <p>Run it with parallelism 1: the underlying sequence source splits its index range between
+ * subtasks, which would put the subtasks' event times far apart.
+ */
+@Internal
+public final class FleetGenerator implements GeneratorFunction<Long, String> {
+    private static final long serialVersionUID = 1L;
+
+    private final String deviceField;
+    private final String timestampField;
+    private final int devices;
+    private final long startMillis;
+    private final double millisPerReading;
+
+    FleetGenerator(String deviceField, String timestampField, int devices, Instant start, double ratePerSecond, double speedup) {
+        this.deviceField = deviceField;
+        this.timestampField = timestampField;
+        this.devices = devices;
+        this.startMillis = start.toEpochMilli();
+        this.millisPerReading = 1000.0 * speedup / ratePerSecond;
+    }
+
+    /** The generator source for {@code config}'s {@code generator.*} keys; {@code now} resolves to {@code clockNow}. */
+    public static DataGeneratorSource<String> source(PeriodTablesConfig config, Instant clockNow) {
+        Instant start = config.find(ConfigKeys.GENERATOR_START).orElse(clockNow);
+        double rate = config.get(ConfigKeys.GENERATOR_RATE);
+        FleetGenerator generator = new FleetGenerator(
+                config.get(ConfigKeys.INPUT_DEVICE_FIELD),
+                config.get(ConfigKeys.INPUT_TIMESTAMP_FIELD),
+                config.get(ConfigKeys.GENERATOR_DEVICES), start, rate, config.get(ConfigKeys.GENERATOR_SPEEDUP));
+        long count = config.find(ConfigKeys.GENERATOR_COUNT).orElse(Long.MAX_VALUE);
+        return new DataGeneratorSource<>(generator, count, RateLimiterStrategy.perSecond(rate), Types.STRING);
+    }
+
+    /** Event time of reading {@code n}. */
+    long eventMillis(long n) {
+        return startMillis + (long) (n * millisPerReading);
+    }
+
+    @Override
+    public String map(Long index) {
+        long n = index;
+        long h = mix(n);
+        // Plausible indoor values; two decimals keep the JSON (and the item) small.
+        double temperature = 18 + (h & 0x3ff) / 100.0;
+        double humidity = 30 + ((h >>> 10) & 0xfff) / 100.0;
+        double pressure = 990 + ((h >>> 22) & 0xfff) / 100.0;
+        String device = Long.toString(n % devices);
+        return "{\"" + deviceField + "\":\"device-" + "00000".substring(Math.min(5, device.length())) + device
+                + "\",\"" + timestampField + "\":\"" + DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochMilli(eventMillis(n)))
+                + "\",\"temperature\":" + temperature
+                + ",\"humidity\":" + humidity
+                + ",\"pressure\":" + pressure + "}";
+    }
+
+    private static long mix(long z) {
+        // SplitMix64 finalizer: deterministic, well spread.
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+}

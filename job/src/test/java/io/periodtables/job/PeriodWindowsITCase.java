@@ -1,0 +1,84 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.conf.PeriodLength;
+import io.periodtables.sink.Reading;
+import io.periodtables.sink.SinkRecord;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The period windows on a MiniCluster: every reading leaves exactly once, on time or late. */
+class PeriodWindowsITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static final long T0 = Instant.parse("2026-11-22T13:00:00Z").toEpochMilli();
+
+    @Test
+    void readingsLeaveInSmallBatchesAndLateOnesThroughTheSideOutput() throws Exception {
+        List<Reading> input = new ArrayList<>();
+        // Three hourly periods, 5 devices, one reading per device every 30 s.
+        for (long t = T0; t < T0 + Duration.ofHours(3).toMillis(); t += 30_000) {
+            for (int d = 0; d < 5; d++) {
+                input.add(new Reading("dev-" + d, t + d, null, "{\"v\":" + t + "}"));
+            }
+            if (t == T0 + Duration.ofMinutes(150).toMillis()) {
+                // Measured in the first hour, arriving 90 minutes later: past the 5-minute grace.
+                input.add(new Reading("dev-late", T0 + 1000, null, "{\"late\":1}"));
+                // Measured 2 minutes ago: within the grace, still goes to its period.
+                input.add(new Reading("dev-grace", t - Duration.ofMinutes(2).toMillis(), null, "{\"grace\":1}"));
+            }
+        }
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        SingleOutputStreamOperator<SinkRecord> windowed = env
+                .fromData(TypeInformation.of(Reading.class), input.toArray(new Reading[0]))
+                .setParallelism(1)
+                .assignTimestampsAndWatermarks(WatermarkStrategy.<Reading>forBoundedOutOfOrderness(Duration.ZERO)
+                        .withTimestampAssigner((r, ts) -> r.eventMillis()))
+                .setParallelism(1)
+                .keyBy(Reading::deviceId)
+                .window(new PeriodWindows(new PeriodCalendar(PeriodLength.parse("PT1H"), ZoneOffset.UTC),
+                        new SmallBatchTrigger(7, 50)))
+                .allowedLateness(Duration.ofMinutes(5))
+                .sideOutputLateData(PeriodTablesTopology.LATE)
+                .process(new PeriodTablesTopology.ToPeriodTable(), TypeInformation.of(SinkRecord.class));
+        DataStream<SinkRecord> late = windowed.getSideOutput(PeriodTablesTopology.LATE).map(SinkRecord::late,
+                TypeInformation.of(SinkRecord.class));
+
+        List<SinkRecord> out = new ArrayList<>();
+        try (CloseableIterator<SinkRecord> it = windowed.union(late).executeAndCollect()) {
+            it.forEachRemaining(out::add);
+        }
+
+        List<Reading> onTime = new ArrayList<>();
+        List<Reading> lateOut = new ArrayList<>();
+        for (SinkRecord r : out) {
+            (r.kind() == SinkRecord.Kind.PERIOD ? onTime : lateOut).add(r.reading());
+        }
+        assertThat(lateOut).extracting(Reading::deviceId).containsExactly("dev-late");
+        List<Reading> expectedOnTime = new ArrayList<>(input);
+        expectedOnTime.removeIf(r -> r.deviceId().equals("dev-late"));
+        assertThat(onTime).containsExactlyInAnyOrderElementsOf(expectedOnTime);
+    }
+}
