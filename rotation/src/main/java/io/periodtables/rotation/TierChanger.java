@@ -83,18 +83,17 @@ final class TierChanger {
     }
 
     private void run(Job job) {
-        CapacityTier tier = job.target;
-        retry.run("set tier " + tier + " of " + job.table, () -> attempt(job, tier)).whenComplete((change, error) -> {
+        retry.run("set tier of " + job.table, () -> attempt(job)).whenComplete((change, error) -> {
             synchronized (jobs) {
-                if (error == null && job.target != tier && change.outcome() != TierChange.Outcome.TABLE_MISSING) {
-                    run(job); // the target moved while this attempt ran
+                if (error == null && job.target != change.tier() && change.outcome() != TierChange.Outcome.TABLE_MISSING) {
+                    run(job); // the target moved after this attempt read it
                     return;
                 }
                 jobs.remove(job.table, job);
             }
             if (error != null) {
                 stats.failures.incrementAndGet();
-                LOG.warn("Could not set table {} to tier {}: {}", job.table, tier, ControlPlaneErrors.describe(error));
+                LOG.warn("Could not set table {} to tier {}: {}", job.table, job.target, ControlPlaneErrors.describe(error));
                 job.result.completeExceptionally(error);
             } else if (job.changed && change.outcome() == TierChange.Outcome.UNCHANGED) {
                 job.result.complete(new TierChange(change.table(), change.tier(), TierChange.Outcome.CHANGED, change.capacity()));
@@ -104,8 +103,10 @@ final class TierChanger {
         });
     }
 
-    private CompletableFuture<TierChange> attempt(Job job, CapacityTier tier) {
+    /** One attempt at the job's target as it is now (a put-off attempt picks up a moved target). */
+    private CompletableFuture<TierChange> attempt(Job job) {
         String table = job.table;
+        CapacityTier tier = job.target;
         Capacity target = config.effectiveCapacity(tier);
         return waits.describe(table).thenCompose(found -> {
             if (found.isEmpty() || found.get().tableStatus() == TableStatus.DELETING) {

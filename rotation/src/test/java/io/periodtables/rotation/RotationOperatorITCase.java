@@ -29,7 +29,6 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,13 +68,8 @@ class RotationOperatorITCase {
     private static DynamoDbLocal local;
 
     @BeforeAll
-    static void startDynamoDbLocal() {
-        local = DynamoDbLocal.start();
-    }
-
-    @AfterAll
-    static void stopDynamoDbLocal() {
-        local.close();
+    static void useDynamoDbLocal() {
+        local = TestSetup.dynamoDb();
     }
 
     @BeforeEach

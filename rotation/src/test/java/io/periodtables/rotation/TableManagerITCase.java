@@ -36,15 +36,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TableManagerITCase {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
     private static DynamoDbLocal local;
+    /** One client for all managers here: building and closing a Netty client per test costs seconds. */
+    private static DynamoDbAsyncClient client;
 
     @BeforeAll
     static void startDynamoDbLocal() {
-        local = DynamoDbLocal.start();
+        local = TestSetup.dynamoDb();
+        client = TestSetup.clients(TestSetup.config(local.endpoint()), LocalTagging.class).newAsyncClient(8);
     }
 
     @AfterAll
     static void stopDynamoDbLocal() {
-        local.close();
+        client.close();
     }
 
     @BeforeEach
@@ -53,7 +56,7 @@ class TableManagerITCase {
     }
 
     private static TableManager manager(PeriodTablesConfig config) {
-        return TableManager.create(config, TestSetup.clients(config, LocalTagging.class), TestSetup.fastSettings());
+        return new TableManager(config, client, TestSetup.fastSettings(), Clock.systemUTC());
     }
 
     private static PeriodTablesConfig hourly(String... more) {
@@ -83,7 +86,7 @@ class TableManagerITCase {
             assertThat(TableInfo.capacityOf(table)).isEqualTo(Capacity.provisioned(1000, 300));
             assertThat(table.deletionProtectionEnabled()).isFalse();
             assertThat(ttlStatus(name)).isEqualTo(TimeToLiveStatus.ENABLED);
-            assertThat(tagsReadBack(config, table.tableArn()))
+            assertThat(tagsReadBack(table.tableArn()))
                     .contains(TableNaming.MANAGED_BY_TAG + "=" + TableNaming.MANAGED_BY_VALUE,
                             TableManager.TAG_PERIOD_START + "=2030-03-10T12:00:00Z",
                             TableManager.TAG_PERIOD_END + "=2030-03-10T13:00:00Z",
@@ -244,8 +247,7 @@ class TableManagerITCase {
         Period next = config.calendar().next(current);
         YearMonth oldMonth = YearMonth.of(2030, 1);
         Clock wallClock = Clock.fixed(NOW, ZoneOffset.UTC);
-        try (DynamoDbAsyncClient client = TestSetup.clients(config, LocalTagging.class).newAsyncClient(4);
-                TableManager manager = new TableManager(config, client, TestSetup.fastSettings(), wallClock);
+        try (TableManager manager = new TableManager(config, client, TestSetup.fastSettings(), wallClock);
                 TableManager protectedManager = manager(protectedConfig)) {
             CompletableFuture.allOf(manager.ensure(expired1), manager.ensure(expired2), manager.ensure(kept),
                     manager.ensure(current), manager.ensure(next), manager.ensureLateTable(oldMonth),
@@ -311,11 +313,9 @@ class TableManagerITCase {
         }
     }
 
-    private static List<String> tagsReadBack(PeriodTablesConfig config, String arn) {
-        try (DynamoDbAsyncClient client = TestSetup.clients(config, LocalTagging.class).newAsyncClient(1)) {
-            return client.listTagsOfResource(b -> b.resourceArn(arn)).join().tags().stream()
-                    .map((Tag t) -> t.key() + "=" + t.value())
-                    .toList();
-        }
+    private static List<String> tagsReadBack(String arn) {
+        return client.listTagsOfResource(b -> b.resourceArn(arn)).join().tags().stream()
+                .map((Tag t) -> t.key() + "=" + t.value())
+                .toList();
     }
 }

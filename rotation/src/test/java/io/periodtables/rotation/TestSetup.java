@@ -21,8 +21,21 @@ import java.util.function.BooleanSupplier;
 /** Configurations, settings and small waits the rotation tests share. */
 final class TestSetup {
     private static final AtomicInteger PREFIXES = new AtomicInteger();
+    private static DynamoDbLocal dynamoDb;
 
     private TestSetup() {}
+
+    /**
+     * The DynamoDB Local all rotation tests of this JVM share (its first request costs seconds);
+     * tests keep apart by table prefix. Stopped when the JVM exits.
+     */
+    static synchronized DynamoDbLocal dynamoDb() {
+        if (dynamoDb == null) {
+            dynamoDb = DynamoDbLocal.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(dynamoDb::close, "stop-dynamodb-local"));
+        }
+        return dynamoDb;
+    }
 
     /** A table prefix no other test of this JVM uses. */
     static String uniquePrefix(String base) {
