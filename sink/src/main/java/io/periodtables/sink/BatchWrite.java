@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -181,7 +182,7 @@ final class BatchWrite {
     }
 
     private static Set<String> tablesOf(List<TableWriteEntry> entries) {
-        Set<String> tables = new java.util.TreeSet<>();
+        Set<String> tables = new TreeSet<>();
         entries.forEach(e -> tables.add(e.table()));
         return tables;
     }
