@@ -1,0 +1,13 @@
+package io.periodtables.query;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import java.util.List;
+
+/** Readings in the order a query returns them, with the report of what it read. */
+@PublicEvolving
+public record QueryResult(List<StoredReading> readings, QueryReport report) {
+    public QueryResult {
+        readings = List.copyOf(readings);
+    }
+}

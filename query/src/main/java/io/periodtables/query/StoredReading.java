@@ -1,0 +1,58 @@
+package io.periodtables.query;
+
+import io.periodtables.conf.WriteSharding;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import javax.annotation.Nullable;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One reading as a query found it: the device, the event time held by its sort key, the sort
+ * key itself (which orders readings and identifies them: the same reading always has the same
+ * {@code sk}), the table and shard it was read from, its payload attributes as stored, and its
+ * {@code ttl} (epoch seconds) when the item has one.
+ */
+@PublicEvolving
+public record StoredReading(
+        String deviceId,
+        Instant eventTime,
+        String sk,
+        String table,
+        int shard,
+        Map<String, AttributeValue> payload,
+        @Nullable Long ttl) {
+
+    public StoredReading {
+        payload = Collections.unmodifiableMap(new HashMap<>(payload));
+    }
+
+    /**
+     * The reading of one item of a period or late table. {@code ttlAttribute} says whether the
+     * table's items carry {@code ttl} (when {@code tables.ttl} is set); otherwise an attribute
+     * of that name is payload.
+     */
+    static StoredReading of(String deviceId, String table, int shard, Map<String, AttributeValue> item,
+            boolean ttlAttribute) {
+        Map<String, AttributeValue> payload = new HashMap<>(item);
+        String sk = payload.remove(ItemKeys.SK).s();
+        payload.remove(ItemKeys.PK);
+        Long ttl = null;
+        if (ttlAttribute && payload.containsKey(ItemKeys.TTL) && payload.get(ItemKeys.TTL).n() != null) {
+            ttl = Long.parseLong(payload.remove(ItemKeys.TTL).n());
+        }
+        return new StoredReading(deviceId, Instant.ofEpochMilli(WriteSharding.eventMillisOf(sk)), sk, table, shard,
+                payload, ttl);
+    }
+
+    /** The payload as a JSON object text (keys sorted): N as number, S as string, M, L, BOOL, NULL, B as base64. */
+    public String payloadJson() {
+        return ItemJson.render(payload);
+    }
+}

@@ -1,0 +1,59 @@
+package io.periodtables.query;
+
+import io.periodtables.conf.Capacity;
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.PeriodLength;
+import io.periodtables.conf.PeriodTablesConfig;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PlanReportTest {
+
+    private final PeriodTablesConfig defaults = ConfigLoader.fromMap(Map.of(), true);
+
+    @Test
+    void emittedConfigurationLoadsAndCarriesThePlan() {
+        CapacityPlan plan = CapacityPlanner.plan(new PlanInput(5_000, 6_000, 6_000, 180, Duration.ofDays(30)),
+                Prices.usEast1(), defaults);
+
+        PeriodTablesConfig loaded = ConfigLoader.fromMap(PlanReport.config(plan, defaults), false);
+
+        assertThat(loaded.get(ConfigKeys.TABLES_PERIOD)).isEqualTo(plan.period());
+        assertThat(loaded.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(6);
+        assertThat(loaded.get(ConfigKeys.CAPACITY_CURRENT)).isEqualTo(Capacity.provisioned(6_000, 300));
+        assertThat(loaded.get(ConfigKeys.TABLES_RETENTION)).isEqualTo(Duration.ofDays(30));
+        assertThat(PlanReport.config(plan, defaults)).doesNotContainKeys("rotation.lead", "window.allowed-lateness");
+    }
+
+    @Test
+    void fifteenMinuteTablesComeWithALeadAndGraceThatFitThem() {
+        CapacityPlan plan = CapacityPlanner.plan(PlanInput.steady(10_000, 1_000, null), Prices.usEast1(), defaults);
+
+        Map<String, String> keys = PlanReport.config(plan, defaults);
+        PeriodTablesConfig loaded = ConfigLoader.fromMap(keys, false);
+
+        assertThat(loaded.get(ConfigKeys.TABLES_PERIOD)).isEqualTo(PeriodLength.parse("PT15M"));
+        assertThat(keys).containsEntry("rotation.lead", "PT5M").doesNotContainKey("window.allowed-lateness");
+    }
+
+    @Test
+    void renderedPlanStatesEachFigureWithItsArithmetic() {
+        CapacityPlan plan = CapacityPlanner.plan(PlanInput.steady(600, 180, Duration.ofDays(30)), Prices.usEast1(), defaults);
+
+        String text = PlanReport.render(plan, Prices.usEast1());
+
+        assertThat(text).contains("180 B -> 1 WCU per write")
+                .contains("108,000 B/s fill a 10 GB partition in 25.7 h")
+                .containsPattern("period +P1D")
+                .containsPattern("shards +1 ")
+                .contains("current 600/300, previous 1/100, older 1/1")
+                .contains("29 older (retention PT720H)")
+                .contains("provisioned").contains("on-demand").contains("$0.625 per million writes");
+    }
+}
