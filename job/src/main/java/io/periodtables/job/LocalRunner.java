@@ -18,7 +18,15 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,17 +40,26 @@ import java.util.Map;
  * item counts and capacity.
  *
  * <p>Arguments: the job's {@code --key value} configuration, plus {@code --duration PT30S} for
- * a bounded run (default: until the source ends or Ctrl-C).
+ * a bounded run (default: until the source ends or Ctrl-C) and {@code --from-savepoint PATH}
+ * to resume a run. A bounded run ends with a savepoint under {@code .flink-local/savepoints};
+ * the embedded DynamoDB Local keeps its data in {@code .flink-local/dynamodb} between a run and
+ * its resumption (a run without {@code --from-savepoint} starts with empty tables).
  */
 public final class LocalRunner {
+
+    /** Where the local run keeps its savepoints and the embedded DynamoDB Local's data. */
+    static final Path WORK_DIR = Path.of(".flink-local");
 
     private LocalRunner() {}
 
     public static void main(String[] args) throws Exception {
         Duration duration = null;
+        String fromSavepoint = null;
         List<String> jobArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--duration") && i + 1 < args.length) {
+            if (args[i].equals("--from-savepoint") && i + 1 < args.length) {
+                fromSavepoint = args[++i];
+            } else if (args[i].equals("--duration") && i + 1 < args.length) {
                 try {
                     duration = Duration.parse(args[++i]);
                 } catch (RuntimeException e) {
@@ -61,11 +78,16 @@ public final class LocalRunner {
         DynamoDbLocal embedded = null;
         try {
             if (config.startsEmbeddedDynamoDb()) {
-                embedded = DynamoDbLocal.start();
+                Path data = WORK_DIR.resolve("dynamodb");
+                if (fromSavepoint == null) {
+                    deleteRecursively(data);
+                }
+                Files.createDirectories(data);
+                embedded = DynamoDbLocal.start(data);
                 config = config.with(ConfigKeys.DYNAMODB_ENDPOINT, embedded.endpoint().toString());
                 System.out.println("Embedded DynamoDB Local at " + embedded.endpoint());
             }
-            run(config, duration);
+            run(config, duration, fromSavepoint);
         } finally {
             if (embedded != null) {
                 embedded.close();
@@ -75,7 +97,7 @@ public final class LocalRunner {
         System.exit(0);
     }
 
-    private static void run(PeriodTablesConfig config, Duration duration) throws Exception {
+    private static void run(PeriodTablesConfig config, Duration duration, String fromSavepoint) throws Exception {
         Configuration flink = new Configuration();
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         flink.set(RestOptions.ADDRESS, "127.0.0.1");
@@ -93,6 +115,9 @@ public final class LocalRunner {
         env.enableCheckpointing(config.get(ConfigKeys.CHECKPOINT_INTERVAL).toMillis());
         PeriodTablesTopology.build(env, config, Clock.systemUTC());
         JobGraph jobGraph = env.getStreamGraph().getJobGraph();
+        if (fromSavepoint != null) {
+            jobGraph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(fromSavepoint, false));
+        }
 
         MiniClusterConfiguration clusterConfig = new MiniClusterConfiguration.Builder()
                 .setConfiguration(flink)
@@ -111,18 +136,43 @@ public final class LocalRunner {
                 state = cluster.getJobStatus(job).get();
                 System.out.println(status.line());
             }
+            String savepoint = null;
             if (!state.isGloballyTerminalState()) {
-                cluster.cancelJob(job).get();
+                savepoint = stop(cluster, job);
             }
             JobStatus end = cluster.getJobStatus(job).get();
-            System.out.println(status.line());
             System.out.println("Job " + (state.isGloballyTerminalState() ? state : "stopped after " + duration) + ".");
+            if (savepoint != null) {
+                System.out.println("Savepoint: " + savepoint + "  (resume with ./run-local --from-savepoint " + savepoint
+                        + " and the same settings)");
+            }
             if (end == JobStatus.FAILED) {
                 cluster.requestJobResult(job).get().getSerializedThrowable()
                         .ifPresent(t -> System.out.println("Failure: " + t.getFullStringifiedStackTrace()));
             }
         }
         TableSummary.print(config, System.out);
+    }
+
+    /** Stops the job with a savepoint (so buffered writes are flushed and the run can resume); cancels if that fails. */
+    private static String stop(MiniCluster cluster, JobID job) throws Exception {
+        Path savepoints = WORK_DIR.resolve("savepoints").toAbsolutePath();
+        try {
+            return cluster.stopWithSavepoint(job, savepoints.toUri().toString(), false, SavepointFormatType.CANONICAL)
+                    .get(2, TimeUnit.MINUTES);
+        } catch (Exception e) {
+            System.out.println("Stop with savepoint failed (" + e.getMessage() + "); cancelling.");
+            cluster.cancelJob(job).get();
+            return null;
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
     }
 
     private static void fail(String message) {

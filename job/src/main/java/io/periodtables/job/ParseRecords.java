@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.sink.Reading;
 import io.periodtables.sink.Rejection;
@@ -35,8 +36,8 @@ public final class ParseRecords extends ProcessFunction<RawRecord, Reading> {
     @Override
     public void open(OpenContext openContext) {
         parser = new ReadingParser(config);
-        readingsIn = getRuntimeContext().getMetricGroup().counter("readingsIn");
-        rejected = getRuntimeContext().getMetricGroup().counter("readingsRejected");
+        readingsIn = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter("readingsIn");
+        rejected = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter("readingsRejected");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.sink.Reading;
 import io.periodtables.sink.SinkRecord;
@@ -24,7 +25,7 @@ final class RouteLate extends RichMapFunction<Reading, SinkRecord> {
 
     @Override
     public void open(OpenContext openContext) {
-        late = getRuntimeContext().getMetricGroup().counter("readingsLate");
+        late = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter("readingsLate");
     }
 
     @Override

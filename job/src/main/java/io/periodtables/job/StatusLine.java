@@ -18,7 +18,7 @@ final class StatusLine {
     String line() {
         long in = LocalStatusReporter.sum("readingsIn");
         long now = System.nanoTime();
-        double perSecond = (in - lastCount) * 1e9 / Math.max(1, now - lastNanos);
+        double perSecond = Math.max(0, in - lastCount) * 1e9 / Math.max(1, now - lastNanos);
         lastCount = in;
         lastNanos = now;
         Long watermark = LocalStatusReporter.min(PeriodTablesTopology.WINDOWS_NAME, "currentInputWatermark");

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.UserMetrics;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
@@ -53,7 +54,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         this.missingTables = missingTables;
         this.backoff = backoff;
         this.maxAttempts = maxAttempts;
-        SinkMetrics metrics = new SinkMetrics(context.metricGroup(), converter.rejectedItems());
+        SinkMetrics metrics = new SinkMetrics(UserMetrics.of(context.metricGroup()), converter.rejectedItems());
         this.batchWrite = new BatchWrite(client, missingTables, converter::rejectionEntry, rejectedTable, metrics, clock);
         String threadName = "period-table-sink-retry-" + context.getTaskInfo().getIndexOfThisSubtask();
         this.retryTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
 
@@ -54,7 +55,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
 
     @Override
     public void open(Sink.InitContext context) {
-        rejectedItems = context.metricGroup().counter("rejectedItems", new ThreadSafeSimpleCounter());
+        rejectedItems = UserMetrics.of(context.metricGroup()).counter("rejectedItems", new ThreadSafeSimpleCounter());
     }
 
     /** Counts the items rejected by the sink itself: here and, through the writer, by DynamoDB. */
