@@ -1,0 +1,135 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+import io.periodtables.emulators.DynamoDbLocal;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Retention against DynamoDB Local, with tags emulated by {@link LocalTagging}. */
+class RetentionITCase {
+    private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
+    private static DynamoDbLocal local;
+    private static DynamoDbAsyncClient client;
+
+    @BeforeAll
+    static void startDynamoDbLocal() {
+        local = TestSetup.dynamoDb();
+        client = TestSetup.clients(TestSetup.config(local.endpoint()), LocalTagging.class).newAsyncClient(8);
+    }
+
+    @AfterAll
+    static void closeClient() {
+        client.close();
+    }
+
+    @BeforeEach
+    void forgetTags() {
+        LocalTagging.reset();
+    }
+
+    private static TableManager manager(PeriodTablesConfig config) {
+        return new TableManager(config, client, TestSetup.fastSettings(), Clock.systemUTC());
+    }
+
+    private static PeriodTablesConfig hourly(String... more) {
+        String[] base = {"tables.prefix", TestSetup.uniquePrefix("ret"), "tables.period", "PT1H", "tables.ttl", "P30D"};
+        String[] all = new String[base.length + more.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return TestSetup.config(local.endpoint(), all);
+    }
+
+    @Test
+    void retentionDeletesOnlyOurTaggedExpiredTables() {
+        PeriodTablesConfig config = hourly("tables.retention", "PT6H");
+        PeriodTablesConfig protectedConfig = config.with(io.periodtables.conf.ConfigKeys.TABLES_DELETION_PROTECTION, "true");
+        TableNaming naming = config.naming();
+        Period current = config.calendar().periodOf(NOW);
+        Period expired1 = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
+        Period expired2 = config.calendar().periodOf(NOW.minusSeconds(8 * 3600));
+        Period expiredProtected = config.calendar().periodOf(NOW.minusSeconds(9 * 3600));
+        Period expiredForeign = config.calendar().periodOf(NOW.minusSeconds(11 * 3600));
+        Period kept = config.calendar().periodOf(NOW.minusSeconds(6 * 3600)); // ended 5.5 h ago
+        Period next = config.calendar().next(current);
+        YearMonth oldMonth = YearMonth.of(2030, 1);
+        Clock wallClock = Clock.fixed(NOW, ZoneOffset.UTC);
+        try (TableManager manager = new TableManager(config, client, TestSetup.fastSettings(), wallClock);
+                TableManager protectedManager = manager(protectedConfig)) {
+            CompletableFuture.allOf(manager.ensure(expired1), manager.ensure(expired2), manager.ensure(kept),
+                    manager.ensure(current), manager.ensure(next), manager.ensureLateTable(oldMonth),
+                    manager.ensureLateTable(YearMonth.of(2030, 3)), manager.ensureRejectedTable(),
+                    protectedManager.ensure(expiredProtected)).join();
+            createUntagged(naming.periodTable(expiredForeign));
+            createUntagged("other_" + expired1.label());
+
+            RetentionReport report = manager.applyRetention(NOW).join();
+
+            assertThat(report.deleted()).containsExactlyInAnyOrder(naming.periodTable(expired1),
+                    naming.periodTable(expired2), naming.prefix() + "_late_2030-01");
+            assertThat(report.deletionProtected()).containsExactly(naming.periodTable(expiredProtected));
+            assertThat(report.notOurs()).containsExactly(naming.periodTable(expiredForeign));
+            assertThat(TestSetup.tableNames(local, naming.prefix())).containsExactlyInAnyOrder(
+                    naming.periodTable(kept), naming.periodTable(current), naming.periodTable(next),
+                    naming.periodTable(expiredProtected), naming.periodTable(expiredForeign),
+                    naming.prefix() + "_late_2030-03", naming.rejectedTable());
+            assertThat(TestSetup.tableNames(local, "other")).contains("other_" + expired1.label());
+            assertThat(manager.stats().retentionDeletions()).isEqualTo(3);
+            assertThat(manager.stats().deletionProtectedSkips()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void retentionNeverDeletesWhenTagsCannotBeRead() {
+        PeriodTablesConfig config = hourly("tables.retention", "PT6H");
+        Period expired = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
+        // No LocalTagging: DynamoDB Local refuses ListTagsOfResource, so ownership cannot be shown.
+        try (TableManager manager = TableManager.create(config, TestSetup.clients(config), TestSetup.fastSettings())) {
+            manager.ensure(expired).join();
+
+            RetentionReport report = manager.applyRetention(NOW).join();
+
+            assertThat(report.deleted()).isEmpty();
+            assertThat(report.notOurs()).containsExactly(config.naming().periodTable(expired));
+        }
+    }
+
+    @Test
+    void retentionWithoutConfiguredRetentionDoesNothing() {
+        PeriodTablesConfig config = hourly();
+        try (TableManager manager = manager(config)) {
+            manager.ensure(config.calendar().periodOf(NOW.minusSeconds(100 * 3600))).join();
+            assertThat(manager.applyRetention(NOW).join()).isEqualTo(RetentionReport.NOTHING);
+        }
+    }
+
+    private static void createUntagged(String name) {
+        try (DynamoDbClient client = local.syncClient()) {
+            client.createTable(b -> b.tableName(name)
+                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                            KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
+                    .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                            a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
+                    .billingMode(BillingMode.PAY_PER_REQUEST));
+        }
+    }
+}
