@@ -5,6 +5,9 @@ import io.periodtables.conf.PeriodLength;
 import io.periodtables.sink.Reading;
 import io.periodtables.sink.SinkRecord;
 
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.eventtime.WatermarkGenerator;
+import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -31,6 +34,20 @@ class PeriodWindowsITCase {
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
             new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
+    /** A watermark after every reading, so lateness does not depend on the periodic emitter's timing. */
+    private static final class EveryEvent implements WatermarkGenerator<Reading> {
+        private long max = Long.MIN_VALUE;
+
+        @Override
+        public void onEvent(Reading reading, long timestamp, WatermarkOutput output) {
+            max = Math.max(max, timestamp);
+            output.emitWatermark(new Watermark(max));
+        }
+
+        @Override
+        public void onPeriodicEmit(WatermarkOutput output) {}
+    }
+
     private static final long T0 = Instant.parse("2026-11-22T13:00:00Z").toEpochMilli();
 
     @Test
@@ -54,7 +71,7 @@ class PeriodWindowsITCase {
         SingleOutputStreamOperator<SinkRecord> windowed = env
                 .fromData(TypeInformation.of(Reading.class), input.toArray(new Reading[0]))
                 .setParallelism(1)
-                .assignTimestampsAndWatermarks(WatermarkStrategy.<Reading>forBoundedOutOfOrderness(Duration.ZERO)
+                .assignTimestampsAndWatermarks(WatermarkStrategy.<Reading>forGenerator(ctx -> new EveryEvent())
                         .withTimestampAssigner((r, ts) -> r.eventMillis()))
                 .setParallelism(1)
                 .keyBy(Reading::deviceId)

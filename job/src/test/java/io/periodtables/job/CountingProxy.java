@@ -1,0 +1,122 @@
+package io.periodtables.job;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A loopback HTTP/1.1 forwarder in front of an AWS emulator that counts the API calls passing
+ * through it by operation (the {@code X-Amz-Target} header, e.g. {@code GetRecords}). It sees
+ * every client, also those that a connector builds inside Flink with its own (shaded) SDK, so
+ * it measures what a source really asks of the service.
+ */
+final class CountingProxy implements AutoCloseable {
+    /** Headers that the JDK client sets itself or refuses, and hop-by-hop response headers. */
+    private static final Set<String> NOT_FORWARDED = Set.of("connection", "content-length", "date", "expect", "from",
+            "host", "upgrade", "via", "warning", "transfer-encoding", "keep-alive");
+
+    private final HttpServer server;
+    private final ExecutorService workers;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final URI target;
+    private final Map<String, LongAdder> calls = new ConcurrentHashMap<>();
+
+    private CountingProxy(URI target) throws IOException {
+        this.target = target;
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        this.workers = Executors.newFixedThreadPool(8, r -> {
+            Thread t = new Thread(r, "counting-proxy");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(workers);
+        server.createContext("/", this::forward);
+        server.start();
+    }
+
+    /** Starts forwarding from a free loopback port to {@code target} ({@code http://host:port}). */
+    static CountingProxy start(URI target) throws IOException {
+        return new CountingProxy(target);
+    }
+
+    URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** Calls of {@code operation} so far. */
+    long count(String operation) {
+        LongAdder n = calls.get(operation);
+        return n == null ? 0 : n.sum();
+    }
+
+    /** Calls so far, by operation. */
+    Map<String, Long> counts() {
+        Map<String, Long> snapshot = new TreeMap<>();
+        calls.forEach((operation, n) -> snapshot.put(operation, n.sum()));
+        return snapshot;
+    }
+
+    private void forward(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String amzTarget = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+            String operation = amzTarget == null ? "(none)" : amzTarget.substring(amzTarget.indexOf('.') + 1);
+            calls.computeIfAbsent(operation, o -> new LongAdder()).increment();
+            byte[] body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = in.readAllBytes();
+            }
+            HttpRequest.Builder request = HttpRequest.newBuilder(target.resolve(exchange.getRequestURI().toString()))
+                    .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
+            exchange.getRequestHeaders().forEach((name, values) -> {
+                if (!NOT_FORWARDED.contains(name.toLowerCase())) {
+                    values.forEach(value -> request.header(name, value));
+                }
+            });
+            HttpResponse<byte[]> response;
+            try {
+                response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                exchange.sendResponseHeaders(503, -1);
+                return;
+            } catch (IOException e) {
+                exchange.sendResponseHeaders(502, -1);
+                return;
+            }
+            response.headers().map().forEach((name, values) -> {
+                if (!NOT_FORWARDED.contains(name.toLowerCase()) && !name.startsWith(":")) {
+                    exchange.getResponseHeaders().put(name, List.copyOf(values));
+                }
+            });
+            byte[] answer = response.body();
+            exchange.sendResponseHeaders(response.statusCode(), answer.length == 0 ? -1 : answer.length);
+            if (answer.length > 0) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(answer);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        workers.shutdownNow();
+    }
+}
