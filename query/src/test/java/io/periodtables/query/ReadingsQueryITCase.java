@@ -1,0 +1,180 @@
+package io.periodtables.query;
+
+import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.sink.Reading;
+import io.periodtables.sink.SinkRecord;
+
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code range} and {@code latest} against DynamoDB Local, on data the real sink wrote on a
+ * MiniCluster: hourly tables with 4 shards and a TTL, three devices, readings on the range's
+ * edges, two readings in one millisecond, late readings in the late table of April and one
+ * reading stored twice (on time, and again as late after a replay).
+ */
+class ReadingsQueryITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = SinkWrittenTables.miniCluster();
+
+    private static final Instant FROM = Instant.parse("2025-03-10T10:00:00Z");
+    private static final Instant TO = Instant.parse("2025-03-10T13:00:00Z");
+    private static final Clock LATE_WRITES = Clock.fixed(Instant.parse("2025-04-02T08:00:00Z"), ZoneOffset.UTC);
+    private static final Clock NOW = Clock.fixed(Instant.parse("2025-04-20T00:00:00Z"), ZoneOffset.UTC);
+
+    private static DynamoDbLocal dynamoDb;
+    private static DynamoDbClient client;
+    private static PeriodTablesConfig config;
+    private static TestFleet fleet;
+
+    @BeforeAll
+    static void writeReadingsWithTheSink() throws Exception {
+        dynamoDb = DynamoDbLocal.start();
+        client = dynamoDb.syncClient();
+        config = ConfigLoader.fromMap(Map.of(
+                "tables.prefix", "q",
+                "tables.period", "PT1H",
+                "tables.shards", "4",
+                "tables.ttl", "P30D",
+                "dynamodb.endpoint", dynamoDb.endpoint().toString(),
+                "sink.request-timeout", "PT5S"), true);
+        SinkWrittenTables.create(client, "q_2025-03-10T0900", "q_2025-03-10T1000", "q_2025-03-10T1100",
+                "q_2025-03-10T1200", "q_2025-03-10T1300", "q_late_2025-04", "q_rejected");
+        fleet = new TestFleet(config, FROM);
+        SinkWrittenTables.write(config, LATE_WRITES, fleet.records());
+    }
+
+    @AfterAll
+    static void stopDynamoDb() {
+        client.close();
+        dynamoDb.close();
+    }
+
+    private static QueryResult range(QuerySettings settings, String device, Instant from, Instant to) {
+        try (DynamoDbAsyncClient async = io.periodtables.conf.DynamoDbClients.of(config).newAsyncClient(16);
+                ReadingsQuery query = new ReadingsQuery(config, async, settings, NOW)) {
+            return query.range(device, from, to);
+        }
+    }
+
+    @Test
+    void rangeOverThreePeriodsFourShardsAndALateTableReturnsExactlyTheDevicesReadingsInOrder() {
+        QueryResult result = range(QuerySettings.defaults(), "dev-7", FROM, TO);
+
+        List<Reading> expected = fleet.expected("dev-7", FROM, TO);
+        assertThat(result.readings()).extracting(StoredReading::sk).containsExactlyElementsOf(fleet.sortKeys(expected));
+        assertThat(result.readings()).extracting(StoredReading::payloadJson)
+                .containsExactlyElementsOf(expected.stream().map(Reading::payloadJson).toList());
+        assertThat(result.readings()).allSatisfy(r -> {
+            assertThat(r.deviceId()).isEqualTo("dev-7");
+            assertThat(r.ttl()).isEqualTo(r.eventTime().getEpochSecond() + 30 * 86_400L);
+        });
+        assertThat(result.readings()).extracting(StoredReading::shard).containsOnly(0, 1, 2, 3);
+        assertThat(result.readings().stream().map(StoredReading::shard).collect(Collectors.toSet()))
+                .isEqualTo(Set.of(0, 1, 2, 3));
+        assertThat(result.readings()).filteredOn(r -> r.table().equals("q_late_2025-04"))
+                .extracting(StoredReading::payloadJson)
+                .containsExactly("{\"i\":5,\"temp\":25.5}", "{\"i\":3000,\"late\":true}",
+                        "{\"i\":3001,\"late\":true}", "{\"i\":3002,\"late\":true}");
+
+        QueryReport report = result.report();
+        assertThat(report.periodTablesRead()).containsExactly("q_2025-03-10T1000", "q_2025-03-10T1100", "q_2025-03-10T1200");
+        assertThat(report.lateTablesRead()).containsExactly("q_late_2025-04");
+        assertThat(report.missingPeriodTables()).isEmpty();
+        assertThat(report.readings()).isEqualTo(expected.size());
+        assertThat(report.duplicatesDropped()).isEqualTo(1);
+        assertThat(report.notes()).singleElement().asString()
+                .startsWith("shard count 4 from tables.shards: tags cannot be read");
+    }
+
+    @Test
+    void smallPagesReturnTheSameReadingsWithMoreRequests() {
+        QueryResult whole = range(QuerySettings.defaults(), "dev-7", FROM, TO);
+        QueryResult paged = range(QuerySettings.defaults().withPageSize(3).withTablesInFlight(1), "dev-7", FROM, TO);
+
+        assertThat(paged.readings()).isEqualTo(whole.readings());
+        assertThat(paged.report().requests()).isGreaterThan(whole.report().requests() + 30);
+    }
+
+    @Test
+    void periodTablesThatAreGoneAreReportedAndTheOthersStillRead() {
+        SinkWrittenTables.create(client, "q_2025-03-10T0800");
+        client.deleteTable(b -> b.tableName("q_2025-03-10T0800"));
+        Instant from = Instant.parse("2025-03-10T07:30:00Z");
+        Instant to = Instant.parse("2025-03-10T10:30:00Z");
+
+        QueryResult result = range(QuerySettings.defaults(), "dev-7", from, to);
+
+        assertThat(result.report().missingPeriodTables()).containsExactly("q_2025-03-10T0700", "q_2025-03-10T0800");
+        assertThat(result.report().periodTablesRead()).containsExactly("q_2025-03-10T0900", "q_2025-03-10T1000");
+        assertThat(result.readings()).extracting(StoredReading::sk)
+                .containsExactlyElementsOf(fleet.sortKeys(fleet.expected("dev-7", from, to)));
+        assertThat(result.readings()).extracting(StoredReading::payloadJson)
+                .contains("{\"i\":3003,\"late\":true}", "{\"i\":2001,\"temp\":21.5}");
+    }
+
+    @Test
+    void latestWalksPeriodsBackwardsAndIncludesNewerLateReadings() {
+        try (DynamoDbAsyncClient async = io.periodtables.conf.DynamoDbClients.of(config).newAsyncClient(16);
+                ReadingsQuery query = new ReadingsQuery(config, async, QuerySettings.defaults().withTablesInFlight(1), NOW)) {
+            List<Reading> newestFirst = new ArrayList<>(fleet.expected("dev-7", Instant.EPOCH, Instant.parse("2030-01-01T00:00:00Z")));
+            Collections.reverse(newestFirst);
+
+            QueryResult three = query.latest("dev-7", 3);
+            QueryResult all = query.latest("dev-7", 1000);
+
+            assertThat(three.readings()).extracting(StoredReading::sk)
+                    .containsExactlyElementsOf(fleet.sortKeys(newestFirst.subList(0, 3)));
+            assertThat(three.readings().get(0).payloadJson()).isEqualTo("{\"i\":2002,\"temp\":22.5}");
+            assertThat(three.readings().get(1).payloadJson()).isEqualTo("{\"i\":3002,\"late\":true}");
+            assertThat(three.report().periodTablesRead()).containsExactly("q_2025-03-10T1300", "q_2025-03-10T1200");
+            assertThat(all.readings()).extracting(StoredReading::sk).containsExactlyElementsOf(fleet.sortKeys(newestFirst));
+        }
+    }
+
+    @Test
+    void cliPrintsTheRangeAsJsonLinesAndTheReportOnStandardError() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int status = QueryCli.run(new String[] {"range", "--device", "dev-8", "--from", "2025-03-10T11:00:00+01:00",
+                "--to", "2025-03-10T12:30:00Z", "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
+                "--tables.prefix", "q", "--tables.period", "PT1H", "--tables.shards", "4", "--tables.ttl", "P30D"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        List<Reading> expected = fleet.expected("dev-8", Instant.parse("2025-03-10T10:00:00Z"), Instant.parse("2025-03-10T12:30:00Z"));
+        assertThat(lines).hasSize(expected.size());
+        for (int i = 0; i < lines.size(); i++) {
+            assertThat(lines.get(i)).contains("\"deviceId\":\"dev-8\"")
+                    .contains("\"sk\":\"" + fleet.sortKeys(expected).get(i) + "\"")
+                    .endsWith("\"payload\":" + expected.get(i).payloadJson() + "}");
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains(expected.size() + " reading(s) from 3 period table(s) and 1 late table(s)");
+    }
+}

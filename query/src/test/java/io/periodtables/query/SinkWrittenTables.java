@@ -1,0 +1,75 @@
+package io.periodtables.query;
+
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.sink.PeriodTableSink;
+import io.periodtables.sink.SinkRecord;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The query ITCase's data path: tables created as the rotation would ({@code pk}/{@code sk}
+ * strings), then filled by the real {@link PeriodTableSink} on a loopback MiniCluster.
+ */
+final class SinkWrittenTables {
+
+    private SinkWrittenTables() {}
+
+    static MiniClusterExtension miniCluster() {
+        Configuration flink = new Configuration();
+        flink.set(JobManagerOptions.ADDRESS, "127.0.0.1");
+        flink.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
+        flink.set(TaskManagerOptions.HOST, "127.0.0.1");
+        flink.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
+        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        flink.set(RestOptions.ADDRESS, "127.0.0.1");
+        return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                .setNumberTaskManagers(1)
+                .setNumberSlotsPerTaskManager(2)
+                .setConfiguration(flink)
+                .build());
+    }
+
+    static void create(DynamoDbClient client, String... tables) {
+        for (String table : tables) {
+            client.createTable(b -> b.tableName(table)
+                    .billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(
+                            a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                            a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
+                    .keySchema(
+                            k -> k.attributeName("pk").keyType(KeyType.HASH),
+                            k -> k.attributeName("sk").keyType(KeyType.RANGE)));
+        }
+    }
+
+    /** Writes {@code records} with the sink (parallelism 2, keyed by device); late tables get {@code clock}'s month. */
+    static void write(PeriodTablesConfig config, Clock clock, List<SinkRecord> records) throws Exception {
+        PeriodTableSink sink = PeriodTableSink.builder()
+                .config(config)
+                .clock(clock)
+                .retryBackoff(Duration.ofMillis(5), Duration.ofMillis(100))
+                .maxTimeInBuffer(Duration.ofMillis(50))
+                .build();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.fromData(records, TypeInformation.of(SinkRecord.class))
+                .keyBy(record -> record.reading().deviceId())
+                .sinkTo(sink);
+        env.execute("query ITCase data");
+    }
+}
