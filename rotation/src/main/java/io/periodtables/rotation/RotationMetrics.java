@@ -7,7 +7,8 @@ import org.apache.flink.metrics.MetricGroup;
 import java.util.function.IntSupplier;
 
 /**
- * The rotation operator's metrics, in its operator metric group: {@code tablesCreated},
+ * The rotation operator's metrics, in its operator's {@code kinesisanalytics} group (see
+ * {@link io.periodtables.conf.UserMetrics}, so MSF publishes them): {@code tablesCreated},
  * {@code tierChanges}, {@code retentionDeletions}, {@code deletionProtectedSkips},
  * {@code failures} (counters), {@code prebuildLeadSeconds} (event-time seconds between the
  * last table becoming ready and the start of its period; negative when it was late) and

@@ -1,5 +1,7 @@
 package io.periodtables.rotation;
 
+import io.periodtables.conf.UserMetrics;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
@@ -71,7 +73,7 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
         super.open();
         manager = TableManager.create(options.config(), options.clients(), options.settings());
         RotationState state = restored != null ? restored : new RotationState();
-        RotationMetrics metrics = new RotationMetrics(getMetricGroup(), () -> state.tables().size());
+        RotationMetrics metrics = new RotationMetrics(UserMetrics.of(getMetricGroup()), () -> state.tables().size());
         controller = new RotationController(manager, RotationPlanner.of(options.config()), options.config().naming(),
                 state, action -> mailbox.execute(action::run, "period rotation result"),
                 event -> output.collect(new StreamRecord<>(event)), metrics,
