@@ -2,6 +2,7 @@ package io.periodtables.query;
 
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKey;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodLength;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -122,7 +123,7 @@ public final class CapacityPlanner {
     }
 
     /** A tier's configured capacity, or the key's default when the tier is configured on-demand. */
-    private static Capacity provisioned(PeriodTablesConfig config, CapacityTier tier, io.periodtables.conf.ConfigKey<Capacity> key) {
+    private static Capacity provisioned(PeriodTablesConfig config, CapacityTier tier, ConfigKey<Capacity> key) {
         Capacity configured = config.capacity(tier);
         return configured.onDemand() ? Capacity.parse(key.defaultValue()) : configured;
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Merges the readings of the period tables, which arrive oldest first table after table, with
@@ -15,7 +16,7 @@ import java.util.function.Consumer;
 final class InTimeOrder {
 
     /** By {@code sk}; for one {@code sk}, late tables first, the newest write month first. */
-    static Comparator<StoredReading> oldestFirst(java.util.function.Predicate<String> isLateTable) {
+    static Comparator<StoredReading> oldestFirst(Predicate<String> isLateTable) {
         return Comparator.comparing(StoredReading::sk)
                 .thenComparing(r -> !isLateTable.test(r.table()))
                 .thenComparing(StoredReading::table, Comparator.reverseOrder());
@@ -28,7 +29,7 @@ final class InTimeOrder {
     private String lastSk;
 
     /** {@code late}: the late tables' readings, in any order. */
-    InTimeOrder(List<StoredReading> late, java.util.function.Predicate<String> isLateTable,
+    InTimeOrder(List<StoredReading> late, Predicate<String> isLateTable,
             Consumer<StoredReading> out, QueryReport.Builder report) {
         this.late = new ArrayList<>(late);
         this.late.sort(oldestFirst(isLateTable));

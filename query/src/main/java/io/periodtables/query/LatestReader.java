@@ -7,6 +7,7 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -74,7 +75,7 @@ final class LatestReader {
         found.stream().sorted(InTimeOrder.oldestFirst(naming::isLateTable)).forEach(merge::offer);
         merge.finish();
         List<StoredReading> result = new ArrayList<>(newest.subList(Math.max(0, newest.size() - n), newest.size()));
-        java.util.Collections.reverse(result);
+        Collections.reverse(result);
         return new QueryResult(result, report.withReadings(result.size()).build());
     }
 }

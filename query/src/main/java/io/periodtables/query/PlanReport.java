@@ -5,6 +5,7 @@ import io.periodtables.conf.PeriodTablesConfig;
 
 import org.apache.flink.annotation.PublicEvolving;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -35,9 +36,14 @@ public final class PlanReport {
                 plan.currentTables(), plan.previousTables(), plan.olderTables(), horizon(in.retention()));
         line(sb, "storage", "%.1f GB", plan.storedGb());
         sb.append(String.format(Locale.ROOT, "monthly cost (730 h; $%s/WCU-h, $%s/RCU-h, $%s per million writes, $%s/GB-month)%n",
-                prices.wcuHour(), prices.rcuHour(), prices.writeRequestsPerMillion(), prices.storageGbMonth()));
-        cost(sb, "provisioned", plan.provisioned(), "");
-        cost(sb, "on-demand", plan.onDemand(), " (reads not included: pay per read)");
+                plain(prices.wcuHour()), plain(prices.rcuHour()), plain(prices.writeRequestsPerMillion()),
+                plain(prices.storageGbMonth())));
+        CapacityPlan.Cost p = plan.provisioned();
+        line(sb, "  provisioned", "$%,.2f = writes $%,.2f + reads $%,.2f + storage $%,.2f",
+                p.total(), p.writes(), p.reads(), p.storage());
+        CapacityPlan.Cost o = plan.onDemand();
+        line(sb, "  on-demand", "$%,.2f = writes $%,.2f + storage $%,.2f (reads are paid per read, not included)",
+                o.total(), o.writes(), o.storage());
         line(sb, "cheaper", plan.onDemandIsCheaper() ? "on-demand (tables.billing=PAY_PER_REQUEST)" : "provisioned tiers");
         plan.warnings().forEach(w -> sb.append("warning: ").append(w).append(System.lineSeparator()));
         return sb.toString();
@@ -57,7 +63,7 @@ public final class PlanReport {
         keys.put(ConfigKeys.CAPACITY_PREVIOUS.name(), plan.previous().toString());
         keys.put(ConfigKeys.CAPACITY_OLDER.name(), plan.older().toString());
         if (plan.input().retention() != null) {
-            keys.put(ConfigKeys.TABLES_RETENTION.name(), plan.input().retention().toString());
+            keys.put(ConfigKeys.TABLES_RETENTION.name(), durationText(plan.input().retention()));
         }
         if (!plan.lead().equals(config.get(ConfigKeys.ROTATION_LEAD))) {
             keys.put(ConfigKeys.ROTATION_LEAD.name(), plan.lead().toString());
@@ -79,14 +85,18 @@ public final class PlanReport {
         sb.append(String.format(Locale.ROOT, "%-15s %s%n", label, String.format(Locale.ROOT, format, args)));
     }
 
-    private static void cost(StringBuilder sb, String label, CapacityPlan.Cost cost, String remark) {
-        line(sb, "  " + label, "$%,.2f = writes $%,.2f + reads $%,.2f + storage $%,.2f%s",
-                cost.total(), cost.writes(), cost.reads(), cost.storage(), remark);
+    /** {@code P30D} rather than {@code PT720H} when the duration is whole days. */
+    static String durationText(Duration d) {
+        return d.toSeconds() % 86_400 == 0 && d.toNanosPart() == 0 ? "P" + d.toDays() + "D" : d.toString();
+    }
+
+    private static String plain(double price) {
+        return BigDecimal.valueOf(price).stripTrailingZeros().toPlainString();
     }
 
     private static String horizon(Duration retention) {
         return retention == null ? "(one month of tables; without --retention they keep adding up)"
-                : "(retention " + retention + ")";
+                : "(retention " + durationText(retention) + ")";
     }
 
     private static String number(double value) {

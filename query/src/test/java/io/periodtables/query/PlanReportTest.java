@@ -53,7 +53,7 @@ class PlanReportTest {
                 .containsPattern("period +P1D")
                 .containsPattern("shards +1 ")
                 .contains("current 600/300, previous 1/100, older 1/1")
-                .contains("29 older (retention PT720H)")
-                .contains("provisioned").contains("on-demand").contains("$0.625 per million writes");
+                .contains("29 older (retention P30D)")
+                .contains("provisioned").contains("on-demand").contains("$0.00065/WCU-h").contains("$0.625 per million writes");
     }
 }

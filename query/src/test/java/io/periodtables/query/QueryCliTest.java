@@ -49,6 +49,7 @@ class QueryCliTest {
     void planEmitsConfigurationThatTheJobLoads() throws Exception {
         assertThat(run("plan", "--events-per-second", "5000", "--peak", "6000", "--item-bytes=180",
                 "--retention", "P7D", "--emit-config")).isZero();
+        assertThat(out()).contains("tables.retention=P7D");
 
         Properties emitted = new Properties();
         emitted.load(new StringReader(out()));

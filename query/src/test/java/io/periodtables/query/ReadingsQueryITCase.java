@@ -1,6 +1,7 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.sink.Reading;
@@ -74,7 +75,7 @@ class ReadingsQueryITCase {
     }
 
     private static QueryResult range(QuerySettings settings, String device, Instant from, Instant to) {
-        try (DynamoDbAsyncClient async = io.periodtables.conf.DynamoDbClients.of(config).newAsyncClient(16);
+        try (DynamoDbAsyncClient async = DynamoDbClients.of(config).newAsyncClient(16);
                 ReadingsQuery query = new ReadingsQuery(config, async, settings, NOW)) {
             return query.range(device, from, to);
         }
@@ -92,7 +93,6 @@ class ReadingsQueryITCase {
             assertThat(r.deviceId()).isEqualTo("dev-7");
             assertThat(r.ttl()).isEqualTo(r.eventTime().getEpochSecond() + 30 * 86_400L);
         });
-        assertThat(result.readings()).extracting(StoredReading::shard).containsOnly(0, 1, 2, 3);
         assertThat(result.readings().stream().map(StoredReading::shard).collect(Collectors.toSet()))
                 .isEqualTo(Set.of(0, 1, 2, 3));
         assertThat(result.readings()).filteredOn(r -> r.table().equals("q_late_2025-04"))
@@ -138,7 +138,7 @@ class ReadingsQueryITCase {
 
     @Test
     void latestWalksPeriodsBackwardsAndIncludesNewerLateReadings() {
-        try (DynamoDbAsyncClient async = io.periodtables.conf.DynamoDbClients.of(config).newAsyncClient(16);
+        try (DynamoDbAsyncClient async = DynamoDbClients.of(config).newAsyncClient(16);
                 ReadingsQuery query = new ReadingsQuery(config, async, QuerySettings.defaults().withTablesInFlight(1), NOW)) {
             List<Reading> newestFirst = new ArrayList<>(fleet.expected("dev-7", Instant.EPOCH, Instant.parse("2030-01-01T00:00:00Z")));
             Collections.reverse(newestFirst);
