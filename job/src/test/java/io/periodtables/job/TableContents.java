@@ -1,0 +1,124 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * Reading the job's tables back from DynamoDB Local for assertions: items by {@code [pk, sk]}
+ * with numbers in one canonical form (DynamoDB may print {@code 18.0} as {@code 18}), the
+ * tables of a prefix, the capacity tier of a table, and bounded polling.
+ */
+final class TableContents {
+
+    private TableContents() {}
+
+    /** Items by table, then by [pk, sk]. */
+    static Map<String, Map<List<String>, Map<String, AttributeValue>>> byTable() {
+        return new TreeMap<>();
+    }
+
+    /** The items of {@code table} by [pk, sk], numbers canonical; empty when the table does not exist. */
+    static Map<List<String>, Map<String, AttributeValue>> items(DynamoDbClient client, String table) {
+        Map<List<String>, Map<String, AttributeValue>> items = new HashMap<>();
+        try {
+            client.scanPaginator(b -> b.tableName(table).consistentRead(true)).items()
+                    .forEach(item -> items.put(List.of(item.get("pk").s(), item.get("sk").s()), canonical(item)));
+        } catch (ResourceNotFoundException missing) {
+            return Map.of();
+        }
+        return items;
+    }
+
+    /** The non-empty tables of {@code naming}'s prefix with their items. */
+    static Map<String, Map<List<String>, Map<String, AttributeValue>>> nonEmptyTables(DynamoDbClient client,
+            TableNaming naming) {
+        Map<String, Map<List<String>, Map<String, AttributeValue>>> tables = byTable();
+        for (String table : tablesOf(client, naming)) {
+            Map<List<String>, Map<String, AttributeValue>> items = items(client, table);
+            if (!items.isEmpty()) {
+                tables.put(table, items);
+            }
+        }
+        return tables;
+    }
+
+    /** The tables of {@code naming}'s prefix (period, late and rejected), sorted. */
+    static TreeSet<String> tablesOf(DynamoDbClient client, TableNaming naming) {
+        return client.listTablesPaginator().tableNames().stream()
+                .filter(name -> naming.parse(name).isPresent())
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The tier whose configured capacity the table has (empty for a table that does not exist). */
+    static Optional<CapacityTier> tierOf(DynamoDbClient client, PeriodTablesConfig config, String table) {
+        TableDescription description;
+        try {
+            description = client.describeTable(b -> b.tableName(table)).table();
+        } catch (ResourceNotFoundException missing) {
+            return Optional.empty();
+        }
+        ProvisionedThroughputDescription throughput = description.provisionedThroughput();
+        Capacity capacity = throughput == null || throughput.writeCapacityUnits() == 0
+                ? Capacity.ON_DEMAND
+                : Capacity.provisioned(throughput.writeCapacityUnits(), throughput.readCapacityUnits());
+        for (CapacityTier tier : CapacityTier.values()) {
+            if (config.effectiveCapacity(tier).equals(capacity)) {
+                return Optional.of(tier);
+            }
+        }
+        throw new AssertionError("table " + table + " has capacity " + capacity + ", which is no tier's");
+    }
+
+    /** The item with every number (also nested) in canonical form, attributes sorted. */
+    static Map<String, AttributeValue> canonical(Map<String, AttributeValue> item) {
+        Map<String, AttributeValue> out = new LinkedHashMap<>();
+        new TreeMap<>(item).forEach((name, value) -> out.put(name, canonical(value)));
+        return out;
+    }
+
+    private static AttributeValue canonical(AttributeValue value) {
+        if (value.n() != null) {
+            return AttributeValue.fromN(new BigDecimal(value.n()).stripTrailingZeros().toPlainString());
+        }
+        if (value.hasM()) {
+            return AttributeValue.fromM(canonical(value.m()));
+        }
+        if (value.hasL()) {
+            return AttributeValue.fromL(value.l().stream().map(TableContents::canonical).collect(Collectors.toList()));
+        }
+        return value;
+    }
+
+    /** Polls {@code condition} every 100 ms until it holds or {@code bound} has passed; returns its last value. */
+    static boolean eventually(Duration bound, BooleanSupplier condition) throws InterruptedException {
+        Instant deadline = Instant.now().plus(bound);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return true;
+    }
+}
