@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@link #range}: the readings of {@code [from, to)} in time order, from every period
  *       table the range touches, every shard of each, and the late tables that can hold
- *       readings of the range (see {@code README-section.md} for the bound); tables are
+ *       readings of the range (write months from {@code from - input.max-future} to now); tables are
  *       queried in parallel, every page is followed, and a period table that does not exist
  *       is reported in the {@link QueryReport}, not an error;
  *   <li>{@link #latest}: the newest {@code n} readings, walking the periods backwards.
