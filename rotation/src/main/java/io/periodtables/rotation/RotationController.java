@@ -31,6 +31,8 @@ import java.util.function.LongSupplier;
  */
 final class RotationController {
     private static final Logger LOG = LoggerFactory.getLogger(RotationController.class);
+    /** Skipped periods adopted per watermark jump; older ones are left to retention. */
+    static final int MAX_ADOPTED = 48;
 
     private final TableManager manager;
     private final RotationPlanner planner;
@@ -98,6 +100,9 @@ final class RotationController {
         } catch (IllegalArgumentException noTableForThisTime) {
             return; // the initial or the final (end of input) watermark
         }
+        if (state.hasWatermark()) {
+            adoptSkipped(watermark(), now);
+        }
         state.watermark = watermark;
         needed.forEach(this::track);
         evaluateAll();
@@ -126,6 +131,21 @@ final class RotationController {
 
     private Instant watermark() {
         return Instant.ofEpochMilli(state.watermark);
+    }
+
+    /**
+     * A watermark that jumps over whole periods (a backlog racing forward) never made them
+     * current, yet the sink may have created their tables through its fallback. Track them as
+     * possibly existing, so they are dialed down like the rest; a tier change on a table that
+     * does not exist reports it missing and the table is dropped.
+     */
+    private void adoptSkipped(Instant from, Instant to) {
+        for (Period period : planner.periodsBetween(from, to, MAX_ADOPTED)) {
+            String name = naming.periodTable(period);
+            if (state.get(name) == null) {
+                state.put(new TrackedTable(name, period, true, CapacityTier.CURRENT));
+            }
+        }
     }
 
     private void track(Period period) {
@@ -204,7 +224,7 @@ final class RotationController {
             return;
         }
         if (change.outcome() == TierChange.Outcome.TABLE_MISSING) {
-            LOG.warn("Table {} disappeared; no longer tracking it", name);
+            LOG.debug("Table {} does not exist; no longer tracking it", name);
             state.remove(name);
             return;
         }

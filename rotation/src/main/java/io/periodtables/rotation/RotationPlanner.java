@@ -54,6 +54,22 @@ final class RotationPlanner implements Serializable {
         return List.of(current);
     }
 
+    /**
+     * The periods strictly between the one containing {@code from} and the one containing
+     * {@code to}, oldest first, at most {@code max} of them (the newest ones when there are more).
+     */
+    List<Period> periodsBetween(Instant from, Instant to, int max) {
+        Period last = calendar.periodOf(to);
+        java.util.ArrayDeque<Period> between = new java.util.ArrayDeque<>();
+        for (Period p = calendar.previous(last); p.end().isAfter(from) && !p.contains(from); p = calendar.previous(p)) {
+            between.addFirst(p);
+            if (between.size() == max) {
+                break;
+            }
+        }
+        return List.copyOf(between);
+    }
+
     /** The tier of {@code period}'s table at {@code t}. */
     CapacityTier tierAt(Period period, Instant t) {
         if (t.isBefore(period.end().plus(lateness))) {

@@ -5,8 +5,8 @@ import io.periodtables.conf.Period;
 
 /**
  * A period table the rotation looks after until it reaches the {@code OLDER} tier: whether it
- * is known to exist, and the tier it is known to have. Mutated on the operator's mailbox
- * thread only.
+ * is known (or, for a period the watermark jumped over, assumed) to exist, and the tier it is
+ * known to have. Mutated on the operator's mailbox thread only.
  */
 final class TrackedTable {
     final String name;

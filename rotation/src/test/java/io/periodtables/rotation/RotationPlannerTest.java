@@ -43,6 +43,16 @@ class RotationPlannerTest {
     }
 
     @Test
+    void periodsBetweenTwoInstantsAreTheOnesAWatermarkJumpSkipped() {
+        assertThat(planner.periodsBetween(Instant.parse("2030-03-10T10:50:00Z"), Instant.parse("2030-03-10T14:10:00Z"), 48))
+                .extracting(Period::label).containsExactly("2030-03-10T1100", "2030-03-10T1200", "2030-03-10T1300");
+        assertThat(planner.periodsBetween(Instant.parse("2030-03-10T10:50:00Z"), Instant.parse("2030-03-10T11:10:00Z"), 48))
+                .isEmpty();
+        assertThat(planner.periodsBetween(Instant.parse("2030-03-10T10:50:00Z"), Instant.parse("2030-03-10T14:10:00Z"), 2))
+                .extracting(Period::label).containsExactly("2030-03-10T1200", "2030-03-10T1300");
+    }
+
+    @Test
     void periodsFollowTheZoneAcrossADaylightSavingChange() {
         PeriodCalendar berlinDaily = new PeriodCalendar(PeriodLength.DAY, ZoneId.of("Europe/Berlin"));
         RotationPlanner daily = new RotationPlanner(berlinDaily, Duration.ofMinutes(15), Duration.ofMinutes(5));
