@@ -46,6 +46,8 @@ final class RotationController {
     private final Map<String, String> inFlight = new HashMap<>();
     private final Map<String, Long> notBefore = new HashMap<>();
     private boolean retentionRunning;
+    private boolean tiersWaitForCheckpoints;
+    private long flushedWatermark = Long.MIN_VALUE;
 
     RotationController(TableManager manager, RotationPlanner planner, TableNaming naming, RotationState state,
             Executor mailbox, Consumer<RotationEvent> events, RotationMetrics metrics, LongSupplier wallClock,
@@ -68,6 +70,34 @@ final class RotationController {
     /** Operations started and not yet reported back. */
     int pending() {
         return inFlight.size() + (retentionRunning ? 1 : 0);
+    }
+
+    /**
+     * With checkpointing on, a table is dialed down only by a watermark that a completed
+     * checkpoint has covered: watermarks are in-band, so a checkpoint whose barrier followed the
+     * watermark also followed every reading the windows fired for that period, and the sink
+     * flushed them all before that checkpoint completed. Without this, a sink with a backlog
+     * would still be writing to a table already at 1 WCU.
+     *
+     * @param restoredWatermark the watermark of the state restored from (all of it was flushed),
+     *     or {@code Long.MIN_VALUE}
+     */
+    void tiersWaitForCheckpoints(long restoredWatermark) {
+        tiersWaitForCheckpoints = true;
+        flushedWatermark = restoredWatermark;
+    }
+
+    /** A checkpoint completed that covered everything before {@code watermark}. */
+    void onFlushed(long watermark) {
+        if (watermark > flushedWatermark) {
+            flushedWatermark = watermark;
+            evaluateAll();
+        }
+    }
+
+    /** The watermark that tier decisions go by. */
+    private long tierWatermark() {
+        return tiersWaitForCheckpoints ? Math.min(flushedWatermark, state.watermark) : state.watermark;
     }
 
     /** After a restore: reads every tracked table back with DescribeTable before acting on it. */
@@ -165,14 +195,20 @@ final class RotationController {
         if (inFlight.containsKey(table.name) || notBefore.getOrDefault(table.name, Long.MIN_VALUE) > wallClock.getAsLong()) {
             return;
         }
-        CapacityTier due = state.hasWatermark() ? planner.tierAt(table.period, watermark()) : CapacityTier.CURRENT;
+        CapacityTier live = state.hasWatermark() ? planner.tierAt(table.period, watermark()) : CapacityTier.CURRENT;
         if (!table.ensured) {
-            if (due == CapacityTier.OLDER) {
+            if (live == CapacityTier.OLDER) {
                 state.remove(table.name); // its time has passed without it; nothing to prebuild any more
                 return;
             }
             start(table.name, "ensure", manager.ensure(table.period), this::onEnsured);
-        } else if (due.compareTo(table.tier) > 0) {
+            return;
+        }
+        long tierMark = tierWatermark();
+        CapacityTier due = state.hasWatermark() && tierMark != Long.MIN_VALUE
+                ? planner.tierAt(table.period, Instant.ofEpochMilli(tierMark))
+                : CapacityTier.CURRENT;
+        if (due.compareTo(table.tier) > 0) {
             start(table.name, "tier " + due, manager.setTier(table.name, due), this::onTierSet);
         }
     }

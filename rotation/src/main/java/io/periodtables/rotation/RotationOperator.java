@@ -20,6 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * The Flink side of the rotation: a parallelism-1 operator that hands every watermark
@@ -47,6 +49,8 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     private transient RotationState restored;
     private transient TableManager manager;
     private transient RotationController controller;
+    /** Watermarks at checkpoints not yet completed; a completed one lets tables be dialed down. */
+    private final transient NavigableMap<Long, Long> watermarkAtCheckpoint = new TreeMap<>();
 
     RotationOperator(RotationOptions options, StreamOperatorParameters<RotationEvent> parameters) {
         this.options = options;
@@ -78,6 +82,9 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
                 state, action -> mailbox.execute(action::run, "period rotation result"),
                 event -> output.collect(new StreamRecord<>(event)), metrics,
                 () -> getProcessingTimeService().getCurrentProcessingTime(), options.guardInterval());
+        if (getRuntimeContext().isCheckpointingEnabled()) {
+            controller.tiersWaitForCheckpoints(restored != null ? restored.watermark : Long.MIN_VALUE);
+        }
         if (restored != null) {
             controller.reconcile();
         }
@@ -102,8 +109,19 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
+        watermarkAtCheckpoint.put(context.getCheckpointId(), controller.state().watermark);
         store.update(List.of(SimpleVersionedSerialization.writeVersionAndSerialize(
                 RotationStateSerializer.INSTANCE, controller.state())));
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        Long watermark = watermarkAtCheckpoint.get(checkpointId);
+        watermarkAtCheckpoint.headMap(checkpointId, true).clear();
+        if (watermark != null) {
+            controller.onFlushed(watermark);
+        }
     }
 
     /** End of input: give running operations a bounded time to finish, so their results are kept. */
