@@ -214,7 +214,7 @@ public final class ReadingParser {
                 continue;
             }
             if (name.equals("pk") || name.equals("sk") || (ttlReserved && name.equals("ttl"))) {
-                throw new BadValueException("reserved-field", "field '" + name + "' is reserved for the item key");
+                throw new BadValueException("reserved-attribute", "field '" + name + "' is reserved for the item key");
             }
             fields.put(name, field.getValue());
         }
