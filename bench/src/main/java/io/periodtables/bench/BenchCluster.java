@@ -1,0 +1,87 @@
+package io.periodtables.bench;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.MetricOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One MiniCluster (1 task manager, 2 slots, everything on 127.0.0.1, {@link BenchMetrics} as
+ * reporter) shared by all runs of a benchmark JVM, so no run pays for starting a cluster.
+ */
+final class BenchCluster implements AutoCloseable {
+
+    static final int PARALLELISM = 2;
+
+    private final MiniCluster cluster;
+
+    BenchCluster() throws Exception {
+        Configuration flink = new Configuration();
+        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        flink.set(RestOptions.ADDRESS, "127.0.0.1");
+        flink.set(RestOptions.BIND_PORT, "0");
+        flink.set(JobManagerOptions.ADDRESS, "127.0.0.1");
+        flink.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
+        flink.set(TaskManagerOptions.HOST, "127.0.0.1");
+        flink.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
+        flink.setString(MetricOptions.REPORTERS_LIST.key(), "bench");
+        flink.setString("metrics.reporter.bench.factory.class", BenchMetrics.Factory.class.getName());
+        flink.setString("metrics.reporter.bench.interval", "1 s");
+        cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(flink)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(PARALLELISM)
+                .build());
+        cluster.start();
+    }
+
+    MiniCluster miniCluster() {
+        return cluster;
+    }
+
+    /** The job graph of the topology {@code build} adds to a fresh environment (parallelism 2). */
+    static JobGraph graphOf(long checkpointMillis, Consumer<StreamExecutionEnvironment> build) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(PARALLELISM);
+        if (checkpointMillis > 0) {
+            env.enableCheckpointing(checkpointMillis);
+        }
+        build.accept(env);
+        return env.getStreamGraph().getJobGraph();
+    }
+
+    JobID submit(JobGraph graph) throws Exception {
+        return cluster.submitJob(graph).get().getJobID();
+    }
+
+    /** Waits for the job's end; fails when the job failed. */
+    void await(JobID job, long timeoutMinutes) throws Exception {
+        JobResult result = cluster.requestJobResult(job).get(timeoutMinutes, TimeUnit.MINUTES);
+        if (!result.isSuccess()) {
+            Throwable cause = result.getSerializedThrowable()
+                    .map(t -> t.deserializeError(getClass().getClassLoader()))
+                    .orElse(null);
+            throw new IllegalStateException("benchmark job " + job + " ended " + result.getApplicationStatus(), cause);
+        }
+    }
+
+    /** Submits {@code graph} and waits for its end. */
+    void run(JobGraph graph) throws Exception {
+        await(submit(graph), 30);
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+}

@@ -1,0 +1,54 @@
+package io.periodtables.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
+ * (readings per end-to-end run), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery}
+ * and {@code --bench-dir bench}. Start it with {@code ./bench/run}.
+ */
+public final class BenchMain {
+
+    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList("size", "e2e", "capacity", "rollover", "memory", "recovery"));
+
+    private BenchMain() {}
+
+    public static void main(String[] args) throws Exception {
+        int n = 200_000;
+        int runs = 3;
+        Set<String> only = ALL;
+        Path benchDir = Path.of("bench");
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
+                case "--runs" -> runs = Integer.parseInt(args[i + 1]);
+                case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[i + 1].split(",")));
+                case "--bench-dir" -> benchDir = Path.of(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; expected --n, --runs, --only " + String.join(",", ALL) + ", --bench-dir");
+            }
+        }
+        ResultsFile results = new ResultsFile(benchDir);
+        for (String part : only) {
+            E2eBench.log("=== " + part + " (load average " + MachineFacts.loadAverage() + ")");
+            switch (part) {
+                case "size" -> results.writeSection("4-size.md", ItemSizeBench.run());
+                case "e2e" -> results.writeSection("1-e2e.md", E2eBench.run(n, runs));
+                default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
+            }
+        }
+        Path written = results.assemble(header());
+        E2eBench.log("wrote " + written.toAbsolutePath());
+        System.exit(0);
+    }
+
+    private static String header() {
+        return "# period-tables benchmarks\n\n"
+                + "Written by `./bench/run` (see bench/README-section.md). Not part of the test suite.\n"
+                + "Sections may come from separate invocations; each states its own load average.\n\n"
+                + "## Machine\n\n" + MachineFacts.markdown();
+    }
+}

@@ -1,0 +1,168 @@
+package io.periodtables.bench;
+
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.job.PeriodTablesTopology;
+import io.periodtables.sink.PeriodTableSink;
+import io.periodtables.sink.Reading;
+import io.periodtables.sink.SinkRecord;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.aws.config.AWSConfigConstants;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.dynamodb.sink.DynamoDbSink;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The four contenders of the end-to-end benchmark, each writing the same {@code n} seed readings
+ * (3 hourly periods, 4 shards, parallelism 2) into DynamoDB Local in its own JVM:
+ * {@value #OURS} ({@code PeriodTableSink} on pre-built readings, 3 tables), {@value #STOCK}
+ * (the stock {@code DynamoDbSink}, same items, one table), {@value #RAW} (an SDK
+ * {@code BatchWriteItem} loop, one table) and {@value #JOB} (the whole job from the generator's
+ * JSON: parse, watermarks, period windows, period sink, rotation). Every run gets fresh tables,
+ * is checked for the item count, and its tables are deleted afterwards.
+ */
+final class Contenders {
+    static final String OURS = "our-sink";
+    static final String STOCK = "stock-sink";
+    static final String RAW = "raw-sdk";
+    static final String JOB = "full-job";
+
+    /** Checkpoint interval of the Flink contenders: the job's default. */
+    static final long CHECKPOINT_MILLIS = 10_000;
+    static final int DEVICES = 100;
+    static final Duration SPAN = Duration.ofMinutes(150);
+
+    private static final AtomicInteger PREFIXES = new AtomicInteger();
+
+    private final BenchCluster cluster;
+    private final DynamoDbLocalProcess dynamoDb;
+    private final DynamoDbClient admin;
+    private final int n;
+    private final Instant start;
+
+    Contenders(BenchCluster cluster, DynamoDbLocalProcess dynamoDb, DynamoDbClient admin, int n) {
+        this.cluster = cluster;
+        this.dynamoDb = dynamoDb;
+        this.admin = admin;
+        this.n = n;
+        this.start = BenchConfigs.fleetStart(4);
+    }
+
+    /** The configuration of one run, with a table prefix of its own. */
+    PeriodTablesConfig config(String contender) {
+        String prefix = "b" + PREFIXES.incrementAndGet() + contender.replace("-", "");
+        return BenchConfigs.load(BenchConfigs.fleet(prefix, dynamoDb.endpoint(), n, DEVICES, start, SPAN));
+    }
+
+    /** The readings every contender writes: the full job's generator output, parsed. */
+    Reading[] readings() {
+        return new io.periodtables.job.FleetReadings(config("x"), start).readings(n);
+    }
+
+    Measurement ourSink(int run) throws Exception {
+        PeriodTablesConfig config = config(OURS);
+        for (String table : periodTables(config)) {
+            Tables.create(admin, table);
+        }
+        JobGraph graph = BenchCluster.graphOf(CHECKPOINT_MILLIS, env -> env
+                .fromSource(new DataGeneratorSource<>(new PrebuiltReadings.AsSinkRecords(), n,
+                        TypeInformation.of(SinkRecord.class)), WatermarkStrategy.noWatermarks(), "Readings")
+                .sinkTo(PeriodTableSink.builder().config(config).build()));
+        return timed(OURS, run, config, () -> cluster.run(graph));
+    }
+
+    Measurement stockSink(int run) throws Exception {
+        PeriodTablesConfig config = config(STOCK);
+        String table = config.get(io.periodtables.conf.ConfigKeys.TABLES_PREFIX) + "_stock";
+        Tables.create(admin, table);
+        JobGraph graph = BenchCluster.graphOf(CHECKPOINT_MILLIS, env -> env
+                .fromSource(new DataGeneratorSource<>(new PrebuiltReadings.AsReadings(), n,
+                        TypeInformation.of(Reading.class)), WatermarkStrategy.noWatermarks(), "Readings")
+                .sinkTo(DynamoDbSink.<Reading>builder()
+                        .setTableName(table)
+                        .setElementConverter(new StockItemConverter(config))
+                        .setDynamoDbProperties(stockClientProperties())
+                        .build()));
+        return timed(STOCK, run, config, () -> cluster.run(graph));
+    }
+
+    Measurement rawLoop(int run, int inFlight) throws Exception {
+        PeriodTablesConfig config = config(RAW);
+        String table = config.get(io.periodtables.conf.ConfigKeys.TABLES_PREFIX) + "_raw";
+        Tables.create(admin, table);
+        Reading[] readings = PrebuiltReadings.all();
+        return timed(RAW + "-" + inFlight, run, config, () -> RawBatchLoop.write(config, table, readings, inFlight));
+    }
+
+    Measurement fullJob(int run) throws Exception {
+        PeriodTablesConfig config = config(JOB);
+        JobGraph graph = BenchCluster.graphOf(CHECKPOINT_MILLIS,
+                env -> PeriodTablesTopology.build(env, config, Clock.systemUTC()));
+        return timed(JOB, run, config, () -> cluster.run(graph));
+    }
+
+    /** Client properties of the stock sink: the connector's keys for endpoint, region and static credentials. */
+    private Properties stockClientProperties() {
+        Properties p = new Properties();
+        p.setProperty(AWSConfigConstants.AWS_REGION, "us-east-1");
+        p.setProperty(AWSConfigConstants.AWS_ENDPOINT, dynamoDb.endpoint().toString());
+        p.setProperty(AWSConfigConstants.AWS_CREDENTIALS_PROVIDER, "BASIC");
+        p.setProperty(AWSConfigConstants.AWS_ACCESS_KEY_ID, "local");
+        p.setProperty(AWSConfigConstants.AWS_SECRET_ACCESS_KEY, "local");
+        return p;
+    }
+
+    private java.util.List<String> periodTables(PeriodTablesConfig config) {
+        java.util.List<String> tables = new java.util.ArrayList<>();
+        for (long t = start.toEpochMilli(); t < start.plus(SPAN).toEpochMilli(); t += Duration.ofHours(1).toMillis()) {
+            tables.add(config.naming().periodTableOf(Instant.ofEpochMilli(t)));
+        }
+        String last = config.naming().periodTableOf(start.plus(SPAN));
+        if (!tables.contains(last)) {
+            tables.add(last);
+        }
+        return tables;
+    }
+
+    private interface Run {
+        void run() throws Exception;
+    }
+
+    private Measurement timed(String contender, int run, PeriodTablesConfig config, Run body) throws Exception {
+        BenchMetrics.reset();
+        System.gc();
+        double serverCpu = dynamoDb.cpuSeconds();
+        CpuClock clock = new CpuClock();
+        body.run();
+        Measurement m = new Measurement(contender, run, n, clock.wallSeconds(), clock.cpuSeconds(),
+                dynamoDb.cpuSeconds() - serverCpu);
+        E2eBench.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
+        String prefix = config.get(io.periodtables.conf.ConfigKeys.TABLES_PREFIX);
+        long items = Tables.countWithPrefix(admin, prefix);
+        Tables.deleteWithPrefix(admin, prefix);
+        if (items != n) {
+            throw new IllegalStateException(contender + " run " + run + " left " + items + " items, expected " + n);
+        }
+        return m;
+    }
+
+    /** The period sink's counters of the last run (zero for the other contenders). */
+    static Map<String, Long> sinkCounters() {
+        Map<String, Long> counters = new java.util.LinkedHashMap<>();
+        for (String name : new String[] {"recordsWritten", "batches", "unprocessedItemsRetried", "throttledRequests",
+                "failedRequests", "bisections", "missingTableFallbacks"}) {
+            counters.put(name, BenchMetrics.sum(name));
+        }
+        return counters;
+    }
+}

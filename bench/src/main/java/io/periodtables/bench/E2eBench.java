@@ -1,0 +1,124 @@
+package io.periodtables.bench;
+
+import io.periodtables.sink.Reading;
+import io.periodtables.sink.SinkInternals;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Benchmark 1: end-to-end throughput into DynamoDB Local in a separate JVM. Warms every
+ * contender up, finds the raw loop's best concurrency, then runs the contenders interleaved
+ * ({@code ours, stock, raw, job} per round) and reports medians, ranges and per-round ratios.
+ */
+final class E2eBench {
+
+    static final int[] RAW_IN_FLIGHT = {2, 4, 8, 16};
+
+    private E2eBench() {}
+
+    static String run(int n, int rounds) throws Exception {
+        List<Measurement> all = new ArrayList<>();
+        int bestInFlight;
+        String load = MachineFacts.loadAverage();
+        try (DynamoDbLocalProcess dynamoDb = DynamoDbLocalProcess.start("4g");
+             DynamoDbClient admin = dynamoDb.syncClient();
+             BenchCluster cluster = new BenchCluster()) {
+            Contenders contenders = new Contenders(cluster, dynamoDb, admin, n);
+            Reading[] readings = contenders.readings();
+            PrebuiltReadings.set(readings);
+
+            Contenders warmUp = new Contenders(cluster, dynamoDb, admin, Math.min(n, 20_000));
+            log("warm-up: " + warmUp.ourSink(0));
+            log("warm-up: " + warmUp.stockSink(0));
+            log("warm-up: " + warmUp.rawLoop(0, 8));
+            log("warm-up: " + warmUp.fullJob(0));
+
+            Map<Integer, Double> sweep = new LinkedHashMap<>();
+            for (int inFlight : RAW_IN_FLIGHT) {
+                Measurement m = contenders.rawLoop(0, inFlight);
+                log("sweep: " + m);
+                all.add(m);
+                sweep.put(inFlight, m.readingsPerSecond());
+            }
+            bestInFlight = sweep.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+
+            for (int round = 1; round <= rounds; round++) {
+                List<Measurement> measured = List.of(contenders.ourSink(round), contenders.stockSink(round),
+                        contenders.rawLoop(round, bestInFlight), contenders.fullJob(round));
+                measured.forEach(m -> log(m.toString()));
+                all.addAll(measured);
+            }
+            long itemBytes = SinkInternals.sizeBytes(new SinkInternals(contenders.config("x")).item(readings[0]));
+            return section(n, rounds, bestInFlight, all, itemBytes, load);
+        }
+    }
+
+    private static String section(int n, int rounds, int bestInFlight, List<Measurement> all, long itemBytes, String load) {
+        String raw = Contenders.RAW + "-" + bestInFlight;
+        StringBuilder md = new StringBuilder();
+        md.append("## 1. End-to-end throughput into DynamoDB Local (separate JVM)\n\n");
+        md.append(String.format(Locale.ROOT, "N = %,d readings per run (the seed reading, %d bytes as DynamoDB counts it),"
+                + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
+                + " (our-sink, stock-sink, raw-sdk, full-job) after one warm-up run each; load average at start %s.%n%n",
+                n, itemBytes, 3, rounds, load));
+        md.append("| contender | readings/s median (min–max) | client CPU s per 1,000 readings | DynamoDB Local CPU s per 1,000 |\n");
+        md.append("|---|---|---|---|\n");
+        for (String c : List.of(Contenders.OURS, Contenders.STOCK, raw, Contenders.JOB)) {
+            List<Measurement> runs = rounds(all, c);
+            md.append("| ").append(c).append(" | ").append(stats(runs, Measurement::readingsPerSecond).format("%,.0f"))
+                    .append(" | ").append(stats(runs, Measurement::clientCpuPerThousand).format("%.3f"))
+                    .append(" | ").append(stats(runs, Measurement::serverCpuPerThousand).format("%.3f")).append(" |\n");
+        }
+        md.append("\nRatios per round (same round, run back to back):\n\n| round | our-sink / stock | full-job / stock | raw-sdk / stock |\n|---|---|---|---|\n");
+        List<Double> oursVsStock = new ArrayList<>();
+        List<Double> jobVsStock = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            double stock = find(all, Contenders.STOCK, r).readingsPerSecond();
+            double ours = find(all, Contenders.OURS, r).readingsPerSecond() / stock;
+            double job = find(all, Contenders.JOB, r).readingsPerSecond() / stock;
+            oursVsStock.add(ours);
+            jobVsStock.add(job);
+            md.append(String.format(Locale.ROOT, "| %d | %.3f | %.3f | %.3f |%n", r, ours, job,
+                    find(all, raw, r).readingsPerSecond() / stock));
+        }
+        md.append(String.format(Locale.ROOT, "| median | **%s** (target ≥ 0.95) | **%s** (target ≥ 0.85) | |%n",
+                Stats.of(oursVsStock).format("%.3f"), Stats.of(jobVsStock).format("%.3f")));
+        md.append("\nRaw loop concurrency sweep (one run each, in-flight requests → readings/s): ");
+        List<String> sweep = new ArrayList<>();
+        for (Measurement m : all) {
+            if (m.run() == 0) {
+                sweep.add(m.contender().substring(Contenders.RAW.length() + 1) + " → "
+                        + String.format(Locale.ROOT, "%,.0f", m.readingsPerSecond()));
+            }
+        }
+        md.append(String.join(", ", sweep)).append("; best: ").append(bestInFlight).append(".\n\n");
+        md.append("All runs:\n\n```\n");
+        all.forEach(m -> md.append(m).append('\n'));
+        md.append("```\n");
+        return md.toString();
+    }
+
+    private static List<Measurement> rounds(List<Measurement> all, String contender) {
+        return all.stream().filter(m -> m.run() > 0 && m.contender().equals(contender)).toList();
+    }
+
+    private static Measurement find(List<Measurement> all, String contender, int round) {
+        return all.stream().filter(m -> m.run() == round && m.contender().equals(contender)).findFirst().orElseThrow();
+    }
+
+    private static Stats stats(List<Measurement> runs, ToDoubleFunction<Measurement> f) {
+        return Stats.of(runs.stream().map(f::applyAsDouble).toList());
+    }
+
+    static void log(String line) {
+        System.out.println("[bench] " + line);
+        System.out.flush();
+    }
+}

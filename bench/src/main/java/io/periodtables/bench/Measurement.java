@@ -1,0 +1,30 @@
+package io.periodtables.bench;
+
+/**
+ * One timed run of one contender: readings written, wall seconds from submission to the end of
+ * the job, CPU seconds of the client JVM and of the DynamoDB Local JVM during the run.
+ */
+record Measurement(String contender, int run, long readings, double wallSeconds, double clientCpuSeconds,
+                   double serverCpuSeconds) {
+
+    double readingsPerSecond() {
+        return readings / wallSeconds;
+    }
+
+    /** Client CPU seconds per 1,000 readings. */
+    double clientCpuPerThousand() {
+        return clientCpuSeconds * 1000.0 / readings;
+    }
+
+    double serverCpuPerThousand() {
+        return serverCpuSeconds * 1000.0 / readings;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(java.util.Locale.ROOT, "%-10s run %d: %,d readings in %.2f s = %,.0f/s; client CPU %.2f s"
+                        + " (%.3f s/1k), DynamoDB Local CPU %.2f s",
+                contender, run, readings, wallSeconds, readingsPerSecond(), clientCpuSeconds, clientCpuPerThousand(),
+                serverCpuSeconds);
+    }
+}

@@ -1,0 +1,64 @@
+package io.periodtables.bench;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Set-up, item counts and clean-up of the benchmark's tables in DynamoDB Local ({@code pk}/{@code sk} strings). */
+final class Tables {
+
+    private Tables() {}
+
+    static void create(DynamoDbClient client, String table) {
+        client.createTable(b -> b.tableName(table)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.S).build())
+                .keySchema(
+                        KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build()));
+    }
+
+    /** Tables whose name starts with {@code prefix_}. */
+    static List<String> withPrefix(DynamoDbClient client, String prefix) {
+        List<String> tables = new ArrayList<>();
+        client.listTablesPaginator().tableNames().forEach(name -> {
+            if (name.startsWith(prefix + "_")) {
+                tables.add(name);
+            }
+        });
+        return tables;
+    }
+
+    /** Items in {@code table}, counted by a scan (DynamoDB Local's item count is not live). */
+    static long count(DynamoDbClient client, String table) {
+        long count = 0;
+        for (var page : client.scanPaginator(b -> b.tableName(table).select(Select.COUNT))) {
+            count += page.count();
+        }
+        return count;
+    }
+
+    static long countWithPrefix(DynamoDbClient client, String prefix) {
+        return withPrefix(client, prefix).stream().mapToLong(t -> count(client, t)).sum();
+    }
+
+    static void deleteWithPrefix(DynamoDbClient client, String prefix) {
+        for (String table : withPrefix(client, prefix)) {
+            try {
+                client.deleteTable(b -> b.tableName(table));
+            } catch (ResourceNotFoundException gone) {
+                // fine
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.sink.Reading;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The benchmarks' window into the job's package-private synthetic fleet: the JSON text of
+ * reading {@code n} exactly as {@link FleetGenerator} makes it for the full job, and the
+ * {@link Reading} that {@link ReadingParser} makes of it. The sink-only contenders thus write the
+ * very readings the full job writes.
+ */
+public final class FleetReadings {
+
+    private final FleetGenerator generator;
+    private final ReadingParser parser;
+
+    /** The fleet of {@code config}'s {@code generator.*} keys, starting at {@code start}. */
+    public FleetReadings(PeriodTablesConfig config, Instant start) {
+        this.generator = new FleetGenerator(config.get(ConfigKeys.INPUT_DEVICE_FIELD),
+                config.get(ConfigKeys.INPUT_TIMESTAMP_FIELD), config.get(ConfigKeys.GENERATOR_DEVICES), start,
+                config.get(ConfigKeys.GENERATOR_RATE), config.get(ConfigKeys.GENERATOR_SPEEDUP));
+        this.parser = new ReadingParser(config);
+    }
+
+    /** The JSON record of reading {@code n}. */
+    public String json(long n) {
+        return generator.map(n);
+    }
+
+    /** Event time of reading {@code n}. */
+    public long eventMillis(long n) {
+        return generator.eventMillis(n);
+    }
+
+    /** Readings {@code 0..count-1}, parsed as the job parses them. */
+    public Reading[] readings(int count) {
+        long now = System.currentTimeMillis();
+        List<Reading> out = new ArrayList<>(count);
+        for (int n = 0; n < count; n++) {
+            parser.parse(json(n).getBytes(StandardCharsets.UTF_8), "bench", now, out::add, rejection -> {
+                throw new IllegalStateException("generator reading rejected: " + rejection);
+            });
+        }
+        return out.toArray(new Reading[0]);
+    }
+}
