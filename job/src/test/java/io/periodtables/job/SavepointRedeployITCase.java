@@ -1,0 +1,241 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+import io.periodtables.conf.WriteSharding;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.sink.Reading;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Savepoint-based redeploys (model: Flink's {@code SinkTestSuiteBase}): the job runs on the
+ * synthetic fleet (a fixed start and count, so every item is known in advance: 1,800 readings of
+ * 7 devices over 00:00-03:30 in event time, at 150 readings/s), is stopped with a savepoint
+ * mid-stream and restored with another parallelism. Afterwards the tables hold exactly the fleet's
+ * items, and the restored rotation repeats no control-plane action the first run completed.
+ *
+ * <p>Every DynamoDB client of this JVM carries {@link DynamoDbFaults} (registered for the SDK in
+ * {@code software/amazon/awssdk/services/dynamodb/execution.interceptors}), whose request log
+ * shows which table each CreateTable and UpdateTable was for, and when.
+ */
+class SavepointRedeployITCase {
+    private static final Logger LOG = LoggerFactory.getLogger(SavepointRedeployITCase.class);
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    private static final int READINGS = 1800;
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    /** The rotation counts as idle when it has made no control-plane call for this long. */
+    private static final Duration QUIET = Duration.ofMillis(800);
+    private static final Set<String> CONTROL_PLANE = Set.of("CreateTable", "UpdateTable", "DescribeTable",
+            "UpdateTimeToLive", "DescribeTimeToLive", "DeleteTable", "ListTables", "TagResource", "ListTagsOfResource");
+
+    private static DynamoDbLocal dynamoDb;
+    private static DynamoDbClient dynamo;
+
+    @BeforeAll
+    static void startDynamoDb() {
+        dynamoDb = DynamoDbLocal.start();
+        dynamo = dynamoDb.syncClient();
+    }
+
+    @AfterAll
+    static void stopDynamoDb() {
+        dynamo.close();
+        dynamoDb.close();
+    }
+
+    @ParameterizedTest(name = "parallelism {0} -> {1}")
+    @CsvSource({"2, 2", "2, 4", "4, 2"})
+    void aRedeployFromASavepointKeepsEveryItemOnceAndRepeatsNoTableAction(int before, int after,
+            @TempDir Path savepoints) throws Exception {
+        DynamoDbFaults.reset();
+        PeriodTablesConfig config = config("redeploy" + before + after);
+        TableNaming naming = config.naming();
+        Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = expectedTables(config);
+        assertThat(expected).as("the fleet spans four hourly periods").hasSize(4);
+
+        // Run 1: stop with a savepoint once a third is written, at a moment the rotation is idle.
+        JobClient first = submit(config, before, null);
+        Instant decided = awaitMidStreamWithIdleRotation(expected.keySet());
+        String savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        long writtenAtStop = written(expected.keySet());
+        // A table operation that started after the rotation looked idle may have been cut off by the stop.
+        Set<String> maybeInFlight = tablesCalled(decided, CONTROL_PLANE);
+        Map<String, CapacityTier> tiersAtStop = new TreeMap<>();
+        for (String table : TableContents.tablesOf(dynamo, naming)) {
+            TableContents.tierOf(dynamo, config, table).ifPresent(tier -> tiersAtStop.put(table, tier));
+        }
+        tiersAtStop.keySet().removeAll(maybeInFlight);
+        Instant restored = Instant.now();
+
+        // Run 2: the same job from the savepoint with another parallelism, until the fleet ends.
+        submit(config, after, savepoint).getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
+
+        LOG.info("parallelism {} -> {}: savepoint after {} of {} items; tiers at the stop {}; maybe in flight {}; "
+                        + "CreateTable {} / UpdateTable {} in all", before, after, writtenAtStop, READINGS, tiersAtStop,
+                maybeInFlight, DynamoDbFaults.count("CreateTable"), DynamoDbFaults.count("UpdateTable"));
+        assertThat(writtenAtStop).as("stopped mid-stream").isBetween(1L, READINGS - 1L);
+        assertThat(TableContents.nonEmptyTables(dynamo, naming)).isEqualTo(expected);
+
+        assertThat(tablesCalled(restored, Set.of("CreateTable")))
+                .as("tables created again after the restore")
+                .doesNotContainAnyElementsOf(tiersAtStop.keySet());
+        Map<String, CapacityTier> finalTiers = new TreeMap<>();
+        for (String table : expected.keySet()) {
+            finalTiers.put(table, TableContents.tierOf(dynamo, config, table).orElseThrow());
+            CapacityTier atStop = tiersAtStop.getOrDefault(table, CapacityTier.CURRENT);
+            assertThat(updates(table, restored))
+                    .as("UpdateTable calls for %s after the restore (tier %s at the stop, %s at the end)",
+                            table, atStop, finalTiers.get(table))
+                    .isLessThanOrEqualTo(finalTiers.get(table).ordinal() - atStop.ordinal());
+            assertThat(updates(table, Instant.MIN)).as("UpdateTable calls for %s in both runs", table)
+                    .isLessThanOrEqualTo(finalTiers.get(table).ordinal());
+        }
+        // The restored rotation went on: by the last watermark (03:29), 00:00 and 01:00 are older, 02:00 previous.
+        assertThat(finalTiers.values()).containsExactly(
+                CapacityTier.OLDER, CapacityTier.OLDER, CapacityTier.PREVIOUS, CapacityTier.CURRENT);
+    }
+
+    private static PeriodTablesConfig config(String prefix) {
+        Map<String, String> keys = new HashMap<>();
+        keys.put("source", "generator");
+        keys.put("dynamodb.endpoint", dynamoDb.endpoint().toString());
+        keys.put("tables.prefix", prefix);
+        keys.put("tables.period", "PT1H");
+        keys.put("tables.shards", "3");
+        keys.put("generator.start", "2025-03-01T00:00:00Z");
+        keys.put("generator.devices", "7");
+        keys.put("generator.rate", "150");
+        // 7 s of event time per reading: 1,800 readings span 3.5 hours in 12 s.
+        keys.put("generator.speedup", "1050");
+        keys.put("generator.count", String.valueOf(READINGS));
+        return ConfigLoader.fromMap(keys, false);
+    }
+
+    /** The job as the jar builds it; restored from {@code savepoint} when it is not null. */
+    private static JobClient submit(PeriodTablesConfig config, int parallelism, String savepoint) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        PeriodTablesTopology.build(env, config, Clock.systemUTC());
+        StreamGraph graph = env.getStreamGraph();
+        if (savepoint != null) {
+            graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, false));
+        }
+        return env.executeAsync(graph);
+    }
+
+    /** Waits until a third of the items is written and the rotation has been idle for {@link #QUIET}. */
+    private static Instant awaitMidStreamWithIdleRotation(Set<String> tables) throws InterruptedException {
+        boolean ready = TableContents.eventually(BOUND, () -> written(tables) >= READINGS / 3
+                && DynamoDbFaults.requests().stream().noneMatch(r -> CONTROL_PLANE.contains(r.operation())
+                        && r.at().isAfter(Instant.now().minus(QUIET))));
+        assertThat(ready).as("a third written and the rotation idle").isTrue();
+        return Instant.now();
+    }
+
+    /** Items in {@code tables} so far. */
+    private static long written(Set<String> tables) {
+        long items = 0;
+        for (String table : tables) {
+            try {
+                items += dynamo.scanPaginator(b -> b.tableName(table).select(Select.COUNT)).stream()
+                        .mapToLong(page -> page.count()).sum();
+            } catch (ResourceNotFoundException notYet) {
+                // created when its first reading is written
+            }
+        }
+        return items;
+    }
+
+    /** The tables named by calls of {@code operations} seen since {@code from}. */
+    private static Set<String> tablesCalled(Instant from, Set<String> operations) {
+        return DynamoDbFaults.requests().stream()
+                .filter(r -> operations.contains(r.operation()) && !r.at().isBefore(from))
+                .flatMap(r -> r.tables().stream())
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** UpdateTable calls for {@code table} seen since {@code since}. */
+    private static long updates(String table, Instant since) {
+        return DynamoDbFaults.requests().stream()
+                .filter(r -> r.operation().equals("UpdateTable") && r.tables().contains(table) && !r.at().isBefore(since))
+                .count();
+    }
+
+    /**
+     * The fleet's items by table: each generated record through the parser rules, keyed by
+     * {@link WriteSharding}, in the table of its period.
+     */
+    private static Map<String, Map<List<String>, Map<String, AttributeValue>>> expectedTables(PeriodTablesConfig config)
+            throws Exception {
+        FleetGenerator fleet = new FleetGenerator(config.get(ConfigKeys.INPUT_DEVICE_FIELD),
+                config.get(ConfigKeys.INPUT_TIMESTAMP_FIELD), config.get(ConfigKeys.GENERATOR_DEVICES),
+                config.find(ConfigKeys.GENERATOR_START).orElseThrow(), config.get(ConfigKeys.GENERATOR_RATE),
+                config.get(ConfigKeys.GENERATOR_SPEEDUP));
+        ReadingParser parser = new ReadingParser(config);
+        ObjectMapper json = new ObjectMapper();
+        Map<String, Map<List<String>, Map<String, AttributeValue>>> tables = TableContents.byTable();
+        for (long n = 0; n < READINGS; n++) {
+            ReadingParser.Result parsed = parser.parse(fleet.map(n).getBytes(StandardCharsets.UTF_8), "generator",
+                    System.currentTimeMillis());
+            assertThat(parsed.rejections).isEmpty();
+            for (Reading reading : parsed.readings) {
+                Map<String, AttributeValue> item = new HashMap<>();
+                json.readTree(reading.payloadJson()).fields().forEachRemaining(field ->
+                        item.put(field.getKey(), AttributeValue.fromN(field.getValue().decimalValue().toPlainString())));
+                WriteSharding.ItemKey key = config.sharding().keyOf(reading.deviceId(), reading.eventMillis(),
+                        reading.eventId(), reading.canonical());
+                item.put("pk", AttributeValue.fromS(key.pk()));
+                item.put("sk", AttributeValue.fromS(key.sk()));
+                tables.computeIfAbsent(config.naming().periodTableOf(Instant.ofEpochMilli(reading.eventMillis())),
+                        table -> new HashMap<>()).put(List.of(key.pk(), key.sk()), TableContents.canonical(item));
+            }
+        }
+        return tables;
+    }
+}
