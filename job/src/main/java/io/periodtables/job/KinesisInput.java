@@ -10,6 +10,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.connector.kinesis.source.config.KinesisStreamsSourceConfigConstants;
 
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 /**
@@ -18,10 +19,26 @@ import java.time.format.DateTimeFormatter;
  * keeps its shard offsets in a different, incompatible state layout.
  */
 final class KinesisInput {
+    /**
+     * The source's own date format for {@code AT_TIMESTAMP} (read with {@code SimpleDateFormat}):
+     * always three fraction digits, because {@code SSS} reads ".1" as 1 ms and rejects a missing
+     * fraction. Kinesis timestamps have millisecond precision.
+     */
+    private static final String TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
 
     private KinesisInput() {}
 
     static KinesisStreamsSource<RawRecord> source(PeriodTablesConfig config) {
+        String arn = config.get(ConfigKeys.KINESIS_STREAM_ARN);
+        return KinesisStreamsSource.<RawRecord>builder()
+                .setStreamArn(arn)
+                .setSourceConfig(sourceConfig(config))
+                .setDeserializationSchema(new RawSchema(arn.substring(arn.lastIndexOf('/') + 1)))
+                .build();
+    }
+
+    /** The connector's configuration from our keys. */
+    static Configuration sourceConfig(PeriodTablesConfig config) {
         Configuration source = new Configuration();
         source.setString("aws.region", config.get(ConfigKeys.AWS_REGION));
         config.kinesisEndpoint().ifPresent(endpoint -> {
@@ -38,16 +55,11 @@ final class KinesisInput {
         source.set(KinesisStreamsSourceConfigConstants.STREAM_INITIAL_POSITION,
                 KinesisStreamsSourceConfigConstants.InitialPosition.valueOf(position.name()));
         config.find(ConfigKeys.KINESIS_INITIAL_TIMESTAMP).ifPresent(t -> {
-            source.set(KinesisStreamsSourceConfigConstants.STREAM_TIMESTAMP_DATE_FORMAT, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+            source.set(KinesisStreamsSourceConfigConstants.STREAM_TIMESTAMP_DATE_FORMAT, TIMESTAMP_FORMAT);
             source.set(KinesisStreamsSourceConfigConstants.STREAM_INITIAL_TIMESTAMP,
-                    DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t.atOffset(java.time.ZoneOffset.UTC)));
+                    DateTimeFormatter.ofPattern(TIMESTAMP_FORMAT).withZone(ZoneOffset.UTC).format(t));
         });
-        String arn = config.get(ConfigKeys.KINESIS_STREAM_ARN);
-        return KinesisStreamsSource.<RawRecord>builder()
-                .setStreamArn(arn)
-                .setSourceConfig(source)
-                .setDeserializationSchema(new RawSchema(arn.substring(arn.lastIndexOf('/') + 1)))
-                .build();
+        return source;
     }
 
     /** Keeps the record's bytes; the parser does the rest (and never throws). */

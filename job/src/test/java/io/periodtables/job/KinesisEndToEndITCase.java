@@ -2,11 +2,8 @@ package io.periodtables.job;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.WriteSharding;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.emulators.Kinesalite;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.Rejection;
 
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -23,6 +20,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -33,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,9 +75,7 @@ class KinesisEndToEndITCase {
     private static KinesisClient kinesis;
 
     private PeriodTablesConfig config;
-    private final Map<String, Map<List<String>, Map<String, AttributeValue>>> expectedPeriod = TableContents.byTable();
-    private final Map<List<String>, Map<String, AttributeValue>> expectedLate = new HashMap<>();
-    private final Map<List<String>, Map<String, AttributeValue>> expectedRejected = new HashMap<>();
+    private ExpectedItems expected;
 
     @BeforeAll
     static void startEmulators() throws Exception {
@@ -111,6 +108,7 @@ class KinesisEndToEndITCase {
                 "--tables.period", "PT1H",
                 "--tables.shards", "2"}, false);
         TableNaming naming = config.naming();
+        expected = new ExpectedItems(config);
         Instant started = Instant.now();
 
         putOnTimeReadingsAndMalformedRecords();
@@ -121,13 +119,13 @@ class KinesisEndToEndITCase {
         try {
             String prebuilt = naming.periodTableOf(Instant.parse("2025-06-01T11:00:00Z"));
             boolean fenced = TableContents.eventually(BOUND, () -> periodTablesAsExpected()
-                    && rejectedAsExpected() && TableContents.tierOf(dynamo, config, prebuilt).isPresent());
+                    && rejectedAsExpected() && TableContents.exists(dynamo, prebuilt));
             assertThat(fenced).as("phase 1 written and %s prebuilt; period tables %s, rejected %s", prebuilt,
                     TableContents.nonEmptyTables(dynamo, naming).keySet(), rejectedItems().size()).isTrue();
 
             putLateReadingsAndAResend();
             boolean done = TableContents.eventually(BOUND,
-                    () -> periodTablesAsExpected() && lateItems().equals(expectedLate) && rejectedAsExpected());
+                    () -> periodTablesAsExpected() && lateItems().equals(expected.late()) && rejectedAsExpected());
             assertExpectedTables(naming, started);
             assertThat(done).isTrue();
 
@@ -153,17 +151,17 @@ class KinesisEndToEndITCase {
                     // Every JSON type: numbers, booleans, lists and maps keep their type; nulls are dropped.
                     shard.add(put(SHARD_0, "{\"deviceId\":\"dev-a\",\"timestamp\":\"" + t + "\",\"temp\":21.5,"
                             + "\"ok\":true,\"tags\":[\"x\",\"y\"],\"meta\":{\"rssi\":-70,\"fw\":\"1.2\"},\"note\":null}"));
-                    expectPeriod("dev-a", t, null, "{\"meta\":{\"fw\":\"1.2\",\"rssi\":-70},\"ok\":true,\"tags\":[\"x\",\"y\"],\"temp\":21.5}",
+                    expected.period("dev-a", t, null, "{\"meta\":{\"fw\":\"1.2\",\"rssi\":-70},\"ok\":true,\"tags\":[\"x\",\"y\"],\"temp\":21.5}",
                             Map.of("temp", n("21.5"), "ok", AttributeValue.fromBool(true),
                                     "tags", AttributeValue.fromL(List.of(s("x"), s("y"))),
                                     "meta", AttributeValue.fromM(Map.of("rssi", n("-70"), "fw", s("1.2")))));
                     continue;
                 }
-                String temp = new java.math.BigDecimal(BigInteger.valueOf(200 + m + i), 1).stripTrailingZeros().toPlainString();
+                String temp = new BigDecimal(BigInteger.valueOf(200 + m + i), 1).stripTrailingZeros().toPlainString();
                 Put reading = put(i < 2 ? SHARD_0 : SHARD_1,
                         "{\"deviceId\":\"" + devices[i] + "\",\"timestamp\":\"" + t + "\",\"temp\":" + temp + "}");
                 shard.add(reading);
-                expectPeriod(devices[i], t, null, "{\"temp\":" + temp + "}", Map.of("temp", n(temp)));
+                expected.period(devices[i], t, null, "{\"temp\":" + temp + "}", Map.of("temp", n(temp)));
                 if (m == 35 && i == 0) {
                     shard.add(reading); // the same reading twice: one item
                 }
@@ -175,19 +173,19 @@ class KinesisEndToEndITCase {
                         + "\"eventId\":\"b-0910\",\"temp\":19.5}"));
                 shard0.add(put(SHARD_0, "{\"eventId\":\"b-0910\",\"temp\":19.5,\"timestamp\":" + t.toEpochMilli()
                         + ",\"deviceId\":\"dev-b\"}"));
-                expectPeriod("dev-b", t, "b-0910", "{\"temp\":19.5}", Map.of("temp", n("19.5")));
+                expected.period("dev-b", t, "b-0910", "{\"temp\":19.5}", Map.of("temp", n("19.5")));
                 // An array record: two readings and an element that is no reading.
                 shard1.add(put(SHARD_1, "[{\"deviceId\":\"dev-c\",\"timestamp\":\"2025-06-01T09:20:00Z\",\"temp\":17.25},"
                         + "{\"deviceId\":\"dev-d\",\"timestamp\":\"2025-06-01T09:21:00Z\",\"temp\":16,\"door\":\"open\"},\"oops\"]"));
-                expectPeriod("dev-c", Instant.parse("2025-06-01T09:20:00Z"), null, "{\"temp\":17.25}", Map.of("temp", n("17.25")));
-                expectPeriod("dev-d", Instant.parse("2025-06-01T09:21:00Z"), null, "{\"door\":\"open\",\"temp\":16}",
+                expected.period("dev-c", Instant.parse("2025-06-01T09:20:00Z"), null, "{\"temp\":17.25}", Map.of("temp", n("17.25")));
+                expected.period("dev-d", Instant.parse("2025-06-01T09:21:00Z"), null, "{\"door\":\"open\",\"temp\":16}",
                         Map.of("temp", n("16"), "door", s("open")));
-                expectRejected("not-an-object", "\"oops\"".getBytes(StandardCharsets.UTF_8), ORIGIN + "[2]");
+                expected.rejected("not-an-object", "\"oops\"".getBytes(StandardCharsets.UTF_8), ORIGIN + "[2]");
             }
             if (m == 125) {
                 // Resent in phase 2 with another payload: the later write wins.
                 shard0.add(put(SHARD_0, "{\"deviceId\":\"dev-b\",\"timestamp\":\"2025-06-01T10:15:00Z\",\"eventId\":\"b-1015\",\"temp\":1}"));
-                expectPeriod("dev-b", Instant.parse("2025-06-01T10:15:00Z"), "b-1015", "{\"temp\":1}", Map.of("temp", n("1")));
+                expected.period("dev-b", Instant.parse("2025-06-01T10:15:00Z"), "b-1015", "{\"temp\":1}", Map.of("temp", n("1")));
             }
         }
         malformed(shard0, SHARD_0, "not json", "invalid-json");
@@ -199,7 +197,7 @@ class KinesisEndToEndITCase {
         malformed(shard1, SHARD_1, "[]", "empty-array");
         byte[] notUtf8 = {'{', (byte) 0xC3, (byte) 0x28, '}'};
         shard1.add(new Put(SHARD_1, notUtf8));
-        expectRejected("invalid-json", notUtf8, ORIGIN);
+        expected.rejected("invalid-json", notUtf8, ORIGIN);
         putAll(shard0);
         putAll(shard1);
     }
@@ -215,10 +213,10 @@ class KinesisEndToEndITCase {
                 put(SHARD_0, "{\"deviceId\":\"dev-b\",\"timestamp\":\"" + resent + "\",\"eventId\":\"b-1015\",\"temp\":2}"),
                 put(SHARD_0, "{\"deviceId\":\"dev-b\",\"timestamp\":\"" + eleven + "\",\"temp\":30}")));
         putAll(List.of(put(SHARD_1, "{\"deviceId\":\"dev-c\",\"timestamp\":\"" + lateC + "\",\"temp\":6}")));
-        expectedLate.putAll(keyed(readingItem("dev-a", lateA, null, "{\"temp\":5}", Map.of("temp", n("5")))));
-        expectedLate.putAll(keyed(readingItem("dev-c", lateC, null, "{\"temp\":6}", Map.of("temp", n("6")))));
-        expectPeriod("dev-b", resent, "b-1015", "{\"temp\":2}", Map.of("temp", n("2")));
-        expectPeriod("dev-b", eleven, null, "{\"temp\":30}", Map.of("temp", n("30")));
+        expected.late("dev-a", lateA, null, "{\"temp\":5}", Map.of("temp", n("5")));
+        expected.late("dev-c", lateC, null, "{\"temp\":6}", Map.of("temp", n("6")));
+        expected.period("dev-b", resent, "b-1015", "{\"temp\":2}", Map.of("temp", n("2")));
+        expected.period("dev-b", eleven, null, "{\"temp\":30}", Map.of("temp", n("30")));
     }
 
     private void assertExpectedTables(TableNaming naming, Instant started) {
@@ -232,10 +230,10 @@ class KinesisEndToEndITCase {
                 periodTables.put(table, items);
             }
         });
-        assertThat(periodTables).isEqualTo(expectedPeriod);
-        assertThat(lateItems()).isEqualTo(expectedLate);
+        assertThat(periodTables).isEqualTo(expected.periodTables());
+        assertThat(lateItems()).isEqualTo(expected.late());
         Map<List<String>, Map<String, AttributeValue>> rejected = rejectedItems();
-        assertThat(withoutMessageAndArrival(rejected)).isEqualTo(expectedRejected);
+        assertThat(ExpectedItems.withoutMessageAndArrival(rejected)).isEqualTo(expected.rejected());
         rejected.values().forEach(item -> {
             assertThat(item.get("reason").s()).isNotBlank();
             assertThat(Instant.parse(item.get("arrivedAt").s())).isBetween(started, Instant.now());
@@ -256,7 +254,7 @@ class KinesisEndToEndITCase {
         Map<String, Long> after = kinesisProxy.counts();
         Duration nodeCpu = node.flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO).minus(nodeCpuBefore);
         Duration jvmCpu = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO).minus(jvmCpuBefore);
-        Map<String, Long> calls = new java.util.TreeMap<>();
+        Map<String, Long> calls = new TreeMap<>();
         after.forEach((operation, n) -> calls.put(operation, n - before.getOrDefault(operation, 0L)));
         long getRecords = calls.getOrDefault("GetRecords", 0L);
         LOG.info("Idle Kinesis source (2 shards, parallelism 2, kinesalite 3.3.3 via a counting proxy), over {} s: "
@@ -268,12 +266,12 @@ class KinesisEndToEndITCase {
     }
 
     private boolean periodTablesAsExpected() {
-        return expectedPeriod.entrySet().stream()
+        return expected.periodTables().entrySet().stream()
                 .allMatch(table -> TableContents.items(dynamo, table.getKey()).equals(table.getValue()));
     }
 
     private boolean rejectedAsExpected() {
-        return withoutMessageAndArrival(rejectedItems()).equals(expectedRejected);
+        return ExpectedItems.withoutMessageAndArrival(rejectedItems()).equals(expected.rejected());
     }
 
     private Map<List<String>, Map<String, AttributeValue>> rejectedItems() {
@@ -288,55 +286,10 @@ class KinesisEndToEndITCase {
         return items;
     }
 
-    private static Map<List<String>, Map<String, AttributeValue>> withoutMessageAndArrival(
-            Map<List<String>, Map<String, AttributeValue>> items) {
-        Map<List<String>, Map<String, AttributeValue>> stripped = new HashMap<>();
-        items.forEach((key, item) -> {
-            Map<String, AttributeValue> rest = new HashMap<>(item);
-            rest.remove("reason");
-            rest.remove("arrivedAt");
-            stripped.put(key, TableContents.canonical(rest));
-        });
-        return stripped;
-    }
-
-    private void expectPeriod(String device, Instant t, String eventId, String canonicalPayload,
-            Map<String, AttributeValue> payload) {
-        expectedPeriod.computeIfAbsent(config.naming().periodTableOf(t), table -> new HashMap<>())
-                .putAll(keyed(readingItem(device, t, eventId, canonicalPayload, payload)));
-    }
-
-    /** DESIGN.md "Items in period and late tables": pk and sk by {@link WriteSharding}, then the payload. */
-    private Map<String, AttributeValue> readingItem(String device, Instant t, String eventId, String canonicalPayload,
-            Map<String, AttributeValue> payload) {
-        Reading reading = new Reading(device, t.toEpochMilli(), eventId, canonicalPayload);
-        WriteSharding.ItemKey key = config.sharding().keyOf(device, t.toEpochMilli(), eventId, reading.canonical());
-        Map<String, AttributeValue> item = new HashMap<>(payload);
-        item.put("pk", s(key.pk()));
-        item.put("sk", s(key.sk()));
-        return TableContents.canonical(item);
-    }
-
     private void malformed(List<Put> shard, String hashKey, String text, String reason) {
         byte[] raw = text.getBytes(StandardCharsets.UTF_8);
         shard.add(new Put(hashKey, raw));
-        expectRejected(reason, raw, ORIGIN);
-    }
-
-    /** DESIGN.md "Items in the rejected table", without the message and the arrival time. */
-    private void expectRejected(String reason, byte[] raw, String origin) {
-        String sk = Rejection.of(reason, "", raw, 0, origin).rawHash();
-        String text = new String(raw, StandardCharsets.UTF_8);
-        boolean utf8 = java.util.Arrays.equals(text.getBytes(StandardCharsets.UTF_8), raw);
-        expectedRejected.put(List.of(reason, sk), TableContents.canonical(Map.of(
-                "pk", s(reason), "sk", s(sk),
-                "raw", utf8 ? s(text) : AttributeValue.fromB(SdkBytes.fromByteArray(raw)),
-                "rawBytes", n(String.valueOf(raw.length)),
-                "origin", s(origin))));
-    }
-
-    private static Map<List<String>, Map<String, AttributeValue>> keyed(Map<String, AttributeValue> item) {
-        return Map.of(List.of(item.get("pk").s(), item.get("sk").s()), item);
+        expected.rejected(reason, raw, ORIGIN);
     }
 
     private static Put put(String hashKey, String json) {

@@ -5,7 +5,6 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.WriteSharding;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.sink.Reading;
@@ -169,13 +168,19 @@ class SavepointRedeployITCase {
         return env.executeAsync(graph);
     }
 
-    /** Waits until a third of the items is written and the rotation has been idle for {@link #QUIET}. */
+    /**
+     * Waits until a third of the items is written and the rotation has been idle for {@link #QUIET};
+     * returns the moment it was seen idle (no control-plane call since {@code QUIET} before it).
+     */
     private static Instant awaitMidStreamWithIdleRotation(Set<String> tables) throws InterruptedException {
-        boolean ready = TableContents.eventually(BOUND, () -> written(tables) >= READINGS / 3
-                && DynamoDbFaults.requests().stream().noneMatch(r -> CONTROL_PLANE.contains(r.operation())
-                        && r.at().isAfter(Instant.now().minus(QUIET))));
+        Instant[] checked = new Instant[1];
+        boolean ready = TableContents.eventually(BOUND, () -> {
+            checked[0] = Instant.now();
+            return written(tables) >= READINGS / 3 && DynamoDbFaults.requests().stream()
+                    .noneMatch(r -> CONTROL_PLANE.contains(r.operation()) && r.at().isAfter(checked[0].minus(QUIET)));
+        });
         assertThat(ready).as("a third written and the rotation idle").isTrue();
-        return Instant.now();
+        return checked[0];
     }
 
     /** Items in {@code tables} so far. */
@@ -209,7 +214,7 @@ class SavepointRedeployITCase {
 
     /**
      * The fleet's items by table: each generated record through the parser rules, keyed by
-     * {@link WriteSharding}, in the table of its period.
+     * {@code WriteSharding}, in the table of its period.
      */
     private static Map<String, Map<List<String>, Map<String, AttributeValue>>> expectedTables(PeriodTablesConfig config)
             throws Exception {
@@ -219,23 +224,19 @@ class SavepointRedeployITCase {
                 config.get(ConfigKeys.GENERATOR_SPEEDUP));
         ReadingParser parser = new ReadingParser(config);
         ObjectMapper json = new ObjectMapper();
-        Map<String, Map<List<String>, Map<String, AttributeValue>>> tables = TableContents.byTable();
+        ExpectedItems expected = new ExpectedItems(config);
         for (long n = 0; n < READINGS; n++) {
             ReadingParser.Result parsed = parser.parse(fleet.map(n).getBytes(StandardCharsets.UTF_8), "generator",
                     System.currentTimeMillis());
             assertThat(parsed.rejections).isEmpty();
             for (Reading reading : parsed.readings) {
-                Map<String, AttributeValue> item = new HashMap<>();
+                Map<String, AttributeValue> payload = new HashMap<>();
                 json.readTree(reading.payloadJson()).fields().forEachRemaining(field ->
-                        item.put(field.getKey(), AttributeValue.fromN(field.getValue().decimalValue().toPlainString())));
-                WriteSharding.ItemKey key = config.sharding().keyOf(reading.deviceId(), reading.eventMillis(),
-                        reading.eventId(), reading.canonical());
-                item.put("pk", AttributeValue.fromS(key.pk()));
-                item.put("sk", AttributeValue.fromS(key.sk()));
-                tables.computeIfAbsent(config.naming().periodTableOf(Instant.ofEpochMilli(reading.eventMillis())),
-                        table -> new HashMap<>()).put(List.of(key.pk(), key.sk()), TableContents.canonical(item));
+                        payload.put(field.getKey(), AttributeValue.fromN(field.getValue().decimalValue().toPlainString())));
+                expected.period(reading.deviceId(), Instant.ofEpochMilli(reading.eventMillis()), reading.eventId(),
+                        reading.payloadJson(), payload);
             }
         }
-        return tables;
+        return expected.periodTables();
     }
 }

@@ -70,7 +70,20 @@ final class TableContents {
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
-    /** The tier whose configured capacity the table has (empty for a table that does not exist). */
+    /** True when {@code table} exists (in any status). */
+    static boolean exists(DynamoDbClient client, String table) {
+        try {
+            client.describeTable(b -> b.tableName(table));
+            return true;
+        } catch (ResourceNotFoundException missing) {
+            return false;
+        }
+    }
+
+    /**
+     * The tier whose configured capacity the table has; empty for a table that does not exist or
+     * whose capacity is no tier's (the on-demand late and rejected tables).
+     */
     static Optional<CapacityTier> tierOf(DynamoDbClient client, PeriodTablesConfig config, String table) {
         TableDescription description;
         try {
@@ -87,7 +100,7 @@ final class TableContents {
                 return Optional.of(tier);
             }
         }
-        throw new AssertionError("table " + table + " has capacity " + capacity + ", which is no tier's");
+        return Optional.empty();
     }
 
     /** The item with every number (also nested) in canonical form, attributes sorted. */

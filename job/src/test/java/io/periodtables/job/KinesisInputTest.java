@@ -1,0 +1,50 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.PeriodTablesConfig;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.kinesis.source.config.KinesisStreamsSourceConfigUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.Date;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Our keys as the Kinesis connector reads them. */
+class KinesisInputTest {
+    private static final String ARN = "arn:aws:kinesis:us-east-1:000000000000:stream/readings";
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-11-22T13:45:01Z", "2026-11-22T13:45:01.1Z", "2026-11-22T13:45:01.123Z",
+            "2026-11-22T13:45:01.123456789Z", "2026-11-22T14:45:01.5+01:00"})
+    void initialTimestampReachesTheConnectorToTheMillisecond(String timestamp) {
+        Configuration source = KinesisInput.sourceConfig(ConfigLoader.fromMap(Map.of("source", "kinesis",
+                "kinesis.stream-arn", ARN, "kinesis.initial-position", "AT_TIMESTAMP",
+                "kinesis.initial-timestamp", timestamp), false));
+
+        Date parsed = KinesisStreamsSourceConfigUtil.parseStreamTimestampStartingPosition(source);
+
+        Instant expected = OffsetDateTime.parse(timestamp).toInstant().truncatedTo(ChronoUnit.MILLIS);
+        assertThat(parsed.toInstant()).isEqualTo(expected);
+    }
+
+    @Test
+    void anEmulatorOnLoopbackGetsItsEndpointAndDummyCredentials() {
+        PeriodTablesConfig config = ConfigLoader.fromMap(Map.of("source", "kinesis", "kinesis.stream-arn", ARN,
+                "kinesis.endpoint", "http://127.0.0.1:4567", "aws.region", "eu-west-1"), false);
+
+        Configuration source = KinesisInput.sourceConfig(config);
+
+        assertThat(source.toMap()).containsEntry("aws.endpoint", "http://127.0.0.1:4567")
+                .containsEntry("aws.region", "eu-west-1")
+                .containsEntry("aws.credentials.provider", "BASIC")
+                .containsEntry("flink.stream.initpos", "LATEST");
+    }
+}
