@@ -29,6 +29,12 @@ public final class TableNaming implements Serializable {
 
     public static final String MANAGED_BY_VALUE = "period-tables";
 
+    /**
+     * Tag key holding the shard count a table was created with: the rotation writes it, the
+     * query reads it to find every partition key of a device in that table.
+     */
+    public static final String SHARDS_TAG = "period-tables.shards";
+
     private static final DateTimeFormatter LATE_MONTH =
             DateTimeFormatter.ofPattern("uuuu-MM").withZone(ZoneOffset.UTC);
 
