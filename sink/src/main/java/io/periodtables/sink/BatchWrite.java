@@ -1,5 +1,7 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.ItemAttributes;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -86,7 +88,7 @@ final class BatchWrite {
             for (WriteRequest request : requests) {
                 Map<String, AttributeValue> item = request.putRequest().item();
                 unprocessed.add(new TableWriteEntry.EntryKey(
-                        table, item.get(TableWriteEntry.PK).s(), item.get(TableWriteEntry.SK).s()));
+                        table, item.get(ItemAttributes.PK).s(), item.get(ItemAttributes.SK).s()));
             }
         });
         List<TableWriteEntry> written = new ArrayList<>(entries.size());
@@ -145,7 +147,7 @@ final class BatchWrite {
                 entry.pk(), entry.sk(), entry.table(), rejectedTable, description);
         metrics.rejectedItems.inc();
         Rejection rejection = Rejection.of("dynamodb-validation", description + " (table " + entry.table() + ")",
-                JsonAttributes.render(entry.item()), clock.millis(), entry.table());
+                ItemAttributes.toJson(entry.item()), clock.millis(), entry.table());
         return BatchOutcome.added(rejections.apply(rejection));
     }
 

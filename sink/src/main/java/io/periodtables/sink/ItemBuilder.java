@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.WriteSharding;
 
 import software.amazon.awssdk.core.SdkBytes;
@@ -25,8 +26,6 @@ import java.util.Map;
 final class ItemBuilder implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    static final String TTL = "ttl";
-
     private final WriteSharding sharding;
     private final Long ttlSeconds;
 
@@ -39,20 +38,20 @@ final class ItemBuilder implements Serializable {
     Map<String, AttributeValue> readingItem(Reading reading) throws UnstorableReadingException {
         Map<String, AttributeValue> item;
         try {
-            item = JsonAttributes.ofObject(reading.payloadJson());
+            item = ItemAttributes.ofJsonObject(reading.payloadJson());
         } catch (IOException e) {
             throw new UnstorableReadingException("invalid-json", "payload is not a JSON object: " + e.getMessage());
         }
-        checkNotReserved(item, TableWriteEntry.PK);
-        checkNotReserved(item, TableWriteEntry.SK);
+        checkNotReserved(item, ItemAttributes.PK);
+        checkNotReserved(item, ItemAttributes.SK);
         WriteSharding.ItemKey key =
                 sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
-        item.put(TableWriteEntry.PK, AttributeValue.fromS(key.pk()));
-        item.put(TableWriteEntry.SK, AttributeValue.fromS(key.sk()));
+        item.put(ItemAttributes.PK, AttributeValue.fromS(key.pk()));
+        item.put(ItemAttributes.SK, AttributeValue.fromS(key.sk()));
         if (ttlSeconds != null) {
-            checkNotReserved(item, TTL);
+            checkNotReserved(item, ItemAttributes.TTL);
             long expiry = Math.floorDiv(reading.eventMillis(), 1000L) + ttlSeconds;
-            item.put(TTL, AttributeValue.fromN(Long.toString(expiry)));
+            item.put(ItemAttributes.TTL, AttributeValue.fromN(Long.toString(expiry)));
         }
         return item;
     }
@@ -68,8 +67,8 @@ final class ItemBuilder implements Serializable {
     /** The item of {@code rejection} in the rejected table. */
     Map<String, AttributeValue> rejectionItem(Rejection rejection) {
         return Map.of(
-                TableWriteEntry.PK, AttributeValue.fromS(rejection.reason()),
-                TableWriteEntry.SK, AttributeValue.fromS(rejection.rawHash()),
+                ItemAttributes.PK, AttributeValue.fromS(rejection.reason()),
+                ItemAttributes.SK, AttributeValue.fromS(rejection.rawHash()),
                 "reason", AttributeValue.fromS(rejection.message()),
                 "raw", rawValue(rejection.raw()),
                 "rawBytes", AttributeValue.fromN(Long.toString(rejection.rawBytes())),

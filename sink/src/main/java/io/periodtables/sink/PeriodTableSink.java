@@ -2,6 +2,7 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 
@@ -55,7 +56,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
     private PeriodTableSink(Builder b, SinkRecordConverter converter) {
         super(converter, MAX_BATCH_ITEMS, b.config.get(ConfigKeys.SINK_MAX_IN_FLIGHT),
                 b.config.get(ConfigKeys.SINK_MAX_BUFFERED), MAX_BATCH_BYTES, b.maxTimeInBuffer.toMillis(),
-                ItemSize.MAX_ITEM_BYTES, AsyncSinkWriterConfiguration.DEFAULT_REQUEST_TIMEOUT_MS, false);
+                DynamoDbItemSize.MAX_ITEM_BYTES, AsyncSinkWriterConfiguration.DEFAULT_REQUEST_TIMEOUT_MS, false);
         this.config = b.config;
         this.missingTables = b.missingTables;
         this.interceptors = List.copyOf(b.interceptors);

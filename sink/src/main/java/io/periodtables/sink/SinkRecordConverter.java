@@ -1,8 +1,9 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
+import io.periodtables.conf.UserMetrics;
 
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -98,10 +99,10 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             return rejected(Rejection.of(e.reason(), e.getMessage() + " (table " + table + ")",
                     readingJson(reading, payloadIsJson), clock.millis(), table));
         }
-        long size = ItemSize.of(item);
-        if (size > ItemSize.MAX_ITEM_BYTES) {
+        long size = DynamoDbItemSize.of(item);
+        if (size > DynamoDbItemSize.MAX_ITEM_BYTES) {
             return rejected(Rejection.of("item-too-large",
-                    "item of " + size + " bytes exceeds DynamoDB's limit of " + ItemSize.MAX_ITEM_BYTES
+                    "item of " + size + " bytes exceeds DynamoDB's limit of " + DynamoDbItemSize.MAX_ITEM_BYTES
                             + " bytes (table " + table + ")",
                     readingJson(reading, true), clock.millis(), table));
         }
@@ -115,7 +116,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
 
     TableWriteEntry rejectionEntry(Rejection rejection) {
         Map<String, AttributeValue> item = items.rejectionItem(rejection);
-        return new TableWriteEntry(naming.rejectedTable(), item, ItemSize.of(item), 0);
+        return new TableWriteEntry(naming.rejectedTable(), item, DynamoDbItemSize.of(item), 0);
     }
 
     /** The reading as the raw text of its rejection: device, instant, eventId and payload. */

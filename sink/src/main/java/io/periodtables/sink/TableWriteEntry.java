@@ -1,5 +1,8 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.conf.ItemAttributes;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Preconditions;
 
@@ -22,11 +25,6 @@ import java.util.Map;
 @Internal
 public final class TableWriteEntry implements Serializable {
     private static final long serialVersionUID = 1L;
-
-    /** The key attributes of every table the sink writes. */
-    static final String PK = "pk";
-
-    static final String SK = "sk";
 
     private final String table;
     private final transient WriteRequest request;
@@ -59,14 +57,14 @@ public final class TableWriteEntry implements Serializable {
     }
 
     public String pk() {
-        return item().get(PK).s();
+        return item().get(ItemAttributes.PK).s();
     }
 
     public String sk() {
-        return item().get(SK).s();
+        return item().get(ItemAttributes.SK).s();
     }
 
-    /** The item's size by DynamoDB's rules ({@link ItemSize}). */
+    /** The item's size by DynamoDB's rules ({@link DynamoDbItemSize}). */
     public long sizeBytes() {
         return sizeBytes;
     }

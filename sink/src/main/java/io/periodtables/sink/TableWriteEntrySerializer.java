@@ -1,5 +1,7 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.DynamoDbItemSize;
+
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerializer;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
@@ -157,7 +159,7 @@ public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSeriali
 
     private static byte[] readBytes(DataInputStream in) throws IOException {
         int length = in.readInt();
-        if (length < 0 || length > ItemSize.MAX_ITEM_BYTES) {
+        if (length < 0 || length > DynamoDbItemSize.MAX_ITEM_BYTES) {
             throw new IOException("corrupt period-table sink writer state: length " + length);
         }
         byte[] bytes = new byte[length];

@@ -1,5 +1,7 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.DynamoDbItemSize;
+
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
@@ -171,6 +173,6 @@ class BatchWriteTest {
         Map<String, AttributeValue> item = new HashMap<>(payload);
         item.put("pk", AttributeValue.fromS(pk));
         item.put("sk", AttributeValue.fromS(sk));
-        return new TableWriteEntry(table, item, ItemSize.of(item), 0);
+        return new TableWriteEntry(table, item, DynamoDbItemSize.of(item), 0);
     }
 }

@@ -1,5 +1,7 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.DynamoDbItemSize;
+
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -45,6 +47,6 @@ class NewestPerKeyTest {
     static TableWriteEntry entry(String table, String pk, String sk, String value) {
         Map<String, AttributeValue> item = Map.of(
                 "pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS(sk), "v", AttributeValue.fromS(value));
-        return new TableWriteEntry(table, item, ItemSize.of(item), 0);
+        return new TableWriteEntry(table, item, DynamoDbItemSize.of(item), 0);
     }
 }

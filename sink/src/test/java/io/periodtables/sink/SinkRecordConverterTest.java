@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
 
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class SinkRecordConverterTest {
         assertThat(entry.table()).isEqualTo("readings_2026-11-22T1300");
         assertThat(entry.pk()).matches("dev-1#[0-3]");
         assertThat(entry.item()).containsOnlyKeys("pk", "sk", "v", "ttl");
-        assertThat(entry.sizeBytes()).isEqualTo(ItemSize.of(entry.item()));
+        assertThat(entry.sizeBytes()).isEqualTo(DynamoDbItemSize.of(entry.item()));
         assertThat(entry.failedAttempts()).isZero();
     }
 
@@ -72,12 +73,12 @@ class SinkRecordConverterTest {
                 Clock.systemUTC());
         Reading probe = new Reading("dev-1", T, null, "{\"blob\":\"\"}");
         long overhead = plain.apply(SinkRecord.period(probe), null).sizeBytes();
-        String fits = "{\"blob\":\"" + "x".repeat((int) (ItemSize.MAX_ITEM_BYTES - overhead)) + "\"}";
+        String fits = "{\"blob\":\"" + "x".repeat((int) (DynamoDbItemSize.MAX_ITEM_BYTES - overhead)) + "\"}";
 
         TableWriteEntry entry = plain.apply(SinkRecord.period(new Reading("dev-1", T, null, fits)), null);
 
         assertThat(entry.table()).isEqualTo("readings_2026-11-22T1300");
-        assertThat(entry.sizeBytes()).isEqualTo(ItemSize.MAX_ITEM_BYTES);
+        assertThat(entry.sizeBytes()).isEqualTo(DynamoDbItemSize.MAX_ITEM_BYTES);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.DynamoDbItemSize;
+
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
 import org.junit.jupiter.api.Test;
@@ -33,9 +35,9 @@ class TableWriteEntrySerializerTest {
                 "sk", AttributeValue.fromS("0123456789abcdef"),
                 "raw", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {(byte) 0xff, 0})));
         List<TableWriteEntry> entries = List.of(
-                new TableWriteEntry("readings_2026-11-22T1300", everyType, ItemSize.of(everyType), 0),
-                new TableWriteEntry("readings_late_2026-12", everyType, ItemSize.of(everyType), 7),
-                new TableWriteEntry("readings_rejected", rejected, ItemSize.of(rejected), 1));
+                new TableWriteEntry("readings_2026-11-22T1300", everyType, DynamoDbItemSize.of(everyType), 0),
+                new TableWriteEntry("readings_late_2026-12", everyType, DynamoDbItemSize.of(everyType), 7),
+                new TableWriteEntry("readings_rejected", rejected, DynamoDbItemSize.of(rejected), 1));
 
         BufferedRequestState<TableWriteEntry> back = serializer.deserialize(
                 serializer.getVersion(), serializer.serialize(state(entries)));
