@@ -149,7 +149,7 @@ public final class QueryCli {
         for (int round = 0; round < 2; round++) {
             long bytes;
             try {
-                bytes = ItemSizeEstimate.ofSample(json, config, shards);
+                bytes = SampleItem.largestBytes(json, config, shards);
             } catch (IOException e) {
                 throw new IllegalArgumentException("--sample '" + sample + "': " + e.getMessage());
             }

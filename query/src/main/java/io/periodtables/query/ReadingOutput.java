@@ -1,7 +1,9 @@
 package io.periodtables.query;
 
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.WriteSharding;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 import java.io.IOException;
@@ -20,6 +22,8 @@ enum ReadingOutput {
     JSON,
     /** Columns timestamp, table, shard, payload (compact JSON). */
     TABLE;
+
+    private static final JsonFactory JSON_FACTORY = new JsonFactory();
 
     static ReadingOutput parse(String text) {
         switch (text.toLowerCase(Locale.ROOT)) {
@@ -47,7 +51,7 @@ enum ReadingOutput {
 
     static String json(StoredReading reading) {
         StringWriter text = new StringWriter();
-        try (JsonGenerator g = ItemJson.JSON.createGenerator(text)) {
+        try (JsonGenerator g = JSON_FACTORY.createGenerator(text)) {
             g.writeStartObject();
             g.writeStringField("deviceId", reading.deviceId());
             g.writeStringField("timestamp", WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()));
@@ -58,7 +62,7 @@ enum ReadingOutput {
                 g.writeNumberField("ttl", reading.ttl());
             }
             g.writeFieldName("payload");
-            ItemJson.writeMap(g, reading.payload());
+            g.writeRawValue(ItemAttributes.toJson(reading.payload()));
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

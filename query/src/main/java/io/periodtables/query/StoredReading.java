@@ -1,5 +1,6 @@
 package io.periodtables.query;
 
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.WriteSharding;
 
 import org.apache.flink.annotation.PublicEvolving;
@@ -41,11 +42,11 @@ public record StoredReading(
     static StoredReading of(String deviceId, String table, int shard, Map<String, AttributeValue> item,
             boolean ttlAttribute) {
         Map<String, AttributeValue> payload = new HashMap<>(item);
-        String sk = payload.remove(ItemKeys.SK).s();
-        payload.remove(ItemKeys.PK);
+        String sk = payload.remove(ItemAttributes.SK).s();
+        payload.remove(ItemAttributes.PK);
         Long ttl = null;
-        if (ttlAttribute && payload.containsKey(ItemKeys.TTL) && payload.get(ItemKeys.TTL).n() != null) {
-            ttl = Long.parseLong(payload.remove(ItemKeys.TTL).n());
+        if (ttlAttribute && payload.containsKey(ItemAttributes.TTL) && payload.get(ItemAttributes.TTL).n() != null) {
+            ttl = Long.parseLong(payload.remove(ItemAttributes.TTL).n());
         }
         return new StoredReading(deviceId, Instant.ofEpochMilli(WriteSharding.eventMillisOf(sk)), sk, table, shard,
                 payload, ttl);
@@ -53,6 +54,6 @@ public record StoredReading(
 
     /** The payload as a JSON object text (keys sorted): N as number, S as string, M, L, BOOL, NULL, B as base64. */
     public String payloadJson() {
-        return ItemJson.render(payload);
+        return ItemAttributes.toJson(payload);
     }
 }

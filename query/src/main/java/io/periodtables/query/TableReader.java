@@ -1,5 +1,6 @@
 package io.periodtables.query;
 
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.WriteSharding;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -43,7 +44,8 @@ final class TableReader {
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":from", AttributeValue.fromS(WriteSharding.sortKeyInstant(fromMillis)));
         values.put(":to", AttributeValue.fromS(WriteSharding.sortKeyInstant(toMillis)));
-        return read(table, deviceId, "sk BETWEEN :from AND :to", values, true, pageSize, Integer.MAX_VALUE);
+        String between = ItemAttributes.SK + " BETWEEN :from AND :to";
+        return read(table, deviceId, between, values, true, pageSize, Integer.MAX_VALUE);
     }
 
     /** The device's newest {@code n} readings in {@code table}, newest first. */
@@ -65,7 +67,8 @@ final class TableReader {
                 values.put(":pk", AttributeValue.fromS(keys[k]));
                 QueryRequest.Builder query = QueryRequest.builder()
                         .tableName(table)
-                        .keyConditionExpression("pk = :pk" + (skCondition == null ? "" : " AND " + skCondition))
+                        .keyConditionExpression(
+                                ItemAttributes.PK + " = :pk" + (skCondition == null ? "" : " AND " + skCondition))
                         .expressionAttributeValues(values)
                         .scanIndexForward(oldestFirst);
                 if (limit > 0) {

@@ -1,5 +1,7 @@
 package io.periodtables.query;
 
+import io.periodtables.conf.TableNaming;
+
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.ListTagsOfResourceResponse;
@@ -12,14 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How many write shards a table's items are spread over: the table's
- * {@value #SHARDS_TAG} tag (written by the rotation's table manager when it creates the
+ * {@value TableNaming#SHARDS_TAG} tag (written by the rotation's table manager when it creates the
  * table), else the configured {@code tables.shards}. A table keeps its shard count for life,
  * so the answer is cached per table; a table that does not exist is reported as such.
  */
 final class TableShards {
-
-    /** The tag key the rotation's {@code TableManager.TAG_SHARDS} writes. */
-    static final String SHARDS_TAG = "period-tables.shards";
 
     private final DynamoDbAsyncClient client;
     private final DynamoDbRetry retry;
@@ -64,7 +63,7 @@ final class TableShards {
                 return fallback(table, "tags cannot be read (" + DynamoDbRetry.describe(error) + ")");
             }
             if (value.isEmpty()) {
-                return fallback(table, "no " + SHARDS_TAG + " tag");
+                return fallback(table, "no " + TableNaming.SHARDS_TAG + " tag");
             }
             try {
                 int shards = Integer.parseInt(value.get().trim());
@@ -74,7 +73,7 @@ final class TableShards {
             } catch (NumberFormatException ignored) {
                 // reported below
             }
-            return fallback(table, SHARDS_TAG + " tag '" + value.get() + "' is not a shard count 1-100");
+            return fallback(table, TableNaming.SHARDS_TAG + " tag '" + value.get() + "' is not a shard count 1-100");
         });
     }
 
@@ -86,7 +85,7 @@ final class TableShards {
         return retry.call(() -> client.listTagsOfResource(b -> b.resourceArn(arn).nextToken(token)))
                 .thenCompose((ListTagsOfResourceResponse page) -> {
                     for (Tag tag : page.tags()) {
-                        if (SHARDS_TAG.equals(tag.key())) {
+                        if (TableNaming.SHARDS_TAG.equals(tag.key())) {
                             return CompletableFuture.completedFuture(Optional.of(tag.value()));
                         }
                     }

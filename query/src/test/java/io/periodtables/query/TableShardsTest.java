@@ -1,5 +1,7 @@
 package io.periodtables.query;
 
+import io.periodtables.conf.TableNaming;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -10,9 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TableShardsTest {
 
     private final FakeControlPlane dynamoDb = new FakeControlPlane()
-            .table("r_2026-11-22", Map.of("managed-by", "period-tables", TableShards.SHARDS_TAG, "6"))
+            .table("r_2026-11-22", Map.of("managed-by", "period-tables", TableNaming.SHARDS_TAG, "6"))
             .table("r_2026-11-21", Map.of("managed-by", "period-tables"))
-            .table("r_2026-11-20", Map.of(TableShards.SHARDS_TAG, "many"))
+            .table("r_2026-11-20", Map.of(TableNaming.SHARDS_TAG, "many"))
             .tagsFail("r_2026-11-19", "Tagging is not currently supported in DynamoDB Local.");
     private final TableShards shards = new TableShards(dynamoDb, new DynamoDbRetry(4), 2);
 
