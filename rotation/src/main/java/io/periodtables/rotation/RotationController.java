@@ -48,6 +48,7 @@ final class RotationController {
     private boolean retentionRunning;
     private boolean tiersWaitForCheckpoints;
     private long flushedWatermark = Long.MIN_VALUE;
+    private long lastWatermarkAdvance;
 
     RotationController(TableManager manager, RotationPlanner planner, TableNaming naming, RotationState state,
             Executor mailbox, Consumer<RotationEvent> events, RotationMetrics metrics, LongSupplier wallClock,
@@ -61,6 +62,7 @@ final class RotationController {
         this.metrics = metrics;
         this.wallClock = wallClock;
         this.failureBackoff = failureBackoff;
+        this.lastWatermarkAdvance = wallClock.getAsLong();
     }
 
     RotationState state() {
@@ -134,6 +136,7 @@ final class RotationController {
             adoptSkipped(watermark(), now);
         }
         state.watermark = watermark;
+        lastWatermarkAdvance = wallClock.getAsLong();
         needed.forEach(this::track);
         evaluateAll();
         String current = needed.get(0).label();
@@ -144,10 +147,24 @@ final class RotationController {
         }
     }
 
-    /** The guard: prebuild by the wall clock too (a stalled source), and retry what failed. */
+    /**
+     * The guard: prebuild by the wall clock too, and retry what failed. The wall clock only
+     * decides while the stream is live (the watermark within {@code rotation.lead} of it) or
+     * stalled (the watermark has not moved for {@code rotation.lead}); during a backfill, when
+     * the watermark advances far behind the wall clock, it would only provision tables at full
+     * capacity hours or days before anything is written to them.
+     */
     void onWallClock() {
+        long now = wallClock.getAsLong();
+        long lead = planner.lead().toMillis();
+        boolean live = !state.hasWatermark() || now - state.watermark <= lead;
+        boolean stalled = now - lastWatermarkAdvance >= lead;
+        if (!live && !stalled) {
+            evaluateAll();
+            return;
+        }
         try {
-            for (Period period : planner.periodsNeededAt(Instant.ofEpochMilli(wallClock.getAsLong()))) {
+            for (Period period : planner.periodsNeededAt(Instant.ofEpochMilli(now))) {
                 // Event time may be ahead (a test, a clock problem): never rebuild what it closed.
                 if (!state.hasWatermark() || planner.tierAt(period, watermark()) == CapacityTier.CURRENT) {
                     track(period);

@@ -36,6 +36,10 @@ final class RotationPlanner implements Serializable {
         this.lateness = lateness;
     }
 
+    Duration lead() {
+        return lead;
+    }
+
     static RotationPlanner of(PeriodTablesConfig config) {
         return new RotationPlanner(config.calendar(), config.get(ConfigKeys.ROTATION_LEAD),
                 config.get(ConfigKeys.ALLOWED_LATENESS));
