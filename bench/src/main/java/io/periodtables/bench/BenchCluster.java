@@ -51,7 +51,12 @@ final class BenchCluster implements AutoCloseable {
 
     /** The job graph of the topology {@code build} adds to a fresh environment (parallelism 2). */
     static JobGraph graphOf(long checkpointMillis, Consumer<StreamExecutionEnvironment> build) {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        return graphOf(new Configuration(), checkpointMillis, build);
+    }
+
+    /** As {@link #graphOf(long, Consumer)}, with job configuration (e.g. a checkpoint directory). */
+    static JobGraph graphOf(Configuration jobConfig, long checkpointMillis, Consumer<StreamExecutionEnvironment> build) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfig);
         env.setParallelism(PARALLELISM);
         if (checkpointMillis > 0) {
             env.enableCheckpointing(checkpointMillis);

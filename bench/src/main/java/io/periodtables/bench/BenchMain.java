@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
- * (readings per end-to-end run), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery}
+ * (readings per end-to-end run), {@code --capacity-n 1000000} (per
+ * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery}
  * and {@code --bench-dir bench}. Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
@@ -19,16 +20,20 @@ public final class BenchMain {
     public static void main(String[] args) throws Exception {
         int n = 200_000;
         int runs = 3;
+        int capacityN = 1_000_000;
+        int memoryN = 1_000_000;
         Set<String> only = ALL;
         Path benchDir = Path.of("bench");
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
+                case "--capacity-n" -> capacityN = Integer.parseInt(args[i + 1].replace("_", ""));
+                case "--memory-n" -> memoryN = Integer.parseInt(args[i + 1].replace("_", ""));
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[i + 1].split(",")));
                 case "--bench-dir" -> benchDir = Path.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; expected --n, --runs, --only " + String.join(",", ALL) + ", --bench-dir");
+                        + "; expected --n, --capacity-n, --memory-n, --runs, --only " + String.join(",", ALL) + ", --bench-dir");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -37,6 +42,10 @@ public final class BenchMain {
             switch (part) {
                 case "size" -> results.writeSection("4-size.md", ItemSizeBench.run());
                 case "e2e" -> results.writeSection("1-e2e.md", E2eBench.run(n, runs));
+                case "rollover" -> results.writeSection("3-rollover.md", RolloverBench.run(benchDir));
+                case "memory" -> results.writeSection("5-memory.md", MemoryBench.run(memoryN, benchDir));
+                case "recovery" -> results.writeSection("6-recovery.md", RecoveryBench.run(runs, benchDir));
+                case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir));
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }
         }

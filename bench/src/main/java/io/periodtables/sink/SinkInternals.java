@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -7,8 +8,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.util.Map;
 
 /**
- * The benchmarks' window into the sink's package-private item rules: the item a reading becomes
- * ({@link ItemBuilder}) and its size by DynamoDB's rules ({@link ItemSize}). The stock-sink
+ * The benchmarks' window into the sink's package-private item rule: the item a reading becomes
+ * ({@link ItemBuilder}), and its size by DynamoDB's rules ({@link DynamoDbItemSize}, as the sink counts it). The stock-sink
  * contender builds its items with the same code, so both sinks pay the same for item building.
  */
 public final class SinkInternals {
@@ -30,6 +31,6 @@ public final class SinkInternals {
 
     /** Size of {@code item} by DynamoDB's rules. */
     public static long sizeBytes(Map<String, AttributeValue> item) {
-        return ItemSize.of(item);
+        return DynamoDbItemSize.of(item);
     }
 }

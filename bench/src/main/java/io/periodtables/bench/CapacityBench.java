@@ -1,0 +1,142 @@
+package io.periodtables.bench;
+
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.job.FleetReadings;
+import io.periodtables.job.PeriodTablesTopology;
+import io.periodtables.sink.PeriodTableSink;
+import io.periodtables.sink.SinkRecord;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Benchmark 2: the pipeline's own capacity, with DynamoDB replaced by {@link InstantDynamoDb}.
+ * The full job (generator JSON → parse → watermarks → period windows → period sink, rotation)
+ * and the sink alone (pre-built readings) write {@code n} readings; the result is readings per
+ * second and readings per CPU-second of the job (the responder's threads subtracted). One extra
+ * run of the full job is recorded with JFR and summarised.
+ */
+final class CapacityBench {
+
+    static final int DEVICES = 1000;
+
+    private CapacityBench() {}
+
+    private record Run(String what, int round, long readings, double wall, double cpu, double backendCpu) {
+        double perSecond() {
+            return readings / wall;
+        }
+
+        /** Readings per CPU-second of the job: process CPU without the instant backend's threads. */
+        double perCore() {
+            return readings / (cpu - backendCpu);
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%-9s run %d: %,d readings in %.2f s = %,.0f/s; process CPU %.2f s, of it"
+                    + " instant backend %.2f s; %,.0f readings per job CPU-second", what, round, readings, wall,
+                    perSecond(), cpu, backendCpu, perCore());
+        }
+    }
+
+    static String run(int n, int rounds, Path benchDir) throws Exception {
+        List<Run> runs = new ArrayList<>();
+        String load = MachineFacts.loadAverage();
+        Path jfr = benchDir.resolve("target").resolve("capacity.jfr");
+        Instant start = BenchConfigs.fleetStart(4);
+        try (InstantDynamoDb backend = InstantDynamoDb.start(1); BenchCluster cluster = new BenchCluster()) {
+            PeriodTablesConfig seed = config(backend, "capseed", n, start);
+            PrebuiltReadings.set(new FleetReadings(seed, start).readings(n));
+            for (int round = 0; round <= rounds; round++) {
+                Run job = measure(cluster, "full-job", round, n, fullJob(backend, "cap" + round, n, start));
+                Run sink = measure(cluster, "sink-only", round, n, sinkOnly(backend, "caps" + round, n, start));
+                E2eBench.log((round == 0 ? "warm-up: " : "") + job);
+                E2eBench.log((round == 0 ? "warm-up: " : "") + sink);
+                if (round > 0) {
+                    runs.add(job);
+                    runs.add(sink);
+                }
+            }
+            Files.createDirectories(jfr.getParent());
+            try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
+                recording.start();
+                Run profiled = measure(cluster, "full-job", rounds + 1, n, fullJob(backend, "capjfr", n, start));
+                recording.stop();
+                recording.dump(jfr);
+                E2eBench.log("profiled: " + profiled);
+            }
+        }
+        return section(n, rounds, runs, load, jfr);
+    }
+
+    static PeriodTablesConfig config(InstantDynamoDb backend, String prefix, int n, Instant start) {
+        return BenchConfigs.load(BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, Duration.ofMinutes(150)));
+    }
+
+    private static JobGraph fullJob(InstantDynamoDb backend, String prefix, int n, Instant start) {
+        PeriodTablesConfig config = config(backend, prefix, n, start);
+        return BenchCluster.graphOf(Contenders.CHECKPOINT_MILLIS, env -> PeriodTablesTopology.build(env, config, Clock.systemUTC()));
+    }
+
+    private static JobGraph sinkOnly(InstantDynamoDb backend, String prefix, int n, Instant start) {
+        PeriodTablesConfig config = config(backend, prefix, n, start);
+        return BenchCluster.graphOf(Contenders.CHECKPOINT_MILLIS, env -> env
+                .fromSource(new DataGeneratorSource<>(new PrebuiltReadings.AsSinkRecords(), n,
+                        TypeInformation.of(SinkRecord.class)), WatermarkStrategy.noWatermarks(), "Readings")
+                .sinkTo(PeriodTableSink.builder().config(config)
+                        .missingTableHandler(cfg -> table -> java.util.concurrent.CompletableFuture.failedFuture(
+                                new IllegalStateException("the instant backend creates no tables for the sink")))
+                        .build()));
+    }
+
+    private static Run measure(BenchCluster cluster, String what, int round, long n, JobGraph graph) throws Exception {
+        BenchMetrics.reset();
+        System.gc();
+        double backend = InstantDynamoDb.cpuSeconds();
+        CpuClock clock = new CpuClock();
+        cluster.run(graph);
+        Run run = new Run(what, round, n, clock.wallSeconds(), clock.cpuSeconds(), InstantDynamoDb.cpuSeconds() - backend);
+        long written = BenchMetrics.sum("recordsWritten");
+        if (written != n) {
+            throw new IllegalStateException(what + " wrote " + written + " readings, expected " + n);
+        }
+        return run;
+    }
+
+    private static String section(int n, int rounds, List<Run> runs, String load, Path jfr) throws Exception {
+        StringBuilder md = new StringBuilder("## 2. Pipeline capacity with an instant backend\n\n");
+        md.append(String.format(Locale.ROOT, "N = %,d readings per run, %,d devices, 3 hourly periods, 4 shards,"
+                + " parallelism 2, checkpoints every 10 s; DynamoDB replaced by an in-process Netty responder on"
+                + " 127.0.0.1 (BatchWriteItem → `{\"UnprocessedItems\":{}}`); %d rounds after a warm-up; load average"
+                + " at start %s. *Per core* = readings ÷ CPU-seconds of the job's JVM, the responder's"
+                + " event-loop thread excluded.%n%n", n, DEVICES, rounds, load));
+        md.append("| pipeline | readings/s median (min–max) | readings per core-second median (min–max) | target |\n|---|---|---|---|\n");
+        for (String what : List.of("full-job", "sink-only")) {
+            List<Run> mine = runs.stream().filter(r -> r.what().equals(what)).toList();
+            md.append("| ").append(what).append(" | ")
+                    .append(Stats.of(mine.stream().map(Run::perSecond).toList()).format("%,.0f")).append(" | ")
+                    .append(Stats.of(mine.stream().map(Run::perCore).toList()).format("%,.0f"))
+                    .append(" | ≥ 100,000 |\n");
+        }
+        md.append("\n```\n");
+        runs.forEach(r -> md.append(r).append('\n'));
+        md.append("```\n\n### CPU profile of one more full-job run\n\n");
+        md.append(JfrSummary.markdown(jfr, 30));
+        return md.toString();
+    }
+}

@@ -1,0 +1,202 @@
+package io.periodtables.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An instant DynamoDB on 127.0.0.1: a small Netty HTTP server that answers {@code BatchWriteItem}
+ * with success (no unprocessed items) without reading the body, and keeps just enough table
+ * metadata for the rotation ({@code CreateTable}, {@code DescribeTable}, {@code UpdateTable},
+ * TTL and tags). Pointing {@code dynamodb.endpoint} at it measures the pipeline's own capacity.
+ * Its event-loop threads are named {@value #THREAD_PREFIX}, so their CPU time can be told apart.
+ */
+final class InstantDynamoDb implements AutoCloseable {
+
+    static final String THREAD_PREFIX = "instant-dynamodb";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] BATCH_WRITTEN = "{\"UnprocessedItems\":{}}".getBytes(StandardCharsets.UTF_8);
+
+    private final NioEventLoopGroup group;
+    private final Channel channel;
+    private final Map<String, long[]> tables = new ConcurrentHashMap<>();
+    private final AtomicLong batchWrites = new AtomicLong();
+
+    private InstantDynamoDb(int threads) throws InterruptedException {
+        group = new NioEventLoopGroup(threads, new DefaultThreadFactory(THREAD_PREFIX, true));
+        channel = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(16 * 1024 * 1024), new Handler());
+                    }
+                })
+                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+    }
+
+    static InstantDynamoDb start(int threads) throws InterruptedException {
+        return new InstantDynamoDb(threads);
+    }
+
+    URI endpoint() {
+        return URI.create("http://127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort());
+    }
+
+    long batchWrites() {
+        return batchWrites.get();
+    }
+
+    /** CPU seconds used so far by the server's event-loop threads. */
+    static double cpuSeconds() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long nanos = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(THREAD_PREFIX)) {
+                nanos += Math.max(threads.getThreadCpuTime(t.getId()), 0);
+            }
+        }
+        return nanos / 1e9;
+    }
+
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) throws IOException {
+            String target = request.headers().get("X-Amz-Target", "");
+            String operation = target.substring(target.indexOf('.') + 1);
+            FullHttpResponse response;
+            if (operation.equals("BatchWriteItem")) {
+                batchWrites.incrementAndGet();
+                response = json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(BATCH_WRITTEN));
+            } else {
+                JsonNode body = JSON.readTree(request.content().toString(StandardCharsets.UTF_8));
+                response = controlPlane(operation, body);
+            }
+            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            HttpUtil.setKeepAlive(response, keepAlive);
+            ctx.writeAndFlush(response);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    private FullHttpResponse controlPlane(String operation, JsonNode body) throws IOException {
+        String name = body.path("TableName").asText(null);
+        ObjectNode out = JSON.createObjectNode();
+        switch (operation) {
+            case "CreateTable" -> {
+                JsonNode throughput = body.path("ProvisionedThroughput");
+                long[] capacity = {throughput.path("WriteCapacityUnits").asLong(0), throughput.path("ReadCapacityUnits").asLong(0)};
+                if (tables.putIfAbsent(name, capacity) != null) {
+                    return error("ResourceInUseException", "Table already exists: " + name);
+                }
+                out.set("TableDescription", describe(name));
+            }
+            case "DescribeTable", "UpdateTable", "DeleteTable" -> {
+                long[] capacity = tables.get(name);
+                if (capacity == null) {
+                    return error("ResourceNotFoundException", "Requested resource not found: Table: " + name + " not found");
+                }
+                if (operation.equals("UpdateTable")) {
+                    JsonNode throughput = body.path("ProvisionedThroughput");
+                    capacity[0] = throughput.path("WriteCapacityUnits").asLong(capacity[0]);
+                    capacity[1] = throughput.path("ReadCapacityUnits").asLong(capacity[1]);
+                }
+                out.set(operation.equals("DescribeTable") ? "Table" : "TableDescription", describe(name));
+                if (operation.equals("DeleteTable")) {
+                    tables.remove(name);
+                }
+            }
+            case "ListTables" -> {
+                ArrayNode names = out.putArray("TableNames");
+                tables.keySet().stream().sorted().forEach(names::add);
+            }
+            case "ListTagsOfResource" -> out.putArray("Tags");
+            case "UpdateTimeToLive" -> out.set("TimeToLiveSpecification", body.path("TimeToLiveSpecification"));
+            default -> { } // TagResource, DescribeTimeToLive, ...: an empty success
+        }
+        return json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(JSON.writeValueAsBytes(out)));
+    }
+
+    private ObjectNode describe(String name) {
+        long[] capacity = tables.get(name);
+        ObjectNode t = JSON.createObjectNode();
+        t.put("TableName", name);
+        t.put("TableStatus", "ACTIVE");
+        t.put("TableArn", "arn:aws:dynamodb:us-east-1:000000000000:table/" + name);
+        t.put("ItemCount", 0);
+        ArrayNode keys = t.putArray("KeySchema");
+        keys.addObject().put("AttributeName", "pk").put("KeyType", "HASH");
+        keys.addObject().put("AttributeName", "sk").put("KeyType", "RANGE");
+        ArrayNode attributes = t.putArray("AttributeDefinitions");
+        attributes.addObject().put("AttributeName", "pk").put("AttributeType", "S");
+        attributes.addObject().put("AttributeName", "sk").put("AttributeType", "S");
+        if (capacity[0] == 0) {
+            t.putObject("BillingModeSummary").put("BillingMode", "PAY_PER_REQUEST");
+            t.putObject("ProvisionedThroughput").put("WriteCapacityUnits", 0).put("ReadCapacityUnits", 0);
+        } else {
+            t.putObject("BillingModeSummary").put("BillingMode", "PROVISIONED");
+            t.putObject("ProvisionedThroughput").put("WriteCapacityUnits", capacity[0]).put("ReadCapacityUnits", capacity[1])
+                    .put("NumberOfDecreasesToday", 0);
+        }
+        return t;
+    }
+
+    private static FullHttpResponse error(String type, String message) throws IOException {
+        ObjectNode out = JSON.createObjectNode();
+        out.put("__type", "com.amazonaws.dynamodb.v20120810#" + type);
+        out.put("message", message);
+        return json(HttpResponseStatus.BAD_REQUEST, Unpooled.wrappedBuffer(JSON.writeValueAsBytes(out)));
+    }
+
+    private static FullHttpResponse json(HttpResponseStatus status, ByteBuf body) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/x-amz-json-1.0");
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+        response.headers().set("x-amzn-RequestId", "instant");
+        return response;
+    }
+}
