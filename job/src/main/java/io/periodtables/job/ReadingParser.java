@@ -1,6 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.sink.Reading;
 import io.periodtables.sink.Rejection;
@@ -213,7 +214,7 @@ public final class ReadingParser {
             if (name.equals(deviceField) || name.equals(timestampField) || name.equals("eventId") || field.getValue().isNull()) {
                 continue;
             }
-            if (name.equals("pk") || name.equals("sk") || (ttlReserved && name.equals("ttl"))) {
+            if (name.equals(ItemAttributes.PK) || name.equals(ItemAttributes.SK) || (ttlReserved && name.equals(ItemAttributes.TTL))) {
                 throw new BadValueException("reserved-attribute", "field '" + name + "' is reserved for the item key");
             }
             fields.put(name, field.getValue());

@@ -1,5 +1,6 @@
 package io.periodtables.rotation;
 
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 
@@ -32,9 +33,9 @@ final class TableCreator {
     private static final Logger LOG = LoggerFactory.getLogger(TableCreator.class);
 
     /** Attribute names of the key every period-tables table has. */
-    static final String PARTITION_KEY = "pk";
-    static final String SORT_KEY = "sk";
-    static final String TTL_ATTRIBUTE = "ttl";
+    static final String PARTITION_KEY = ItemAttributes.PK;
+    static final String SORT_KEY = ItemAttributes.SK;
+    static final String TTL_ATTRIBUTE = ItemAttributes.TTL;
 
     private final PeriodTablesConfig config;
     private final DynamoDbAsyncClient client;

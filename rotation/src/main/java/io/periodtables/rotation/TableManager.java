@@ -45,7 +45,6 @@ public final class TableManager implements AutoCloseable {
     public static final String TAG_PERIOD_START = "period-tables.period-start";
     public static final String TAG_PERIOD_END = "period-tables.period-end";
     public static final String TAG_LATE_MONTH = "period-tables.late-month";
-    public static final String TAG_SHARDS = "period-tables.shards";
 
     private final PeriodTablesConfig config;
     private final TableNaming naming;
@@ -207,7 +206,7 @@ public final class TableManager implements AutoCloseable {
         Map<String, String> tags = new LinkedHashMap<>();
         tags.put(TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
         tags.put(TAG_KIND, kind);
-        tags.put(TAG_SHARDS, String.valueOf(config.get(ConfigKeys.TABLES_SHARDS)));
+        tags.put(TableNaming.SHARDS_TAG, String.valueOf(config.get(ConfigKeys.TABLES_SHARDS)));
         return tags;
     }
 }

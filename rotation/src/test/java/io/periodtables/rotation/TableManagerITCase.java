@@ -88,7 +88,7 @@ class TableManagerITCase {
                     .contains(TableNaming.MANAGED_BY_TAG + "=" + TableNaming.MANAGED_BY_VALUE,
                             TableManager.TAG_PERIOD_START + "=2030-03-10T12:00:00Z",
                             TableManager.TAG_PERIOD_END + "=2030-03-10T13:00:00Z",
-                            TableManager.TAG_SHARDS + "=4",
+                            TableNaming.SHARDS_TAG + "=4",
                             TableManager.TAG_KIND + "=period");
             assertThat(manager.stats().tablesCreated()).isEqualTo(1);
         }
