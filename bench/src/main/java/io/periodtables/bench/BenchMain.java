@@ -7,7 +7,7 @@ import java.util.Set;
 
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
- * (readings per end-to-end run), {@code --capacity-n 1000000} (per
+ * (readings per end-to-end run), {@code --capacity-n 500000} (per
  * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery}
  * and {@code --bench-dir bench}. Start it with {@code ./bench/run}.
  */
@@ -20,7 +20,7 @@ public final class BenchMain {
     public static void main(String[] args) throws Exception {
         int n = 200_000;
         int runs = 3;
-        int capacityN = 1_000_000;
+        int capacityN = 500_000;
         int memoryN = 1_000_000;
         Set<String> only = ALL;
         Path benchDir = Path.of("bench");

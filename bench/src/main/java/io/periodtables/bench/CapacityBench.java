@@ -26,7 +26,8 @@ import java.util.Locale;
 /**
  * Benchmark 2: the pipeline's own capacity, with DynamoDB replaced by {@link InstantDynamoDb}.
  * The full job (generator JSON → parse → watermarks → period windows → period sink, rotation)
- * and the sink alone (pre-built readings) write {@code n} readings; the result is readings per
+ * the sink alone (pre-built readings) and, as the ceiling, the SDK alone ({@link RawBatchLoop}, one
+ * thread, no Flink) write {@code n} readings; the result is readings per
  * second and readings per CPU-second of the job (the responder's threads subtracted). One extra
  * run of the full job is recorded with JFR and summarised.
  */
@@ -65,15 +66,18 @@ final class CapacityBench {
             for (int round = 0; round <= rounds; round++) {
                 Run job = measure(cluster, "full-job", round, n, fullJob(backend, "cap" + round, n, start));
                 Run sink = measure(cluster, "sink-only", round, n, sinkOnly(backend, "caps" + round, n, start));
-                E2eBench.log((round == 0 ? "warm-up: " : "") + job);
-                E2eBench.log((round == 0 ? "warm-up: " : "") + sink);
-                if (round > 0) {
-                    runs.add(job);
-                    runs.add(sink);
+                Run raw = measureRaw(round, n, config(backend, "capr" + round, n, start));
+                for (Run r : List.of(job, sink, raw)) {
+                    E2eBench.log((round == 0 ? "warm-up: " : "") + r);
+                    if (round > 0) {
+                        runs.add(r);
+                    }
                 }
             }
             Files.createDirectories(jfr.getParent());
-            try (Recording recording = new Recording(Configuration.getConfiguration("profile"))) {
+            // default settings (low overhead) with execution samples every 10 ms
+            try (Recording recording = new Recording(Configuration.getConfiguration("default"))) {
+                recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
                 recording.start();
                 Run profiled = measure(cluster, "full-job", rounds + 1, n, fullJob(backend, "capjfr", n, start));
                 recording.stop();
@@ -118,6 +122,15 @@ final class CapacityBench {
         return run;
     }
 
+    /** The SDK's own ceiling: {@link RawBatchLoop} with 16 requests in flight, one thread, no Flink. */
+    private static Run measureRaw(int round, long n, PeriodTablesConfig config) throws Exception {
+        System.gc();
+        double backend = InstantDynamoDb.cpuSeconds();
+        CpuClock clock = new CpuClock();
+        RawBatchLoop.write(config, "raw_table", PrebuiltReadings.all(), 16);
+        return new Run("raw-sdk", round, n, clock.wallSeconds(), clock.cpuSeconds(), InstantDynamoDb.cpuSeconds() - backend);
+    }
+
     private static String section(int n, int rounds, List<Run> runs, String load, Path jfr) throws Exception {
         StringBuilder md = new StringBuilder("## 2. Pipeline capacity with an instant backend\n\n");
         md.append(String.format(Locale.ROOT, "N = %,d readings per run, %,d devices, 3 hourly periods, 4 shards,"
@@ -126,12 +139,12 @@ final class CapacityBench {
                 + " at start %s. *Per core* = readings ÷ CPU-seconds of the job's JVM, the responder's"
                 + " event-loop thread excluded.%n%n", n, DEVICES, rounds, load));
         md.append("| pipeline | readings/s median (min–max) | readings per core-second median (min–max) | target |\n|---|---|---|---|\n");
-        for (String what : List.of("full-job", "sink-only")) {
+        for (String what : List.of("full-job", "sink-only", "raw-sdk")) {
             List<Run> mine = runs.stream().filter(r -> r.what().equals(what)).toList();
             md.append("| ").append(what).append(" | ")
                     .append(Stats.of(mine.stream().map(Run::perSecond).toList()).format("%,.0f")).append(" | ")
                     .append(Stats.of(mine.stream().map(Run::perCore).toList()).format("%,.0f"))
-                    .append(" | ≥ 100,000 |\n");
+                    .append(what.equals("raw-sdk") ? " | (ceiling: SDK alone) |\n" : " | ≥ 100,000 |\n");
         }
         md.append("\n```\n");
         runs.forEach(r -> md.append(r).append('\n'));

@@ -47,6 +47,7 @@ final class JfrSummary {
         Map<String, Integer> byThread = new HashMap<>();
         Map<String, Integer> byComponent = new HashMap<>();
         Map<String, Integer> onStack = new HashMap<>();
+        Map<String, Integer> leaf = new HashMap<>();
         int total = 0;
         for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
             if (!event.getEventType().getName().equals("jdk.ExecutionSample")) {
@@ -60,6 +61,10 @@ final class JfrSummary {
             String thread = event.getThread("sampledThread") == null ? "?" : event.getThread("sampledThread").getJavaName();
             byThread.merge(threadKind(thread), 1, Integer::sum);
             byComponent.merge(component(stack.getFrames()), 1, Integer::sum);
+            if (!stack.getFrames().isEmpty() && stack.getFrames().get(0).isJavaFrame()) {
+                RecordedFrame top = stack.getFrames().get(0);
+                leaf.merge(top.getMethod().getType().getName() + "." + top.getMethod().getName(), 1, Integer::sum);
+            }
             Set<String> seen = new HashSet<>();
             for (RecordedFrame frame : stack.getFrames()) {
                 if (frame.isJavaFrame()) {
@@ -71,10 +76,11 @@ final class JfrSummary {
             }
         }
         StringBuilder md = new StringBuilder();
-        md.append(String.format(Locale.ROOT, "%,d CPU samples (JFR `jdk.ExecutionSample`, profile settings).%n%n", total));
+        md.append(String.format(Locale.ROOT, "%,d CPU samples (JFR `jdk.ExecutionSample` every 10 ms).%n%n", total));
         md.append(table("thread", byThread, total, 12));
         md.append(table("component (first non-JDK frame from the top)", byComponent, total, 20));
         md.append(table("method on the stack (inclusive)", onStack, total, topMethods));
+        md.append(table("method at the top of the stack (self)", leaf, total, 20));
         return md.toString();
     }
 
