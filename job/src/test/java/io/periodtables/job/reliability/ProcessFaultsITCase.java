@@ -1,0 +1,142 @@
+package io.periodtables.job.reliability;
+
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.sink.SinkRecord;
+
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Process faults on the MiniCluster: a task that fails mid-stream and is restored from its last
+ * checkpoint, and DynamoDB Local gone for 20 seconds (same port, same data directory) while the
+ * job runs. Each ends with the exactly-once check.
+ */
+class ProcessFaultsITCase {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessFaultsITCase.class);
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
+
+    @TempDir
+    static Path dataDir;
+
+    private static DynamoDbLocal dynamoDb;
+
+    @BeforeAll
+    static void startDynamoDb() {
+        dynamoDb = DynamoDbLocal.start(dataDir);
+    }
+
+    @AfterAll
+    static void stopDynamoDb() {
+        dynamoDb.close();
+    }
+
+    @BeforeEach
+    void clearFaults() {
+        DynamoDbFaults.reset();
+    }
+
+    /** Checkpoints, and two restarts at most, as on Managed Service for Apache Flink (there unbounded). */
+    static void checkpointsAndRestarts(StreamExecutionEnvironment env, Duration interval) {
+        Configuration restart = new Configuration();
+        restart.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        restart.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
+        restart.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        env.configure(restart);
+        env.enableCheckpointing(interval.toMillis());
+    }
+
+    @Test
+    void aTaskFailingMidBatchIsRestoredFromItsCheckpointWithNothingLostOrDoubled() throws Exception {
+        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_restore");
+        ReliabilityTopology.Hooks hooks = new ReliabilityTopology.Hooks();
+        // 60 records per checkpoint: the stream is mid-way when the first checkpoint completes.
+        hooks.rate = RateLimiterStrategy.perCheckpoint(60);
+        hooks.beforeSink = new FailOnceAfterCheckpoint();
+        FailOnceAfterCheckpoint.reset();
+
+        ReliabilityRun run = ReliabilityRun.of(config, Fleet.standard())
+                .execute(hooks, env -> checkpointsAndRestarts(env, Duration.ofMillis(200)));
+
+        assertThat(FailOnceAfterCheckpoint.FAILED).as("the injected failure happened").isTrue();
+        run.assertExactlyOnce(dynamoDb);
+    }
+
+    @Test
+    void dynamoDbDownForTwentySecondsTheJobWaitsAndLosesNothing() throws Exception {
+        // The default sink.max-attempts (100) with backoff up to 5 s outlasts the outage.
+        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_outage");
+        ReliabilityTopology.Hooks hooks = new ReliabilityTopology.Hooks();
+        hooks.rate = RateLimiterStrategy.perSecond(40);
+
+        ReliabilityRun.of(config, Fleet.standard()).executeUntilStored(dynamoDb, Duration.ofSeconds(90), hooks,
+                env -> { }, job -> {
+                    awaitFirstItem(config);
+                    dynamoDb.stop();
+                    LOG.info("DynamoDB Local stopped at {}", Instant.now());
+                    Thread.sleep(Duration.ofSeconds(20).toMillis()); // the outage itself
+                    dynamoDb.restart();
+                    LOG.info("DynamoDB Local listening again at {} on {}", Instant.now(), dynamoDb.endpoint());
+                    assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("the job outlived the outage").isFalse();
+                });
+    }
+
+    private static void awaitFirstItem(PeriodTablesConfig config) throws InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        try (DynamoDbClient client = dynamoDb.syncClient()) {
+            while (TableSnapshot.read(client, config.naming()).size() == 0) {
+                assertThat(Instant.now()).as("the job writes its first items").isBefore(deadline);
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** Throws once, on the first record after the first completed checkpoint: a task failure mid-stream. */
+    static final class FailOnceAfterCheckpoint implements MapFunction<SinkRecord, SinkRecord>, CheckpointListener {
+        private static final long serialVersionUID = 1L;
+        static final AtomicBoolean FAILED = new AtomicBoolean();
+        private static final AtomicBoolean CHECKPOINTED = new AtomicBoolean();
+
+        static void reset() {
+            FAILED.set(false);
+            CHECKPOINTED.set(false);
+        }
+
+        @Override
+        public SinkRecord map(SinkRecord record) {
+            if (CHECKPOINTED.get() && FAILED.compareAndSet(false, true)) {
+                throw new IllegalStateException("injected task failure after a completed checkpoint");
+            }
+            return record;
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            CHECKPOINTED.set(true);
+        }
+    }
+}

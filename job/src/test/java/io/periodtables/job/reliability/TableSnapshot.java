@@ -1,0 +1,82 @@
+package io.periodtables.job.reliability;
+
+import io.periodtables.conf.TableNaming;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Every item of every table of one prefix (period, late and rejected tables, as
+ * {@link TableNaming#parse} recognises them, so not the tables of a longer prefix that starts
+ * with this one), read with consistent scans; numbers canonical.
+ * Late tables are filed under {@link ExpectedTables#LATE}; their real names are kept apart.
+ */
+final class TableSnapshot {
+    private final Map<ItemRef, Map<String, AttributeValue>> items;
+    private final Set<String> tables;
+    private final Set<String> lateTables;
+
+    TableSnapshot(Map<ItemRef, Map<String, AttributeValue>> items, Set<String> tables, Set<String> lateTables) {
+        this.items = Collections.unmodifiableMap(new TreeMap<>(items));
+        this.tables = Collections.unmodifiableSet(new TreeSet<>(tables));
+        this.lateTables = Collections.unmodifiableSet(new TreeSet<>(lateTables));
+    }
+
+    static TableSnapshot read(DynamoDbClient client, TableNaming naming) {
+        Map<ItemRef, Map<String, AttributeValue>> items = new TreeMap<>();
+        Set<String> tables = new TreeSet<>();
+        Set<String> lateTables = new TreeSet<>();
+        for (String table : client.listTablesPaginator().tableNames()) {
+            if (naming.parse(table).isEmpty()) {
+                continue; // another prefix's table, even one that starts like ours (prefix_x_...)
+            }
+            tables.add(table);
+            boolean late = naming.isLateTable(table);
+            if (late) {
+                lateTables.add(table);
+            }
+            String filedAs = late ? ExpectedTables.LATE : table;
+            client.scanPaginator(b -> b.tableName(table).consistentRead(true)).items().forEach(item -> {
+                ItemRef ref = new ItemRef(filedAs, item.get("pk").s(), item.get("sk").s());
+                if (items.put(ref, Attributes.canonical(item)) != null) {
+                    throw new AssertionError(ref + " is in two late tables: " + lateTables);
+                }
+            });
+        }
+        return new TableSnapshot(items, tables, lateTables);
+    }
+
+    Map<ItemRef, Map<String, AttributeValue>> items() {
+        return items;
+    }
+
+    /** Every table of the prefix, empty ones included. */
+    Set<String> tables() {
+        return tables;
+    }
+
+    Set<String> lateTables() {
+        return lateTables;
+    }
+
+    /** The items of one table (or of {@link ExpectedTables#LATE}). */
+    Map<ItemRef, Map<String, AttributeValue>> itemsOf(String table) {
+        Map<ItemRef, Map<String, AttributeValue>> of = new TreeMap<>();
+        items.forEach((ref, item) -> {
+            if (ref.table().equals(table)) {
+                of.put(ref, item);
+            }
+        });
+        return of;
+    }
+
+    int size() {
+        return items.size();
+    }
+}
