@@ -52,7 +52,9 @@ public final class PeriodTablesTopology {
                         .<Reading>forBoundedOutOfOrderness(config.get(ConfigKeys.OUT_OF_ORDERNESS))
                         .withIdleness(config.get(ConfigKeys.IDLENESS))
                         .withTimestampAssigner((reading, previous) -> reading.eventMillis()))
-                .uid("watermarks").name("Event time");
+                .uid("watermarks").name("Event time")
+                .transform("Checkpointed watermark", TypeInformation.of(Reading.class), new CheckpointedWatermark())
+                .uid("checkpointed-watermark");
 
         SingleOutputStreamOperator<SinkRecord> periodRecords = timed
                 .keyBy(Reading::deviceId)

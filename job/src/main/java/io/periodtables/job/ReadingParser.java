@@ -2,6 +2,7 @@ package io.periodtables.job;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ItemAttributes;
+import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.sink.Reading;
 import io.periodtables.sink.Rejection;
@@ -53,6 +54,9 @@ public final class ReadingParser {
     /** Integer timestamps below this (1973-03-03 in millis) are almost surely epoch seconds. */
     static final long MIN_EPOCH_MILLIS = 100_000_000_000L;
 
+    /** How close to the year bounds a timestamp must be for its period to be checked too. */
+    private static final long EDGE_MILLIS = Duration.ofDays(31).toMillis();
+
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH + 1).build())
             .build();
@@ -67,6 +71,7 @@ public final class ReadingParser {
     private final int maxDeviceIdBytes;
     private final long maxFutureMillis;
     private final boolean ttlReserved;
+    private final PeriodCalendar calendar;
 
     public ReadingParser(PeriodTablesConfig config) {
         this.deviceField = config.get(ConfigKeys.INPUT_DEVICE_FIELD);
@@ -74,6 +79,7 @@ public final class ReadingParser {
         this.maxDeviceIdBytes = config.sharding().maxDeviceIdBytes();
         this.maxFutureMillis = config.get(ConfigKeys.INPUT_MAX_FUTURE).toMillis();
         this.ttlReserved = config.ttl().isPresent();
+        this.calendar = config.calendar();
     }
 
     /**
@@ -200,6 +206,15 @@ public final class ReadingParser {
         }
         if (millis < Instants.MIN_MILLIS || millis > Instants.MAX_MILLIS) {
             throw new IllegalArgumentException("timestamp " + Instant.ofEpochMilli(millis) + " is outside the years 0001-9999");
+        }
+        if (millis < Instants.MIN_MILLIS + EDGE_MILLIS || millis > Instants.MAX_MILLIS - EDGE_MILLIS) {
+            // Near the edges the table label's year (in tables.zone, or ISO week-based) can differ from UTC's.
+            try {
+                calendar.periodOf(millis);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("timestamp " + Instant.ofEpochMilli(millis)
+                        + " has no period table in " + calendar + ": " + e.getMessage());
+            }
         }
         return millis;
     }

@@ -96,6 +96,15 @@ class ReadingParserTest {
     }
 
     @Test
+    void instantWithoutATableInTheConfiguredZoneIsRejected() {
+        ReadingParser newYork = new ReadingParser(ConfigLoader.fromMap(Map.of("tables.zone", "America/New_York"), true));
+        ReadingParser.Result r = newYork.parse(
+                "{\"deviceId\":\"d\",\"timestamp\":\"0001-01-01T00:00:00Z\"}".getBytes(StandardCharsets.UTF_8), "o", NOW);
+        assertThat(r.rejections).singleElement().satisfies(x -> assertThat(x.reason()).isEqualTo("bad-timestamp"));
+        assertThat(parse("{\"deviceId\":\"d\",\"timestamp\":\"0001-01-01T00:00:00Z\"}").readings).hasSize(1);
+    }
+
+    @Test
     void nonUtf8BytesAreRejectedNotThrown() {
         ReadingParser.Result r = parser.parse(new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}, "o", NOW);
         assertThat(r.rejections).singleElement().satisfies(x -> assertThat(x.reason()).isEqualTo("invalid-json"));

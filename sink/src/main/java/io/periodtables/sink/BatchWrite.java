@@ -118,6 +118,15 @@ final class BatchWrite {
                         : bisect(entries);
             case TABLE_MISSING:
                 return tableMissing(entries, description);
+            case WRONG_KEY_SCHEMA:
+                // Narrow it down to one table (a batch spans several), then stop: never reject valid items.
+                return tablesOf(entries).size() > 1
+                        ? bisect(entries)
+                        : CompletableFuture.completedFuture(BatchOutcome.fatal(new PeriodTableSinkException(
+                                "Table " + tablesOf(entries).iterator().next() + " exists but its key schema is not pk (S, HASH) and"
+                                        + " sk (S, RANGE), so it is not a period-tables table: " + description
+                                        + ". Use another tables.prefix or remove that table.",
+                                DynamoDbErrors.unwrap(error))));
             case ACCESS_DENIED:
             default:
                 return CompletableFuture.completedFuture(BatchOutcome.fatal(new PeriodTableSinkException(

@@ -23,6 +23,11 @@ final class DynamoDbErrors {
         TRANSIENT,
         /** The request is invalid: split the batch until the one invalid item is alone. */
         VALIDATION,
+        /**
+         * The table exists but its key schema is not ours (pk, sk): every item would be refused,
+         * so isolating "poison" items would file valid readings as rejected. Fail the job.
+         */
+        WRONG_KEY_SCHEMA,
         /** The table does not exist (yet): call the missing-table handler, then retry. */
         TABLE_MISSING,
         /** Credentials refused or not permitted: retrying cannot help, fail the job now. */
@@ -55,12 +60,24 @@ final class DynamoDbErrors {
                 return Kind.TABLE_MISSING;
             }
             if ("ValidationException".equals(code)) {
-                return Kind.VALIDATION;
+                return isKeySchemaMismatch(service.awsErrorDetails() == null ? null
+                        : service.awsErrorDetails().errorMessage()) ? Kind.WRONG_KEY_SCHEMA : Kind.VALIDATION;
             }
             return Kind.TRANSIENT;
         }
         // SdkClientException (I/O, connection refused, attempt timeouts) and anything else.
         return Kind.TRANSIENT;
+    }
+
+    /**
+     * DynamoDB's messages when an item's key attributes do not fit the table's key schema. Our
+     * items always carry non-empty string {@code pk} and {@code sk}, so on a table of ours these
+     * cannot occur: the table is someone else's.
+     */
+    static boolean isKeySchemaMismatch(String message) {
+        return message != null && (message.contains("does not match the schema")
+                || message.contains("One of the required keys was not given a value")
+                || message.startsWith("Missing the key"));
     }
 
     /** The error behind the wrappers of {@code CompletableFuture} and the SDK. */

@@ -56,6 +56,20 @@ class DynamoDbErrorsTest {
                 .startsWith("SdkClientException caused by ConnectException: Unable to execute HTTP request");
     }
 
+    @Test
+    void keySchemaMismatchIsNotAPoisonItem() {
+        for (String message : new String[] {
+            "One of the required keys was not given a value",
+            "The provided key element does not match the schema",
+            "Missing the key id in the item"}) {
+            DynamoDbException error = (DynamoDbException) DynamoDbException.builder()
+                    .awsErrorDetails(AwsErrorDetails.builder().errorCode("ValidationException").errorMessage(message).build())
+                    .statusCode(400).message(message).build();
+            assertThat(DynamoDbErrors.classify(new CompletionException(error))).as(message).isEqualTo(Kind.WRONG_KEY_SCHEMA);
+        }
+        assertThat(DynamoDbErrors.classify(service("ValidationException", 400))).isEqualTo(Kind.VALIDATION);
+    }
+
     static DynamoDbException service(String code, int status) {
         return (DynamoDbException) DynamoDbException.builder()
                 .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage("message of " + code).build())

@@ -102,6 +102,26 @@ class BadInputCorpusITCase {
         assertThat(tables.tables()).allSatisfy(table -> assertThat(table).matches(TABLE_NAME));
     }
 
+    /**
+     * The parser accepts the years 0001-9999 in UTC, but table names are labelled in
+     * {@code tables.zone}: west of Greenwich, 0001-01-01T00:00Z is still year 0 there, and no
+     * table can be named for it. Such a reading must be rejected, not stop the job.
+     */
+    @Test
+    void aReadingWithNoTableInTheTablesZoneIsRejectedAndDoesNotStopTheJob() throws Exception {
+        TestInput input = new TestInput()
+                .reading("zone-1", Instant.parse("2025-06-01T08:00:00Z"), "\"temp\":1")
+                .reading("zone-2", Instant.parse("0001-01-01T00:00:00Z"), "\"temp\":2")
+                .reading("zone-1", Instant.parse("2025-06-01T08:01:00Z"), "\"temp\":3");
+        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_zone", "tables.zone", "America/New_York");
+
+        ReliabilityRun zoned = ReliabilityRun.of(config, input).execute();
+
+        TableSnapshot stored = zoned.assertExactlyOnce(dynamoDb);
+        assertThat(stored.itemsOf(config.naming().rejectedTable()).keySet())
+                .singleElement().satisfies(ref -> assertThat(ref.pk()).isEqualTo("bad-timestamp"));
+    }
+
     private void assertOutcome(BadInputCorpus.Entry entry) throws IOException {
         JsonNode root = parseLeniently(entry.data());
         if (entry.outcomes().size() > 1 || (root != null && root.isArray() && !root.isEmpty())) {

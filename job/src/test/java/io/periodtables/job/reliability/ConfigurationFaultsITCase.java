@@ -3,6 +3,7 @@ package io.periodtables.job.reliability;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.rotation.TableSchemaMismatchException;
 import io.periodtables.sink.PeriodTableSinkException;
 
 import org.apache.flink.core.execution.JobClient;
@@ -15,6 +16,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -26,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,9 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Configuration faults: DynamoDB unreachable, a DynamoDB that never answers, no credentials. Each
- * must stop the job with an error that says what is wrong, within a bound
- * ({@code sink.max-attempts}), and write nothing anywhere.
+ * Configuration faults: DynamoDB unreachable, a DynamoDB that never answers, no credentials, and
+ * a table with the job's name but another key schema. Each must stop the job with an error that
+ * says what is wrong, within a bound ({@code sink.max-attempts}), and write nothing anywhere.
  */
 class ConfigurationFaultsITCase {
     /** Far beyond what a failing run takes; reaching it means the job hangs. */
@@ -128,6 +134,42 @@ class ConfigurationFaultsITCase {
             });
         }
         assertNothingWritten("rel_no_credentials");
+    }
+
+    @Test
+    void tableWithTheJobsNameButAnotherKeySchemaStopsTheJobAndNothingIsWritten() throws Exception {
+        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_schema");
+        String foreign = config.naming().periodTableOf(Fleet.T0);
+        Map<String, AttributeValue> theirItem = Map.of("id", AttributeValue.fromS("theirs"), "v", AttributeValue.fromN("1"));
+        try (DynamoDbClient client = dynamoDb.syncClient()) {
+            client.createTable(b -> b.tableName(foreign).billingMode(BillingMode.PAY_PER_REQUEST)
+                    .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
+                    .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
+            client.putItem(b -> b.tableName(foreign).item(theirItem));
+        }
+
+        Throwable failure = failureOf(config);
+
+        // The rotation (DescribeTable) or the sink (the write's ValidationException) notices first.
+        Optional<Throwable> rotation = ExceptionUtils.findThrowable(failure, TableSchemaMismatchException.class)
+                .map(Throwable.class::cast);
+        Optional<Throwable> sink = ExceptionUtils.findThrowable(failure, PeriodTableSinkException.class)
+                .filter(e -> e.getMessage().contains("key schema")).map(Throwable.class::cast);
+        assertThat(rotation.or(() -> sink))
+                .as("the job fails with the schema mismatch, not %s", failure)
+                .hasValueSatisfying(e -> assertThat(e.getMessage()).contains(foreign)
+                        .contains("pk (S, HASH) and sk (S, RANGE)"));
+        try (DynamoDbClient client = dynamoDb.syncClient()) {
+            assertThat(client.scan(b -> b.tableName(foreign)).items()).as("their table is untouched").containsExactly(theirItem);
+        }
+        List<String> withItems = new ArrayList<>();
+        try (DynamoDbClient client = dynamoDb.syncClient()) {
+            client.listTablesPaginator().tableNames().stream()
+                    .filter(t -> config.naming().parse(t).isPresent() && !t.equals(foreign))
+                    .filter(t -> client.scan(b -> b.tableName(t).limit(1)).count() > 0)
+                    .forEach(withItems::add);
+        }
+        assertThat(withItems).as("tables of the prefix with items").isEmpty();
     }
 
     /** Runs the job on {@link #someReadings()} and returns why it failed; fails the test if it does not, or hangs. */

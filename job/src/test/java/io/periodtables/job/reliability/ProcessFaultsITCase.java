@@ -3,6 +3,7 @@ package io.periodtables.job.reliability;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.sink.Reading;
 import io.periodtables.sink.SinkRecord;
 
 import org.apache.flink.api.common.functions.MapFunction;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -105,6 +107,46 @@ class ProcessFaultsITCase {
                 });
     }
 
+    /**
+     * A reading that arrived late goes to the late table. If the job fails after writing it and
+     * restores a checkpoint taken before it arrived, the reading is read again, and the restored
+     * job must still treat it as late: Flink does not checkpoint watermarks, so a restored window
+     * operator starts from no watermark and would put the replayed reading in its period table,
+     * a second copy next to the one in the late table.
+     */
+    @Test
+    void aLateReadingReplayedAfterARestoreIsNotStoredASecondTime() throws Exception {
+        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_late_replay");
+        TestInput input = new TestInput();
+        for (int step = 0; step < 24; step++) { // 08:00-09:09, six devices: the watermark passes 09:05
+            for (int d = 0; d < Fleet.DEVICES; d++) {
+                input.reading("dev-" + d, Fleet.T0.plus(Fleet.STEP.multipliedBy(step)).plusMillis(d), Fleet.payload(step, d));
+            }
+        }
+        int firstCycle = input.size();
+        input.reading("dev-late", Instant.parse("2025-06-01T08:30:00Z"), "\"temp\":5"); // late: 08:00 closed at 09:05
+        input.reading(FailOnceAfterLateWrite.MARKER, Instant.parse("2025-06-01T09:10:00Z"), "\"temp\":0");
+        for (int d = 0; d < Fleet.DEVICES; d++) {
+            input.reading("dev-" + d, Instant.parse("2025-06-01T09:12:00Z").plusMillis(d), "\"temp\":1");
+        }
+        ReliabilityRun run = ReliabilityRun.of(config, input);
+        FailOnceAfterLateWrite.arm(() -> {
+            try (DynamoDbClient client = dynamoDb.syncClient()) {
+                return !TableSnapshot.read(client, config.naming()).itemsOf(ExpectedTables.LATE).isEmpty();
+            }
+        });
+        ReliabilityTopology.Hooks hooks = new ReliabilityTopology.Hooks();
+        // The first checkpoint covers the on-time readings only; the late reading follows it.
+        hooks.rate = RateLimiterStrategy.perCheckpoint(firstCycle);
+        hooks.afterParse = new FailOnceAfterLateWrite();
+
+        run.execute(hooks, env -> checkpointsAndRestarts(env, Duration.ofSeconds(1)));
+
+        assertThat(run.expected.lateReadings()).isEqualTo(1);
+        assertThat(FailOnceAfterLateWrite.LATE_WRITTEN_FIRST).as("the late reading was written before the failure").isTrue();
+        run.assertExactlyOnce(dynamoDb);
+    }
+
     private static void awaitFirstItem(PeriodTablesConfig config) throws InterruptedException {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
         try (DynamoDbClient client = dynamoDb.syncClient()) {
@@ -112,6 +154,37 @@ class ProcessFaultsITCase {
                 assertThat(Instant.now()).as("the job writes its first items").isBefore(deadline);
                 Thread.sleep(100);
             }
+        }
+    }
+
+    /**
+     * Throws once, when the marker reading arrives, after waiting until the late reading before
+     * it is in the late table: the task fails with the late write done and not yet checkpointed.
+     */
+    static final class FailOnceAfterLateWrite implements MapFunction<Reading, Reading> {
+        private static final long serialVersionUID = 1L;
+        static final String MARKER = "marker";
+        static final AtomicBoolean LATE_WRITTEN_FIRST = new AtomicBoolean();
+        private static final AtomicBoolean FAILED = new AtomicBoolean();
+        private static volatile BooleanSupplier lateWritten;
+
+        static void arm(BooleanSupplier condition) {
+            lateWritten = condition;
+            FAILED.set(false);
+            LATE_WRITTEN_FIRST.set(false);
+        }
+
+        @Override
+        public Reading map(Reading reading) throws InterruptedException {
+            if (reading.deviceId().equals(MARKER) && FAILED.compareAndSet(false, true)) {
+                Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+                while (!lateWritten.getAsBoolean() && Instant.now().isBefore(deadline)) {
+                    Thread.sleep(100);
+                }
+                LATE_WRITTEN_FIRST.set(lateWritten.getAsBoolean());
+                throw new IllegalStateException("injected task failure after the late reading was written");
+            }
+            return reading;
         }
     }
 

@@ -2,6 +2,7 @@ package io.periodtables.job.reliability;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.job.CheckpointedWatermark;
 import io.periodtables.job.ParseRecords;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.job.PeriodWindows;
@@ -80,7 +81,9 @@ final class ReliabilityTopology {
                         .<Reading>forGenerator(ctx -> new EveryReading(Duration.ofMillis(outOfOrderness)))
                         .withIdleness(config.get(ConfigKeys.IDLENESS))
                         .withTimestampAssigner((reading, previous) -> reading.eventMillis()))
-                .setParallelism(1).name("Event time");
+                .setParallelism(1).name("Event time")
+                .transform("Checkpointed watermark", TypeInformation.of(Reading.class), new CheckpointedWatermark())
+                .setParallelism(1);
 
         SingleOutputStreamOperator<SinkRecord> periodRecords = timed
                 .keyBy(Reading::deviceId)
