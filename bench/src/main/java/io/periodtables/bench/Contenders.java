@@ -100,7 +100,7 @@ final class Contenders {
         PeriodTablesConfig config = config(RAW);
         String table = config.get(io.periodtables.conf.ConfigKeys.TABLES_PREFIX) + "_raw";
         Tables.create(admin, table);
-        Reading[] readings = PrebuiltReadings.all();
+        Reading[] readings = java.util.Arrays.copyOf(PrebuiltReadings.all(), n);
         return timed(RAW + "-" + inFlight, run, config, () -> RawBatchLoop.write(config, table, readings, inFlight));
     }
 
