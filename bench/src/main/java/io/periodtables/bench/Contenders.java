@@ -1,6 +1,8 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.job.FleetReadings;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.sink.PeriodTableSink;
 import io.periodtables.sink.Reading;
@@ -18,6 +20,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,7 +72,7 @@ final class Contenders {
 
     /** The readings every contender writes: the full job's generator output, parsed. */
     Reading[] readings() {
-        return new io.periodtables.job.FleetReadings(config("x"), start).readings(n);
+        return new FleetReadings(config("x"), start).readings(n);
     }
 
     Measurement ourSink(int run) throws Exception {
@@ -83,7 +89,7 @@ final class Contenders {
 
     Measurement stockSink(int run) throws Exception {
         PeriodTablesConfig config = config(STOCK);
-        String table = config.get(io.periodtables.conf.ConfigKeys.TABLES_PREFIX) + "_stock";
+        String table = config.get(ConfigKeys.TABLES_PREFIX) + "_stock";
         Tables.create(admin, table);
         JobGraph graph = BenchCluster.graphOf(CHECKPOINT_MILLIS, env -> env
                 .fromSource(new DataGeneratorSource<>(new PrebuiltReadings.AsReadings(), n,
@@ -98,9 +104,9 @@ final class Contenders {
 
     Measurement rawLoop(int run, int inFlight) throws Exception {
         PeriodTablesConfig config = config(RAW);
-        String table = config.get(io.periodtables.conf.ConfigKeys.TABLES_PREFIX) + "_raw";
+        String table = config.get(ConfigKeys.TABLES_PREFIX) + "_raw";
         Tables.create(admin, table);
-        Reading[] readings = java.util.Arrays.copyOf(PrebuiltReadings.all(), n);
+        Reading[] readings = Arrays.copyOf(PrebuiltReadings.all(), n);
         return timed(RAW + "-" + inFlight, run, config, () -> RawBatchLoop.write(config, table, readings, inFlight));
     }
 
@@ -122,8 +128,8 @@ final class Contenders {
         return p;
     }
 
-    private java.util.List<String> periodTables(PeriodTablesConfig config) {
-        java.util.List<String> tables = new java.util.ArrayList<>();
+    private List<String> periodTables(PeriodTablesConfig config) {
+        List<String> tables = new ArrayList<>();
         for (long t = start.toEpochMilli(); t < start.plus(SPAN).toEpochMilli(); t += Duration.ofHours(1).toMillis()) {
             tables.add(config.naming().periodTableOf(Instant.ofEpochMilli(t)));
         }
@@ -147,7 +153,7 @@ final class Contenders {
         Measurement m = new Measurement(contender, run, n, clock.wallSeconds(), clock.cpuSeconds(),
                 dynamoDb.cpuSeconds() - serverCpu);
         E2eBench.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
-        String prefix = config.get(io.periodtables.conf.ConfigKeys.TABLES_PREFIX);
+        String prefix = config.get(ConfigKeys.TABLES_PREFIX);
         long items = Tables.countWithPrefix(admin, prefix);
         Tables.deleteWithPrefix(admin, prefix);
         if (items != n) {
@@ -158,7 +164,7 @@ final class Contenders {
 
     /** The period sink's counters of the last run (zero for the other contenders). */
     static Map<String, Long> sinkCounters() {
-        Map<String, Long> counters = new java.util.LinkedHashMap<>();
+        Map<String, Long> counters = new LinkedHashMap<>();
         for (String name : new String[] {"recordsWritten", "batches", "unprocessedItemsRetried", "throttledRequests",
                 "failedRequests", "bisections", "missingTableFallbacks"}) {
             counters.put(name, BenchMetrics.sum(name));

@@ -91,8 +91,7 @@ final class MemoryBench {
         for (Map.Entry<String, AccessExecutionJobVertex> v : vertices(graph).entrySet()) {
             var task = stats.getTaskStateStats(v.getValue().getJobVertexId());
             if (task != null && task.getStateSize() > 0) {
-                String perDevice = v.getKey().startsWith(io.periodtables.job.PeriodTablesTopology.class.getSimpleName())
-                        || v.getKey().contains("Period windows")
+                String perDevice = v.getKey().contains("Period windows")
                         ? String.format(Locale.ROOT, " = **%.1f bytes per device**", (double) task.getStateSize() / DEVICES) : "";
                 md.append(String.format(Locale.ROOT, "| … of which %s | %,.1f KB%s |%n", v.getKey(), task.getStateSize() / 1024.0, perDevice));
             }

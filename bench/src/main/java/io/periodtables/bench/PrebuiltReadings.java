@@ -19,10 +19,6 @@ final class PrebuiltReadings {
         readings = value;
     }
 
-    static int count() {
-        return readings.length;
-    }
-
     static Reading[] all() {
         return readings;
     }
