@@ -1,0 +1,80 @@
+package io.periodtables.infra;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The jar uploaded to Managed Service for Apache Flink: {@code job/target/period-tables-job.jar}
+ * as the build produced it (the job module is this module's test dependency, so the reactor
+ * packages it first).
+ */
+class ShadedJarTest {
+
+    private static final long MSF_MAX_BYTES = 512L * 1024 * 1024;
+    private static File jar;
+    private static List<String> entries;
+
+    @BeforeAll
+    static void open() throws Exception {
+        jar = new File("../job/target/period-tables-job.jar");
+        assertThat(jar).as("the MSF jar; build it with mvn verify (or package) from the root").isFile();
+        entries = new ArrayList<>();
+        try (JarFile file = new JarFile(jar)) {
+            file.stream().forEach(e -> entries.add(e.getName()));
+        }
+    }
+
+    @Test
+    void mainClassIsTheJob() throws Exception {
+        try (JarFile file = new JarFile(jar)) {
+            Manifest manifest = file.getManifest();
+            assertThat(manifest.getMainAttributes().getValue("Main-Class")).isEqualTo("io.periodtables.job.PeriodTablesJob");
+        }
+        assertThat(entries).contains("io/periodtables/job/PeriodTablesJob.class",
+                "io/periodtables/sink/PeriodTableSink.class", "io/periodtables/rotation/Rotation.class",
+                "io/periodtables/conf/PeriodCalendar.class");
+    }
+
+    @Test
+    void flinkRuntimeAndLocalOnlyPartsAreLeftOut() {
+        assertThat(entries).noneMatch(e -> e.startsWith("org/apache/flink/runtime/"))
+                .noneMatch(e -> e.startsWith("org/apache/flink/streaming/api/environment/"))
+                .noneMatch(e -> e.startsWith("com/amazonaws/services/dynamodbv2/local/"))
+                .noneMatch(e -> e.startsWith("io/periodtables/emulators/"))
+                .noneMatch(e -> e.startsWith("org/apache/logging/log4j/core/"))
+                .noneMatch(e -> e.matches("META-INF/[^/]+\\.(SF|DSA|RSA|EC)"));
+    }
+
+    @Test
+    void serviceFilesOfTheSdkTheConnectorAndOursArePresent() throws Exception {
+        try (JarFile file = new JarFile(jar)) {
+            String async = new String(file.getInputStream(
+                    file.getEntry("META-INF/services/software.amazon.awssdk.http.async.SdkAsyncHttpService"))
+                    .readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(async).contains("software.amazon.awssdk.http.nio.netty.NettySdkAsyncHttpService");
+            String factories = new String(file.getInputStream(
+                    file.getEntry("META-INF/services/org.apache.flink.table.factories.Factory"))
+                    .readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(factories).contains("org.apache.flink.connector.kinesis.table.KinesisDynamicTableSinkFactory");
+            String reporters = new String(file.getInputStream(
+                    file.getEntry("META-INF/services/org.apache.flink.metrics.reporter.MetricReporterFactory"))
+                    .readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(reporters).contains("io.periodtables.job.LocalStatusReporter$Factory");
+        }
+        assertThat(entries).contains("log4j2.properties");
+    }
+
+    @Test
+    void fitsManagedFlinksLimit() {
+        assertThat(jar.length()).isLessThan(MSF_MAX_BYTES);
+    }
+}
