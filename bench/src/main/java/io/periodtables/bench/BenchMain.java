@@ -8,12 +8,14 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery}
+ * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query}
  * and {@code --bench-dir bench}. Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
 
-    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList("size", "e2e", "capacity", "rollover", "memory", "recovery"));
+    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList("size", "e2e", "capacity", "rollover", "memory", "recovery", "query"));
+
+    static final String QUERY_SECTION = "7-query.md";
 
     private BenchMain() {}
 
@@ -46,10 +48,14 @@ public final class BenchMain {
                 case "memory" -> results.writeSection("5-memory.md", MemoryBench.run(memoryN, benchDir));
                 case "recovery" -> results.writeSection("6-recovery.md", RecoveryBench.run(runs, benchDir));
                 case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir));
+                case "query" -> results.writeSection(QUERY_SECTION, QueryBench.run());
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }
         }
-        Path written = results.assemble(header());
+        // the query part alone adds its section to the RESULTS.md there is, whatever sections target/ still holds
+        Path written = only.equals(Set.of("query"))
+                ? results.spliceSection(QUERY_SECTION)
+                : results.assemble(header());
         E2eBench.log("wrote " + written.toAbsolutePath());
         System.exit(0);
     }

@@ -10,7 +10,8 @@ import java.util.stream.Stream;
 /**
  * {@code bench/RESULTS.md}: a header with the machine facts, then one section per benchmark. Each
  * benchmark writes its section to {@code bench/target/results/<n>-<name>.md}, so one benchmark
- * can be run again alone; the file is assembled from all sections present.
+ * can be run again alone; the file is assembled from all sections present. A section can also be
+ * spliced into the RESULTS.md there is ({@link #spliceSection}), keeping everything else in it.
  */
 final class ResultsFile {
 
@@ -44,5 +45,31 @@ final class ResultsFile {
         Path results = benchDir.resolve("RESULTS.md");
         Files.writeString(results, out.toString());
         return results;
+    }
+
+    /**
+     * Puts section {@code fileName} (written before with {@link #writeSection}) into RESULTS.md as
+     * it is: replaces the section with the same {@code ## } heading, or appends it; the rest of the
+     * file is kept as it is.
+     */
+    Path spliceSection(String fileName) throws IOException {
+        Path results = benchDir.resolve("RESULTS.md");
+        String existing = Files.isRegularFile(results) ? Files.readString(results) : "";
+        Files.writeString(results, spliced(existing, Files.readString(sectionsDir().resolve(fileName))));
+        return results;
+    }
+
+    /** {@code document} with {@code section} in place of the section of the same first line, or at its end. */
+    static String spliced(String document, String section) {
+        String heading = section.lines().findFirst().orElseThrow(() -> new IllegalArgumentException("empty section"));
+        int start = document.startsWith(heading + "\n") ? 0 : document.indexOf("\n" + heading + "\n");
+        if (start < 0) {
+            String base = document.isEmpty() || document.endsWith("\n") ? document : document + "\n";
+            return base + (base.isEmpty() ? "" : "\n") + section;
+        }
+        int from = start == 0 ? 0 : start + 1;
+        int next = document.indexOf("\n## ", from + heading.length());
+        String rest = next < 0 ? "" : document.substring(next + 1);
+        return document.substring(0, from) + section + (rest.isEmpty() ? "" : "\n" + rest);
     }
 }

@@ -1,0 +1,42 @@
+package io.periodtables.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Running one part alone adds its section to RESULTS.md and keeps every other result in it. */
+class ResultsFileTest {
+
+    private static final String EXISTING = "# benchmarks\n\n## 1. One\n\nfirst\n\n## 2. Two\n\nsecond\n";
+
+    @Test
+    void appendsANewSectionAndKeepsTheRest() {
+        String out = ResultsFile.spliced(EXISTING, "## 7. Query\n\nnumbers\n");
+
+        assertThat(out).isEqualTo(EXISTING + "\n## 7. Query\n\nnumbers\n");
+    }
+
+    @Test
+    void replacesTheSectionOfTheSameHeadingOnly() {
+        String once = ResultsFile.spliced(EXISTING, "## 1. One\n\nnew first\n");
+
+        assertThat(once).isEqualTo("# benchmarks\n\n## 1. One\n\nnew first\n\n## 2. Two\n\nsecond\n");
+        String last = ResultsFile.spliced(EXISTING + "\n## 7. Query\n\nold\n", "## 7. Query\n\nnew\n");
+        assertThat(last).isEqualTo(EXISTING + "\n## 7. Query\n\nnew\n");
+    }
+
+    @Test
+    void splicesTheWrittenSectionIntoTheFileOnDisk(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("RESULTS.md"), EXISTING);
+        ResultsFile results = new ResultsFile(dir);
+
+        results.writeSection("7-query.md", "## 7. Query\n\nnumbers\n");
+        results.spliceSection("7-query.md");
+
+        assertThat(Files.readString(dir.resolve("RESULTS.md"))).startsWith(EXISTING).endsWith("## 7. Query\n\nnumbers\n");
+    }
+}
