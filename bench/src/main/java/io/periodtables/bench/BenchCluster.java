@@ -1,11 +1,10 @@
 package io.periodtables.bench;
 
+import io.periodtables.job.LocalRunner;
+
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.MetricOptions;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -26,14 +25,7 @@ final class BenchCluster implements AutoCloseable {
     private final MiniCluster cluster;
 
     BenchCluster() throws Exception {
-        Configuration flink = new Configuration();
-        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-        flink.set(RestOptions.ADDRESS, "127.0.0.1");
-        flink.set(RestOptions.BIND_PORT, "0");
-        flink.set(JobManagerOptions.ADDRESS, "127.0.0.1");
-        flink.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
+        Configuration flink = LocalRunner.loopbackConfiguration("0");
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "bench");
         flink.setString("metrics.reporter.bench.factory.class", BenchMetrics.Factory.class.getName());
         flink.setString("metrics.reporter.bench.interval", "1 s");
