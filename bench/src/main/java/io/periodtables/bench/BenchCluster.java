@@ -1,6 +1,6 @@
 package io.periodtables.bench;
 
-import io.periodtables.job.LocalRunner;
+import io.periodtables.emulators.LoopbackFlink;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
@@ -25,7 +25,7 @@ final class BenchCluster implements AutoCloseable {
     private final MiniCluster cluster;
 
     BenchCluster() throws Exception {
-        Configuration flink = LocalRunner.loopbackConfiguration("0");
+        Configuration flink = LoopbackFlink.configuration("0");
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "bench");
         flink.setString("metrics.reporter.bench.factory.class", BenchMetrics.Factory.class.getName());
         flink.setString("metrics.reporter.bench.interval", "1 s");

@@ -5,14 +5,12 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.LoopbackFlink;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.MetricOptions;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -98,7 +96,7 @@ public final class LocalRunner {
     }
 
     private static void run(PeriodTablesConfig config, Duration duration, String fromSavepoint) throws Exception {
-        Configuration flink = loopbackConfiguration("8081-8099");
+        Configuration flink = LoopbackFlink.configuration("8081-8099");
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "status");
         flink.setString("metrics.reporter.status.factory.class", LocalStatusReporter.Factory.class.getName());
         int parallelism = config.get(ConfigKeys.PARALLELISM);
@@ -145,24 +143,6 @@ public final class LocalRunner {
             }
         }
         TableSummary.print(config, System.out);
-    }
-
-    /**
-     * A MiniCluster configuration whose REST endpoint, JobManager and TaskManager listen on
-     * 127.0.0.1 only (Flink binds every interface by default).
-     *
-     * @param restPorts the Web UI/REST port or range, e.g. {@code 8081-8099}, or {@code 0} for any
-     */
-    public static Configuration loopbackConfiguration(String restPorts) {
-        Configuration flink = new Configuration();
-        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-        flink.set(RestOptions.ADDRESS, "127.0.0.1");
-        flink.set(RestOptions.BIND_PORT, restPorts);
-        flink.set(JobManagerOptions.ADDRESS, "127.0.0.1");
-        flink.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
-        return flink;
     }
 
     /** Stops the job with a savepoint (so buffered writes are flushed and the run can resume); cancels if that fails. */

@@ -1,14 +1,11 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.sink.PeriodTableSink;
 import io.periodtables.sink.SinkRecord;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.JobManagerOptions;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -30,17 +27,10 @@ final class SinkWrittenTables {
     private SinkWrittenTables() {}
 
     static MiniClusterExtension miniCluster() {
-        Configuration flink = new Configuration();
-        flink.set(JobManagerOptions.ADDRESS, "127.0.0.1");
-        flink.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
-        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-        flink.set(RestOptions.ADDRESS, "127.0.0.1");
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                 .setNumberTaskManagers(1)
                 .setNumberSlotsPerTaskManager(2)
-                .setConfiguration(flink)
+                .setConfiguration(LoopbackFlink.configuration("0"))
                 .build());
     }
 

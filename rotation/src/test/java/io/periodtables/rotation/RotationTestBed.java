@@ -5,6 +5,7 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.LoopbackFlink;
 
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
@@ -12,10 +13,6 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.JobManagerOptions;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -51,17 +48,10 @@ final class RotationTestBed {
     private RotationTestBed() {}
 
     static MiniClusterExtension miniCluster() {
-        Configuration flink = new Configuration();
-        flink.set(JobManagerOptions.ADDRESS, "127.0.0.1");
-        flink.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
-        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-        flink.set(RestOptions.ADDRESS, "127.0.0.1");
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                 .setNumberTaskManagers(1)
                 .setNumberSlotsPerTaskManager(2)
-                .setConfiguration(flink)
+                .setConfiguration(LoopbackFlink.configuration("0"))
                 .build());
     }
 

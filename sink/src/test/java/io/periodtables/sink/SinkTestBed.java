@@ -2,12 +2,9 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.LoopbackFlink;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.JobManagerOptions;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -26,17 +23,10 @@ final class SinkTestBed {
     private SinkTestBed() {}
 
     static MiniClusterExtension miniCluster() {
-        Configuration flink = new Configuration();
-        flink.set(JobManagerOptions.ADDRESS, "127.0.0.1");
-        flink.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.HOST, "127.0.0.1");
-        flink.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
-        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-        flink.set(RestOptions.ADDRESS, "127.0.0.1");
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                 .setNumberTaskManagers(1)
                 .setNumberSlotsPerTaskManager(2)
-                .setConfiguration(flink)
+                .setConfiguration(LoopbackFlink.configuration("0"))
                 .build());
     }
 
