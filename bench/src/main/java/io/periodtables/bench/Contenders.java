@@ -4,9 +4,9 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.FleetReadings;
 import io.periodtables.job.PeriodTablesTopology;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.SinkRecord;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

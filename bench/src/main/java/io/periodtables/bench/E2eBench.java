@@ -1,6 +1,6 @@
 package io.periodtables.bench;
 
-import io.periodtables.sink.Reading;
+import io.periodtables.model.Reading;
 import io.periodtables.sink.SinkInternals;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -2,7 +2,7 @@ package io.periodtables.bench;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.FleetReadings;
-import io.periodtables.sink.Reading;
+import io.periodtables.model.Reading;
 import io.periodtables.sink.SinkInternals;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.SinkRecord;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 

@@ -6,7 +6,7 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
-import io.periodtables.sink.Reading;
+import io.periodtables.model.Reading;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;

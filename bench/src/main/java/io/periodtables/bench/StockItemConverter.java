@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.sink.Reading;
+import io.periodtables.model.Reading;
 import io.periodtables.sink.SinkInternals;
 
 import org.apache.flink.api.connector.sink2.SinkWriter;

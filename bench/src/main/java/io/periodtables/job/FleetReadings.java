@@ -2,7 +2,7 @@ package io.periodtables.job;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.sink.Reading;
+import io.periodtables.model.Reading;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

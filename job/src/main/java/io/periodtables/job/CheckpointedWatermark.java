@@ -1,6 +1,9 @@
 package io.periodtables.job;
 
-import io.periodtables.sink.Reading;
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
@@ -11,6 +14,7 @@ import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import java.util.List;
@@ -24,15 +28,30 @@ import java.util.List;
  *
  * <p>The state is a union list: after a change of parallelism every subtask takes the minimum
  * of the restored watermarks (those of subtasks that had one), the job's global watermark at
- * the checkpoint. Chained right after the watermark assigner, it costs a comparison per record.
+ * the checkpoint. The restored watermark is emitted as soon as the operator runs, and every
+ * lower watermark from upstream (the source's per-shard watermarks start from nothing after a
+ * restore) is held back. A reading late against it is routed late right here, so the decision
+ * does not wait for every input of the window operator to have sent it. Chained to the source,
+ * it costs a comparison per record.
  */
 @Internal
-public final class CheckpointedWatermark extends AbstractStreamOperator<Reading> implements OneInputStreamOperator<Reading, Reading> {
+public final class CheckpointedWatermark extends AbstractStreamOperator<SinkRecord>
+        implements OneInputStreamOperator<SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
+
+    private final PeriodCalendar calendar;
+    private final long allowedLateness;
 
     private transient ListState<Long> state;
     private transient long current;
     private transient long restored;
+    /** The restored watermark: readings late against it were late before the restore too. */
+    private transient long floor;
+
+    public CheckpointedWatermark(PeriodTablesConfig config) {
+        this.calendar = config.calendar();
+        this.allowedLateness = config.get(ConfigKeys.ALLOWED_LATENESS).toMillis();
+    }
 
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
@@ -50,12 +69,42 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<Reading>
             }
             restored = min == Long.MAX_VALUE ? Long.MIN_VALUE : min;
         }
+        floor = restored;
+    }
+
+    /**
+     * The restored watermark is in force from the start, not from the first record: a subtask
+     * that receives nothing (a source subtask without a shard after a rescale) would otherwise
+     * hold every downstream operator at no watermark until idleness, and a backlog passing in
+     * that time would be judged on time.
+     */
+    @Override
+    public void open() throws Exception {
+        super.open();
+        if (restored > Long.MIN_VALUE) {
+            ProcessingTimeService time = getProcessingTimeService();
+            time.registerTimer(time.getCurrentProcessingTime(), ignored -> emitRestored());
+        }
     }
 
     @Override
-    public void processElement(StreamRecord<Reading> element) throws Exception {
+    public void processElement(StreamRecord<SinkRecord> element) throws Exception {
         emitRestored();
+        SinkRecord record = element.getValue();
+        if (record.kind() == SinkRecord.Kind.PERIOD && floor > Long.MIN_VALUE && isLate(record.reading().eventMillis())) {
+            // Late against the watermark the job had reached at the checkpoint: decided here, not
+            // left to the window operator, whose inputs may not all have sent it yet.
+            element.replace(SinkRecord.late(record.reading(), floor));
+        }
         output.collect(element);
+    }
+
+    private boolean isLate(long eventMillis) {
+        try {
+            return calendar.periodOf(eventMillis).endMillis() - 1 + allowedLateness <= floor;
+        } catch (IllegalArgumentException outsideTableNames) {
+            return false; // the sink rejects it
+        }
     }
 
     @Override
@@ -67,7 +116,7 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<Reading>
         }
     }
 
-    /** Before the first record after a restore: the watermark the job had reached. */
+    /** Once after a restore, before anything else passes: the watermark the job had reached. */
     private void emitRestored() throws Exception {
         if (restored > current) {
             current = restored;

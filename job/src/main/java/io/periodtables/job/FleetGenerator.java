@@ -2,9 +2,10 @@ package io.periodtables.job;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
@@ -39,16 +40,21 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
         this.millisPerReading = 1000.0 * speedup / ratePerSecond;
     }
 
-    /** The generator source for {@code config}'s {@code generator.*} keys; {@code now} resolves to {@code clockNow}. */
-    public static DataGeneratorSource<String> source(PeriodTablesConfig config, Instant clockNow) {
+    /** The fleet of {@code config}'s {@code generator.*} keys; {@code now} resolves to {@code clockNow}. */
+    public static FleetGenerator of(PeriodTablesConfig config, Instant clockNow) {
         Instant start = config.find(ConfigKeys.GENERATOR_START).orElse(clockNow);
-        double rate = config.get(ConfigKeys.GENERATOR_RATE);
-        FleetGenerator generator = new FleetGenerator(
+        return new FleetGenerator(
                 config.get(ConfigKeys.INPUT_DEVICE_FIELD),
                 config.get(ConfigKeys.INPUT_TIMESTAMP_FIELD),
-                config.get(ConfigKeys.GENERATOR_DEVICES), start, rate, config.get(ConfigKeys.GENERATOR_SPEEDUP));
+                config.get(ConfigKeys.GENERATOR_DEVICES), start, config.get(ConfigKeys.GENERATOR_RATE),
+                config.get(ConfigKeys.GENERATOR_SPEEDUP));
+    }
+
+    /** A rate-limited source of {@code generator.count} (default: unbounded) records of {@code records}. */
+    static DataGeneratorSource<SinkRecord> source(PeriodTablesConfig config, GeneratorFunction<Long, SinkRecord> records) {
         long count = config.find(ConfigKeys.GENERATOR_COUNT).orElse(Long.MAX_VALUE);
-        return new DataGeneratorSource<>(generator, count, RateLimiterStrategy.perSecond(rate), Types.STRING);
+        return new DataGeneratorSource<>(records, count, RateLimiterStrategy.perSecond(config.get(ConfigKeys.GENERATOR_RATE)),
+                TypeInformation.of(SinkRecord.class));
     }
 
     /** Event time of reading {@code n}. */

@@ -3,9 +3,8 @@ package io.periodtables.job;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.SinkRecord;
 
-import org.apache.flink.api.common.serialization.DeserializationSchema;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.connector.kinesis.source.config.KinesisStreamsSourceConfigConstants;
@@ -28,12 +27,13 @@ final class KinesisInput {
 
     private KinesisInput() {}
 
-    static KinesisStreamsSource<RawRecord> source(PeriodTablesConfig config) {
+    /** The source of {@code config}'s stream, parsing each record in the source ({@link ParsingSchema}). */
+    static KinesisStreamsSource<SinkRecord> source(PeriodTablesConfig config) {
         String arn = config.get(ConfigKeys.KINESIS_STREAM_ARN);
-        return KinesisStreamsSource.<RawRecord>builder()
+        return KinesisStreamsSource.<SinkRecord>builder()
                 .setStreamArn(arn)
                 .setSourceConfig(sourceConfig(config))
-                .setDeserializationSchema(new RawSchema(arn.substring(arn.lastIndexOf('/') + 1)))
+                .setDeserializationSchema(new ParsingSchema(config, "kinesis:" + arn.substring(arn.lastIndexOf('/') + 1)))
                 .build();
     }
 
@@ -60,30 +60,5 @@ final class KinesisInput {
                     DateTimeFormatter.ofPattern(TIMESTAMP_FORMAT).withZone(ZoneOffset.UTC).format(t));
         });
         return source;
-    }
-
-    /** Keeps the record's bytes; the parser does the rest (and never throws). */
-    static final class RawSchema implements DeserializationSchema<RawRecord> {
-        private static final long serialVersionUID = 1L;
-        private final String origin;
-
-        RawSchema(String stream) {
-            this.origin = "kinesis:" + stream;
-        }
-
-        @Override
-        public RawRecord deserialize(byte[] message) {
-            return new RawRecord(message, origin);
-        }
-
-        @Override
-        public boolean isEndOfStream(RawRecord nextElement) {
-            return false;
-        }
-
-        @Override
-        public TypeInformation<RawRecord> getProducedType() {
-            return TypeInformation.of(RawRecord.class);
-        }
     }
 }

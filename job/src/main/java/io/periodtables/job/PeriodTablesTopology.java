@@ -2,13 +2,13 @@ package io.periodtables.job;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.SinkRecord;
 
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
@@ -16,7 +16,6 @@ import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
 /**
@@ -38,23 +37,35 @@ public final class PeriodTablesTopology {
 
     private PeriodTablesTopology() {}
 
-    /** Adds the topology to {@code env}. */
+    /** Adds the topology to {@code env}, reading the source {@code config} asks for. */
     public static void build(StreamExecutionEnvironment env, PeriodTablesConfig config, Clock clock) {
+        build(env, config, InputSource.of(config, clock));
+    }
+
+    /**
+     * Adds the topology to {@code env}, reading {@code input}. Event time is tracked in the
+     * source, one watermark per split (Kinesis shard), and the job's watermark is their minimum.
+     */
+    public static void build(StreamExecutionEnvironment env, PeriodTablesConfig config, InputSource input) {
         env.setMaxParallelism(MAX_PARALLELISM);
 
-        DataStream<RawRecord> raw = source(env, config, clock);
-        SingleOutputStreamOperator<Reading> parsed = raw
-                .process(new ParseRecords(config), TypeInformation.of(Reading.class))
-                .uid("parse").name("Parse and validate");
-
-        SingleOutputStreamOperator<Reading> timed = parsed
-                .assignTimestampsAndWatermarks(WatermarkStrategy
-                        .<Reading>forBoundedOutOfOrderness(config.get(ConfigKeys.OUT_OF_ORDERNESS))
-                        .withIdleness(config.get(ConfigKeys.IDLENESS))
-                        .withTimestampAssigner((reading, previous) -> reading.eventMillis()))
-                .uid("watermarks").name("Event time")
-                .transform("Checkpointed watermark", TypeInformation.of(Reading.class), new CheckpointedWatermark())
+        DataStreamSource<SinkRecord> source = env.fromSource(
+                new SplitEventTime<>(input.source(), config, input.capAtWallClock()),
+                ReadingWatermarks.strategy(config, input.capAtWallClock()), input.name(), TypeInformation.of(SinkRecord.class));
+        source.uid(input.uid()).name(input.name());
+        if (input.parallelism() > 0) {
+            source.setParallelism(input.parallelism());
+        }
+        SingleOutputStreamOperator<SinkRecord> checkpointed = source
+                .transform("Checkpointed watermark", TypeInformation.of(SinkRecord.class), new CheckpointedWatermark(config))
                 .uid("checkpointed-watermark");
+        SingleOutputStreamOperator<Reading> timed = checkpointed
+                .process(new SplitRejected(), TypeInformation.of(Reading.class))
+                .uid("split-rejected").name("Readings and rejections");
+        if (input.parallelism() > 0) {
+            checkpointed.setParallelism(input.parallelism());
+            timed.setParallelism(input.parallelism());
+        }
 
         SingleOutputStreamOperator<SinkRecord> periodRecords = timed
                 .keyBy(Reading::deviceId)
@@ -66,11 +77,12 @@ public final class PeriodTablesTopology {
                 .uid("period-windows").name(WINDOWS_NAME);
 
         DataStream<SinkRecord> late = periodRecords.getSideOutput(LATE)
-                .map(new RouteLate(config.get(ConfigKeys.LATE_POLICY)), TypeInformation.of(SinkRecord.class))
+                .process(new RouteLate.FromWindows(), TypeInformation.of(SinkRecord.class))
+                .uid("window-late").name("Late in windows")
+                .union(timed.getSideOutput(SplitRejected.LATE))
+                .process(new RouteLate(config.get(ConfigKeys.LATE_POLICY)), TypeInformation.of(SinkRecord.class))
                 .uid("late-router").name("Late readings");
-        DataStream<SinkRecord> rejected = parsed.getSideOutput(ParseRecords.REJECTED)
-                .map(SinkRecord::rejected, TypeInformation.of(SinkRecord.class))
-                .uid("rejected-router").name("Rejected input");
+        DataStream<SinkRecord> rejected = timed.getSideOutput(SplitRejected.REJECTED);
 
         periodRecords.union(late, rejected)
                 .sinkTo(sink(config))
@@ -84,21 +96,6 @@ public final class PeriodTablesTopology {
                 .config(config)
                 .missingTableHandler(RotationWiring.missingTableHandler(config))
                 .build();
-    }
-
-    private static DataStream<RawRecord> source(StreamExecutionEnvironment env, PeriodTablesConfig config, Clock clock) {
-        if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS) {
-            return env.fromSource(KinesisInput.source(config), WatermarkStrategy.noWatermarks(), "Kinesis",
-                            TypeInformation.of(RawRecord.class))
-                    .uid("kinesis-source").name("Kinesis");
-        }
-        return env.fromSource(FleetGenerator.source(config, clock.instant()), WatermarkStrategy.noWatermarks(), "Fleet")
-                .setParallelism(1)
-                .uid("generator-source").name("Synthetic fleet")
-                .map(json -> new RawRecord(json.getBytes(StandardCharsets.UTF_8), "generator"),
-                        TypeInformation.of(RawRecord.class))
-                .setParallelism(1)
-                .uid("generator-bytes").name("Fleet records");
     }
 
     /** Emits each fired reading for its period's table. */

@@ -4,8 +4,8 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.Rejection;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

@@ -1,6 +1,6 @@
 package io.periodtables.job;
 
-import io.periodtables.sink.Reading;
+import io.periodtables.model.Reading;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.functions.ProcessFunction;

@@ -1,10 +1,10 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.Reading;
 import io.periodtables.rotation.Rotation;
 import io.periodtables.rotation.TableManager;
 import io.periodtables.sink.MissingTableHandler;
-import io.periodtables.sink.Reading;
 
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;

@@ -1,19 +1,24 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.ConfigKeys;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.SinkRecord;
+import io.periodtables.conf.UserMetrics;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
 
 /**
  * Routes a reading that arrived after its period's grace, per {@code late.policy}: to the late
- * table of the month it is written in, or back to its own period table.
+ * table of the UTC month of the event-time watermark that made it late, or back to its own
+ * period table. Most late readings were judged in the source against their shard's watermark,
+ * which they carry; the rest come from the window operator's late side output and carry its
+ * watermark at the moment it judged them (the side output precedes the next watermark). Either
+ * way the late table depends on the data alone: a replay, whenever it runs, writes the same one.
  */
-final class RouteLate extends RichMapFunction<Reading, SinkRecord> {
+final class RouteLate extends ProcessFunction<SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
 
     private final ConfigKeys.LatePolicy policy;
@@ -29,8 +34,18 @@ final class RouteLate extends RichMapFunction<Reading, SinkRecord> {
     }
 
     @Override
-    public SinkRecord map(Reading reading) {
+    public void processElement(SinkRecord record, Context ctx, Collector<SinkRecord> out) {
         late.inc();
-        return policy == ConfigKeys.LatePolicy.PERIOD_TABLE ? SinkRecord.period(reading) : SinkRecord.late(reading);
+        out.collect(policy == ConfigKeys.LatePolicy.PERIOD_TABLE ? SinkRecord.period(record.reading()) : record);
+    }
+
+    /** A reading of the window operator's late side output, with the watermark that made it late. */
+    static final class FromWindows extends ProcessFunction<Reading, SinkRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void processElement(Reading reading, Context ctx, Collector<SinkRecord> out) {
+            out.collect(SinkRecord.late(reading, ctx.timerService().currentWatermark()));
+        }
     }
 }

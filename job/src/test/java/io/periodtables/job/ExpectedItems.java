@@ -2,8 +2,8 @@ package io.periodtables.job;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.WriteSharding;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.Rejection;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
 
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

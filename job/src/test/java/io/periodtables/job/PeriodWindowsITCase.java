@@ -2,8 +2,8 @@ package io.periodtables.job;
 
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodLength;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.SinkRecord;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
@@ -80,8 +80,8 @@ class PeriodWindowsITCase {
                 .allowedLateness(Duration.ofMinutes(5))
                 .sideOutputLateData(PeriodTablesTopology.LATE)
                 .process(new PeriodTablesTopology.ToPeriodTable(), TypeInformation.of(SinkRecord.class));
-        DataStream<SinkRecord> late = windowed.getSideOutput(PeriodTablesTopology.LATE).map(SinkRecord::late,
-                TypeInformation.of(SinkRecord.class));
+        DataStream<SinkRecord> late = windowed.getSideOutput(PeriodTablesTopology.LATE)
+                .process(new RouteLate.FromWindows(), TypeInformation.of(SinkRecord.class));
 
         List<SinkRecord> out = new ArrayList<>();
         try (CloseableIterator<SinkRecord> it = windowed.union(late).executeAndCollect()) {
@@ -89,11 +89,19 @@ class PeriodWindowsITCase {
         }
 
         List<Reading> onTime = new ArrayList<>();
-        List<Reading> lateOut = new ArrayList<>();
+        List<SinkRecord> lateOut = new ArrayList<>();
         for (SinkRecord r : out) {
-            (r.kind() == SinkRecord.Kind.PERIOD ? onTime : lateOut).add(r.reading());
+            if (r.kind() == SinkRecord.Kind.PERIOD) {
+                onTime.add(r.reading());
+            } else {
+                lateOut.add(r);
+            }
         }
-        assertThat(lateOut).extracting(Reading::deviceId).containsExactly("dev-late");
+        assertThat(lateOut).singleElement().satisfies(record -> {
+            assertThat(record.reading().deviceId()).isEqualTo("dev-late");
+            // The watermark that made it late: the reading just before it, 150 minutes in.
+            assertThat(record.lateAtMillis()).isEqualTo(T0 + Duration.ofMinutes(150).toMillis() + 4);
+        });
         List<Reading> expectedOnTime = new ArrayList<>(input);
         expectedOnTime.removeIf(r -> r.deviceId().equals("dev-late"));
         assertThat(onTime).containsExactlyInAnyOrderElementsOf(expectedOnTime);

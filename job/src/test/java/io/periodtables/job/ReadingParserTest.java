@@ -2,8 +2,8 @@ package io.periodtables.job;
 
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.Rejection;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,7 +7,7 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
-import io.periodtables.sink.Reading;
+import io.periodtables.model.Reading;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 

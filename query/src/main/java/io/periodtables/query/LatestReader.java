@@ -2,7 +2,6 @@ package io.periodtables.query;
 
 import io.periodtables.conf.TableNaming;
 
-import java.time.Duration;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
@@ -16,23 +15,22 @@ import java.util.concurrent.CompletableFuture;
  * {@code latest}: walks the existing period tables from the newest period backwards, each
  * queried newest first ({@code ScanIndexForward=false}, {@code Limit n}) on every shard, until
  * it has {@code n} readings (periods do not overlap, so no older table can hold a newer one);
- * then asks the late tables that can hold a reading newer than the oldest of those — write
- * months from that reading's time minus {@code input.max-future} on, or all late tables
- * when the period tables held fewer than {@code n} — and keeps the newest {@code n} of all.
+ * then asks the late tables that can hold a reading newer than the oldest of those — months
+ * from that reading's month on (a late table's month is never before its readings'), or all
+ * late tables when the period tables held fewer than {@code n} — and keeps the newest
+ * {@code n} of all.
  */
 final class LatestReader {
 
     private final TableNaming naming;
     private final TableCatalog catalog;
     private final TableReader reader;
-    private final Duration maxFuture;
     private final int tablesInFlight;
 
-    LatestReader(TableNaming naming, TableCatalog catalog, TableReader reader, Duration maxFuture, int tablesInFlight) {
+    LatestReader(TableNaming naming, TableCatalog catalog, TableReader reader, int tablesInFlight) {
         this.naming = naming;
         this.catalog = catalog;
         this.reader = reader;
-        this.maxFuture = maxFuture;
         this.tablesInFlight = tablesInFlight;
     }
 
@@ -55,7 +53,7 @@ final class LatestReader {
 
         YearMonth firstLateMonth = found.size() < n
                 ? YearMonth.of(1, 1)
-                : YearMonth.from(found.get(n - 1).eventTime().minus(maxFuture).atZone(ZoneOffset.UTC));
+                : YearMonth.from(found.get(n - 1).eventTime().atZone(ZoneOffset.UTC));
         List<CompletableFuture<TableRead>> lateReads = new ArrayList<>();
         for (TableNaming.TableRef late : tables.lateTables()) {
             if (!late.lateMonth().isBefore(firstLateMonth)) {

@@ -69,7 +69,7 @@ public final class ReadingsQuery implements AutoCloseable {
         TableShards shards = new TableShards(client, retry, config.get(ConfigKeys.TABLES_SHARDS));
         TableReader reader = new TableReader(client, retry, shards, config.ttl().isPresent(), settings.pageSize());
         this.ranges = new RangeReader(naming, reader, maxFuture, settings.tablesInFlight());
-        this.latest = new LatestReader(naming, new TableCatalog(client, retry, naming), reader, maxFuture,
+        this.latest = new LatestReader(naming, new TableCatalog(client, retry, naming), reader,
                 settings.tablesInFlight());
     }
 

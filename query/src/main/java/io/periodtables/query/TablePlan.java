@@ -25,16 +25,16 @@ final class TablePlan {
     }
 
     /**
-     * The UTC write months whose late tables can hold readings measured at or after
-     * {@code from}, oldest first. Late tables are grouped by the month a reading was written,
-     * not measured, so the bound comes from the write time: the job rejects readings more
-     * than {@code maxFuture} ahead of its wall clock, so a reading measured at {@code t} was
-     * written no earlier than {@code t - maxFuture}; and nothing was written after
-     * {@code now}. Months from {@code from - maxFuture} to {@code now}, then.
+     * The UTC months whose late tables can hold readings measured at or after {@code from},
+     * oldest first. A late table is named for the month of the event-time watermark that made
+     * its readings late, and that watermark had passed the reading's own time, so no reading
+     * measured at {@code t} is in a late table of a month before {@code t}'s. The watermark
+     * never passes the newest reading accepted, which is at most {@code maxFuture} ahead of the
+     * wall clock. Months from {@code from} to {@code now + maxFuture}, then.
      */
     static List<YearMonth> lateMonths(Instant from, Duration maxFuture, Instant now) {
-        YearMonth first = YearMonth.from(from.minus(maxFuture).atZone(ZoneOffset.UTC));
-        YearMonth last = YearMonth.from(now.atZone(ZoneOffset.UTC));
+        YearMonth first = YearMonth.from(from.atZone(ZoneOffset.UTC));
+        YearMonth last = YearMonth.from(now.plus(maxFuture).atZone(ZoneOffset.UTC));
         List<YearMonth> months = new ArrayList<>();
         for (YearMonth m = first; !m.isAfter(last); m = m.plusMonths(1)) {
             months.add(m);

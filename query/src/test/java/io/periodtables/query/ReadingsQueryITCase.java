@@ -4,8 +4,8 @@ import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.SinkRecord;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;

@@ -2,8 +2,8 @@ package io.periodtables.query;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.LoopbackFlink;
+import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
-import io.periodtables.sink.SinkRecord;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;

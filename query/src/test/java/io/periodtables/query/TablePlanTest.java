@@ -38,10 +38,14 @@ class TablePlanTest {
     }
 
     @Test
-    void lateMonthsRunFromTheRangeStartLessMaxFutureToNow() {
+    void lateMonthsRunFromTheRangeStartsMonthToNowPlusMaxFuture() {
         assertThat(TablePlan.lateMonths(Instant.parse("2026-11-01T00:30:00Z"), Duration.ofHours(1),
                 Instant.parse("2027-01-05T00:00:00Z")))
-                .containsExactly(YearMonth.of(2026, 10), YearMonth.of(2026, 11), YearMonth.of(2026, 12), YearMonth.of(2027, 1));
+                .containsExactly(YearMonth.of(2026, 11), YearMonth.of(2026, 12), YearMonth.of(2027, 1));
+        assertThat(TablePlan.lateMonths(Instant.parse("2026-11-01T00:30:00Z"), Duration.ofHours(1),
+                Instant.parse("2026-11-30T23:30:00Z")))
+                .as("a watermark up to max-future ahead of the clock names next month's table")
+                .containsExactly(YearMonth.of(2026, 11), YearMonth.of(2026, 12));
         assertThat(TablePlan.lateMonths(Instant.parse("2026-11-03T00:00:00Z"), Duration.ofHours(1),
                 Instant.parse("2026-11-22T00:00:00Z")))
                 .containsExactly(YearMonth.of(2026, 11));

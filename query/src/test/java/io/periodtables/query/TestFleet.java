@@ -1,8 +1,8 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.SinkRecord;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,12 +40,19 @@ final class TestFleet {
         records.add(SinkRecord.period(onTime("dev-7", 2000, t0)));
         records.add(SinkRecord.period(onTime("dev-7", 2001, t0 - 1)));
         records.add(SinkRecord.period(onTime("dev-7", 2002, t0 + 3 * 3_600_000L)));
-        records.add(SinkRecord.late(late("dev-7", 3000, Instant.parse("2025-03-10T10:15:00.500Z"))));
-        records.add(SinkRecord.late(late("dev-7", 3001, Instant.parse("2025-03-10T11:45:30Z"))));
-        records.add(SinkRecord.late(late("dev-7", 3002, Instant.parse("2025-03-10T12:59:59.999Z"))));
-        records.add(SinkRecord.late(late("dev-7", 3003, Instant.parse("2025-03-10T08:00:00Z"))));
-        records.add(SinkRecord.late(records.get(5).reading()));
-        records.add(SinkRecord.late(late("dev-8", 3100, Instant.parse("2025-03-10T11:30:00Z"))));
+        records.add(lateRecord(late("dev-7", 3000, Instant.parse("2025-03-10T10:15:00.500Z"))));
+        records.add(lateRecord(late("dev-7", 3001, Instant.parse("2025-03-10T11:45:30Z"))));
+        records.add(lateRecord(late("dev-7", 3002, Instant.parse("2025-03-10T12:59:59.999Z"))));
+        records.add(lateRecord(late("dev-7", 3003, Instant.parse("2025-03-10T08:00:00Z"))));
+        records.add(lateRecord(records.get(5).reading()));
+        records.add(lateRecord(late("dev-8", 3100, Instant.parse("2025-03-10T11:30:00Z"))));
+    }
+
+    /** The watermark that made the late readings late, weeks after them: it names their late table (April's). */
+    static final Instant LATE_WATERMARK = Instant.parse("2025-04-02T08:00:00Z");
+
+    private static SinkRecord lateRecord(Reading reading) {
+        return SinkRecord.late(reading, LATE_WATERMARK.toEpochMilli());
     }
 
     private static Reading onTime(String device, int i, long eventMillis) {

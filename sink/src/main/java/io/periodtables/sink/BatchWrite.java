@@ -1,6 +1,7 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.ItemAttributes;
+import io.periodtables.model.Rejection;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

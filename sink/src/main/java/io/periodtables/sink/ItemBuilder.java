@@ -2,6 +2,8 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.WriteSharding;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
 
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

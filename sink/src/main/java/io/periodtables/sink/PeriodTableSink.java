@@ -5,6 +5,7 @@ import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;

@@ -1,6 +1,8 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.UserMetrics;
+import io.periodtables.model.SinkRecord;
+
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;

@@ -4,6 +4,9 @@ import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.UserMetrics;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -24,8 +27,9 @@ import java.util.Map;
 
 /**
  * Turns a {@link SinkRecord} into the entry for its table: a period reading into its period's
- * table (event time), a late reading into the late table of the current UTC month (from the
- * injected clock), a rejection into the rejected table. A reading whose item cannot be stored
+ * table (event time), a late reading into the late table of the UTC month of the watermark that
+ * made it late (records restored from serializer format 1 lack it: the injected clock's month),
+ * a rejection into the rejected table. A reading whose item cannot be stored
  * (larger than 400 KB, reserved attribute name, payload not an object) becomes an entry for the
  * rejected table instead; it never reaches {@code BatchWriteItem}, and the writer's
  * {@code rejectedItems} counter counts it.
@@ -68,7 +72,8 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
     public TableWriteEntry apply(SinkRecord record, SinkWriter.Context context) {
         return switch (record.kind()) {
             case PERIOD -> periodEntry(record.reading());
-            case LATE -> readingEntry(naming.lateTable(clock.instant()), record.reading());
+            case LATE -> readingEntry(naming.lateTable(record.lateAtMillis() == SinkRecord.UNKNOWN
+                    ? clock.instant() : Instant.ofEpochMilli(record.lateAtMillis())), record.reading());
             case REJECTED -> rejectionEntry(record.rejection());
         };
     }

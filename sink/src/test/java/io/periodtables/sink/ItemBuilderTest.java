@@ -1,6 +1,8 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.WriteSharding;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
 
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

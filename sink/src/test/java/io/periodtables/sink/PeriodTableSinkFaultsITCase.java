@@ -4,6 +4,8 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.emulators.FaultKind;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;

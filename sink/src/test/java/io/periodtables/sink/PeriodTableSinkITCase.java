@@ -2,6 +2,9 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -98,7 +101,7 @@ class PeriodTableSinkITCase {
     }
 
     @Test
-    void lateReadingsGoToTheWriteMonthsTableAndRejectionsToTheRejectedTable() throws Exception {
+    void lateReadingsGoToTheirWatermarksMonthTableAndRejectionsToTheRejectedTable() throws Exception {
         PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
         String prefix = config.naming().prefix();
         Clock december = Clock.fixed(Instant.parse("2026-12-01T00:30:00Z"), ZoneOffset.UTC);
@@ -106,7 +109,8 @@ class PeriodTableSinkITCase {
         Rejection rejection = Rejection.of("invalid-json", "Unexpected character ('x')", "x{", 1_000L, "shard-0/17");
 
         SinkTestBed.run(SinkTestBed.sink(config).clock(december).missingTableHandler(CreateTableHandler.factory()).build(),
-                List.of(SinkRecord.late(late), SinkRecord.rejected(rejection)));
+                List.of(SinkRecord.late(late, Instant.parse("2026-12-01T00:10:00Z").toEpochMilli()),
+                        SinkRecord.rejected(rejection)));
 
         assertThat(DynamoDbTables.contents(client, prefix + "_late_2026-12").values())
                 .containsExactly(TestReadings.expectedItem(config, 1, 3));

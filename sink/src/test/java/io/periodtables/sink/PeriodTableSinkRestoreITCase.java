@@ -2,6 +2,7 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;

@@ -2,6 +2,9 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
+import io.periodtables.model.SinkRecord;
 
 import org.junit.jupiter.api.Test;
 
@@ -33,12 +36,20 @@ class SinkRecordConverterTest {
     }
 
     @Test
-    void lateReadingGoesToTheLateTableOfTheMonthItIsWritten() {
-        TableWriteEntry entry = converter.apply(SinkRecord.late(new Reading("dev-1", T, null, "{\"v\":1}")), null);
+    void lateReadingGoesToTheLateTableOfTheWatermarksMonthWhateverTheClock() {
+        long watermark = Instant.parse("2027-01-31T23:59:59.999Z").toEpochMilli();
+        TableWriteEntry entry = converter.apply(SinkRecord.late(new Reading("dev-1", T, null, "{\"v\":1}"), watermark), null);
 
-        assertThat(entry.table()).isEqualTo("readings_late_2026-12");
+        assertThat(entry.table()).isEqualTo("readings_late_2027-01");
         assertThat(entry.item()).isEqualTo(
                 converter.apply(SinkRecord.period(new Reading("dev-1", T, null, "{\"v\":1}")), null).item());
+    }
+
+    @Test
+    void lateReadingRestoredWithoutItsWatermarkGoesToTheLateTableOfTheClocksMonth() {
+        TableWriteEntry entry = converter.apply(SinkRecord.late(new Reading("dev-1", T, null, "{}"), SinkRecord.UNKNOWN), null);
+
+        assertThat(entry.table()).isEqualTo("readings_late_2026-12");
     }
 
     @Test

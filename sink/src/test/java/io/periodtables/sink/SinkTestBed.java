@@ -3,6 +3,7 @@ package io.periodtables.sink;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.emulators.LoopbackFlink;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;

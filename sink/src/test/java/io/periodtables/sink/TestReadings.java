@@ -2,6 +2,7 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.WriteSharding;
+import io.periodtables.model.Reading;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 

@@ -5,8 +5,8 @@ import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.job.ReadingParser;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.Rejection;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -176,7 +176,7 @@ class ConfigurationFaultsITCase {
     private static Throwable failureOf(PeriodTablesConfig config) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
-        ReliabilityTopology.build(env, config, someReadings(), new ReliabilityTopology.Hooks());
+        TestSource.build(env, config, someReadings(), new TestSource.Hooks());
         JobClient job = env.executeAsync("reliability " + config.naming().prefix());
         Instant start = Instant.now();
         try {

@@ -6,8 +6,8 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.job.ReadingParser;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.Rejection;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -26,18 +26,18 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * What the tables must hold after a run of {@link ReliabilityTopology} over a {@link TestInput},
+ * What the tables must hold after a run of the production topology ({@link TestSource}) over a {@link TestInput},
  * computed without the sink: {@link ReadingParser} splits the input into readings and
  * rejections (as the job does), the watermark is replayed to know which readings are late, and
  * each item is written out from DESIGN.md: keys by {@link WriteSharding}, tables by
  * {@link TableNaming}, payload attributes by the JSON mapping, rejections by reason and raw hash.
  *
- * <p>Late tables are named by the month the sink writes in, so they appear here under
- * {@link #LATE}. Readings DynamoDB cannot store (items over 400 KB) are expected in the rejected
+ * <p>Late readings appear here under {@link #LATE}; {@link #lateTables()} names the tables
+ * they go to (the months of the watermarks that made them late). Readings DynamoDB cannot store (items over 400 KB) are expected in the rejected
  * table as {@code item-too-large}, with the reading as JSON for {@code raw}.
  */
 final class ExpectedTables {
-    /** Stands for the late table(s) of the run: their month is the write month. */
+    /** Stands for the late table(s) of the run. */
     static final String LATE = "<late>";
 
     /** DynamoDB's item size limit. */
@@ -53,6 +53,7 @@ final class ExpectedTables {
     private final List<Reading> readings = new ArrayList<>();
     private final List<Rejection> rejections = new ArrayList<>();
     private int late;
+    private final java.util.Set<String> lateTables = new java.util.TreeSet<>();
 
     private ExpectedTables(TableNaming naming) {
         this.naming = naming;
@@ -102,6 +103,11 @@ final class ExpectedTables {
         return late;
     }
 
+    /** The late tables the run writes: of the UTC months of the watermarks that made readings late. */
+    java.util.Set<String> lateTables() {
+        return lateTables;
+    }
+
     TableNaming naming() {
         return naming;
     }
@@ -112,6 +118,8 @@ final class ExpectedTables {
         long lateness = config.get(ConfigKeys.ALLOWED_LATENESS).toMillis();
         boolean lateToPeriod = config.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.PERIOD_TABLE;
         Long ttlSeconds = config.ttl().map(java.time.Duration::getSeconds).orElse(null);
+        long granularity = lateness % 1000 == 0 && outOfOrderness % 1000 == 0 ? 1000 : 1;
+        long maxTimestamp = Long.MIN_VALUE;
         long watermark = Long.MIN_VALUE;
         for (Reading reading : readings) {
             // Flink's window operator: a reading whose window ended (plus lateness) at or before
@@ -129,12 +137,18 @@ final class ExpectedTables {
                 continue;
             }
             late += isLate ? 1 : 0;
-            watermark = Math.max(watermark, reading.eventMillis() - outOfOrderness - 1);
-            expectReading(table, reading, config.sharding(), ttlSeconds);
+            String lateTable = naming.lateTable(Instant.ofEpochMilli(watermark));
+            if (isLate && !lateToPeriod) {
+                lateTables.add(lateTable);
+            }
+            // The source's watermark: after each reading, in whole seconds (see ReadingWatermarks).
+            maxTimestamp = Math.max(maxTimestamp, reading.eventMillis());
+            watermark = Math.floorDiv(maxTimestamp - outOfOrderness, granularity) * granularity - 1;
+            expectReading(table, lateTable, reading, config.sharding(), ttlSeconds);
         }
     }
 
-    private void expectReading(String table, Reading reading, WriteSharding sharding, Long ttlSeconds) {
+    private void expectReading(String table, String lateTable, Reading reading, WriteSharding sharding, Long ttlSeconds) {
         WriteSharding.ItemKey key = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(),
                 reading.canonical());
         Map<String, AttributeValue> item = new TreeMap<>(Attributes.ofJsonObject(reading.payloadJson()));
@@ -147,7 +161,7 @@ final class ExpectedTables {
             if (Attributes.approximateSize(item) < MAX_ITEM_BYTES * 105 / 100) {
                 throw new IllegalArgumentException("reading of " + reading.deviceId() + " is too close to 400 KB to tell");
             }
-            String target = table.equals(LATE) ? naming.lateTable(Instant.now()) : table;
+            String target = table.equals(LATE) ? lateTable : table;
             Rejection tooLarge = Rejection.of("item-too-large", "", readingJson(reading), 0, target);
             ItemRef ref = new ItemRef(naming.rejectedTable(), tooLarge.reason(), tooLarge.rawHash());
             expect(ref, rejectionItem(tooLarge));

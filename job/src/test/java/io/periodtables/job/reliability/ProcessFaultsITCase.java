@@ -3,8 +3,8 @@ package io.periodtables.job.reliability;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.SinkRecord;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
@@ -75,16 +75,17 @@ class ProcessFaultsITCase {
     @Test
     void aTaskFailingMidBatchIsRestoredFromItsCheckpointWithNothingLostOrDoubled() throws Exception {
         PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_restore");
-        ReliabilityTopology.Hooks hooks = new ReliabilityTopology.Hooks();
+        TestSource.Hooks hooks = new TestSource.Hooks();
         // 60 records per checkpoint: the stream is mid-way when the first checkpoint completes.
         hooks.rate = RateLimiterStrategy.perCheckpoint(60);
-        hooks.beforeSink = new FailOnceAfterCheckpoint();
-        FailOnceAfterCheckpoint.reset();
+        // Element 60 is emitted only once the first checkpoint has completed and opened the gate.
+        hooks.fault = new FailOnceAt(60);
+        FailOnceAt.reset();
 
         ReliabilityRun run = ReliabilityRun.of(config, Fleet.standard())
                 .execute(hooks, env -> checkpointsAndRestarts(env, Duration.ofMillis(200)));
 
-        assertThat(FailOnceAfterCheckpoint.FAILED).as("the injected failure happened").isTrue();
+        assertThat(FailOnceAt.FAILED).as("the injected failure happened").isTrue();
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -92,7 +93,7 @@ class ProcessFaultsITCase {
     void dynamoDbDownForTwentySecondsTheJobWaitsAndLosesNothing() throws Exception {
         // The default sink.max-attempts (100) with backoff up to 5 s outlasts the outage.
         PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_outage");
-        ReliabilityTopology.Hooks hooks = new ReliabilityTopology.Hooks();
+        TestSource.Hooks hooks = new TestSource.Hooks();
         hooks.rate = RateLimiterStrategy.perSecond(40);
 
         ReliabilityRun.of(config, Fleet.standard()).executeUntilStored(dynamoDb, Duration.ofSeconds(90), hooks,
@@ -135,10 +136,10 @@ class ProcessFaultsITCase {
                 return !TableSnapshot.read(client, config.naming()).itemsOf(ExpectedTables.LATE).isEmpty();
             }
         });
-        ReliabilityTopology.Hooks hooks = new ReliabilityTopology.Hooks();
+        TestSource.Hooks hooks = new TestSource.Hooks();
         // The first checkpoint covers the on-time readings only; the late reading follows it.
         hooks.rate = RateLimiterStrategy.perCheckpoint(firstCycle);
-        hooks.afterParse = new FailOnceAfterLateWrite();
+        hooks.fault = new FailOnceAfterLateWrite();
 
         run.execute(hooks, env -> checkpointsAndRestarts(env, Duration.ofSeconds(1)));
 
@@ -158,10 +159,11 @@ class ProcessFaultsITCase {
     }
 
     /**
-     * Throws once, when the marker reading arrives, after waiting until the late reading before
-     * it is in the late table: the task fails with the late write done and not yet checkpointed.
+     * Throws once, when the source reaches the marker reading, after waiting until the late
+     * reading before it is in the late table: the task fails with the late write done and not
+     * yet checkpointed.
      */
-    static final class FailOnceAfterLateWrite implements MapFunction<Reading, Reading> {
+    static final class FailOnceAfterLateWrite implements TestSource.Fault {
         private static final long serialVersionUID = 1L;
         static final String MARKER = "marker";
         static final AtomicBoolean LATE_WRITTEN_FIRST = new AtomicBoolean();
@@ -175,8 +177,9 @@ class ProcessFaultsITCase {
         }
 
         @Override
-        public Reading map(Reading reading) throws InterruptedException {
-            if (reading.deviceId().equals(MARKER) && FAILED.compareAndSet(false, true)) {
+        public void before(long n, SinkRecord record) throws InterruptedException {
+            if (record.kind() != SinkRecord.Kind.REJECTED && record.reading().deviceId().equals(MARKER)
+                    && FAILED.compareAndSet(false, true)) {
                 Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
                 while (!lateWritten.getAsBoolean() && Instant.now().isBefore(deadline)) {
                     Thread.sleep(100);
@@ -184,32 +187,28 @@ class ProcessFaultsITCase {
                 LATE_WRITTEN_FIRST.set(lateWritten.getAsBoolean());
                 throw new IllegalStateException("injected task failure after the late reading was written");
             }
-            return reading;
         }
     }
 
-    /** Throws once, on the first record after the first completed checkpoint: a task failure mid-stream. */
-    static final class FailOnceAfterCheckpoint implements MapFunction<SinkRecord, SinkRecord>, CheckpointListener {
+    /** Throws once, before the source emits element {@code n}: a task failure mid-stream. */
+    static final class FailOnceAt implements TestSource.Fault {
         private static final long serialVersionUID = 1L;
         static final AtomicBoolean FAILED = new AtomicBoolean();
-        private static final AtomicBoolean CHECKPOINTED = new AtomicBoolean();
+        private final long at;
+
+        FailOnceAt(long at) {
+            this.at = at;
+        }
 
         static void reset() {
             FAILED.set(false);
-            CHECKPOINTED.set(false);
         }
 
         @Override
-        public SinkRecord map(SinkRecord record) {
-            if (CHECKPOINTED.get() && FAILED.compareAndSet(false, true)) {
+        public void before(long n, SinkRecord record) {
+            if (n == at && FAILED.compareAndSet(false, true)) {
                 throw new IllegalStateException("injected task failure after a completed checkpoint");
             }
-            return record;
-        }
-
-        @Override
-        public void notifyCheckpointComplete(long checkpointId) {
-            CHECKPOINTED.set(true);
         }
     }
 }

@@ -27,7 +27,7 @@ import java.util.function.Consumer;
 
 /**
  * One reliability case from configuration to verdict: the configuration (hourly tables, two
- * shards, DynamoDB Local), the run of {@link ReliabilityTopology} on the shared MiniCluster, and
+ * shards, DynamoDB Local), the run of the production topology ({@link TestSource}) on the shared MiniCluster, and
  * the {@link ExactlyOnceCheck} of every table of the case's prefix.
  */
 final class ReliabilityRun {
@@ -71,14 +71,14 @@ final class ReliabilityRun {
 
     /** Runs the bounded job to its end; the fault script stays as the test set it. */
     ReliabilityRun execute() throws Exception {
-        return execute(new ReliabilityTopology.Hooks(), env -> { });
+        return execute(new TestSource.Hooks(), env -> { });
     }
 
-    ReliabilityRun execute(ReliabilityTopology.Hooks hooks, Consumer<StreamExecutionEnvironment> setup) throws Exception {
+    ReliabilityRun execute(TestSource.Hooks hooks, Consumer<StreamExecutionEnvironment> setup) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         setup.accept(env);
-        ReliabilityTopology.build(env, config, input, hooks);
+        TestSource.build(env, config, input, hooks);
         start = Instant.now();
         try {
             env.execute("reliability " + config.naming().prefix());
@@ -95,19 +95,19 @@ final class ReliabilityRun {
      * cancels it and checks once more: for cases where the job itself does not finish soon.
      */
     ReliabilityRun executeUntilStored(DynamoDbLocal dynamoDb, Duration bound) throws Exception {
-        return executeUntilStored(dynamoDb, bound, new ReliabilityTopology.Hooks(), env -> { }, job -> { });
+        return executeUntilStored(dynamoDb, bound, new TestSource.Hooks(), env -> { }, job -> { });
     }
 
     /**
      * As {@link #executeUntilStored(DynamoDbLocal, Duration)}, with hooks, environment settings,
      * and {@code duringRun}, which the test thread runs once the job is submitted (an outage).
      */
-    ReliabilityRun executeUntilStored(DynamoDbLocal dynamoDb, Duration bound, ReliabilityTopology.Hooks hooks,
+    ReliabilityRun executeUntilStored(DynamoDbLocal dynamoDb, Duration bound, TestSource.Hooks hooks,
             Consumer<StreamExecutionEnvironment> setup, DuringRun duringRun) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         setup.accept(env);
-        ReliabilityTopology.build(env, config, input, hooks);
+        TestSource.build(env, config, input, hooks);
         start = Instant.now();
         JobClient job = env.executeAsync("reliability " + config.naming().prefix());
         AssertionError last = null;

@@ -4,8 +4,8 @@ import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.job.ReadingParser;
-import io.periodtables.sink.Reading;
-import io.periodtables.sink.Rejection;
+import io.periodtables.model.Reading;
+import io.periodtables.model.Rejection;
 
 import org.junit.jupiter.api.Test;
 

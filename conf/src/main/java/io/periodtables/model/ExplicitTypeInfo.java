@@ -1,4 +1,4 @@
-package io.periodtables.sink;
+package io.periodtables.model;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.ExecutionConfig;

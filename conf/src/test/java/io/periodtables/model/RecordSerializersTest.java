@@ -1,4 +1,4 @@
-package io.periodtables.sink;
+package io.periodtables.model;
 
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -46,8 +46,34 @@ class RecordSerializersTest {
     @Test
     void sinkRecordsOfEveryKindRoundTrip() throws IOException {
         List<SinkRecord> records = List.of(
-                SinkRecord.period(WITH_EVENT_ID), SinkRecord.late(WITHOUT_EVENT_ID), SinkRecord.rejected(REJECTION));
+                SinkRecord.period(WITH_EVENT_ID), SinkRecord.late(WITHOUT_EVENT_ID, 1_700_000_000_999L),
+                SinkRecord.rejected(REJECTION));
         assertThat(roundTrip(SinkRecordSerializer.INSTANCE, records)).containsExactlyElementsOf(records);
+    }
+
+    @Test
+    void aLateRecordOfFormatOneIsReadWithoutItsWatermark() throws IOException {
+        DataOutputSerializer v1 = new DataOutputSerializer(64);
+        v1.writeByte(1); // format 1's kind byte of a late record, followed by the reading alone
+        ReadingSerializer.INSTANCE.serialize(WITH_EVENT_ID, v1);
+
+        SinkRecord read = SinkRecordSerializer.INSTANCE.deserialize(new DataInputDeserializer(v1.getCopyOfBuffer()));
+
+        assertThat(read.kind()).isEqualTo(SinkRecord.Kind.LATE);
+        assertThat(read.reading()).isEqualTo(WITH_EVENT_ID);
+        assertThat(read.lateAtMillis()).isEqualTo(SinkRecord.UNKNOWN);
+    }
+
+    @Test
+    void aFormatOneSnapshotIsCompatibleAfterMigration() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        out.writeUTF(SinkRecordSerializer.Snapshot.class.getName());
+        out.writeInt(1);
+        TypeSerializerSnapshot<SinkRecord> v1 = TypeSerializerSnapshot.readVersionedSnapshot(
+                new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+
+        assertThat(SinkRecordSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(v1)
+                .isCompatibleAfterMigration()).isTrue();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.periodtables.sink;
+package io.periodtables.model;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
@@ -13,19 +13,22 @@ import java.lang.reflect.Type;
 import java.util.Map;
 
 /**
- * The explicit Flink serializer of {@link SinkRecord}. Format version 1: one byte for the kind
- * (0 period, 1 late, 2 rejected), then a reading or a rejection in format version 1 of
- * {@link ReadingSerializer} or {@link RejectionSerializer}.
+ * The explicit Flink serializer of {@link SinkRecord}. Format version 2: one byte for the kind
+ * (0 period, 3 late, 2 rejected), then a reading or a rejection in format version 1 of
+ * {@link ReadingSerializer} or {@link RejectionSerializer}; a late record then holds the
+ * watermark that made it late (8 bytes). Version 1 wrote late records as kind 1 without the
+ * watermark; they are still read.
  */
 @Internal
 public final class SinkRecordSerializer extends ImmutableValueSerializer<SinkRecord> {
     private static final long serialVersionUID = 1L;
 
-    static final int FORMAT_VERSION = 1;
+    static final int FORMAT_VERSION = 2;
 
     private static final byte PERIOD = 0;
-    private static final byte LATE = 1;
+    private static final byte LATE_V1 = 1;
     private static final byte REJECTED = 2;
+    private static final byte LATE = 3;
 
     public static final SinkRecordSerializer INSTANCE = new SinkRecordSerializer();
 
@@ -46,6 +49,7 @@ public final class SinkRecordSerializer extends ImmutableValueSerializer<SinkRec
             case LATE -> {
                 target.writeByte(LATE);
                 ReadingSerializer.write(record.reading(), target);
+                target.writeLong(record.lateAtMillis());
             }
             case REJECTED -> {
                 target.writeByte(REJECTED);
@@ -60,7 +64,8 @@ public final class SinkRecordSerializer extends ImmutableValueSerializer<SinkRec
         byte kind = source.readByte();
         return switch (kind) {
             case PERIOD -> SinkRecord.period(ReadingSerializer.read(source));
-            case LATE -> SinkRecord.late(ReadingSerializer.read(source));
+            case LATE -> SinkRecord.late(ReadingSerializer.read(source), source.readLong());
+            case LATE_V1 -> SinkRecord.late(ReadingSerializer.read(source), SinkRecord.UNKNOWN);
             case REJECTED -> SinkRecord.rejected(RejectionSerializer.read(source));
             default -> throw new IOException("corrupt sink record state: unknown kind byte " + kind);
         };

@@ -1,0 +1,90 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.Reading;
+import io.periodtables.model.SinkRecord;
+
+import org.apache.flink.annotation.Internal;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Decides in the source whether a reading is late, against the watermark of its own shard:
+ * the readings before it in that shard, and nothing else. The window operator's watermark is
+ * the minimum over all shards and subtasks, so it depends on how the shards interleave, on the
+ * parallelism (a subtask without a shard holds it back until {@code watermark.idleness}) and on
+ * speed; a decision taken here does not. Because that minimum never passes a shard's own
+ * watermark, the window operator never judges late a reading this judged on time; what this
+ * judges late leaves for the late table directly, with the shard's watermark naming its month.
+ *
+ * <p>One instance per source reader, called from its task thread only. The shard watermarks are
+ * not checkpointed: after a restore a shard starts again from its first reading, and the
+ * restored job-wide watermark ({@link CheckpointedWatermark}) keeps readings late that were
+ * late at the checkpoint.
+ */
+@Internal
+final class ShardLateness implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final PeriodCalendar calendar;
+    private final long allowedLateness;
+    private final long outOfOrderness;
+    private final long granularity;
+    private final ReadingWatermarks.WallClock wallClock;
+    private final Map<String, Long> maxTimestampOfShard = new HashMap<>();
+    // Readings of one period arrive together: the last period's bounds save a calendar lookup.
+    private transient long lastStart = Long.MAX_VALUE;
+    private transient long lastEnd = Long.MIN_VALUE;
+
+    ShardLateness(PeriodTablesConfig config, ReadingWatermarks.WallClock wallClock) {
+        this.calendar = config.calendar();
+        Duration lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
+        Duration outOfOrder = config.get(ConfigKeys.OUT_OF_ORDERNESS);
+        this.allowedLateness = lateness.toMillis();
+        this.outOfOrderness = outOfOrder.toMillis();
+        this.granularity = ReadingWatermarks.granularity(lateness, outOfOrder);
+        this.wallClock = wallClock;
+    }
+
+    /**
+     * {@code record} as it is, or, for a reading of a period whose grace its shard's watermark
+     * has passed, a record for the late table.
+     */
+    SinkRecord judge(String shard, SinkRecord record) {
+        if (record.kind() != SinkRecord.Kind.PERIOD) {
+            return record;
+        }
+        Reading reading = record.reading();
+        long t = reading.eventMillis();
+        Long max = maxTimestampOfShard.get(shard);
+        long watermark = ReadingWatermarks.watermark(max == null ? Long.MIN_VALUE : max, outOfOrderness, granularity, wallClock);
+        if (max == null || t > max) {
+            maxTimestampOfShard.put(shard, t);
+        }
+        // As Flink's window operator: late once the watermark reaches the window's last millisecond plus the lateness.
+        if (watermark != Long.MIN_VALUE && periodEndOf(t) - 1 + allowedLateness <= watermark) {
+            return SinkRecord.late(reading, watermark);
+        }
+        return record;
+    }
+
+    /** The end of {@code t}'s period; {@link Long#MAX_VALUE} when no table can be named for it (the sink rejects it). */
+    private long periodEndOf(long t) {
+        if (t < lastStart || t >= lastEnd) {
+            try {
+                Period period = calendar.periodOf(t);
+                lastStart = period.startMillis();
+                lastEnd = period.endMillis();
+            } catch (IllegalArgumentException outsideTableNames) {
+                return Long.MAX_VALUE;
+            }
+        }
+        return lastEnd;
+    }
+}
