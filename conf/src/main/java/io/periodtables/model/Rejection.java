@@ -22,7 +22,7 @@ import java.util.HexFormat;
  */
 @PublicEvolving
 @TypeInfo(RejectionSerializer.TypeFactory.class)
-public record Rejection(String reason, String message, byte[] raw, long rawBytes, long arrivedAtMillis, String origin) {
+public record Rejection(RejectReason reason, String message, byte[] raw, long rawBytes, long arrivedAtMillis, String origin) {
 
     /** DESIGN.md: the rejected table keeps at most 64 KB of the raw record. */
     public static final int MAX_RAW_BYTES = 64 * 1024;
@@ -31,7 +31,7 @@ public record Rejection(String reason, String message, byte[] raw, long rawBytes
     public static final int MAX_MESSAGE_CHARS = 4096;
 
     public Rejection {
-        Preconditions.checkArgument(reason != null && !reason.isEmpty(), "reason must be a non-empty code");
+        Preconditions.checkNotNull(reason, "reason");
         Preconditions.checkNotNull(message, "message");
         Preconditions.checkNotNull(raw, "raw");
         Preconditions.checkArgument(raw.length <= MAX_RAW_BYTES,
@@ -43,13 +43,13 @@ public record Rejection(String reason, String message, byte[] raw, long rawBytes
      * A rejection of {@code raw}, keeping at most {@link #MAX_RAW_BYTES} of it (cut back to a
      * UTF-8 character boundary, so valid text stays valid text) and its original size.
      */
-    public static Rejection of(String reason, String message, byte[] raw, long arrivedAtMillis, String origin) {
+    public static Rejection of(RejectReason reason, String message, byte[] raw, long arrivedAtMillis, String origin) {
         String shortMessage = message.length() > MAX_MESSAGE_CHARS ? message.substring(0, MAX_MESSAGE_CHARS) : message;
         return new Rejection(reason, shortMessage, truncate(raw), raw.length, arrivedAtMillis, origin);
     }
 
     /** Same as {@link #of(String, String, byte[], long, String)} for raw text, stored as UTF-8. */
-    public static Rejection of(String reason, String message, String raw, long arrivedAtMillis, String origin) {
+    public static Rejection of(RejectReason reason, String message, String raw, long arrivedAtMillis, String origin) {
         return of(reason, message, raw.getBytes(StandardCharsets.UTF_8), arrivedAtMillis, origin);
     }
 
@@ -87,7 +87,7 @@ public record Rejection(String reason, String message, byte[] raw, long rawBytes
 
     @Override
     public int hashCode() {
-        return 31 * (31 * reason.hashCode() + Arrays.hashCode(raw)) + Long.hashCode(arrivedAtMillis);
+        return 31 * (31 * reason.code().hashCode() + Arrays.hashCode(raw)) + Long.hashCode(arrivedAtMillis);
     }
 
     @Override

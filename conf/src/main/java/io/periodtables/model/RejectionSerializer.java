@@ -29,7 +29,7 @@ public final class RejectionSerializer extends ImmutableValueSerializer<Rejectio
 
     @Override
     public Rejection createInstance() {
-        return new Rejection("unknown", "", new byte[0], 0L, 0L, "");
+        return new Rejection(RejectReason.INVALID_JSON, "", new byte[0], 0L, 0L, "");
     }
 
     @Override
@@ -43,7 +43,7 @@ public final class RejectionSerializer extends ImmutableValueSerializer<Rejectio
     }
 
     static void write(Rejection rejection, DataOutputView target) throws IOException {
-        StringValue.writeString(rejection.reason(), target);
+        StringValue.writeString(rejection.reason().code(), target);
         StringValue.writeString(rejection.message(), target);
         target.writeInt(rejection.raw().length);
         target.write(rejection.raw());
@@ -53,7 +53,13 @@ public final class RejectionSerializer extends ImmutableValueSerializer<Rejectio
     }
 
     static Rejection read(DataInputView source) throws IOException {
-        String reason = StringValue.readString(source);
+        String code = StringValue.readString(source);
+        RejectReason reason;
+        try {
+            reason = RejectReason.ofCode(code);
+        } catch (IllegalArgumentException unknown) {
+            throw new IOException("corrupt rejection state or a newer version's: " + unknown.getMessage(), unknown);
+        }
         String message = StringValue.readString(source);
         int rawLength = source.readInt();
         if (rawLength < 0 || rawLength > Rejection.MAX_RAW_BYTES) {

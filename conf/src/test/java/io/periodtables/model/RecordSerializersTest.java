@@ -21,7 +21,7 @@ class RecordSerializersTest {
     private static final Reading WITH_EVENT_ID = new Reading("dev-ü", 1_700_000_000_123L, "e-1", "{\"t\":21.5}");
     private static final Reading WITHOUT_EVENT_ID = new Reading("dev-2", -5L, null, "{}");
     private static final Rejection REJECTION =
-            Rejection.of("bad-timestamp", "timestamp 'x' is not ISO-8601", new byte[] {1, 2, (byte) 0xff}, 42L, "shard-0/7");
+            Rejection.of(RejectReason.BAD_TIMESTAMP, "timestamp 'x' is not ISO-8601", new byte[] {1, 2, (byte) 0xff}, 42L, "shard-0/7");
 
     @Test
     void flinkUsesTheExplicitSerializers() {
@@ -39,8 +39,35 @@ class RecordSerializersTest {
 
     @Test
     void rejectionsRoundTrip() throws IOException {
-        Rejection big = Rejection.of("item-too-large", "m", "x".repeat(100_000), 1L, "readings_x");
+        Rejection big = Rejection.of(RejectReason.ITEM_TOO_LARGE, "m", "x".repeat(100_000), 1L, "readings_x");
         assertThat(roundTrip(RejectionSerializer.INSTANCE, List.of(REJECTION, big))).containsExactly(REJECTION, big);
+    }
+
+    @Test
+    void everyReasonRoundTripsThroughItsStoredCode() throws IOException {
+        List<Rejection> all = java.util.Arrays.stream(RejectReason.values())
+                .map(reason -> Rejection.of(reason, "m", "x", 1L, "o")).toList();
+        assertThat(roundTrip(RejectionSerializer.INSTANCE, all)).containsExactlyElementsOf(all);
+        assertThat(java.util.Arrays.stream(RejectReason.values()).map(RejectReason::code))
+                .doesNotHaveDuplicates().allMatch(code -> code.matches("[a-z]+(-[a-z]+)*"));
+    }
+
+    @Test
+    void aRejectionWithAnUnknownReasonCodeIsRefusedWithAMessage() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        RejectionSerializer.INSTANCE.serialize(REJECTION, out);
+        byte[] bytes = out.getCopyOfBuffer();
+        // The reason code is the first string of the format: replace it by one this build does not know.
+        DataOutputSerializer unknown = new DataOutputSerializer(64);
+        org.apache.flink.types.StringValue.writeString("from-the-future", unknown);
+        DataInputDeserializer original = new DataInputDeserializer(bytes);
+        org.apache.flink.types.StringValue.readString(original);
+        byte[] rest = new byte[original.available()];
+        original.readFully(rest);
+        unknown.write(rest);
+
+        assertThatThrownBy(() -> RejectionSerializer.INSTANCE.deserialize(new DataInputDeserializer(unknown.getCopyOfBuffer())))
+                .isInstanceOf(IOException.class).hasMessageContaining("from-the-future");
     }
 
     @Test
@@ -99,13 +126,13 @@ class RecordSerializersTest {
     @Test
     void rejectionKeepsAtMost64KbCutAtACharacterBoundary() {
         String text = "a".repeat(Rejection.MAX_RAW_BYTES - 1) + "€€€";
-        Rejection rejection = Rejection.of("invalid-json", "m", text, 0L, "o");
+        Rejection rejection = Rejection.of(RejectReason.INVALID_JSON, "m", text, 0L, "o");
 
         assertThat(rejection.rawBytes()).isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
         assertThat(rejection.raw()).hasSize(Rejection.MAX_RAW_BYTES - 1);
         assertThat(new String(rejection.raw(), StandardCharsets.UTF_8)).isEqualTo("a".repeat(Rejection.MAX_RAW_BYTES - 1));
         assertThat(rejection.rawHash()).matches("[0-9a-f]{16}")
-                .isEqualTo(Rejection.of("invalid-json", "other message", text, 9L, "p").rawHash());
+                .isEqualTo(Rejection.of(RejectReason.INVALID_JSON, "other message", text, 9L, "p").rawHash());
     }
 
     @Test

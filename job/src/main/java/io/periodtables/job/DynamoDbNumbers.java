@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.model.RejectReason;
 import java.math.BigDecimal;
 
 /**
@@ -19,10 +20,10 @@ final class DynamoDbNumbers {
         }
         BigDecimal abs = value.abs();
         if (value.stripTrailingZeros().precision() > 38) {
-            throw new ReadingParser.BadValueException("bad-number", "number " + abbreviate(value) + " has more than 38 significant digits");
+            throw new ReadingParser.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " has more than 38 significant digits");
         }
         if (abs.compareTo(MAX) > 0 || abs.compareTo(MIN_POSITIVE) < 0) {
-            throw new ReadingParser.BadValueException("bad-number", "number " + abbreviate(value) + " is outside DynamoDB's range 1E-130 .. 1E+126");
+            throw new ReadingParser.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " is outside DynamoDB's range 1E-130 .. 1E+126");
         }
         return value;
     }

@@ -5,6 +5,7 @@ import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -12,6 +13,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -57,8 +59,14 @@ public final class ReadingParser {
     /** How close to the year bounds a timestamp must be for its period to be checked too. */
     private static final long EDGE_MILLIS = Duration.ofDays(31).toMillis();
 
+    /**
+     * Nesting depth is limited (DynamoDB's 32 levels, plus the reading itself); number length is
+     * not (a Kinesis record holds at most 1 MB; numbers DynamoDB cannot store are checked as
+     * {@code bad-number}), nor is string length (Jackson's default, 20 M, is beyond 1 MB).
+     */
     private static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH + 1).build())
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_DEPTH + 1).maxNumberLength(Integer.MAX_VALUE).build())
             .build();
     private static final ObjectMapper MAPPER = JsonMapper.builder(FACTORY)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -98,24 +106,27 @@ public final class ReadingParser {
                     .decode(ByteBuffer.wrap(raw))
                     .toString();
         } catch (CharacterCodingException e) {
-            rejections.accept(Rejection.of("invalid-json", "record is not valid UTF-8", raw, nowMillis, origin));
+            rejections.accept(Rejection.of(RejectReason.INVALID_JSON, "record is not valid UTF-8", raw, nowMillis, origin));
             return;
         }
         JsonNode root;
         try {
             root = MAPPER.readTree(text);
+        } catch (StreamConstraintsException e) {
+            // Nesting depth is the only read constraint that input can reach (see FACTORY).
+            rejections.accept(Rejection.of(RejectReason.TOO_DEEP, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
+            return;
         } catch (JsonProcessingException e) {
-            String why = e.getMessage().contains("nesting depth") ? "too-deep" : "invalid-json";
-            rejections.accept(Rejection.of(why, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
+            rejections.accept(Rejection.of(RejectReason.INVALID_JSON, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
             return;
         }
         if (root == null || root.isMissingNode()) {
-            rejections.accept(Rejection.of("invalid-json", "record is empty", raw, nowMillis, origin));
+            rejections.accept(Rejection.of(RejectReason.INVALID_JSON, "record is empty", raw, nowMillis, origin));
         } else if (root.isObject()) {
             parseReading((ObjectNode) root, raw, origin, nowMillis, readings, rejections);
         } else if (root.isArray()) {
             if (root.isEmpty()) {
-                rejections.accept(Rejection.of("empty-array", "record is an empty array", raw, nowMillis, origin));
+                rejections.accept(Rejection.of(RejectReason.EMPTY_ARRAY, "record is an empty array", raw, nowMillis, origin));
             }
             int i = 0;
             for (JsonNode element : root) {
@@ -123,12 +134,12 @@ public final class ReadingParser {
                 if (element.isObject()) {
                     parseReading((ObjectNode) element, bytes(element), elementOrigin, nowMillis, readings, rejections);
                 } else {
-                    rejections.accept(Rejection.of("not-an-object", "array element is " + element.getNodeType(),
+                    rejections.accept(Rejection.of(RejectReason.NOT_AN_OBJECT, "array element is " + element.getNodeType(),
                             bytes(element), nowMillis, elementOrigin));
                 }
             }
         } else {
-            rejections.accept(Rejection.of("not-an-object", "record is a JSON " + root.getNodeType() + ", not an object",
+            rejections.accept(Rejection.of(RejectReason.NOT_AN_OBJECT, "record is a JSON " + root.getNodeType() + ", not an object",
                     raw, nowMillis, origin));
         }
     }
@@ -136,30 +147,30 @@ public final class ReadingParser {
     private void parseReading(ObjectNode node, byte[] raw, String origin, long nowMillis,
                               Consumer<Reading> readings, Consumer<Rejection> rejections) {
         String problem = null;
-        String reason = null;
+        RejectReason reason = null;
         JsonNode device = node.get(deviceField);
         JsonNode time = node.get(timestampField);
         JsonNode eventIdNode = node.get("eventId");
         long eventMillis = 0;
         if (device == null || !device.isTextual() || device.textValue().isEmpty()) {
-            reason = "missing-device";
+            reason = RejectReason.MISSING_DEVICE;
             problem = "field '" + deviceField + "' must be a non-empty string";
         } else if (device.textValue().getBytes(StandardCharsets.UTF_8).length > maxDeviceIdBytes) {
-            reason = "device-too-long";
+            reason = RejectReason.DEVICE_TOO_LONG;
             problem = "device id is longer than " + maxDeviceIdBytes + " UTF-8 bytes (DynamoDB's key limit with the shard suffix)";
         } else if (eventIdNode != null && !eventIdNode.isNull() && (!eventIdNode.isTextual() || eventIdNode.textValue().isEmpty())) {
-            reason = "bad-event-id";
+            reason = RejectReason.BAD_EVENT_ID;
             problem = "field 'eventId' must be a non-empty string when present";
         } else {
             try {
                 eventMillis = timestampOf(time);
                 if (eventMillis > nowMillis + maxFutureMillis) {
-                    reason = "too-far-future";
+                    reason = RejectReason.TOO_FAR_FUTURE;
                     problem = "timestamp " + Instant.ofEpochMilli(eventMillis) + " is more than "
                             + Duration.ofMillis(maxFutureMillis) + " ahead of the wall clock";
                 }
             } catch (IllegalArgumentException e) {
-                reason = "bad-timestamp";
+                reason = RejectReason.BAD_TIMESTAMP;
                 problem = e.getMessage();
             }
         }
@@ -230,7 +241,7 @@ public final class ReadingParser {
                 continue;
             }
             if (name.equals(ItemAttributes.PK) || name.equals(ItemAttributes.SK) || (ttlReserved && name.equals(ItemAttributes.TTL))) {
-                throw new BadValueException("reserved-attribute", "field '" + name + "' is reserved for the item key");
+                throw new BadValueException(RejectReason.RESERVED_ATTRIBUTE, "field '" + name + "' is reserved for the item key");
             }
             fields.put(name, field.getValue());
         }
@@ -259,7 +270,7 @@ public final class ReadingParser {
             gen.writeStartObject();
             for (Map.Entry<String, JsonNode> e : sorted.entrySet()) {
                 if (e.getKey().isEmpty()) {
-                    throw new BadValueException("bad-field-name", "a nested field has an empty name");
+                    throw new BadValueException(RejectReason.BAD_FIELD_NAME, "a nested field has an empty name");
                 }
                 gen.writeFieldName(e.getKey());
                 writeCanonical(gen, e.getValue());
@@ -298,9 +309,9 @@ public final class ReadingParser {
     /** A payload value DynamoDB cannot store. */
     static final class BadValueException extends Exception {
         private static final long serialVersionUID = 1L;
-        final String reason;
+        final RejectReason reason;
 
-        BadValueException(String reason, String message) {
+        BadValueException(RejectReason reason, String message) {
             super(message);
             this.reason = reason;
         }

@@ -3,6 +3,7 @@ package io.periodtables.job;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 
 import software.amazon.awssdk.core.SdkBytes;
@@ -45,7 +46,7 @@ final class ExpectedItems {
 
     /** DESIGN.md "Items in the rejected table": the raw record as S when it is UTF-8, else B. */
     void rejected(String reason, byte[] raw, String origin) {
-        String sk = Rejection.of(reason, "", raw, 0, origin).rawHash();
+        String sk = Rejection.of(RejectReason.ofCode(reason), "", raw, 0, origin).rawHash();
         String text = new String(raw, StandardCharsets.UTF_8);
         boolean utf8 = Arrays.equals(text.getBytes(StandardCharsets.UTF_8), raw);
         rejected.put(List.of(reason, sk), TableContents.canonical(Map.of(

@@ -61,7 +61,7 @@ class ReadingParserTest {
         ReadingParser.Result r = parse("[{\"deviceId\":\"a\",\"timestamp\":1763819101123},"
                 + "{\"timestamp\":1763819101123},42,{\"deviceId\":\"b\",\"timestamp\":1763819101124}]");
         assertThat(r.readings).extracting(Reading::deviceId).containsExactly("a", "b");
-        assertThat(r.rejections).extracting(Rejection::reason).containsExactly("missing-device", "not-an-object");
+        assertThat(r.rejections).extracting(x -> x.reason().code()).containsExactly("missing-device", "not-an-object");
         assertThat(r.rejections).extracting(Rejection::origin).containsExactly("shard-0/42[1]", "shard-0/42[2]");
     }
 
@@ -88,7 +88,7 @@ class ReadingParserTest {
         ReadingParser.Result r = parse(json);
         assertThat(r.readings).isEmpty();
         assertThat(r.rejections).singleElement().satisfies(x -> {
-            assertThat(x.reason()).isEqualTo(reason);
+            assertThat(x.reason().code()).isEqualTo(reason);
             assertThat(x.message()).isNotBlank();
             assertThat(x.arrivedAtMillis()).isEqualTo(NOW);
             assertThat(x.origin()).startsWith("shard-0/42");
@@ -100,20 +100,20 @@ class ReadingParserTest {
         ReadingParser newYork = new ReadingParser(ConfigLoader.fromMap(Map.of("tables.zone", "America/New_York"), true));
         ReadingParser.Result r = newYork.parse(
                 "{\"deviceId\":\"d\",\"timestamp\":\"0001-01-01T00:00:00Z\"}".getBytes(StandardCharsets.UTF_8), "o", NOW);
-        assertThat(r.rejections).singleElement().satisfies(x -> assertThat(x.reason()).isEqualTo("bad-timestamp"));
+        assertThat(r.rejections).singleElement().satisfies(x -> assertThat(x.reason().code()).isEqualTo("bad-timestamp"));
         assertThat(parse("{\"deviceId\":\"d\",\"timestamp\":\"0001-01-01T00:00:00Z\"}").readings).hasSize(1);
     }
 
     @Test
     void nonUtf8BytesAreRejectedNotThrown() {
         ReadingParser.Result r = parser.parse(new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}, "o", NOW);
-        assertThat(r.rejections).singleElement().satisfies(x -> assertThat(x.reason()).isEqualTo("invalid-json"));
+        assertThat(r.rejections).singleElement().satisfies(x -> assertThat(x.reason().code()).isEqualTo("invalid-json"));
     }
 
     @Test
     void nestingDeeperThanDynamoDbAllowsIsRejected() {
         String deep = "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":" + "{\"a\":".repeat(40) + "1" + "}".repeat(40) + "}";
-        assertThat(parse(deep).rejections).singleElement().satisfies(x -> assertThat(x.reason()).isEqualTo("too-deep"));
+        assertThat(parse(deep).rejections).singleElement().satisfies(x -> assertThat(x.reason().code()).isEqualTo("too-deep"));
         String ok = "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":" + "{\"a\":".repeat(30) + "1" + "}".repeat(30) + "}";
         assertThat(parse(ok).readings).hasSize(1);
     }
@@ -122,7 +122,7 @@ class ReadingParserTest {
     void deviceIdTooLongForTheShardedKeyIsRejected() {
         String longId = "x".repeat(2047);
         assertThat(parse("{\"deviceId\":\"" + longId + "\",\"timestamp\":1763819101123}").rejections)
-                .singleElement().satisfies(x -> assertThat(x.reason()).isEqualTo("device-too-long"));
+                .singleElement().satisfies(x -> assertThat(x.reason().code()).isEqualTo("device-too-long"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.model.RejectReason;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.model.Rejection;
 
@@ -156,7 +157,7 @@ final class BatchWrite {
         LOG.warn("DynamoDB refused item pk={} sk={} of table {}; it goes to {}: {}",
                 entry.pk(), entry.sk(), entry.table(), rejectedTable, description);
         metrics.rejectedItems.inc();
-        Rejection rejection = Rejection.of("dynamodb-validation", description + " (table " + entry.table() + ")",
+        Rejection rejection = Rejection.of(RejectReason.DYNAMODB_VALIDATION, description + " (table " + entry.table() + ")",
                 ItemAttributes.toJson(entry.item()), clock.millis(), entry.table());
         return BatchOutcome.added(rejections.apply(rejection));
     }

@@ -3,6 +3,7 @@ package io.periodtables.sink;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 
 import software.amazon.awssdk.core.SdkBytes;
@@ -42,7 +43,7 @@ final class ItemBuilder implements Serializable {
         try {
             item = ItemAttributes.ofJsonObject(reading.payloadJson());
         } catch (IOException e) {
-            throw new UnstorableReadingException("invalid-json", "payload is not a JSON object: " + e.getMessage());
+            throw new UnstorableReadingException(RejectReason.INVALID_JSON, "payload is not a JSON object: " + e.getMessage());
         }
         checkNotReserved(item, ItemAttributes.PK);
         checkNotReserved(item, ItemAttributes.SK);
@@ -61,7 +62,7 @@ final class ItemBuilder implements Serializable {
     private static void checkNotReserved(Map<String, AttributeValue> payload, String name)
             throws UnstorableReadingException {
         if (payload.containsKey(name)) {
-            throw new UnstorableReadingException("reserved-attribute",
+            throw new UnstorableReadingException(RejectReason.RESERVED_ATTRIBUTE,
                     "payload field '" + name + "' would overwrite the item's own '" + name + "' attribute");
         }
     }
@@ -69,7 +70,7 @@ final class ItemBuilder implements Serializable {
     /** The item of {@code rejection} in the rejected table. */
     Map<String, AttributeValue> rejectionItem(Rejection rejection) {
         return Map.of(
-                ItemAttributes.PK, AttributeValue.fromS(rejection.reason()),
+                ItemAttributes.PK, AttributeValue.fromS(rejection.reason().code()),
                 ItemAttributes.SK, AttributeValue.fromS(rejection.rawHash()),
                 "reason", AttributeValue.fromS(rejection.message()),
                 "raw", rawValue(rejection.raw()),
@@ -96,14 +97,14 @@ final class ItemBuilder implements Serializable {
     static final class UnstorableReadingException extends Exception {
         private static final long serialVersionUID = 1L;
 
-        private final String reason;
+        private final RejectReason reason;
 
-        UnstorableReadingException(String reason, String message) {
+        UnstorableReadingException(RejectReason reason, String message) {
             super(message, null, false, false);
             this.reason = reason;
         }
 
-        String reason() {
+        RejectReason reason() {
             return reason;
         }
     }

@@ -5,6 +5,7 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import io.periodtables.model.SinkRecord;
 
@@ -85,7 +86,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             try {
                 period = naming.calendar().periodOf(t);
             } catch (IllegalArgumentException outsideTableNames) {
-                return rejected(Rejection.of("bad-timestamp", outsideTableNames.getMessage(),
+                return rejected(Rejection.of(RejectReason.BAD_TIMESTAMP, outsideTableNames.getMessage(),
                         readingJson(reading, true), clock.millis(), "sink"));
             }
             cachedPeriodStart = period.startMillis();
@@ -100,13 +101,13 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
         try {
             item = items.readingItem(reading);
         } catch (ItemBuilder.UnstorableReadingException e) {
-            boolean payloadIsJson = !e.reason().equals("invalid-json");
+            boolean payloadIsJson = e.reason() != RejectReason.INVALID_JSON;
             return rejected(Rejection.of(e.reason(), e.getMessage() + " (table " + table + ")",
                     readingJson(reading, payloadIsJson), clock.millis(), table));
         }
         long size = DynamoDbItemSize.of(item);
         if (size > DynamoDbItemSize.MAX_ITEM_BYTES) {
-            return rejected(Rejection.of("item-too-large",
+            return rejected(Rejection.of(RejectReason.ITEM_TOO_LARGE,
                     "item of " + size + " bytes exceeds DynamoDB's limit of " + DynamoDbItemSize.MAX_ITEM_BYTES
                             + " bytes (table " + table + ")",
                     readingJson(reading, true), clock.millis(), table));

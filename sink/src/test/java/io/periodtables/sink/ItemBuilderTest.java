@@ -2,6 +2,7 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 
 import org.junit.jupiter.api.Test;
@@ -99,7 +100,7 @@ class ItemBuilderTest {
     void payloadFieldNamedLikeAKeyAttributeIsRefused() {
         assertThatThrownBy(() -> fourShards.readingItem(new Reading("dev-1", T, null, "{\"pk\":\"x\"}")))
                 .isInstanceOfSatisfying(ItemBuilder.UnstorableReadingException.class,
-                        e -> assertThat(e.reason()).isEqualTo("reserved-attribute"))
+                        e -> assertThat(e.reason()).isEqualTo(RejectReason.RESERVED_ATTRIBUTE))
                 .hasMessageContaining("'pk'");
         ItemBuilder withTtl = new ItemBuilder(new WriteSharding(1), Duration.ofDays(1));
         assertThatThrownBy(() -> withTtl.readingItem(new Reading("dev-1", T, null, "{\"ttl\":5}")))
@@ -110,14 +111,14 @@ class ItemBuilderTest {
     void payloadThatIsNotAnObjectIsRefused() {
         assertThatThrownBy(() -> fourShards.readingItem(new Reading("dev-1", T, null, "[1]")))
                 .isInstanceOfSatisfying(ItemBuilder.UnstorableReadingException.class,
-                        e -> assertThat(e.reason()).isEqualTo("invalid-json"));
+                        e -> assertThat(e.reason()).isEqualTo(RejectReason.INVALID_JSON));
         assertThatThrownBy(() -> fourShards.readingItem(new Reading("dev-1", T, null, "{\"a\":1} x")))
                 .isInstanceOf(ItemBuilder.UnstorableReadingException.class);
     }
 
     @Test
     void rejectionItemFollowsDesign() {
-        Rejection rejection = Rejection.of("invalid-json", "not JSON at 1:2", "{oops", 1_700_000_000_123L, "shard-1/42");
+        Rejection rejection = Rejection.of(RejectReason.INVALID_JSON, "not JSON at 1:2", "{oops", 1_700_000_000_123L, "shard-1/42");
         Map<String, AttributeValue> item = fourShards.rejectionItem(rejection);
 
         assertThat(item).containsOnlyKeys("pk", "sk", "reason", "raw", "rawBytes", "arrivedAt", "origin");
@@ -133,7 +134,7 @@ class ItemBuilderTest {
     @Test
     void rawThatIsNotUtf8IsStoredAsBinary() {
         byte[] raw = {(byte) 0xff, (byte) 0xfe, 0x01};
-        Map<String, AttributeValue> item = fourShards.rejectionItem(Rejection.of("invalid-json", "m", raw, 0, "o"));
+        Map<String, AttributeValue> item = fourShards.rejectionItem(Rejection.of(RejectReason.INVALID_JSON, "m", raw, 0, "o"));
         assertThat(item.get("raw").b().asByteArray()).isEqualTo(raw);
     }
 }

@@ -3,6 +3,7 @@ package io.periodtables.sink;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import io.periodtables.model.SinkRecord;
 
@@ -106,7 +107,7 @@ class PeriodTableSinkITCase {
         String prefix = config.naming().prefix();
         Clock december = Clock.fixed(Instant.parse("2026-12-01T00:30:00Z"), ZoneOffset.UTC);
         Reading late = TestReadings.reading(1, 3);
-        Rejection rejection = Rejection.of("invalid-json", "Unexpected character ('x')", "x{", 1_000L, "shard-0/17");
+        Rejection rejection = Rejection.of(RejectReason.INVALID_JSON, "Unexpected character ('x')", "x{", 1_000L, "shard-0/17");
 
         SinkTestBed.run(SinkTestBed.sink(config).clock(december).missingTableHandler(CreateTableHandler.factory()).build(),
                 List.of(SinkRecord.late(late, Instant.parse("2026-12-01T00:10:00Z").toEpochMilli()),

@@ -3,6 +3,7 @@ package io.periodtables.sink;
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import io.periodtables.model.SinkRecord;
 
@@ -55,7 +56,7 @@ class SinkRecordConverterTest {
     @Test
     void rejectionGoesToTheRejectedTable() {
         TableWriteEntry entry = converter.apply(
-                SinkRecord.rejected(Rejection.of("missing-device", "no deviceId", "{}", 0L, "shard-0/1")), null);
+                SinkRecord.rejected(Rejection.of(RejectReason.MISSING_DEVICE, "no deviceId", "{}", 0L, "shard-0/1")), null);
         assertThat(entry.table()).isEqualTo("readings_rejected");
         assertThat(entry.pk()).isEqualTo("missing-device");
     }

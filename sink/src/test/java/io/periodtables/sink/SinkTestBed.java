@@ -60,6 +60,6 @@ final class SinkTestBed {
 
     /** The device of a reading, the reason of a rejection: the order that matters stays in one subtask. */
     static String keyOf(SinkRecord record) {
-        return record.kind() == SinkRecord.Kind.REJECTED ? record.rejection().reason() : record.reading().deviceId();
+        return record.kind() == SinkRecord.Kind.REJECTED ? record.rejection().reason().code() : record.reading().deviceId();
     }
 }

@@ -6,6 +6,7 @@ import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -194,7 +195,7 @@ class BadInputCorpusITCase {
      * that leads the raw (the sink's: the reading as JSON, or the item with its partition key).
      */
     private List<Map.Entry<ItemRef, Map<String, AttributeValue>>> rejectionsOf(byte[] data, JsonNode node, String origin) {
-        String hash = Rejection.of("any", "", data, 0, origin).rawHash();
+        String hash = Rejection.of(RejectReason.INVALID_JSON, "", data, 0, origin).rawHash();
         String device = node != null && node.isObject() && node.path("deviceId").isTextual() ? node.get("deviceId").textValue() : null;
         List<Map.Entry<ItemRef, Map<String, AttributeValue>>> found = new ArrayList<>();
         tables.itemsOf(run.config.naming().rejectedTable()).entrySet().forEach(e -> {

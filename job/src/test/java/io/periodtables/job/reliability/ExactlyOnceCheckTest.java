@@ -27,7 +27,7 @@ class ExactlyOnceCheckTest {
             "tables.shards", "2", "dynamodb.endpoint", "http://127.0.0.1:1"), false);
     private final ExpectedTables expected = ExpectedTables.of(config, Fleet.standard(), START);
 
-    /** The tables as a correct run leaves them: the expected items, late ones in this month's late table. */
+    /** The tables as a correct run leaves them: the expected items, late ones in the watermark month's late table. */
     private Map<ItemRef, Map<String, AttributeValue>> correct() {
         Map<ItemRef, Map<String, AttributeValue>> items = new TreeMap<>();
         expected.items().forEach((ref, item) -> {
@@ -45,7 +45,7 @@ class ExactlyOnceCheckTest {
     }
 
     private void check(Map<ItemRef, Map<String, AttributeValue>> items) {
-        ExactlyOnceCheck.assertExactlyOnce(expected, snapshot(items, config.naming().lateTable(START)), START, END);
+        ExactlyOnceCheck.assertExactlyOnce(expected, snapshot(items, config.naming().lateTable(Fleet.T0)), START, END);
     }
 
     @Test
@@ -109,6 +109,7 @@ class ExactlyOnceCheckTest {
     @Test
     void aLateTableOfAnotherMonthIsReported() {
         assertThatThrownBy(() -> ExactlyOnceCheck.assertExactlyOnce(expected, snapshot(correct(), "chk_late_2026-01"), START, END))
-                .hasMessageContaining("late table chk_late_2026-01 is not of the run's write month");
+                .hasMessageContaining("late table chk_late_2026-01 is not of the months of the watermarks")
+                .hasMessageContaining("chk_late_2025-06");
     }
 }

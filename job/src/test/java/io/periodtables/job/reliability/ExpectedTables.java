@@ -7,6 +7,7 @@ import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -130,9 +131,9 @@ final class ExpectedTables {
                 isLate = calendar.periodOf(reading.eventMillis()).endMillis() - 1 + lateness <= watermark;
                 table = isLate && !lateToPeriod ? LATE : naming.periodTableOf(Instant.ofEpochMilli(reading.eventMillis()));
             } catch (IllegalArgumentException noTableName) {
-                Rejection sinkRejection = Rejection.of("bad-timestamp", noTableName.getMessage(),
+                Rejection sinkRejection = Rejection.of(RejectReason.BAD_TIMESTAMP, noTableName.getMessage(),
                         readingJson(reading), 0, "sink");
-                expect(new ItemRef(naming.rejectedTable(), sinkRejection.reason(), sinkRejection.rawHash()),
+                expect(new ItemRef(naming.rejectedTable(), sinkRejection.reason().code(), sinkRejection.rawHash()),
                         rejectionItem(sinkRejection));
                 continue;
             }
@@ -162,8 +163,8 @@ final class ExpectedTables {
                 throw new IllegalArgumentException("reading of " + reading.deviceId() + " is too close to 400 KB to tell");
             }
             String target = table.equals(LATE) ? lateTable : table;
-            Rejection tooLarge = Rejection.of("item-too-large", "", readingJson(reading), 0, target);
-            ItemRef ref = new ItemRef(naming.rejectedTable(), tooLarge.reason(), tooLarge.rawHash());
+            Rejection tooLarge = Rejection.of(RejectReason.ITEM_TOO_LARGE, "", readingJson(reading), 0, target);
+            ItemRef ref = new ItemRef(naming.rejectedTable(), tooLarge.reason().code(), tooLarge.rawHash());
             expect(ref, rejectionItem(tooLarge));
             reasonPatterns.put(ref, Pattern.compile("item of \\d+ bytes exceeds DynamoDB's limit of 409600 bytes \\(table "
                     + Pattern.quote(target) + "\\)"));
@@ -179,13 +180,13 @@ final class ExpectedTables {
     }
 
     private void expectRejection(Rejection rejection) {
-        expect(new ItemRef(naming.rejectedTable(), rejection.reason(), rejection.rawHash()), rejectionItem(rejection));
+        expect(new ItemRef(naming.rejectedTable(), rejection.reason().code(), rejection.rawHash()), rejectionItem(rejection));
     }
 
     /** DESIGN.md "Items in the rejected table", without {@code arrivedAt} (a wall-clock time). */
     static Map<String, AttributeValue> rejectionItem(Rejection rejection) {
         Map<String, AttributeValue> item = new TreeMap<>();
-        item.put("pk", AttributeValue.fromS(rejection.reason()));
+        item.put("pk", AttributeValue.fromS(rejection.reason().code()));
         item.put("sk", AttributeValue.fromS(rejection.rawHash()));
         item.put("reason", AttributeValue.fromS(rejection.message()));
         item.put("raw", Attributes.raw(rejection.raw()));
