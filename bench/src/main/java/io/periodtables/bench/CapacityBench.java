@@ -1,7 +1,6 @@
 package io.periodtables.bench;
 
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.job.FleetReadings;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;

@@ -2,7 +2,6 @@ package io.periodtables.bench;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.job.FleetReadings;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;

@@ -1,7 +1,8 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.model.Reading;
-import io.periodtables.sink.SinkInternals;
+import io.periodtables.sink.ReadingItems;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -55,7 +56,7 @@ final class E2eBench {
                 measured.forEach(m -> log(m.toString()));
                 all.addAll(measured);
             }
-            long itemBytes = SinkInternals.sizeBytes(new SinkInternals(contenders.config("x")).item(readings[0]));
+            long itemBytes = DynamoDbItemSize.of(new ReadingItems(contenders.config("x")).item(readings[0]));
             return section(n, rounds, bestInFlight, all, itemBytes, load);
         }
     }

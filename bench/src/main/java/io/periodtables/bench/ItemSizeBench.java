@@ -1,9 +1,9 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.job.FleetReadings;
 import io.periodtables.model.Reading;
-import io.periodtables.sink.SinkInternals;
+import io.periodtables.sink.ReadingItems;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -27,17 +27,17 @@ final class ItemSizeBench {
         PeriodTablesConfig config = BenchConfigs.load(BenchConfigs.fleet("readings", URI.create("http://127.0.0.1:8000"),
                 SAMPLE, 100, BenchConfigs.fleetStart(4), Duration.ofMinutes(150)));
         FleetReadings fleet = new FleetReadings(config, BenchConfigs.fleetStart(4));
-        SinkInternals items = new SinkInternals(config);
+        ReadingItems items = new ReadingItems(config);
         Reading[] readings = fleet.readings(SAMPLE);
         // reading 0 has round values (18.0, 30.0, 990.0), smaller than most; show reading 1 and the range
         int shown = 1;
         Reading reading = readings[shown];
         Map<String, AttributeValue> item = items.item(reading);
-        long total = SinkInternals.sizeBytes(item);
+        long total = DynamoDbItemSize.of(item);
         long min = Long.MAX_VALUE;
         long max = 0;
         for (Reading r : readings) {
-            long size = SinkInternals.sizeBytes(items.item(r));
+            long size = DynamoDbItemSize.of(items.item(r));
             min = Math.min(min, size);
             max = Math.max(max, size);
         }
@@ -47,7 +47,7 @@ final class ItemSizeBench {
         for (Map.Entry<String, AttributeValue> e : new TreeMap<>(item).entrySet()) {
             String value = e.getValue().s() != null ? e.getValue().s() : e.getValue().n();
             md.append("| ").append(e.getKey()).append(" | `").append(value).append("` | ")
-                    .append(SinkInternals.sizeBytes(Map.of(e.getKey(), e.getValue()))).append(" |\n");
+                    .append(DynamoDbItemSize.of(Map.of(e.getKey(), e.getValue()))).append(" |\n");
         }
         md.append("| **total** | | **").append(total).append("** (target ≤ 200: ").append(total <= 200 ? "met" : "missed")
                 .append("; 1 WCU per write) |\n");

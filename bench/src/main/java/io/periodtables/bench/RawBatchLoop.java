@@ -3,7 +3,7 @@ package io.periodtables.bench;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
-import io.periodtables.sink.SinkInternals;
+import io.periodtables.sink.ReadingItems;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
@@ -29,7 +29,7 @@ final class RawBatchLoop {
     private RawBatchLoop() {}
 
     static void write(PeriodTablesConfig config, String table, Reading[] readings, int inFlight) throws Exception {
-        SinkInternals items = new SinkInternals(config);
+        ReadingItems items = new ReadingItems(config);
         Semaphore permits = new Semaphore(inFlight);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(inFlight)) {

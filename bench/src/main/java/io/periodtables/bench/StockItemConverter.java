@@ -2,7 +2,7 @@ package io.periodtables.bench;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
-import io.periodtables.sink.SinkInternals;
+import io.periodtables.sink.ReadingItems;
 
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
@@ -18,7 +18,7 @@ final class StockItemConverter implements ElementConverter<Reading, DynamoDbWrit
     private static final long serialVersionUID = 1L;
 
     private final PeriodTablesConfig config;
-    private transient SinkInternals items;
+    private transient ReadingItems items;
 
     StockItemConverter(PeriodTablesConfig config) {
         this.config = config;
@@ -27,7 +27,7 @@ final class StockItemConverter implements ElementConverter<Reading, DynamoDbWrit
     @Override
     public DynamoDbWriteRequest apply(Reading reading, SinkWriter.Context context) {
         if (items == null) {
-            items = new SinkInternals(config);
+            items = new ReadingItems(config);
         }
         return DynamoDbWriteRequest.builder()
                 .setType(DynamoDbWriteRequestType.PUT)

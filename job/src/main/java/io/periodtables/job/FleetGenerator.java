@@ -32,7 +32,7 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
     private final long startMillis;
     private final double millisPerReading;
 
-    FleetGenerator(String deviceField, String timestampField, int devices, Instant start, double ratePerSecond, double speedup) {
+    private FleetGenerator(String deviceField, String timestampField, int devices, Instant start, double ratePerSecond, double speedup) {
         this.deviceField = deviceField;
         this.timestampField = timestampField;
         this.devices = devices;
@@ -58,7 +58,7 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
     }
 
     /** Event time of reading {@code n}. */
-    long eventMillis(long n) {
+    public long eventMillis(long n) {
         return startMillis + (long) (n * millisPerReading);
     }
 

@@ -218,10 +218,7 @@ class SavepointRedeployITCase {
      */
     private static Map<String, Map<List<String>, Map<String, AttributeValue>>> expectedTables(PeriodTablesConfig config)
             throws Exception {
-        FleetGenerator fleet = new FleetGenerator(config.get(ConfigKeys.INPUT_DEVICE_FIELD),
-                config.get(ConfigKeys.INPUT_TIMESTAMP_FIELD), config.get(ConfigKeys.GENERATOR_DEVICES),
-                config.find(ConfigKeys.GENERATOR_START).orElseThrow(), config.get(ConfigKeys.GENERATOR_RATE),
-                config.get(ConfigKeys.GENERATOR_SPEEDUP));
+        FleetGenerator fleet = FleetGenerator.of(config, config.find(ConfigKeys.GENERATOR_START).orElseThrow());
         ReadingParser parser = new ReadingParser(config);
         ObjectMapper json = new ObjectMapper();
         ExpectedItems expected = new ExpectedItems(config);

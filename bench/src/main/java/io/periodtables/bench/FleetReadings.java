@@ -1,7 +1,8 @@
-package io.periodtables.job;
+package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.job.FleetGenerator;
+import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;
 
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The benchmarks' window into the job's package-private synthetic fleet: the JSON text of
+ * The job's synthetic fleet for the benchmarks: the JSON text of
  * reading {@code n} exactly as {@link FleetGenerator} makes it for the full job, and the
  * {@link Reading} that {@link ReadingParser} makes of it. The sink-only contenders thus write the
  * very readings the full job writes.
@@ -22,9 +23,7 @@ public final class FleetReadings {
 
     /** The fleet of {@code config}'s {@code generator.*} keys, starting at {@code start}. */
     public FleetReadings(PeriodTablesConfig config, Instant start) {
-        this.generator = new FleetGenerator(config.get(ConfigKeys.INPUT_DEVICE_FIELD),
-                config.get(ConfigKeys.INPUT_TIMESTAMP_FIELD), config.get(ConfigKeys.GENERATOR_DEVICES), start,
-                config.get(ConfigKeys.GENERATOR_RATE), config.get(ConfigKeys.GENERATOR_SPEEDUP));
+        this.generator = FleetGenerator.of(config, start);
         this.parser = new ReadingParser(config);
     }
 
