@@ -4,19 +4,30 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 
-import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.connector.kinesis.source.config.KinesisStreamsSourceConfigConstants;
+import org.apache.flink.util.Collector;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.KinesisClientBuilder;
+import software.amazon.awssdk.services.kinesis.model.Record;
 
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 /**
- * The Kinesis source: Flink's FLIP-27 {@link KinesisStreamsSource} (connector 4.3.0), configured
- * from our keys. This choice is permanent for savepoints: the legacy {@code FlinkKinesisConsumer}
- * keeps its shard offsets in a different, incompatible state layout.
+ * The Kinesis source, configured from our keys: {@link PacedKinesisSource}, which is Flink's FLIP-27
+ * {@link KinesisStreamsSource} (connector 4.3.0) with a reader that pauses empty shards. This
+ * choice is permanent for savepoints: the legacy {@code FlinkKinesisConsumer} keeps its shard
+ * offsets in a different, incompatible state layout.
  */
 final class KinesisInput {
     /**
@@ -28,16 +39,18 @@ final class KinesisInput {
 
     private KinesisInput() {}
 
-    static KinesisStreamsSource<RawRecord> source(PeriodTablesConfig config) {
-        String arn = config.get(ConfigKeys.KINESIS_STREAM_ARN);
-        return KinesisStreamsSource.<RawRecord>builder()
-                .setStreamArn(arn)
-                .setSourceConfig(sourceConfig(config))
-                .setDeserializationSchema(new RawSchema(arn.substring(arn.lastIndexOf('/') + 1)))
+    /** The source of the stream {@code kinesis.stream-arn}, its records turned into elements by {@code schema}. */
+    static <T> Source<T, ?, ?> source(PeriodTablesConfig config, KinesisRecordSchema<T> schema) {
+        Configuration sourceConfig = sourceConfig(config);
+        KinesisStreamsSource<String> stock = KinesisStreamsSource.<String>builder()
+                .setStreamArn(config.get(ConfigKeys.KINESIS_STREAM_ARN))
+                .setSourceConfig(sourceConfig)
+                .setDeserializationSchema(new SimpleStringSchema()) // unused: our reader reads
                 .build();
+        return new PacedKinesisSource<>(stock, sourceConfig, schema, () -> kinesisClient(config));
     }
 
-    /** The connector's configuration from our keys. */
+    /** The connector's configuration from our keys (its enumerator lists shards with it). */
     static Configuration sourceConfig(PeriodTablesConfig config) {
         Configuration source = new Configuration();
         source.setString("aws.region", config.get(ConfigKeys.AWS_REGION));
@@ -62,23 +75,35 @@ final class KinesisInput {
         return source;
     }
 
-    /** Keeps the record's bytes; the parser does the rest (and never throws). */
-    static final class RawSchema implements DeserializationSchema<RawRecord> {
+    /**
+     * The client our shard reader reads with: region, endpoint override, the default credential
+     * chain (dummy credentials for an emulator on this machine), and an explicit HTTP client.
+     */
+    static KinesisClient kinesisClient(PeriodTablesConfig config) {
+        KinesisClientBuilder builder = KinesisClient.builder()
+                .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
+                .httpClientBuilder(ApacheHttpClient.builder());
+        config.kinesisEndpoint().ifPresent(endpoint -> {
+            builder.endpointOverride(endpoint);
+            if (DynamoDbClients.isLoopback(endpoint)) {
+                builder.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
+            }
+        });
+        return builder.build();
+    }
+
+    /**
+     * Keeps the record's bytes, with {@code kinesis:<stream>/<shardId>/<sequenceNumber>} as its
+     * origin; the parser does the rest (and never throws).
+     */
+    static final class RawSchema implements KinesisRecordSchema<RawRecord> {
         private static final long serialVersionUID = 1L;
-        private final String origin;
-
-        RawSchema(String stream) {
-            this.origin = "kinesis:" + stream;
-        }
 
         @Override
-        public RawRecord deserialize(byte[] message) {
-            return new RawRecord(message, origin);
-        }
-
-        @Override
-        public boolean isEndOfStream(RawRecord nextElement) {
-            return false;
+        public void deserialize(Record record, String streamArn, String shardId, Collector<RawRecord> out) {
+            String stream = streamArn.substring(streamArn.lastIndexOf('/') + 1);
+            out.collect(new RawRecord(record.data().asByteArray(),
+                    "kinesis:" + stream + "/" + shardId + "/" + record.sequenceNumber()));
         }
 
         @Override

@@ -88,7 +88,7 @@ public final class PeriodTablesTopology {
 
     private static DataStream<RawRecord> source(StreamExecutionEnvironment env, PeriodTablesConfig config, Clock clock) {
         if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS) {
-            return env.fromSource(KinesisInput.source(config), WatermarkStrategy.noWatermarks(), "Kinesis",
+            return env.fromSource(KinesisInput.source(config, new KinesisInput.RawSchema()), WatermarkStrategy.noWatermarks(), "Kinesis",
                             TypeInformation.of(RawRecord.class))
                     .uid("kinesis-source").name("Kinesis");
         }
