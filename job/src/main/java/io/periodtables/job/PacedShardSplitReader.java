@@ -31,8 +31,8 @@ import java.util.List;
  * stream. Connector 4.3.0's {@code PollingKinesisShardSplitReader} calls GetRecords back to back
  * on an empty shard, taking the other consumers' quota and burning a core. With the pause an idle
  * shard costs at most 4 calls per second (connector 5.1 does the same, FLINK-36947). While every
- * shard is in its pause, {@link #fetch()} waits for the first pause to end, so an idle source
- * burns no CPU; {@link #wakeUp()} ends that wait.
+ * shard is in its pause, {@link #fetch()} waits for the first pause to end and reads that shard,
+ * so an idle source burns no CPU; {@link #wakeUp()} ends that wait.
  *
  * <p>We read with the plain SDK because the connector's reader and its {@code StreamProxy} speak
  * the connector's shaded SDK types. Splits, their positions and the enumerator stay the
@@ -62,7 +62,10 @@ final class PacedShardSplitReader implements SplitReader<Record, KinesisShardSpl
         Shard shard = nextUnpaused(clock.nanoTime());
         if (shard == null) {
             awaitFirstPauseEnd();
-            return batch.build();
+            shard = nextUnpaused(clock.nanoTime());
+            if (shard == null) {
+                return batch.build(); // woken up, or no shard
+            }
         }
         GetRecordsResponse response = getRecords(shard);
         List<Record> records = response.records();

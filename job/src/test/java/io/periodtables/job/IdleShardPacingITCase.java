@@ -1,6 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.CountingProxy;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.emulators.Kinesalite;
 

@@ -65,9 +65,9 @@ class PacedShardSplitReaderTest {
         for (String shard : List.of("a", "b", "c")) {
             assertThat(kinesis.calls(shard)).isBetween(39, 41);
         }
-        // Every fetch either called Kinesis or slept: no busy loop.
-        assertThat(fetches).isEqualTo(kinesis.calls("a") + kinesis.calls("b") + kinesis.calls("c") + clock.waits.size());
-        assertThat(clock.waits).allMatch(nanos -> nanos > 0 && nanos <= PAUSE);
+        // Every fetch called Kinesis, after sleeping out the first pause if every shard was paused: no busy loop.
+        assertThat(fetches).isEqualTo(kinesis.calls("a") + kinesis.calls("b") + kinesis.calls("c"));
+        assertThat(clock.waits).hasSizeLessThan(fetches).allMatch(nanos -> nanos > 0 && nanos <= PAUSE);
     }
 
     @Test
@@ -76,12 +76,11 @@ class PacedShardSplitReaderTest {
         reader.fetch(); // empty: paused
         kinesis.batches("s", 3, 10);
 
-        assertThat(sequenceNumbers(reader.fetch())).isEmpty(); // slept out the pause
-        assertThat(clock.waits).containsExactly(PAUSE);
         for (int i = 0; i < 3; i++) {
             assertThat(sequenceNumbers(reader.fetch())).hasSize(10);
         }
-        assertThat(clock.waits).hasSize(1);
+        // The first fetch slept out the pause, the others read at once.
+        assertThat(clock.waits).containsExactly(PAUSE);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.emulators;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.LongAdder;
  * shard: the proxy follows each shard's iterators, from the GetShardIterator that named the shard
  * through every NextShardIterator (JSON bodies: kinesalite's clients run with CBOR off).
  */
-final class CountingProxy implements AutoCloseable {
+public final class CountingProxy implements AutoCloseable {
     /** Headers that the JDK client sets itself or refuses, and hop-by-hop response headers. */
     private static final Set<String> NOT_FORWARDED = Set.of("connection", "content-length", "date", "expect", "from",
             "host", "upgrade", "via", "warning", "transfer-encoding", "keep-alive");
@@ -65,29 +65,29 @@ final class CountingProxy implements AutoCloseable {
     }
 
     /** Starts forwarding from a free loopback port to {@code target} ({@code http://host:port}). */
-    static CountingProxy start(URI target) throws IOException {
+    public static CountingProxy start(URI target) throws IOException {
         return new CountingProxy(target);
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /** Calls of {@code operation} so far. */
-    long count(String operation) {
+    public long count(String operation) {
         LongAdder n = calls.get(operation);
         return n == null ? 0 : n.sum();
     }
 
     /** Calls so far, by operation. */
-    Map<String, Long> counts() {
+    public Map<String, Long> counts() {
         Map<String, Long> snapshot = new TreeMap<>();
         calls.forEach((operation, n) -> snapshot.put(operation, n.sum()));
         return snapshot;
     }
 
     /** GetRecords calls so far, by shard id ("(unknown)" for an iterator the proxy did not see issued). */
-    Map<String, Long> getRecordsByShard() {
+    public Map<String, Long> getRecordsByShard() {
         Map<String, Long> snapshot = new TreeMap<>();
         getRecordsByShard.forEach((shard, n) -> snapshot.put(shard, n.sum()));
         return snapshot;
