@@ -8,14 +8,15 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query}
+ * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis}
  * and {@code --bench-dir bench}. Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
 
-    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList("size", "e2e", "capacity", "rollover", "memory", "recovery", "query"));
+    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList("size", "e2e", "capacity", "rollover", "memory", "recovery", "query", "idle-kinesis"));
 
     static final String QUERY_SECTION = "7-query.md";
+    static final String IDLE_KINESIS_SECTION = "8-idle-kinesis.md";
 
     private BenchMain() {}
 
@@ -49,12 +50,14 @@ public final class BenchMain {
                 case "recovery" -> results.writeSection("6-recovery.md", RecoveryBench.run(runs, benchDir));
                 case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir));
                 case "query" -> results.writeSection(QUERY_SECTION, QueryBench.run());
+                case "idle-kinesis" -> results.writeSection(IDLE_KINESIS_SECTION, IdleKinesisBench.run());
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }
         }
-        // the query part alone adds its section to the RESULTS.md there is, whatever sections target/ still holds
-        Path written = only.equals(Set.of("query"))
-                ? results.spliceSection(QUERY_SECTION)
+        // the query or idle-kinesis part alone adds its section to the RESULTS.md there is, whatever
+        // sections target/ still holds
+        Path written = only.equals(Set.of("query")) ? results.spliceSection(QUERY_SECTION)
+                : only.equals(Set.of("idle-kinesis")) ? results.spliceSection(IDLE_KINESIS_SECTION)
                 : results.assemble(header());
         E2eBench.log("wrote " + written.toAbsolutePath());
         System.exit(0);

@@ -37,7 +37,7 @@ public record InputSource(Source<SinkRecord, ?, ?> source, String uid, String na
     /** The source {@code config} asks for: Kinesis ({@code source=kinesis}) or the synthetic fleet. */
     public static InputSource of(PeriodTablesConfig config, Clock clock) {
         if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS) {
-            return new InputSource(KinesisInput.source(config), "kinesis-source", "Kinesis", -1, true);
+            return new InputSource(KinesisInput.source(config, new KinesisInput.ParsingRecordSchema(config)), "kinesis-source", "Kinesis", -1, true);
         }
         // One subtask: the sequence source would split the index range, and the subtasks' event
         // times would lie far apart. The fleet's event time runs ahead of the wall clock on purpose.

@@ -5,17 +5,31 @@ import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
 
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.connector.kinesis.source.config.KinesisStreamsSourceConfigConstants;
+import org.apache.flink.util.Collector;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.KinesisClientBuilder;
+import software.amazon.awssdk.services.kinesis.model.Record;
 
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 /**
- * The Kinesis source: Flink's FLIP-27 {@link KinesisStreamsSource} (connector 4.3.0), configured
- * from our keys. This choice is permanent for savepoints: the legacy {@code FlinkKinesisConsumer}
- * keeps its shard offsets in a different, incompatible state layout.
+ * The Kinesis source, configured from our keys: {@link PacedKinesisSource}, which is Flink's FLIP-27
+ * {@link KinesisStreamsSource} (connector 4.3.0) with a reader that pauses empty shards. This
+ * choice is permanent for savepoints: the legacy {@code FlinkKinesisConsumer} keeps its shard
+ * offsets in a different, incompatible state layout.
  */
 final class KinesisInput {
     /**
@@ -27,17 +41,18 @@ final class KinesisInput {
 
     private KinesisInput() {}
 
-    /** The source of {@code config}'s stream, parsing each record in the source ({@link ParsingSchema}). */
-    static KinesisStreamsSource<SinkRecord> source(PeriodTablesConfig config) {
-        String arn = config.get(ConfigKeys.KINESIS_STREAM_ARN);
-        return KinesisStreamsSource.<SinkRecord>builder()
-                .setStreamArn(arn)
-                .setSourceConfig(sourceConfig(config))
-                .setDeserializationSchema(new ParsingSchema(config, "kinesis:" + arn.substring(arn.lastIndexOf('/') + 1)))
+    /** The source of the stream {@code kinesis.stream-arn}, its records turned into elements by {@code schema}. */
+    static <T> Source<T, ?, ?> source(PeriodTablesConfig config, KinesisRecordSchema<T> schema) {
+        Configuration sourceConfig = sourceConfig(config);
+        KinesisStreamsSource<String> stock = KinesisStreamsSource.<String>builder()
+                .setStreamArn(config.get(ConfigKeys.KINESIS_STREAM_ARN))
+                .setSourceConfig(sourceConfig)
+                .setDeserializationSchema(new SimpleStringSchema()) // unused: our reader reads
                 .build();
+        return new PacedKinesisSource<>(stock, sourceConfig, schema, () -> kinesisClient(config));
     }
 
-    /** The connector's configuration from our keys. */
+    /** The connector's configuration from our keys (its enumerator lists shards with it). */
     static Configuration sourceConfig(PeriodTablesConfig config) {
         Configuration source = new Configuration();
         source.setString("aws.region", config.get(ConfigKeys.AWS_REGION));
@@ -60,5 +75,51 @@ final class KinesisInput {
                     DateTimeFormatter.ofPattern(TIMESTAMP_FORMAT).withZone(ZoneOffset.UTC).format(t));
         });
         return source;
+    }
+
+    /**
+     * The client our shard reader reads with: region, endpoint override, the default credential
+     * chain (dummy credentials for an emulator on this machine), and an explicit HTTP client.
+     */
+    static KinesisClient kinesisClient(PeriodTablesConfig config) {
+        KinesisClientBuilder builder = KinesisClient.builder()
+                .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
+                .httpClientBuilder(ApacheHttpClient.builder());
+        config.kinesisEndpoint().ifPresent(endpoint -> {
+            builder.endpointOverride(endpoint);
+            if (DynamoDbClients.isLoopback(endpoint)) {
+                builder.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
+            }
+        });
+        return builder.build();
+    }
+
+    /**
+     * Parses each record in the source ({@link ParsingSchema}), with
+     * {@code kinesis:<stream>/<shardId>/<sequenceNumber>} as its origin.
+     */
+    static final class ParsingRecordSchema implements KinesisRecordSchema<SinkRecord> {
+        private static final long serialVersionUID = 1L;
+        private final ParsingSchema parsing;
+
+        ParsingRecordSchema(PeriodTablesConfig config) {
+            this.parsing = new ParsingSchema(config, "kinesis");
+        }
+
+        @Override
+        public void open(DeserializationSchema.InitializationContext context) {
+            parsing.open(context);
+        }
+
+        @Override
+        public void deserialize(Record record, String streamArn, String shardId, Collector<SinkRecord> out) {
+            String stream = streamArn.substring(streamArn.lastIndexOf('/') + 1);
+            parsing.parse(record.data().asByteArray(), "kinesis:" + stream + "/" + shardId + "/" + record.sequenceNumber(), out);
+        }
+
+        @Override
+        public TypeInformation<SinkRecord> getProducedType() {
+            return TypeInformation.of(SinkRecord.class);
+        }
     }
 }

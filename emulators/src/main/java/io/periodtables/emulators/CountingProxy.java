@@ -1,5 +1,7 @@
-package io.periodtables.job;
+package io.periodtables.emulators;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -24,9 +26,11 @@ import java.util.concurrent.atomic.LongAdder;
  * A loopback HTTP/1.1 forwarder in front of an AWS emulator that counts the API calls passing
  * through it by operation (the {@code X-Amz-Target} header, e.g. {@code GetRecords}). It sees
  * every client, also those that a connector builds inside Flink with its own (shaded) SDK, so
- * it measures what a source really asks of the service.
+ * it measures what a source really asks of the service. GetRecords calls are also counted by
+ * shard: the proxy follows each shard's iterators, from the GetShardIterator that named the shard
+ * through every NextShardIterator (JSON bodies: kinesalite's clients run with CBOR off).
  */
-final class CountingProxy implements AutoCloseable {
+public final class CountingProxy implements AutoCloseable {
     /** Headers that the JDK client sets itself or refuses, and hop-by-hop response headers. */
     private static final Set<String> NOT_FORWARDED = Set.of("connection", "content-length", "date", "expect", "from",
             "host", "upgrade", "via", "warning", "transfer-encoding", "keep-alive");
@@ -42,6 +46,10 @@ final class CountingProxy implements AutoCloseable {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final URI target;
     private final Map<String, LongAdder> calls = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> getRecordsByShard = new ConcurrentHashMap<>();
+    /** Shard iterator → its shard. */
+    private final Map<String, String> iterators = new ConcurrentHashMap<>();
+    private final ObjectMapper json = new ObjectMapper();
 
     private CountingProxy(URI target) throws IOException {
         this.target = target;
@@ -57,24 +65,31 @@ final class CountingProxy implements AutoCloseable {
     }
 
     /** Starts forwarding from a free loopback port to {@code target} ({@code http://host:port}). */
-    static CountingProxy start(URI target) throws IOException {
+    public static CountingProxy start(URI target) throws IOException {
         return new CountingProxy(target);
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /** Calls of {@code operation} so far. */
-    long count(String operation) {
+    public long count(String operation) {
         LongAdder n = calls.get(operation);
         return n == null ? 0 : n.sum();
     }
 
     /** Calls so far, by operation. */
-    Map<String, Long> counts() {
+    public Map<String, Long> counts() {
         Map<String, Long> snapshot = new TreeMap<>();
         calls.forEach((operation, n) -> snapshot.put(operation, n.sum()));
+        return snapshot;
+    }
+
+    /** GetRecords calls so far, by shard id ("(unknown)" for an iterator the proxy did not see issued). */
+    public Map<String, Long> getRecordsByShard() {
+        Map<String, Long> snapshot = new TreeMap<>();
+        getRecordsByShard.forEach((shard, n) -> snapshot.put(shard, n.sum()));
         return snapshot;
     }
 
@@ -111,11 +126,26 @@ final class CountingProxy implements AutoCloseable {
                 }
             });
             byte[] answer = response.body();
+            followIterators(operation, body, response.statusCode() == 200 ? answer : null);
             exchange.sendResponseHeaders(response.statusCode(), answer.length == 0 ? -1 : answer.length);
             if (answer.length > 0) {
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(answer);
                 }
+            }
+        }
+    }
+
+    private void followIterators(String operation, byte[] request, byte[] answer) throws IOException {
+        if (operation.equals("GetShardIterator") && answer != null) {
+            iterators.put(json.readTree(answer).path("ShardIterator").asText(),
+                    json.readTree(request).path("ShardId").asText());
+        } else if (operation.equals("GetRecords")) {
+            String shard = iterators.getOrDefault(json.readTree(request).path("ShardIterator").asText(), "(unknown)");
+            getRecordsByShard.computeIfAbsent(shard, s -> new LongAdder()).increment();
+            JsonNode next = answer == null ? null : json.readTree(answer).get("NextShardIterator");
+            if (next != null && !next.isNull()) {
+                iterators.put(next.asText(), shard);
             }
         }
     }
