@@ -3,8 +3,12 @@ package io.periodtables.job;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.connector.kinesis.source.config.KinesisStreamsSourceConfigUtil;
+import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
+import org.apache.flink.connector.kinesis.source.split.StartingPosition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,7 +21,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Our keys as the Kinesis connector reads them. */
+/** Our keys as the Kinesis connector reads them, and the source's state as the connector keeps it. */
 class KinesisInputTest {
     private static final String ARN = "arn:aws:kinesis:us-east-1:000000000000:stream/readings";
 
@@ -33,6 +37,24 @@ class KinesisInputTest {
 
         Instant expected = OffsetDateTime.parse(timestamp).toInstant().truncatedTo(ChronoUnit.MILLIS);
         assertThat(parsed.toInstant()).isEqualTo(expected);
+    }
+
+    @Test
+    void savepointsHoldWhatTheConnectorsOwnSourceHolds() throws Exception {
+        PacedKinesisSource<RawRecord> ours = (PacedKinesisSource<RawRecord>) KinesisInput.source(ConfigLoader.fromMap(
+                Map.of("source", "kinesis", "kinesis.stream-arn", ARN), false), new KinesisInput.RawSchema());
+        KinesisStreamsSource<String> stock = KinesisStreamsSource.<String>builder().setStreamArn(ARN)
+                .setSourceConfig(new Configuration()).setDeserializationSchema(new SimpleStringSchema()).build();
+        KinesisShardSplit split = new KinesisShardSplit(ARN, "shardId-000000000001",
+                StartingPosition.continueFromSequenceNumber("49590338271490256608559692538361571095921575989136588898"));
+
+        assertThat(ours.getSplitSerializer()).hasSameClassAs(stock.getSplitSerializer());
+        assertThat(ours.getSplitSerializer().getVersion()).isEqualTo(stock.getSplitSerializer().getVersion());
+        assertThat(ours.getEnumeratorCheckpointSerializer()).hasSameClassAs(stock.getEnumeratorCheckpointSerializer());
+        assertThat(ours.getEnumeratorCheckpointSerializer().getVersion())
+                .isEqualTo(stock.getEnumeratorCheckpointSerializer().getVersion());
+        byte[] stored = stock.getSplitSerializer().serialize(split);
+        assertThat(ours.getSplitSerializer().deserialize(stock.getSplitSerializer().getVersion(), stored)).isEqualTo(split);
     }
 
     @Test
