@@ -2,6 +2,8 @@ package io.periodtables.job;
 
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.SinkRecord;
+import io.periodtables.conf.PeriodTablesConfig;
 
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.configuration.Configuration;
@@ -41,8 +43,9 @@ class KinesisInputTest {
 
     @Test
     void savepointsHoldWhatTheConnectorsOwnSourceHolds() throws Exception {
-        PacedKinesisSource<RawRecord> ours = (PacedKinesisSource<RawRecord>) KinesisInput.source(ConfigLoader.fromMap(
-                Map.of("source", "kinesis", "kinesis.stream-arn", ARN), false), new KinesisInput.RawSchema());
+        PeriodTablesConfig config = ConfigLoader.fromMap(Map.of("source", "kinesis", "kinesis.stream-arn", ARN), false);
+        PacedKinesisSource<SinkRecord> ours = (PacedKinesisSource<SinkRecord>) KinesisInput.source(config,
+                new KinesisInput.ParsingRecordSchema(config));
         KinesisStreamsSource<String> stock = KinesisStreamsSource.<String>builder().setStreamArn(ARN)
                 .setSourceConfig(new Configuration()).setDeserializationSchema(new SimpleStringSchema()).build();
         KinesisShardSplit split = new KinesisShardSplit(ARN, "shardId-000000000001",
