@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.emulators.DynamoDbLocalProcess;
 import io.periodtables.sink.Reading;
 import io.periodtables.sink.SinkInternals;
 
