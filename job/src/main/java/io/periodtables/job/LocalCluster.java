@@ -2,7 +2,7 @@ package io.periodtables.job;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.LoopbackFlink;
+import io.periodtables.conf.LoopbackFlink;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -86,7 +86,10 @@ final class LocalCluster {
                 }
                 if (System.currentTimeMillis() >= nextLine) {
                     nextLine += 1000;
-                    System.out.println(status.line());
+                    String line = status.line();
+                    if (status.started()) {
+                        System.out.println(line);
+                    }
                 }
                 state = cluster.getJobStatus(job).get();
             }

@@ -24,6 +24,11 @@ final class StatusLine {
         this.naming = config.naming();
     }
 
+    /** True once the first reading came in; before that the job is still deploying. */
+    boolean started() {
+        return lastIn > 0;
+    }
+
     String line() {
         RunCounts counts = RunCounts.now(naming);
         long now = System.nanoTime();
