@@ -7,6 +7,7 @@ import io.periodtables.conf.LoopbackFlink;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -59,9 +60,12 @@ final class LocalCluster {
         Configuration flink = LoopbackFlink.configuration("8081-8099");
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "status");
         flink.setString("metrics.reporter.status.factory.class", LocalStatusReporter.Factory.class.getName());
-        // Network buffers sized to hold about a second of data: "in flight" stays small, and an
-        // overload reaches the source as backpressure instead of queueing in the buffers.
+        // Network buffers sized to hold a quarter second of data at each of the three exchanges:
+        // "in flight" stays small, and an overload reaches the source as backpressure instead of
+        // queueing (Flink's 32 KiB buffers hold ~6,000 readings per exchange).
         flink.set(TaskManagerOptions.BUFFER_DEBLOAT_ENABLED, true);
+        flink.set(TaskManagerOptions.BUFFER_DEBLOAT_TARGET, Duration.ofMillis(250));
+        flink.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, MemorySize.parse("8kb"));
         MiniClusterConfiguration clusterConfig = new MiniClusterConfiguration.Builder()
                 .setConfiguration(flink)
                 .setNumTaskManagers(1)

@@ -44,7 +44,7 @@ class LocalRunnerITCase {
         Child run = Child.start(LocalRunner.class, "--duration", "PT15S", "--tables.period", "PT1M",
                 "--rotation.lead", "PT20S", "--window.allowed-lateness", "PT5S", "--generator.speedup", "20",
                 "--generator.rate", "500", "--generator.devices", "50", "--tables.shards", "2",
-                "--input.max-future", "P1D", "--checkpoint.interval", "PT5S", "--sink.max-buffered", "500",
+                "--input.max-future", "P1D", "--checkpoint.interval", "PT5S", "--sink.max-buffered", "250", "--sink.max-in-flight", "4",
                 "--tables.prefix", "localrun");
         run.awaitOutput("readings/s | in ");
         Matcher pid = DYNAMODB_PID.matcher(run.stdout());
