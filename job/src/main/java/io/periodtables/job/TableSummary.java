@@ -10,6 +10,7 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.TableNaming.TableRef;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.query.QueryCli;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
@@ -17,11 +18,19 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.stream.Collectors;
 
 /**
@@ -30,8 +39,8 @@ import java.util.stream.Collectors;
  * the {@code query} command that reads one device back.
  */
 final class TableSummary {
-    private static final List<ConfigKey<?>> QUERY_KEYS = List.of(
-            ConfigKeys.TABLES_PREFIX, ConfigKeys.TABLES_PERIOD, ConfigKeys.TABLES_ZONE, ConfigKeys.TABLES_SHARDS);
+    /** The run's configuration for the {@code query} command: the keys it set, secrets left out. */
+    static final Path RUN_CONFIG = LocalRunner.WORK_DIR.resolve("run.properties");
 
     private final PeriodTablesConfig config;
     private final boolean localData;
@@ -91,27 +100,51 @@ final class TableSummary {
                         ? ", files in " + DynamoDbLocal.LOCAL_RUN_DATA : ", in memory until it stops")
                 : endpoint));
         if (!periods.isEmpty()) {
-            out.println("One device: " + queryCommand(periods));
+            List<String> query = queryArgs(periods);
+            out.println("One device: ./query/run-query " + String.join(" ", query));
+            chart(query, out);
         }
     }
 
-    private String queryCommand(List<TableRef> periods) {
+    /** Draws the sample device with the query CLI itself, while DynamoDB Local still runs. */
+    private static void chart(List<String> query, PrintStream out) {
+        Path svg = LocalRunner.WORK_DIR.resolve(query.get(query.indexOf("--chart") + 1)).toAbsolutePath();
+        List<String> args = new ArrayList<>(query);
+        args.set(args.indexOf("--chart") + 1, svg.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = QueryCli.run(args.toArray(String[]::new), new PrintStream(OutputStream.nullOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        out.println(status == 0 ? "Its chart: " + svg
+                : "No chart: " + err.toString(StandardCharsets.UTF_8).lines().findFirst().orElse("exit status " + status));
+    }
+
+    private List<String> queryArgs(List<TableRef> periods) {
         Period first = periods.get(0).period();
         Period last = periods.get(periods.size() - 1).period();
         boolean generator = config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.GENERATOR;
         String device = generator
                 ? FleetGenerator.deviceId(Math.min(7, config.get(ConfigKeys.GENERATOR_DEVICES) - 1))
                 : "<device id>";
-        StringBuilder cmd = new StringBuilder("./query/run-query range --device " + device
-                + " --from " + first.start() + " --to " + last.end());
-        for (ConfigKey<?> key : QUERY_KEYS) {
+        writeRunConfig();
+        List<String> args = new ArrayList<>(List.of("range", "--device", device,
+                "--from", first.start().toString(), "--to", last.end().toString(), "--config", RUN_CONFIG.toString()));
+        args.addAll(List.of("--format", "table", "--chart", device + ".svg"));
+        return args;
+    }
+
+    private void writeRunConfig() {
+        Properties keys = new Properties();
+        for (ConfigKey<?> key : ConfigKeys.all()) {
             String value = config.asText().get(key.name());
-            if (value != null && !value.equals(key.defaultValue())) {
-                cmd.append(" --").append(key.name()).append(' ').append(value);
+            if (value != null && !value.equals(key.defaultValue()) && !PeriodTablesConfig.isSecret(key.name())) {
+                keys.setProperty(key.name(), value);
             }
         }
-        config.dynamoDbEndpoint().ifPresent(e -> cmd.append(" --dynamodb.endpoint ").append(e));
-        return cmd.append(" --format table --chart ").append(device).append(".svg").toString();
+        try (Writer out = Files.newBufferedWriter(RUN_CONFIG, StandardCharsets.UTF_8)) {
+            keys.store(out, "the configuration of the last ./run-local, for ./query/run-query --config");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + RUN_CONFIG, e);
+        }
     }
 
     private String tierOf(Capacity capacity) {

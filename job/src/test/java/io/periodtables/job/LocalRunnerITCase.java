@@ -44,7 +44,8 @@ class LocalRunnerITCase {
         Child run = Child.start(LocalRunner.class, "--duration", "PT15S", "--tables.period", "PT1M",
                 "--rotation.lead", "PT20S", "--window.allowed-lateness", "PT5S", "--generator.speedup", "20",
                 "--generator.rate", "500", "--generator.devices", "50", "--tables.shards", "2",
-                "--input.max-future", "P1D", "--checkpoint.interval", "PT5S", "--sink.max-buffered", "250", "--sink.max-in-flight", "4",
+                "--input.max-future", "P1D", "--checkpoint.interval", "PT5S",
+                "--sink.max-buffered", "250", "--sink.max-in-flight", "4",
                 "--tables.prefix", "localrun");
         run.awaitOutput("readings/s | in ");
         Matcher pid = DYNAMODB_PID.matcher(run.stdout());
@@ -87,6 +88,11 @@ class LocalRunnerITCase {
         assertThat(out).contains("Flink Web UI: http://127.0.0.1:", "Stopped after PT15S.", "pipeline drained",
                 "Savepoint: file:", "Data: DynamoDB Local at http://127.0.0.1:",
                 "One device: ./query/run-query range --device device-00007 --from ");
+        // The summary drew that device with the query CLI: a panel per metric of the fleet.
+        Matcher chart = Pattern.compile("(?m)^Its chart: (\\S+\\.svg)$").matcher(out);
+        assertThat(chart.find()).as(out).isTrue();
+        assertThat(Files.readString(Path.of(chart.group(1))))
+                .contains("device-00007: ", ">temperature<", ">humidity<", ">pressure<");
     }
 
     @Test

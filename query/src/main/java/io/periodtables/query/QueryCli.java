@@ -53,8 +53,8 @@ public final class QueryCli implements Runnable {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Runs one command; returns the exit status. */
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /** Runs one command, printing to {@code out} and {@code err}; returns the exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         CliOptions.Streams streams = new CliOptions.Streams(out, err);
         CommandLine cli = new CommandLine(new QueryCli(), new Factory(streams))
                 .setOut(new PrintWriter(out, true))
