@@ -3,6 +3,7 @@ package io.periodtables.job;
 import io.periodtables.emulators.DynamoDbLocal;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.io.File;
@@ -29,6 +30,10 @@ class LocalRunnerITCase {
     private static final Pattern TOTALS = Pattern.compile(
             "(?m)^in ([\\d,]+) = written ([\\d,]+) \\+ late ([\\d,]+) \\+ rejected ([\\d,]+)$");
     private static final Pattern DYNAMODB_PID = Pattern.compile("DynamoDB Local \\(own JVM, pid (\\d+)\\)");
+
+    /** The runs' working directory: their .flink-local (savepoints, log, chart) goes away with it. */
+    @TempDir
+    static Path workDir;
 
     @Test
     void badConfigurationPrintsOneLineAndExitsNonZero() throws Exception {
@@ -91,7 +96,7 @@ class LocalRunnerITCase {
         // The summary drew that device with the query CLI: a panel per metric of the fleet.
         Matcher chart = Pattern.compile("(?m)^Its chart: (\\S+\\.svg)$").matcher(out);
         assertThat(chart.find()).as(out).isTrue();
-        assertThat(Files.readString(Path.of(chart.group(1))))
+        assertThat(Files.readString(workDir.resolve(chart.group(1))))
                 .contains("device-00007: ", ">temperature<", ">humidity<", ">pressure<");
     }
 
@@ -155,7 +160,8 @@ class LocalRunnerITCase {
             command.addAll(List.of(args));
             Path out = Files.createTempFile("child", ".out");
             Path err = Files.createTempFile("child", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
             builder.environment().put("DDB_LOCAL_TELEMETRY", "0");
             return new Child(builder.start(), out, err);
         }
