@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.emulators.DynamoDbLocalProcess;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;

@@ -1,6 +1,7 @@
 package io.periodtables.bench;
 
 import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.emulators.DynamoDbLocalProcess;
 import io.periodtables.model.Reading;
 import io.periodtables.sink.ReadingItems;
 

@@ -3,6 +3,7 @@ package io.periodtables.bench;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
+import io.periodtables.emulators.DynamoDbLocalProcess;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.job.PeriodTablesTopology;
 
@@ -83,12 +84,12 @@ final class IdleKinesisBench {
     private static Run measure(String contender, int parallelism, CountingProxy proxy, long node)
             throws InterruptedException {
         Map<String, Long> before = proxy.getRecordsByShard();
-        double nodeBefore = DynamoDbLocalProcess.ProcCpu.secondsOf(node);
+        double nodeBefore = DynamoDbLocalProcess.cpuSecondsOf(node);
         CpuClock clock = new CpuClock();
         Thread.sleep(WINDOW.toMillis());
         double seconds = clock.wallSeconds();
         double jvm = clock.cpuSeconds();
-        double nodeCpu = DynamoDbLocalProcess.ProcCpu.secondsOf(node) - nodeBefore;
+        double nodeCpu = DynamoDbLocalProcess.cpuSecondsOf(node) - nodeBefore;
         Map<String, Long> calls = proxy.getRecordsByShard();
         calls.replaceAll((shard, n) -> n - before.getOrDefault(shard, 0L));
         calls.values().removeIf(n -> n == 0);

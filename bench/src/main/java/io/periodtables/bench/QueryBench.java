@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.emulators.DynamoDbLocalProcess;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;

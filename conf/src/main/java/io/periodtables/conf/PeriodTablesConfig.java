@@ -58,7 +58,8 @@ public final class PeriodTablesConfig implements Serializable {
         return sb.toString();
     }
 
-    private static boolean isSecret(String key) {
+    /** True for keys whose values are never printed or written out (secrets, passwords, KMS keys). */
+    public static boolean isSecret(String key) {
         return key.contains("secret") || key.contains("password") || key.contains("kms-key");
     }
 

@@ -39,6 +39,11 @@ public final class DynamoDbLocal implements AutoCloseable {
     public static final String HOST = "127.0.0.1";
     /** Region the clients built here use; DynamoDB Local keeps tables per access key and region. */
     public static final Region REGION = Region.US_EAST_1;
+    /**
+     * Where the local run ({@code ./run-local}) keeps DynamoDB Local's data and the {@code query}
+     * command finds it, relative to the repository root.
+     */
+    public static final Path LOCAL_RUN_DATA = Path.of(".flink-local", "dynamodb");
 
     private final DynamoDBProxyServer proxy;
     private final Server jetty;

@@ -70,12 +70,17 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
         double temperature = 18 + (h & 0x3ff) / 100.0;
         double humidity = 30 + ((h >>> 10) & 0xfff) / 100.0;
         double pressure = 990 + ((h >>> 22) & 0xfff) / 100.0;
-        String device = Long.toString(n % devices);
-        return "{\"" + deviceField + "\":\"device-" + "00000".substring(Math.min(5, device.length())) + device
+        return "{\"" + deviceField + "\":\"" + deviceId(n % devices)
                 + "\",\"" + timestampField + "\":\"" + DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochMilli(eventMillis(n)))
                 + "\",\"temperature\":" + temperature
                 + ",\"humidity\":" + humidity
                 + ",\"pressure\":" + pressure + "}";
+    }
+
+    /** The id of device {@code index} of the fleet: {@code device-00007}. */
+    static String deviceId(long index) {
+        String digits = Long.toString(index);
+        return "device-" + "00000".substring(Math.min(5, digits.length())) + digits;
     }
 
     private static long mix(long z) {

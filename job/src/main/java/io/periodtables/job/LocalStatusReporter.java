@@ -12,16 +12,21 @@ import org.apache.flink.metrics.reporter.MetricReporterFactory;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BinaryOperator;
 
 /**
  * A metric reporter for the local run: it keeps every metric the MiniCluster registers (same
  * JVM) so the runner's status line can read live values. Counters of the same name are summed
- * over subtasks; gauges are read by a fragment of their full identifier.
+ * over subtasks; gauges are read by a fragment of their full identifier. Counters stay after
+ * their task ends, so the end-of-run summary still reads the final counts; gauges go with
+ * their task.
  */
 @Internal
 public final class LocalStatusReporter implements MetricReporter {
 
     private static final Map<String, Metric> METRICS = new ConcurrentHashMap<>();
+    /** The sink's per-table counters: identifier to table name. */
+    private static final Map<String, String> TABLE_OF = new ConcurrentHashMap<>();
 
     @Override
     public void open(MetricConfig config) {}
@@ -31,12 +36,19 @@ public final class LocalStatusReporter implements MetricReporter {
 
     @Override
     public void notifyOfAddedMetric(Metric metric, String name, MetricGroup group) {
-        METRICS.put(group.getMetricIdentifier(name), metric);
+        String id = group.getMetricIdentifier(name);
+        METRICS.put(id, metric);
+        String table = group.getAllVariables().get("<table>");
+        if (table != null) {
+            TABLE_OF.put(id, table);
+        }
     }
 
     @Override
     public void notifyOfRemovedMetric(Metric metric, String name, MetricGroup group) {
-        METRICS.remove(group.getMetricIdentifier(name));
+        if (!(metric instanceof Counter)) {
+            METRICS.remove(group.getMetricIdentifier(name), metric);
+        }
     }
 
     /** Sum of all counters named {@code name} (not those in per-table subgroups). */
@@ -50,18 +62,40 @@ public final class LocalStatusReporter implements MetricReporter {
         return total;
     }
 
+    /** Per table: the sum of the counters named {@code name} in the sink's per-table subgroups. */
+    static Map<String, Long> sumPerTable(String name) {
+        Map<String, Long> sums = new java.util.TreeMap<>();
+        for (Map.Entry<String, String> e : TABLE_OF.entrySet()) {
+            Metric metric = METRICS.get(e.getKey());
+            if (e.getKey().endsWith("." + name) && metric instanceof Counter) {
+                sums.merge(e.getValue(), ((Counter) metric).getCount(), Long::sum);
+            }
+        }
+        return sums;
+    }
+
     /** Smallest numeric value of the gauges whose identifier ends with {@code .name} and contains {@code scope}. */
     static Long min(String scope, String name) {
-        Long min = null;
+        return fold(scope, name, Math::min);
+    }
+
+    /** Largest numeric value of the gauges whose identifier ends with {@code .name} and contains {@code scope}. */
+    static Long max(String scope, String name) {
+        return fold(scope, name, Math::max);
+    }
+
+    private static Long fold(String scope, String name, BinaryOperator<Long> pick) {
+        Long result = null;
         for (Map.Entry<String, Metric> e : METRICS.entrySet()) {
             if (e.getKey().endsWith("." + name) && e.getKey().contains(scope) && e.getValue() instanceof Gauge) {
                 Object v = ((Gauge<?>) e.getValue()).getValue();
-                if (v instanceof Number && (min == null || ((Number) v).longValue() < min)) {
-                    min = ((Number) v).longValue();
+                if (v instanceof Number) {
+                    long value = ((Number) v).longValue();
+                    result = result == null ? value : pick.apply(result, value);
                 }
             }
         }
-        return min;
+        return result;
     }
 
     /** Factory named in the local run's Flink configuration. */

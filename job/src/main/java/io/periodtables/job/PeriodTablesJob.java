@@ -3,6 +3,7 @@ package io.periodtables.job;
 import io.periodtables.conf.ConfigException;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodTablesConfig;
 
 import com.amazonaws.services.kinesisanalytics.runtime.KinesisAnalyticsRuntime;
@@ -36,6 +37,10 @@ public final class PeriodTablesJob {
     public static void main(String[] args) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         boolean local = env instanceof LocalStreamEnvironment;
+        if (local) {
+            // A plain JVM runs the job on a MiniCluster of its own: keep its sockets on loopback.
+            env = StreamExecutionEnvironment.getExecutionEnvironment(LoopbackFlink.configuration("0"));
+        }
         PeriodTablesConfig config = configure(args, local);
         PeriodTablesTopology.build(env, config, Clock.systemUTC());
         env.execute("period-tables");

@@ -1,8 +1,16 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKey;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
+import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
+import io.periodtables.conf.TableNaming.TableRef;
+import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.query.QueryCli;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
@@ -10,35 +18,143 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.stream.Collectors;
 
-/** Prints the tables of the configured prefix with item counts and capacity: the end of a local run. */
+/**
+ * The end of a local run: how it ended and the savepoint, the tables of the configured prefix
+ * with their item counts, capacity tier and capacity, the totals and rate, where the data is and
+ * the {@code query} command that reads one device back.
+ */
 final class TableSummary {
+    /** The run's configuration for the {@code query} command: the keys it set, secrets left out. */
+    static final Path RUN_CONFIG = LocalRunner.WORK_DIR.resolve("run.properties");
 
-    private TableSummary() {}
+    private final PeriodTablesConfig config;
+    private final boolean localData;
 
-    static void print(PeriodTablesConfig config, PrintStream out) {
+    /** @param localData true when the data is in the local run's DynamoDB Local */
+    TableSummary(PeriodTablesConfig config, boolean localData) {
+        this.config = config;
+        this.localData = localData;
+    }
+
+    void print(LocalCluster.Outcome outcome, PrintStream out) {
+        out.println();
+        out.println(outcome.ending() + (outcome.savepoint() != null ? " The source stopped and the pipeline drained." : ""));
+        if (outcome.failure() != null) {
+            out.println("Failure: " + outcome.failure());
+        }
+        if (outcome.savepoint() != null) {
+            out.println("Savepoint: " + outcome.savepoint());
+            out.println("  resume with ./run-local --from-savepoint " + outcome.savepoint() + " and the same settings");
+        }
         TableNaming naming = config.naming();
+        List<TableRef> periods = new ArrayList<>();
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(4)) {
-            List<String> tables = new java.util.ArrayList<>();
+            List<String> tables = new ArrayList<>();
             client.listTablesPaginator(b -> b.build()).tableNames().subscribe(tables::add).join();
             tables = tables.stream().filter(naming::hasOurPrefix).sorted().collect(Collectors.toList());
             if (tables.isEmpty()) {
                 out.println("Nothing was written: no table with prefix '" + naming.prefix() + "' exists.");
                 return;
             }
-            out.printf("%-40s %12s  %s%n", "table", "items", "capacity (WCU/RCU)");
+            out.println();
+            out.printf("%-40s %12s  %-9s %s%n", "table", "items", "tier", "WCU/RCU");
             long total = 0;
             for (String table : tables) {
                 long items = countItems(client, table);
                 total += items;
                 TableDescription d = client.describeTable(b -> b.tableName(table)).join().table();
-                out.printf("%-40s %,12d  %s%n", table, items, capacity(d));
+                Capacity capacity = capacity(d);
+                Optional<TableRef> ref = naming.parse(table);
+                ref.filter(r -> r.kind() == TableRef.Kind.PERIOD).ifPresent(periods::add);
+                String tier = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD).map(r -> tierOf(capacity)).orElse("");
+                out.printf("%-40s %,12d  %-9s %s%n", table, items, tier, capacity);
             }
             out.printf("%-40s %,12d%n", "total", total);
         }
+        RunCounts c = outcome.counts();
+        out.println();
+        out.printf("in %,d = written %,d + late %,d + rejected %,d%s%n", c.in(), c.written(), c.late(), c.rejected(),
+                c.inFlight() == 0 ? "" : String.format(" + %,d not written", c.inFlight()));
+        out.printf("%,.0f readings/s over %.1f s (drained in %.1f s)", c.in() / Math.max(outcome.seconds(), 0.001),
+                outcome.seconds(), outcome.drainSeconds());
+        out.println(outcome.firstTableSeconds() == null ? ""
+                : String.format("; first table ready %.1f s after start", outcome.firstTableSeconds()));
+        String endpoint = config.dynamoDbEndpoint().map(Object::toString).orElse("DynamoDB in " + config.get(ConfigKeys.AWS_REGION));
+        out.println("Data: " + (localData
+                ? "DynamoDB Local at " + endpoint + (Files.isDirectory(DynamoDbLocal.LOCAL_RUN_DATA)
+                        ? ", files in " + DynamoDbLocal.LOCAL_RUN_DATA : ", in memory until it stops")
+                : endpoint));
+        if (!periods.isEmpty()) {
+            List<String> query = queryArgs(periods);
+            out.println("One device: ./query/run-query " + String.join(" ", query));
+            chart(query, out);
+        }
+    }
+
+    /** Draws the sample device with the query CLI itself, while DynamoDB Local still runs. */
+    private static void chart(List<String> query, PrintStream out) {
+        Path svg = LocalRunner.WORK_DIR.resolve(query.get(query.indexOf("--chart") + 1)).toAbsolutePath();
+        List<String> args = new ArrayList<>(query);
+        args.set(args.indexOf("--chart") + 1, svg.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = QueryCli.run(args.toArray(String[]::new), new PrintStream(OutputStream.nullOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        out.println(status == 0 ? "Its chart: " + svg
+                : "No chart: " + err.toString(StandardCharsets.UTF_8).lines().findFirst().orElse("exit status " + status));
+    }
+
+    private List<String> queryArgs(List<TableRef> periods) {
+        Period first = periods.get(0).period();
+        Period last = periods.get(periods.size() - 1).period();
+        boolean generator = config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.GENERATOR;
+        String device = generator
+                ? FleetGenerator.deviceId(Math.min(7, config.get(ConfigKeys.GENERATOR_DEVICES) - 1))
+                : "<device id>";
+        writeRunConfig();
+        List<String> args = new ArrayList<>(List.of("range", "--device", device,
+                "--from", first.start().toString(), "--to", last.end().toString(), "--config", RUN_CONFIG.toString()));
+        args.addAll(List.of("--format", "table", "--chart", device + ".svg"));
+        return args;
+    }
+
+    private void writeRunConfig() {
+        Properties keys = new Properties();
+        for (ConfigKey<?> key : ConfigKeys.all()) {
+            String value = config.asText().get(key.name());
+            if (value != null && !value.equals(key.defaultValue()) && !PeriodTablesConfig.isSecret(key.name())) {
+                keys.setProperty(key.name(), value);
+            }
+        }
+        try (Writer out = Files.newBufferedWriter(RUN_CONFIG, StandardCharsets.UTF_8)) {
+            keys.store(out, "the configuration of the last ./run-local, for ./query/run-query --config");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + RUN_CONFIG, e);
+        }
+    }
+
+    private String tierOf(Capacity capacity) {
+        List<String> tiers = new ArrayList<>();
+        for (CapacityTier tier : CapacityTier.values()) {
+            if (config.effectiveCapacity(tier).equals(capacity)) {
+                tiers.add(tier.name());
+            }
+        }
+        return tiers.isEmpty() ? "?" : String.join("|", tiers);
     }
 
     private static long countItems(DynamoDbAsyncClient client, String table) {
@@ -49,13 +165,13 @@ final class TableSummary {
         return count[0];
     }
 
-    private static String capacity(TableDescription d) {
+    private static Capacity capacity(TableDescription d) {
         ProvisionedThroughputDescription p = d.provisionedThroughput();
         boolean onDemand = d.billingModeSummary() != null
                 && "PAY_PER_REQUEST".equals(d.billingModeSummary().billingModeAsString());
         if (onDemand || p == null || p.writeCapacityUnits() == null || p.writeCapacityUnits() == 0) {
-            return "on-demand";
+            return Capacity.ON_DEMAND;
         }
-        return p.writeCapacityUnits() + "/" + p.readCapacityUnits();
+        return new Capacity(p.writeCapacityUnits(), p.readCapacityUnits(), false);
     }
 }

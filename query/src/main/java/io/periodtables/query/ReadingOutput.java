@@ -6,47 +6,71 @@ import io.periodtables.conf.WriteSharding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
-import java.util.function.Consumer;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * How the CLI prints readings: JSON lines (one object per reading, fixed keys, payload nested
- * so no payload field can collide with them) or a table for people.
+ * so no payload field can collide with them), a table for people, or CSV with one column per
+ * payload attribute for spreadsheets. JSON and table print each reading as it comes; CSV
+ * prints at the end, once it knows every attribute.
  */
 enum ReadingOutput {
     /** {@code {"deviceId":…,"timestamp":…,"table":…,"shard":…,"sk":…,"ttl":…,"payload":{…}}} per line. */
     JSON,
     /** Columns timestamp, table, shard, payload (compact JSON). */
-    TABLE;
+    TABLE,
+    /** Header {@code timestamp,deviceId,table,shard,sk,ttl,<payload attributes, sorted>}; RFC 4180 quoting. */
+    CSV;
 
     private static final JsonFactory JSON_FACTORY = new JsonFactory();
 
-    static ReadingOutput parse(String text) {
-        switch (text.toLowerCase(Locale.ROOT)) {
-            case "json":
-            case "jsonl":
-                return JSON;
-            case "table":
-                return TABLE;
+    /** A printer of readings to {@code out}; {@code tableWidth} aligns the table column; call {@link Printer#finish()} at the end. */
+    Printer printer(PrintStream out, int tableWidth) {
+        switch (this) {
+            case JSON:
+                return new Printer(reading -> out.println(json(reading)));
+            case TABLE:
+                out.println(String.format(Locale.ROOT, "%-24s  %-" + tableWidth + "s  %5s  %s", "timestamp", "table",
+                        "shard", "payload"));
+                return new Printer(reading -> out.println(String.format(Locale.ROOT, "%-24s  %-" + tableWidth + "s  %5d  %s",
+                        WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()), reading.table(), reading.shard(),
+                        reading.payloadJson())));
             default:
-                throw new IllegalArgumentException("--format '" + text + "': expected json or table");
+                List<StoredReading> all = new ArrayList<>();
+                return new Printer(all::add) {
+                    @Override
+                    void finish() {
+                        printCsv(all, out);
+                    }
+                };
         }
     }
 
-    /** A printer of readings to {@code out}; {@code tableWidth} aligns the table column. */
-    Consumer<StoredReading> printer(PrintStream out, int tableWidth) {
-        if (this == JSON) {
-            return reading -> out.println(json(reading));
+    /** Takes readings one by one; {@link #finish()} completes the output. */
+    static class Printer implements java.util.function.Consumer<StoredReading> {
+        private final java.util.function.Consumer<StoredReading> each;
+
+        Printer(java.util.function.Consumer<StoredReading> each) {
+            this.each = each;
         }
-        out.println(String.format(Locale.ROOT, "%-24s  %-" + tableWidth + "s  %5s  %s", "timestamp", "table", "shard",
-                "payload"));
-        return reading -> out.println(String.format(Locale.ROOT, "%-24s  %-" + tableWidth + "s  %5d  %s",
-                WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()), reading.table(), reading.shard(),
-                reading.payloadJson()));
+
+        @Override
+        public void accept(StoredReading reading) {
+            each.accept(reading);
+        }
+
+        void finish() {}
     }
 
     static String json(StoredReading reading) {
@@ -68,5 +92,54 @@ enum ReadingOutput {
             throw new UncheckedIOException(e);
         }
         return text.toString();
+    }
+
+    private static void printCsv(List<StoredReading> readings, PrintStream out) {
+        Set<String> attributes = new TreeSet<>();
+        readings.forEach(r -> attributes.addAll(r.payload().keySet()));
+        List<String> header = new ArrayList<>(List.of("timestamp", "deviceId", "table", "shard", "sk", "ttl"));
+        header.addAll(attributes);
+        out.println(csvLine(header));
+        for (StoredReading r : readings) {
+            List<String> row = new ArrayList<>(List.of(WriteSharding.sortKeyInstant(r.eventTime().toEpochMilli()),
+                    r.deviceId(), r.table(), Integer.toString(r.shard()), r.sk(), r.ttl() == null ? "" : r.ttl().toString()));
+            for (String attribute : attributes) {
+                row.add(cell(r.payload().get(attribute), attribute));
+            }
+            out.println(csvLine(row));
+        }
+    }
+
+    /** A number or string as itself, a boolean as true/false, null as empty, a list, map or binary as JSON. */
+    private static String cell(AttributeValue value, String name) {
+        if (value == null || Boolean.TRUE.equals(value.nul())) {
+            return "";
+        }
+        if (value.n() != null) {
+            return value.n();
+        }
+        if (value.s() != null) {
+            return value.s();
+        }
+        if (value.bool() != null) {
+            return value.bool().toString();
+        }
+        String json = ItemAttributes.toJson(Map.of(name, value));
+        return json.substring(json.indexOf(':') + 1, json.length() - 1);
+    }
+
+    private static String csvLine(List<String> cells) {
+        StringBuilder line = new StringBuilder();
+        for (String cell : cells) {
+            if (line.length() > 0) {
+                line.append(',');
+            }
+            if (cell.contains(",") || cell.contains("\"") || cell.contains("\n") || cell.contains("\r")) {
+                line.append('"').append(cell.replace("\"", "\"\"")).append('"');
+            } else {
+                line.append(cell);
+            }
+        }
+        return line.toString();
     }
 }

@@ -82,27 +82,53 @@ class QueryCliTest {
     @Test
     void badCommandLinesExitWithTwoAndSayWhatIsWrong() {
         assertThat(run()).isEqualTo(2);
-        assertThat(err()).contains("usage: QueryCli");
+        assertThat(err()).contains("Missing a command: range, latest or plan", "Usage: query [-h] COMMAND");
 
         assertThat(run("range", "--from", "2026-11-22", "--to", "2026-11-23")).isEqualTo(2);
-        assertThat(err()).contains("--device is required");
+        assertThat(err()).contains("Missing required option: '--device=ID'", "Usage: query range");
 
         assertThat(run("range", "--device", "d", "--from", "yesterday", "--to", "2026-11-23")).isEqualTo(2);
         assertThat(err()).contains("--from 'yesterday': expected an ISO-8601 instant");
+
+        assertThat(run("latest", "--device", "d", "--n", "many")).isEqualTo(2);
+        assertThat(err()).contains("Invalid value for option '--n': 'many' is not an int");
+
+        assertThat(run("latest", "--device", "d", "--format", "xml")).isEqualTo(2);
+        assertThat(err()).contains("Invalid value for option '--format'", "JSON, TABLE, CSV");
 
         assertThat(run("latest", "--device", "d", "--tables.shard", "4")).isEqualTo(2);
         assertThat(err()).contains("Unknown configuration key 'tables.shard' (did you mean 'tables.shards'?)");
 
         assertThat(run("plan", "--events-per-second", "600")).isEqualTo(2);
-        assertThat(err()).contains("exactly one of --item-bytes B and --sample reading.json");
+        assertThat(err()).contains("Missing required argument (specify one of these): (--item-bytes=B | --sample=reading.json)");
+
+        assertThat(run("plan", "--events-per-second", "-5", "--item-bytes", "100")).isEqualTo(2);
+        assertThat(err()).contains("Invalid value for option '--events-per-second': '-5': expected a number >= 0");
 
         assertThat(run("scan")).isEqualTo(2);
-        assertThat(err()).contains("unknown command 'scan'");
+        assertThat(err()).contains("Unmatched argument at index 0: 'scan'");
     }
 
     @Test
-    void helpGoesToStandardOutput() {
-        assertThat(run("help")).isZero();
-        assertThat(out()).contains("range  --device D --from T1 --to T2");
+    void everyCommandHasHelpOnStandardOutput() {
+        assertThat(run("--help")).isZero();
+        assertThat(out()).contains("Usage: query [-h] COMMAND", "range", "latest", "plan", "--config file.properties")
+                .doesNotContain("generate-completion");
+
+        for (String command : new String[] {"range", "latest", "plan"}) {
+            out.reset();
+            assertThat(run(command, "--help")).isZero();
+            assertThat(out()).startsWith("Usage: query " + command);
+            out.reset();
+            assertThat(run("help", command)).isZero();
+            assertThat(out()).startsWith("Usage: query " + command);
+        }
+        assertThat(out()).contains("--events-per-second=R", "--item-bytes=B", "--sample=reading.json");
+    }
+
+    @Test
+    void printsAShellCompletionScript() {
+        assertThat(run("generate-completion")).isZero();
+        assertThat(out()).contains("complete -F", "range", "latest", "plan");
     }
 }

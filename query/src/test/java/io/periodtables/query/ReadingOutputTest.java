@@ -59,4 +59,28 @@ class ReadingOutputTest {
                 "timestamp                 table           shard  payload",
                 "2026-11-22T13:45:01.000Z  r_2026-11-22        3  {\"pos\":{\"x\":1},\"tags\":[\"a\",null],\"temp\":21.50}");
     }
+
+    @Test
+    void csvHasAColumnPerAttributeOfAnyReadingAndQuotesWhatNeedsIt() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        StoredReading other = StoredReading.of("dev-1", "r_late_2026-11", 0, Map.of(
+                "pk", AttributeValue.fromS("dev-1"),
+                "sk", AttributeValue.fromS("2026-11-22T13:45:02.000Z#00000001"),
+                "note", AttributeValue.fromS("cold, \"very\""),
+                "ok", AttributeValue.fromBool(true)), true);
+
+        ReadingOutput.Printer printer = ReadingOutput.CSV.printer(out, 14);
+        printer.accept(reading);
+        printer.accept(other);
+        assertThat(bytes.size()).as("CSV waits for every attribute").isZero();
+        printer.finish();
+
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+                "timestamp,deviceId,table,shard,sk,ttl,note,ok,pos,tags,temp",
+                "2026-11-22T13:45:01.000Z,dev-1,r_2026-11-22,3,2026-11-22T13:45:01.000Z#9f3a2c1b,1800000000,,,"
+                        + "\"{\"\"x\"\":1}\",\"[\"\"a\"\",null]\",21.50",
+                "2026-11-22T13:45:02.000Z,dev-1,r_late_2026-11,0,2026-11-22T13:45:02.000Z#00000001,,"
+                        + "\"cold, \"\"very\"\"\",true,,,");
+    }
 }

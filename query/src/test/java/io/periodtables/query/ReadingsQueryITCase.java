@@ -12,12 +12,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -176,5 +179,39 @@ class ReadingsQueryITCase {
         }
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .contains(expected.size() + " reading(s) from 3 period table(s) and 1 late table(s)");
+    }
+
+    @Test
+    void cliWritesTheRangeAsCsvAndDrawsItWithBoundariesAndLateReadings(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path chart = dir.resolve("dev-8.svg");
+
+        int status = QueryCli.run(new String[] {"range", "--device", "dev-8", "--from", FROM.toString(), "--to", TO.toString(),
+                "--format", "csv", "--chart", chart.toString(), "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
+                "--tables.prefix", "q", "--tables.period", "PT1H", "--tables.shards", "4", "--tables.ttl", "P30D"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        List<String> rows = out.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> header = List.of(rows.get(0).split(","));
+        assertThat(header.subList(0, 6)).containsExactly("timestamp", "deviceId", "table", "shard", "sk", "ttl");
+        assertThat(rows).hasSize(1 + fleet.expected("dev-8", FROM, TO).size());
+        // Each late reading is crossed once per numeric attribute it has.
+        long lateMarks = 0;
+        for (String row : rows.subList(1, rows.size())) {
+            String[] cells = row.split(",", -1);
+            if (cells[2].startsWith("q_late_")) {
+                for (int c = 6; c < cells.length; c++) {
+                    lateMarks += cells[c].matches("-?[0-9.]+") ? 1 : 0;
+                }
+            }
+        }
+        assertThat(lateMarks).isPositive();
+        String svg = Files.readString(chart);
+        assertThat(svg).contains("dev-8: " + (rows.size() - 1) + " readings", ">2025-03-10T1100<", ">2025-03-10T1200<")
+                .doesNotContain(">2025-03-10T1000<");
+        assertThat(svg.split("stroke:rgb\\(204,34,34\\)", -1).length - 1L).isEqualTo(lateMarks);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("chart: " + chart);
     }
 }

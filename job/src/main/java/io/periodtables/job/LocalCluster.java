@@ -1,0 +1,171 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.LoopbackFlink;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.MetricOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ExceptionUtils;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The local run's MiniCluster: submits the topology, prints the status line once a second
+ * until the duration is over, the source ends or a stop is requested, then stops the job with
+ * a draining savepoint: the source stops, every window fires, the sink flushes, so everything
+ * that came in is written before the summary counts it.
+ */
+final class LocalCluster {
+
+    /** How the run ended and what it did. */
+    record Outcome(PeriodTablesConfig config, String ending, String savepoint, String failure, RunCounts counts,
+            double seconds, double drainSeconds, Double firstTableSeconds) {
+        boolean failed() {
+            return failure != null;
+        }
+    }
+
+    private final StopSignal stop;
+
+    LocalCluster(StopSignal stop) {
+        this.stop = stop;
+    }
+
+    /**
+     * @param dynamoDbEndpoint when not null, the endpoint of the run's DynamoDB Local, asked for
+     *     once the MiniCluster has started (both start at the same time)
+     */
+    Outcome run(PeriodTablesConfig given, Supplier<URI> dynamoDbEndpoint, Duration duration, String fromSavepoint)
+            throws Exception {
+        Configuration flink = LoopbackFlink.configuration("8081-8099");
+        flink.setString(MetricOptions.REPORTERS_LIST.key(), "status");
+        flink.setString("metrics.reporter.status.factory.class", LocalStatusReporter.Factory.class.getName());
+        // Network buffers sized to hold a quarter second of data at each of the three exchanges:
+        // "in flight" stays small, and an overload reaches the source as backpressure instead of
+        // queueing (Flink's 32 KiB buffers hold ~6,000 readings per exchange).
+        flink.set(TaskManagerOptions.BUFFER_DEBLOAT_ENABLED, true);
+        flink.set(TaskManagerOptions.BUFFER_DEBLOAT_TARGET, Duration.ofMillis(250));
+        flink.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, MemorySize.parse("8kb"));
+        MiniClusterConfiguration clusterConfig = new MiniClusterConfiguration.Builder()
+                .setConfiguration(flink)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(given.get(ConfigKeys.PARALLELISM))
+                .build();
+        try (MiniCluster cluster = new MiniCluster(clusterConfig)) {
+            cluster.start();
+            System.out.println("Flink Web UI: " + cluster.getRestAddress().get());
+            PeriodTablesConfig config = dynamoDbEndpoint == null ? given
+                    : given.with(ConfigKeys.DYNAMODB_ENDPOINT, dynamoDbEndpoint.get().toString());
+            JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint)).get().getJobID();
+            long submitted = System.currentTimeMillis();
+            long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
+            StatusLine status = new StatusLine(config);
+            Double firstTable = null;
+            JobStatus state = cluster.getJobStatus(job).get();
+            long nextLine = submitted + 1000;
+            while (!state.isGloballyTerminalState() && System.currentTimeMillis() < deadline && !stop.requested()) {
+                stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
+                if (firstTable == null && RunCounts.now(config.naming()).tablesCreated() > 0) {
+                    firstTable = secondsSinceJvmStart();
+                }
+                if (System.currentTimeMillis() >= nextLine) {
+                    nextLine += 1000;
+                    String line = status.line();
+                    if (status.started()) {
+                        System.out.println(line);
+                    }
+                }
+                state = cluster.getJobStatus(job).get();
+            }
+            double seconds = (System.currentTimeMillis() - submitted) / 1000.0;
+            String ending;
+            String savepoint = null;
+            String failure = null;
+            if (state.isGloballyTerminalState()) {
+                ending = "Job " + state.name().toLowerCase() + ".";
+            } else {
+                ending = stop.requested() ? "Stopped by Ctrl-C." : "Stopped after " + duration + ".";
+                try {
+                    savepoint = stopWithSavepoint(cluster, job);
+                } catch (Exception e) {
+                    cluster.cancelJob(job).get();
+                    failure = "stop with savepoint failed (" + rootOf(e) + "), job cancelled";
+                }
+            }
+            double drainSeconds = (System.currentTimeMillis() - submitted) / 1000.0 - seconds;
+            if (cluster.getJobStatus(job).get() == JobStatus.FAILED) {
+                failure = failureOf(cluster, job);
+            }
+            return new Outcome(config, ending, savepoint, failure, RunCounts.now(config.naming()), seconds, drainSeconds,
+                    firstTable);
+        }
+    }
+
+    private static JobGraph jobGraph(Configuration flink, PeriodTablesConfig config, String fromSavepoint) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.setParallelism(config.get(ConfigKeys.PARALLELISM));
+        env.enableCheckpointing(config.get(ConfigKeys.CHECKPOINT_INTERVAL).toMillis());
+        PeriodTablesTopology.build(env, config, Clock.systemUTC());
+        JobGraph jobGraph = env.getStreamGraph().getJobGraph();
+        if (fromSavepoint != null) {
+            jobGraph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(fromSavepoint, false));
+        }
+        return jobGraph;
+    }
+
+    /** Stops the job with a draining savepoint: the source stops, the windows fire, the sink flushes. */
+    private static String stopWithSavepoint(MiniCluster cluster, JobID job) throws Exception {
+        Path savepoints = LocalRunner.WORK_DIR.resolve("savepoints").toAbsolutePath();
+        return cluster.stopWithSavepoint(job, savepoints.toUri().toString(), true, SavepointFormatType.CANONICAL)
+                .get(2, TimeUnit.MINUTES);
+    }
+
+    /** One line for the console; the whole trace goes to a file next to the log. */
+    private static String failureOf(MiniCluster cluster, JobID job) throws Exception {
+        Throwable t = cluster.requestJobResult(job).get().getSerializedThrowable()
+                .map(s -> s.deserializeError(LocalCluster.class.getClassLoader()))
+                .orElse(null);
+        if (t == null) {
+            return "the job failed without a cause";
+        }
+        Path file = LocalRunner.WORK_DIR.resolve("failure.txt");
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file))) {
+            t.printStackTrace(out);
+        } catch (IOException ignored) {
+            // the one line below is still printed
+        }
+        return rootOf(t) + " (stack trace in " + file + ")";
+    }
+
+    private static String rootOf(Throwable t) {
+        Throwable root = ExceptionUtils.stripExecutionException(t);
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.toString();
+    }
+
+    private static double secondsSinceJvmStart() {
+        return ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0;
+    }
+}

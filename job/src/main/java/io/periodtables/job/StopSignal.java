@@ -1,0 +1,66 @@
+package io.periodtables.job;
+
+import sun.misc.Signal;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM for the local run: the first one asks the run to end cleanly (stop
+ * the source, drain, savepoint, summary) instead of letting the JVM tear Flink down mid-write;
+ * a second one exits at once. Replacing the JVM's default handler keeps the shutdown hooks of
+ * Flink and log4j from racing the clean end.
+ */
+final class StopSignal {
+    private final CountDownLatch requested = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+    private volatile boolean holding;
+
+    private StopSignal() {}
+
+    static StopSignal install() {
+        StopSignal stop = new StopSignal();
+        for (String name : new String[] {"INT", "TERM"}) {
+            Signal.handle(new Signal(name), signal -> stop.onSignal());
+        }
+        return stop;
+    }
+
+    private void onSignal() {
+        if (holding) {
+            released.countDown();
+            return;
+        }
+        if (requested.getCount() == 0) {
+            System.out.println("\nSecond interrupt: exiting without a savepoint.");
+            System.exit(130);
+        }
+        System.out.println("\nStopping: the source stops, the pipeline drains, then a savepoint (Ctrl-C again to exit at once).");
+        requested.countDown();
+    }
+
+    boolean requested() {
+        return requested.getCount() == 0;
+    }
+
+    /** After the run: blocks until Enter (or end of input) or a signal. */
+    void awaitEnterOrSignal() throws InterruptedException {
+        holding = true;
+        Thread enter = new Thread(() -> {
+            try {
+                System.in.read();
+            } catch (java.io.IOException ignored) {
+                // no input: released like Enter
+            }
+            released.countDown();
+        }, "await-enter");
+        enter.setDaemon(true);
+        enter.start();
+        released.await();
+    }
+
+    /** Sleeps up to {@code millis}; returns early (true) when a stop was requested. */
+    boolean await(long millis) throws InterruptedException {
+        return requested.await(millis, TimeUnit.MILLISECONDS);
+    }
+}
