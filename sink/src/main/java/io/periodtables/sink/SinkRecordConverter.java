@@ -41,16 +41,24 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
     private final TableNaming naming;
     private final ItemBuilder items;
     private final Clock clock;
+    private final long outOfOrdernessMillis;
 
     private transient Counter rejectedItems;
+    private transient EventClock eventClock;
     private transient long cachedPeriodStart;
     private transient long cachedPeriodEnd;
     private transient String cachedPeriodTable;
 
     SinkRecordConverter(TableNaming naming, ItemBuilder items, Clock clock) {
+        this(naming, items, clock, 0);
+    }
+
+    /** @param outOfOrdernessMillis {@code watermark.out-of-orderness}, for the event time before the first watermark */
+    SinkRecordConverter(TableNaming naming, ItemBuilder items, Clock clock, long outOfOrdernessMillis) {
         this.naming = naming;
         this.items = items;
         this.clock = clock;
+        this.outOfOrdernessMillis = outOfOrdernessMillis;
         this.rejectedItems = new SimpleCounter();
     }
 
@@ -64,8 +72,27 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
         return rejectedItems;
     }
 
+    /** The writer's event time, which every entry carries (see {@link EventClock}). */
+    EventClock eventClock() {
+        if (eventClock == null) {
+            eventClock = new EventClock(outOfOrdernessMillis);
+        }
+        return eventClock;
+    }
+
+    /** {@code entry} for this month's late table (written at the injected clock's time). */
+    TableWriteEntry lateEntry(TableWriteEntry entry) {
+        return entry.to(naming.lateTable(clock.instant()));
+    }
+
     @Override
     public TableWriteEntry apply(SinkRecord record, SinkWriter.Context context) {
+        if (context != null) {
+            eventClock().watermark(context.currentWatermark());
+        }
+        if (record.kind() != SinkRecord.Kind.REJECTED) {
+            eventClock().reading(record.reading().eventMillis());
+        }
         return switch (record.kind()) {
             case PERIOD -> periodEntry(record.reading());
             case LATE -> readingEntry(naming.lateTable(clock.instant()), record.reading());
@@ -106,7 +133,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                             + " bytes (table " + table + ")",
                     readingJson(reading, true), clock.millis(), table));
         }
-        return new TableWriteEntry(table, item, size, 0);
+        return new TableWriteEntry(table, item, size, 0, eventClock().now());
     }
 
     private TableWriteEntry rejected(Rejection rejection) {

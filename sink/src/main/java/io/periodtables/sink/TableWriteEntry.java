@@ -30,17 +30,23 @@ public final class TableWriteEntry implements Serializable {
     private final transient WriteRequest request;
     private final long sizeBytes;
     private final int failedAttempts;
+    private final transient long eventTime;
 
     TableWriteEntry(String table, Map<String, AttributeValue> item, long sizeBytes, int failedAttempts) {
-        this(table, WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build(),
-                sizeBytes, failedAttempts);
+        this(table, item, sizeBytes, failedAttempts, Long.MIN_VALUE);
     }
 
-    private TableWriteEntry(String table, WriteRequest request, long sizeBytes, int failedAttempts) {
+    TableWriteEntry(String table, Map<String, AttributeValue> item, long sizeBytes, int failedAttempts, long eventTime) {
+        this(table, WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build(),
+                sizeBytes, failedAttempts, eventTime);
+    }
+
+    private TableWriteEntry(String table, WriteRequest request, long sizeBytes, int failedAttempts, long eventTime) {
         this.table = Preconditions.checkNotNull(table, "table");
         this.request = request;
         this.sizeBytes = sizeBytes;
         this.failedAttempts = failedAttempts;
+        this.eventTime = eventTime;
     }
 
     public String table() {
@@ -74,9 +80,22 @@ public final class TableWriteEntry implements Serializable {
         return failedAttempts;
     }
 
+    /**
+     * The sink's event time when the entry was made ({@link EventClock}); {@link Long#MIN_VALUE}
+     * for an entry restored from a checkpoint (not kept in state).
+     */
+    long eventTime() {
+        return eventTime;
+    }
+
     /** The same entry after one more failed attempt. */
     TableWriteEntry failedOnce() {
-        return new TableWriteEntry(table, request, sizeBytes, failedAttempts + 1);
+        return new TableWriteEntry(table, request, sizeBytes, failedAttempts + 1, eventTime);
+    }
+
+    /** The same item for another table (the late table), with fresh attempts. */
+    TableWriteEntry to(String otherTable) {
+        return new TableWriteEntry(otherTable, request, sizeBytes, 0, eventTime);
     }
 
     /** The table and key that identify the item this entry writes. */

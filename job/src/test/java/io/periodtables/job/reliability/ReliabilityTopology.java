@@ -7,10 +7,9 @@ import io.periodtables.job.ParseRecords;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.job.PeriodWindows;
 import io.periodtables.job.RawRecord;
+import io.periodtables.job.RotationWiring;
 import io.periodtables.job.SmallBatchTrigger;
 import io.periodtables.rotation.Rotation;
-import io.periodtables.rotation.TableManager;
-import io.periodtables.sink.MissingTableHandler;
 import io.periodtables.sink.PeriodTableSink;
 import io.periodtables.sink.Reading;
 import io.periodtables.sink.SinkRecord;
@@ -35,7 +34,6 @@ import org.apache.flink.util.OutputTag;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The topology of {@link PeriodTablesTopology#build}, operator for operator, fed by a bounded
@@ -43,7 +41,7 @@ import java.util.concurrent.CompletableFuture;
  * chooses its source from the configuration and offers no seam for another one). The same
  * public pieces: {@link ParseRecords}, bounded out-of-orderness event time, {@link PeriodWindows}
  * with the {@link SmallBatchTrigger}, allowed lateness and the late side output, the
- * {@link PeriodTableSink} with the rotation's {@link TableManager} as missing-table handler, and
+ * {@link PeriodTableSink} with production's {@link RotationWiring#missingTableHandler}, and
  * {@link Rotation} on a sparse tick stream. Every DynamoDB client of the test JVM carries
  * {@code DynamoDbFaults} (registered for the SDK under
  * {@code software/amazon/awssdk/services/dynamodb/execution.interceptors}).
@@ -108,7 +106,7 @@ final class ReliabilityTopology {
         }
         toSink.sinkTo(PeriodTableSink.builder()
                         .config(config)
-                        .missingTableHandler(cfg -> new TableManagerHandler(TableManager.create(cfg)))
+                        .missingTableHandler(RotationWiring.missingTableHandler(config))
                         .build())
                 .name("DynamoDB period tables");
 
@@ -156,25 +154,6 @@ final class ReliabilityTopology {
                 nextTick = now + 1000;
                 out.collect(reading.eventMillis());
             }
-        }
-    }
-
-    /** As production's wiring: the sink's missing-table hook is the rotation's table manager. */
-    private static final class TableManagerHandler implements MissingTableHandler {
-        private final TableManager manager;
-
-        TableManagerHandler(TableManager manager) {
-            this.manager = manager;
-        }
-
-        @Override
-        public CompletableFuture<Void> ensureTable(String tableName) {
-            return manager.ensureTable(tableName).thenApply(ensured -> null);
-        }
-
-        @Override
-        public void close() {
-            manager.close();
         }
     }
 }
