@@ -163,6 +163,7 @@ final class Reconciler {
         if (actual.contains(name) || operations.busy(name)) {
             return;
         }
+        long lead = period.startMillis() - state.watermark;
         operations.start(name, "create", tables.ensure(period), (table, error) -> {
             if (error != null) {
                 failed(name, "create", error);
@@ -172,12 +173,11 @@ final class Reconciler {
                 return;
             }
             actual.put(table);
-            long lead = period.startMillis() - state.watermark;
             metrics.prebuildLead(lead);
             if (table.created()) {
                 metrics.tablesCreated.inc();
-                LOG.info("Created table {} at tier CURRENT ({}): {}; its period starts {} by the watermark", name,
-                        table.capacity(), why, TablePlan.relative(lead));
+                LOG.info("Created table {} at tier CURRENT ({}): {}; its period starts {} by the watermark when it was asked for",
+                        name, table.capacity(), why, TablePlan.relative(lead));
             }
             host.emit(new RotationEvent(RotationEvent.Kind.TABLE_READY, name, tables.tierOf(table).orElse(null),
                     state.watermark, lead, table.created() ? "created" : "existed"));
