@@ -32,8 +32,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link Lifecycle} decides. A missing period table is created only while its period is open; a
  * closed period's readings go to the late table, and a period beyond the next one gets no table
  * (its readings are rejected as {@value #AHEAD}), so no input can make the job create more tables
- * than its configuration plans. Event time is judged by the tables the rotation keeps open (the
- * newest one at the {@code current} tier) and by the sink's own event time. A table that throttles the sink and is
+ * than its configuration plans. Readings the period windows emitted are on time, readings routed
+ * back to their period table by {@code late.policy=period-table} are late; for entries restored
+ * from a checkpoint the period is judged by event time: the tables the rotation keeps open (the
+ * newest one at the {@code current} tier) and the sink's own event time. A table that throttles the sink and is
  * below the {@code current} tier is raised back; the rotation lowers it again later. The rotation
  * operator is fed by a sparse side stream of the readings.
  */
@@ -85,20 +87,25 @@ public final class RotationWiring {
         }
 
         @Override
-        public CompletableFuture<Verdict> ensureTable(String tableName, long eventTime) {
+        public CompletableFuture<Verdict> ensureTable(String tableName, Arrival arrival, long eventTime) {
             Optional<TableNaming.TableRef> ref = naming.parse(tableName);
             if (ref.isEmpty() || ref.get().kind() != TableNaming.TableRef.Kind.PERIOD) {
                 // late and rejected tables: one per month and one, never input-driven beyond that
                 return manager.ensureTable(tableName).thenApply(table -> Verdict.created());
             }
             Period period = ref.get().period();
+            if (arrival == Arrival.LATE) {
+                return CompletableFuture.completedFuture(Verdict.late("its readings arrived after the period "
+                        + period.label() + " closed (end plus window.allowed-lateness)"));
+            }
             // Entries restored before any input: the wall clock is the only time there is.
             Instant sinkTime = eventTime == Long.MIN_VALUE ? wallClock.instant() : Instant.ofEpochMilli(eventTime);
             return openedBy().thenCompose(opened -> {
-                // Closed only by the oldest bound of event time, ahead only by the newest one.
+                // On-time readings: their period was open when the windows emitted them. Otherwise
+                // closed only by the oldest bound of event time; ahead only by the newest one.
                 Instant oldest = opened.orElse(sinkTime);
                 Instant newest = opened.filter(o -> o.isAfter(sinkTime)).orElse(sinkTime);
-                if (lifecycle.admission(period, oldest) == Lifecycle.Admission.CLOSED) {
+                if (arrival != Arrival.ON_TIME && lifecycle.admission(period, oldest) == Lifecycle.Admission.CLOSED) {
                     return CompletableFuture.completedFuture(Verdict.late("its period " + period.label()
                             + " has closed (end plus window.allowed-lateness) by event time " + oldest));
                 }

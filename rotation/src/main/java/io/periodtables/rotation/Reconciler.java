@@ -10,7 +10,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +58,9 @@ final class Reconciler {
     private final Set<String> ttlOn = new HashSet<>();
     private final Set<String> leftAlone = new HashSet<>();
     private final List<Long> earlyReadings = new ArrayList<>();
+    /** Tables asked for before the first pass read the prefix: created after it, if still missing. */
+    private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
+    private boolean read;
     private boolean passRunning;
     private boolean passAgain;
     private boolean checkpointGated;
@@ -159,6 +164,10 @@ final class Reconciler {
     }
 
     private void create(Period period, String why) {
+        if (!read) {
+            beforeFirstRead.putIfAbsent(period, why);
+            return;
+        }
         String name = naming.periodTable(period);
         if (actual.contains(name) || operations.busy(name)) {
             return;
@@ -195,6 +204,11 @@ final class Reconciler {
                 operations::busy, (name, error) -> failed(name, name == null ? "list tables" : "describe", error), () -> {
                     metrics.observe(actual.all());
                     actual.names().forEach(this::reconcile);
+                    if (!read) {
+                        read = true;
+                        beforeFirstRead.forEach(this::create); // open when asked for; lowered at once if closed now
+                        beforeFirstRead.clear();
+                    }
                     passDone();
                 });
     }

@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -189,11 +190,15 @@ final class BatchWrite {
             return all;
         }
         String table = entries.get(0).table();
-        long eventTime = entries.stream().mapToLong(TableWriteEntry::eventTime).filter(t -> t != Long.MIN_VALUE)
-                .min().orElse(Long.MIN_VALUE); // the oldest view: the most that may still count as open
+        // Ask with what admits most: on-time readings before unknown ones before late ones, and
+        // the oldest event time among those (the view when the first of them was made).
+        MissingTableHandler.Arrival arrival = entries.stream().map(e -> e.origin().arrival()).min(Comparator.naturalOrder())
+                .orElse(MissingTableHandler.Arrival.UNKNOWN);
+        long eventTime = entries.stream().map(TableWriteEntry::origin).filter(o -> o.arrival() == arrival)
+                .mapToLong(TableWriteEntry.Origin::eventTime).filter(t -> t != Long.MIN_VALUE).min().orElse(Long.MIN_VALUE);
         CompletableFuture<MissingTableHandler.Verdict> verdict;
         try {
-            verdict = missingTables.ensureTable(table, eventTime);
+            verdict = missingTables.ensureTable(table, arrival, eventTime);
         } catch (RuntimeException e) {
             verdict = CompletableFuture.failedFuture(e);
         }

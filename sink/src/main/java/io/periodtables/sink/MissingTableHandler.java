@@ -24,13 +24,27 @@ public interface MissingTableHandler extends AutoCloseable {
     /**
      * Decides about {@code tableName}, which DynamoDB reports missing.
      *
+     * @param arrival how the readings for that table arrived (the most recent kind among them)
      * @param eventTime the sink's event time when it made the entries for that table, in epoch
      *     milliseconds: its watermark, or before the first watermark the newest reading it had
-     *     seen minus {@code watermark.out-of-orderness}; {@link Long#MIN_VALUE} when unknown (entries
-     *     restored from a savepoint before any input arrived)
+     *     seen minus {@code watermark.out-of-orderness}; {@link Long#MIN_VALUE} when unknown
      * @return the verdict; a failed future makes the sink try again later
      */
-    CompletableFuture<Verdict> ensureTable(String tableName, long eventTime);
+    CompletableFuture<Verdict> ensureTable(String tableName, Arrival arrival, long eventTime);
+
+    /** How the readings for a table reached the sink. */
+    @PublicEvolving
+    enum Arrival {
+        /**
+         * Results of the period windows, stamped by Flink with the window's last millisecond: the
+         * window still took writes for the period when it emitted them.
+         */
+        ON_TIME,
+        /** Readings for a period table that arrived after its period's grace ({@code late.policy=period-table}). */
+        LATE,
+        /** Not known: entries restored from a checkpoint, late and rejected tables, or no timestamp. */
+        UNKNOWN
+    }
 
     /** DynamoDB throttled the sink's writes to {@code tableName}; the owner may give it capacity back. */
     default void throttled(String tableName) {}
@@ -90,7 +104,7 @@ public interface MissingTableHandler extends AutoCloseable {
          * For tests and for jobs whose tables are created by someone else.
          */
         static Factory failing() {
-            return config -> (tableName, eventTime) -> CompletableFuture.failedFuture(new IllegalStateException(
+            return config -> (tableName, arrival, eventTime) -> CompletableFuture.failedFuture(new IllegalStateException(
                     "table " + tableName + " does not exist and this sink has no missing-table handler that creates it"));
         }
     }

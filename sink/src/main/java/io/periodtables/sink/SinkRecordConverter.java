@@ -94,13 +94,18 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             eventClock().reading(record.reading().eventMillis());
         }
         return switch (record.kind()) {
-            case PERIOD -> periodEntry(record.reading());
+            case PERIOD -> periodEntry(record.reading(), context == null ? null : context.timestamp());
             case LATE -> readingEntry(naming.lateTable(clock.instant()), record.reading());
             case REJECTED -> rejectionEntry(record.rejection());
         };
     }
 
-    private TableWriteEntry periodEntry(Reading reading) {
+    /**
+     * @param timestamp the record's Flink timestamp: the period windows stamp their results with
+     *     the window's last millisecond, so a reading with that timestamp arrived on time and any
+     *     other period reading late ({@code late.policy=period-table})
+     */
+    private TableWriteEntry periodEntry(Reading reading, Long timestamp) {
         long t = reading.eventMillis();
         if (t < cachedPeriodStart || t >= cachedPeriodEnd) {
             Period period;
@@ -114,10 +119,16 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             cachedPeriodEnd = period.endMillis();
             cachedPeriodTable = naming.periodTable(period);
         }
-        return readingEntry(cachedPeriodTable, reading);
+        MissingTableHandler.Arrival arrival = timestamp == null ? MissingTableHandler.Arrival.UNKNOWN
+                : timestamp == cachedPeriodEnd - 1 ? MissingTableHandler.Arrival.ON_TIME : MissingTableHandler.Arrival.LATE;
+        return readingEntry(cachedPeriodTable, reading, arrival);
     }
 
     TableWriteEntry readingEntry(String table, Reading reading) {
+        return readingEntry(table, reading, MissingTableHandler.Arrival.UNKNOWN);
+    }
+
+    private TableWriteEntry readingEntry(String table, Reading reading, MissingTableHandler.Arrival arrival) {
         Map<String, AttributeValue> item;
         try {
             item = items.readingItem(reading);
@@ -133,7 +144,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                             + " bytes (table " + table + ")",
                     readingJson(reading, true), clock.millis(), table));
         }
-        return new TableWriteEntry(table, item, size, 0, eventClock().now());
+        return new TableWriteEntry(table, item, size, 0, new TableWriteEntry.Origin(arrival, eventClock().now()));
     }
 
     private TableWriteEntry rejected(Rejection rejection) {

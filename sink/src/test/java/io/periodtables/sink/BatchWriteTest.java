@@ -35,7 +35,7 @@ class BatchWriteTest {
     private MissingTableHandler.Verdict verdict = MissingTableHandler.Verdict.created();
     private MissingTableHandler handler = new MissingTableHandler() {
         @Override
-        public CompletableFuture<Verdict> ensureTable(String table, long eventTime) {
+        public CompletableFuture<Verdict> ensureTable(String table, Arrival arrival, long eventTime) {
             ensured.add(table);
             if (verdict.kind() == Verdict.Kind.CREATED) {
                 dynamoDb.missing.remove(table);
@@ -189,7 +189,7 @@ class BatchWriteTest {
     @Test
     void entriesOfAMissingTableAreKeptWhenTheHandlerFails() {
         dynamoDb.missing.add("readings_a");
-        handler = (table, eventTime) -> CompletableFuture.failedFuture(new IllegalStateException("no permission to create " + table));
+        handler = (table, arrival, eventTime) -> CompletableFuture.failedFuture(new IllegalStateException("no permission to create " + table));
 
         BatchOutcome outcome = write(entries("readings_a", 3));
 

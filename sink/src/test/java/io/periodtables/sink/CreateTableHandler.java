@@ -30,7 +30,7 @@ final class CreateTableHandler implements MissingTableHandler {
     }
 
     @Override
-    public CompletableFuture<Verdict> ensureTable(String tableName, long eventTime) {
+    public CompletableFuture<Verdict> ensureTable(String tableName, Arrival arrival, long eventTime) {
         CALLS.add(tableName);
         return client.createTable(DynamoDbTables.createRequest(tableName)).handle((created, error) -> {
             if (error != null && !(DynamoDbErrors.unwrap(error) instanceof ResourceInUseException)) {

@@ -118,7 +118,7 @@ class PeriodTableSinkFaultsITCase {
 
     /** A handler that "waits until the table is active": it ends the CREATING hold. */
     private static MissingTableHandler waitingForActive(PeriodTablesConfig config) {
-        return (tableName, eventTime) -> {
+        return (tableName, arrival, eventTime) -> {
             DynamoDbFaults.release(tableName);
             return CompletableFuture.completedFuture(MissingTableHandler.Verdict.created());
         };
