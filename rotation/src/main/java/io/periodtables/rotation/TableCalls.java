@@ -116,7 +116,7 @@ final class TableCalls implements AutoCloseable {
     /** One attempt at turning TTL on (attribute {@code ttl}); true when this call turned it on. */
     CompletableFuture<Boolean> enableTtl(String table) {
         return client.describeTimeToLive(b -> b.tableName(table)).thenCompose(ttl -> {
-            TimeToLiveStatus status = ttl.timeToLiveDescription().timeToLiveStatus();
+            TimeToLiveStatus status = ttl.timeToLiveDescription() == null ? null : ttl.timeToLiveDescription().timeToLiveStatus();
             if (status == TimeToLiveStatus.ENABLED || status == TimeToLiveStatus.ENABLING) {
                 return CompletableFuture.completedFuture(false);
             }
