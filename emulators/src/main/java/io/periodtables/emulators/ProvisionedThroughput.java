@@ -150,9 +150,11 @@ final class ProvisionedThroughput {
                 table.lastIncrease = now;
             }
             table.refill();
+            boolean moreWrites = write > table.writeUnits;
             table.writeUnits = write;
             table.readUnits = read;
-            table.tokens = Math.min(table.tokens, table.capacity());
+            // the new rate is there at once: a second of it, as if the table had been at it a while
+            table.tokens = Math.min(moreWrites ? Math.max(table.tokens, write) : table.tokens, table.capacity());
         }
     }
 
