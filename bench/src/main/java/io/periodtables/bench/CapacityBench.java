@@ -102,7 +102,7 @@ final class CapacityBench {
                 .fromSource(new DataGeneratorSource<>(new PrebuiltReadings.AsSinkRecords(), n,
                         TypeInformation.of(SinkRecord.class)), WatermarkStrategy.noWatermarks(), "Readings")
                 .sinkTo(PeriodTableSink.builder().config(config)
-                        .missingTableHandler(cfg -> table -> java.util.concurrent.CompletableFuture.failedFuture(
+                        .missingTableHandler(cfg -> (table, arrival, eventTime) -> java.util.concurrent.CompletableFuture.failedFuture(
                                 new IllegalStateException("the instant backend creates no tables for the sink")))
                         .build()));
     }

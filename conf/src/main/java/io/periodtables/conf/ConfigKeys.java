@@ -81,6 +81,12 @@ public final class ConfigKeys {
             key("tables.sse-kms-key", null, "KMS key for encryption at rest (default: AWS owned key)", ConfigKeys::nonEmpty);
     public static final ConfigKey<Boolean> TABLES_DELETION_PROTECTION =
             key("tables.deletion-protection", "false", "set deletion protection on created tables", ConfigKeys::bool);
+    public static final ConfigKey<Integer> LIMITS_MAX_TABLES =
+            key("limits.max-tables", "2500", "the account's DynamoDB table quota in the region: a configuration that"
+                    + " keeps more tables stops at start", s -> intInRange(s, 1, 1_000_000));
+    public static final ConfigKey<Long> LIMITS_MAX_WRITE_CAPACITY =
+            key("limits.max-write-capacity", "80000", "the account's provisioned write capacity quota (WCU) in the region:"
+                    + " a configuration that provisions more stops at start", ConfigKeys::positiveLong);
     public static final ConfigKey<Duration> ROTATION_LEAD =
             key("rotation.lead", "PT15M", "prebuild the next table this long before the rollover", ConfigKeys::positiveDuration);
     public static final ConfigKey<Duration> ALLOWED_LATENESS =

@@ -40,7 +40,9 @@ public enum RejectReason {
     /** An item over DynamoDB's 400 KB limit. */
     ITEM_TOO_LARGE("item-too-large"),
     /** An item DynamoDB refused with a validation error. */
-    DYNAMODB_VALIDATION("dynamodb-validation");
+    DYNAMODB_VALIDATION("dynamodb-validation"),
+    /** A reading of a period the table owner does not open yet (ahead of the event-time watermark). */
+    AHEAD_OF_WATERMARK("ahead-of-watermark");
 
     private static final Map<String, RejectReason> BY_CODE =
             Arrays.stream(values()).collect(Collectors.toMap(RejectReason::code, Function.identity()));

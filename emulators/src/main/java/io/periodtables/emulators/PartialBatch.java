@@ -31,6 +31,24 @@ record PartialBatch(BatchWriteItemRequest sent, Map<String, List<WriteRequest>> 
         return new PartialBatch(request.toBuilder().requestItems(sent).build(), heldBack);
     }
 
+    /** Holds back the write requests {@code heldBack} selects (per table and request). */
+    static PartialBatch select(BatchWriteItemRequest request, java.util.function.BiPredicate<String, WriteRequest> heldBack) {
+        Map<String, List<WriteRequest>> sent = new LinkedHashMap<>();
+        Map<String, List<WriteRequest>> held = new LinkedHashMap<>();
+        for (Map.Entry<String, List<WriteRequest>> table : request.requestItems().entrySet()) {
+            for (WriteRequest write : table.getValue()) {
+                Map<String, List<WriteRequest>> target = heldBack.test(table.getKey(), write) ? held : sent;
+                target.computeIfAbsent(table.getKey(), t -> new ArrayList<>()).add(write);
+            }
+        }
+        return new PartialBatch(request.toBuilder().requestItems(sent).build(), held);
+    }
+
+    /** True when nothing is held back. */
+    boolean nothingHeldBack() {
+        return heldBack.isEmpty();
+    }
+
     /** True when nothing is left to send (the request must not reach DynamoDB: it would be invalid). */
     boolean nothingSent() {
         return sent.requestItems().isEmpty();

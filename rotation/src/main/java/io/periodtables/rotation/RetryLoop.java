@@ -24,12 +24,10 @@ final class RetryLoop {
 
     private final ScheduledExecutorService scheduler;
     private final TableManagerSettings settings;
-    private final TableManagerStats stats;
 
-    RetryLoop(ScheduledExecutorService scheduler, TableManagerSettings settings, TableManagerStats stats) {
+    RetryLoop(ScheduledExecutorService scheduler, TableManagerSettings settings) {
         this.scheduler = scheduler;
         this.settings = settings;
-        this.stats = stats;
     }
 
     /** Runs {@code attempt} until it succeeds or the failure is final; {@code what} names it in logs. */
@@ -88,7 +86,6 @@ final class RetryLoop {
                 result.completeExceptionally(error);
                 return;
             }
-            stats.retries.incrementAndGet();
             LOG.info("{}: {}; trying again in {}", what, ControlPlaneErrors.describe(error), delay);
             try {
                 scheduler.schedule(this::next, delay.toMillis(), TimeUnit.MILLISECONDS);

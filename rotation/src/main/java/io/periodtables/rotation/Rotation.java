@@ -25,12 +25,14 @@ import java.time.Duration;
  * reading. Every upstream subtask sends its watermark to the rotation, which takes the
  * minimum: the job's global watermark. Readings should not flow through it.
  *
- * <p>The operator runs with parallelism 1, uid {@value #UID}, never chained. It prebuilds the
- * next table at {@code periodEnd − rotation.lead} by the watermark (and by the wall clock,
- * every {@link Builder#guardInterval guard interval}, so an idle source still finds its table),
- * dials closed tables down at {@code periodEnd + window.allowed-lateness} and one period
- * later, and runs retention at every rollover. Its output, {@link RotationEvent}s, is for
- * observation; the job may leave it unconnected.
+ * <p>The operator runs with parallelism 1, uid {@value #UID}, never chained. It owns the tables'
+ * life cycle ({@link Lifecycle}): it prebuilds the next table at {@code periodStart −
+ * rotation.lead} by the watermark, dials closed tables down at {@code periodEnd +
+ * window.allowed-lateness} and one period later, deletes tables past retention, and
+ * reconciles every table of the prefix with that plan at start, after a restore, whenever the
+ * watermark passes a period boundary and every {@link Builder#reconcileInterval reconcile
+ * interval}. Its output, {@link RotationEvent}s, is for observation; the job may leave it
+ * unconnected.
  */
 @PublicEvolving
 public final class Rotation {
@@ -40,7 +42,7 @@ public final class Rotation {
 
     private Rotation() {}
 
-    /** Attaches the rotation with defaults: a client from {@link DynamoDbClients#of}, 30 s guard. */
+    /** Attaches the rotation with defaults: a client from {@link DynamoDbClients#of}, a pass every 30 s. */
     public static <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide, PeriodTablesConfig config) {
         return builder(config).attach(sparseSide);
     }
@@ -55,7 +57,7 @@ public final class Rotation {
         private final PeriodTablesConfig config;
         private DynamoDbClients clients;
         private TableManagerSettings settings = TableManagerSettings.defaults();
-        private Duration guardInterval = Duration.ofSeconds(30);
+        private Duration reconcileInterval = Duration.ofSeconds(30);
         private Duration finishTimeout = Duration.ofMinutes(2);
 
         private Builder(PeriodTablesConfig config) {
@@ -74,11 +76,14 @@ public final class Rotation {
             return this;
         }
 
-        /** How often the wall clock is checked for a table to prebuild, and failed operations retried. */
-        public Builder guardInterval(Duration value) {
+        /**
+         * How often the rotation reconciles the tables with DynamoDB without event-time progress
+         * (and tries failed operations again).
+         */
+        public Builder reconcileInterval(Duration value) {
             Preconditions.checkArgument(value != null && !value.isNegative() && !value.isZero(),
-                    "guardInterval must be positive, was %s", value);
-            this.guardInterval = value;
+                    "reconcileInterval must be positive, was %s", value);
+            this.reconcileInterval = value;
             return this;
         }
 
@@ -90,7 +95,7 @@ public final class Rotation {
         }
 
         public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide) {
-            RotationOptions options = new RotationOptions(config, clients, settings, guardInterval, finishTimeout);
+            Options options = new Options(config, clients, settings, reconcileInterval, finishTimeout);
             return sparseSide
                     .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options))
                     .setParallelism(1)
@@ -98,4 +103,8 @@ public final class Rotation {
                     .name(NAME);
         }
     }
+
+    /** Everything the rotation operator is built from; serializable, travels with the job graph. */
+    record Options(PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings,
+            Duration reconcileInterval, Duration finishTimeout) implements java.io.Serializable {}
 }

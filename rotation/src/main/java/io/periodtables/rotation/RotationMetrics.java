@@ -4,15 +4,16 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
 
-import java.util.function.IntSupplier;
+import java.util.Collection;
 
 /**
  * The rotation operator's metrics, in its operator's {@code kinesisanalytics} group (see
  * {@link io.periodtables.conf.UserMetrics}, so MSF publishes them): {@code tablesCreated},
  * {@code tierChanges}, {@code retentionDeletions}, {@code deletionProtectedSkips},
- * {@code failures} (counters), {@code prebuildLeadSeconds} (event-time seconds between the
- * last table becoming ready and the start of its period; negative when it was late) and
- * {@code trackedTables} (gauges).
+ * {@code failures} (counters); {@code prebuildLeadSeconds} (event-time seconds between the last
+ * table becoming ready and the start of its period; negative when it was late),
+ * {@code managedTables} (tables of the prefix at the last pass) and
+ * {@code provisionedWriteCapacity} (their provisioned WCU, summed) as gauges.
  */
 final class RotationMetrics {
     final Counter tablesCreated;
@@ -21,22 +22,40 @@ final class RotationMetrics {
     final Counter deletionProtectedSkips;
     final Counter failures;
     private volatile long prebuildLeadSeconds;
+    private volatile int managedTables;
+    private volatile long provisionedWriteCapacity;
 
-    RotationMetrics(MetricGroup group, IntSupplier trackedTables) {
+    RotationMetrics(MetricGroup group) {
         tablesCreated = group.counter("tablesCreated");
         tierChanges = group.counter("tierChanges");
         retentionDeletions = group.counter("retentionDeletions");
         deletionProtectedSkips = group.counter("deletionProtectedSkips");
         failures = group.counter("failures");
         group.gauge("prebuildLeadSeconds", (Gauge<Long>) () -> prebuildLeadSeconds);
-        group.gauge("trackedTables", (Gauge<Integer>) trackedTables::getAsInt);
+        group.gauge("managedTables", (Gauge<Integer>) () -> managedTables);
+        group.gauge("provisionedWriteCapacity", (Gauge<Long>) () -> provisionedWriteCapacity);
     }
 
     void prebuildLead(long millis) {
         prebuildLeadSeconds = Math.floorDiv(millis, 1000L);
     }
 
+    /** The tables a pass saw. */
+    void observe(Collection<ManagedTable> tables) {
+        managedTables = tables.size();
+        provisionedWriteCapacity = tables.stream().filter(t -> !t.capacity().onDemand())
+                .mapToLong(t -> t.capacity().writeUnits()).sum();
+    }
+
     long prebuildLeadSeconds() {
         return prebuildLeadSeconds;
+    }
+
+    int managedTables() {
+        return managedTables;
+    }
+
+    long provisionedWriteCapacity() {
+        return provisionedWriteCapacity;
     }
 }

@@ -1,5 +1,6 @@
 package io.periodtables.rotation;
 
+import io.periodtables.conf.TableBudget;
 import io.periodtables.conf.UserMetrics;
 
 import org.apache.flink.annotation.Internal;
@@ -24,16 +25,16 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
- * The Flink side of the rotation: a parallelism-1 operator that hands every watermark
- * advance, the first element's timestamp and a periodic wall-clock tick to a
- * {@link RotationController}, and brings the controller's asynchronous results back through
- * the task's mailbox, so that state is only touched by the task thread and the watermark is
- * never held up by DynamoDB.
+ * The Flink side of the rotation: a parallelism-1 operator that hands every watermark advance,
+ * the event times of its (sparse) elements, completed checkpoints and a periodic tick to the
+ * {@link Reconciler}, and brings the reconciler's asynchronous results back through the task's
+ * mailbox, so that state is only touched by the task thread and the watermark is never held up
+ * by DynamoDB.
  *
- * <p>A custom operator rather than a keyed process function: it sees every watermark
- * directly (no element or registered timer needed to wake it), and its state is operator
- * state in an explicit, versioned format ({@link RotationStateSerializer}). On restore every
- * tracked table is read back with DescribeTable before anything else is done to it.
+ * <p>A custom operator rather than a keyed process function: it sees every watermark directly
+ * (no element or registered timer needed to wake it), and its state is operator state in an
+ * explicit, versioned format ({@link RotationStateSerializer}). At every start and restore the
+ * reconciler reads all tables of the prefix back before it acts on them.
  *
  * @param <T> the element type of the sparse side stream; elements only matter for their timestamp
  */
@@ -43,16 +44,17 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(RotationOperator.class);
 
-    private final RotationOptions options;
+    private final Rotation.Options options;
     private final transient MailboxExecutor mailbox;
     private transient ListState<byte[]> store;
     private transient RotationState restored;
     private transient TableManager manager;
-    private transient RotationController controller;
-    /** Watermarks at checkpoints not yet completed; a completed one lets tables be dialed down. */
+    private transient Reconciler reconciler;
+    private transient RotationState state;
+    /** Watermarks at checkpoints not yet completed; a completed one lets tables be lowered. */
     private final transient NavigableMap<Long, Long> watermarkAtCheckpoint = new TreeMap<>();
 
-    RotationOperator(RotationOptions options, StreamOperatorParameters<RotationEvent> parameters) {
+    RotationOperator(Rotation.Options options, StreamOperatorParameters<RotationEvent> parameters) {
         this.options = options;
         this.mailbox = parameters.getMailboxExecutor();
         setProcessingTimeService(parameters.getProcessingTimeService());
@@ -75,43 +77,57 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     @Override
     public void open() throws Exception {
         super.open();
+        TableBudget.of(options.config()).warning().ifPresent(LOG::warn);
         manager = TableManager.create(options.config(), options.clients(), options.settings());
-        RotationState state = restored != null ? restored : new RotationState();
-        RotationMetrics metrics = new RotationMetrics(UserMetrics.of(getMetricGroup()), () -> state.tables().size());
-        controller = new RotationController(manager, RotationPlanner.of(options.config()), options.config().naming(),
-                state, action -> mailbox.execute(action::run, "period rotation result"),
-                event -> output.collect(new StreamRecord<>(event)), metrics,
-                () -> getProcessingTimeService().getCurrentProcessingTime(), options.guardInterval());
+        state = restored != null ? restored : new RotationState();
+        reconciler = new Reconciler(manager, options.config(), state,
+                new RotationMetrics(UserMetrics.of(getMetricGroup())), new Reconciler.Host() {
+                    @Override
+                    public void post(Runnable action) {
+                        try {
+                            mailbox.execute(action::run, "period rotation result");
+                        } catch (RuntimeException closed) {
+                            LOG.debug("Rotation result arrived after the operator closed; dropped", closed);
+                        }
+                    }
+
+                    @Override
+                    public void emit(RotationEvent event) {
+                        output.collect(new StreamRecord<>(event));
+                    }
+
+                    @Override
+                    public long wallClockMillis() {
+                        return getProcessingTimeService().getCurrentProcessingTime();
+                    }
+                });
         if (getRuntimeContext().isCheckpointingEnabled()) {
-            controller.tiersWaitForCheckpoints(restored != null ? restored.watermark : Long.MIN_VALUE);
+            reconciler.gateLoweringOnCheckpoints(state.watermark);
         }
-        if (restored != null) {
-            controller.reconcile();
-        }
-        controller.onWallClock();
-        long guard = options.guardInterval().toMillis();
-        getProcessingTimeService().scheduleWithFixedDelay(time -> controller.onWallClock(), guard, guard);
+        reconciler.start();
+        long interval = options.reconcileInterval().toMillis();
+        getProcessingTimeService().scheduleWithFixedDelay(time -> reconciler.tick(), interval, interval);
     }
 
     @Override
     public void processElement(StreamRecord<T> element) {
         if (element.hasTimestamp()) {
-            controller.onElement(element.getTimestamp());
+            reconciler.onReading(element.getTimestamp());
         }
     }
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         super.processWatermark(mark);
-        controller.onWatermark(mark.getTimestamp());
+        reconciler.onWatermark(mark.getTimestamp());
     }
 
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        watermarkAtCheckpoint.put(context.getCheckpointId(), controller.state().watermark);
+        watermarkAtCheckpoint.put(context.getCheckpointId(), state.watermark);
         store.update(List.of(SimpleVersionedSerialization.writeVersionAndSerialize(
-                RotationStateSerializer.INSTANCE, controller.state())));
+                RotationStateSerializer.INSTANCE, state)));
     }
 
     @Override
@@ -120,7 +136,7 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
         Long watermark = watermarkAtCheckpoint.get(checkpointId);
         watermarkAtCheckpoint.headMap(checkpointId, true).clear();
         if (watermark != null) {
-            controller.onFlushed(watermark);
+            reconciler.onCheckpointCovered(watermark);
         }
     }
 
@@ -128,13 +144,13 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     @Override
     public void finish() throws Exception {
         long deadline = System.nanoTime() + options.finishTimeout().toNanos();
-        while (controller.pending() > 0 && System.nanoTime() < deadline) {
+        while (reconciler.pending() > 0 && System.nanoTime() < deadline) {
             if (!mailbox.tryYield()) {
                 Thread.sleep(10);
             }
         }
-        if (controller.pending() > 0) {
-            LOG.warn("Rotation finishing with {} table operations still running", controller.pending());
+        if (reconciler.pending() > 0) {
+            LOG.warn("Rotation finishing with {} table operations still running", reconciler.pending());
         }
         super.finish();
     }

@@ -13,9 +13,9 @@ final class RotationOperatorFactory<T> extends AbstractStreamOperatorFactory<Rot
         implements OneInputStreamOperatorFactory<T, RotationEvent> {
     private static final long serialVersionUID = 1L;
 
-    private final RotationOptions options;
+    private final Rotation.Options options;
 
-    RotationOperatorFactory(RotationOptions options) {
+    RotationOperatorFactory(Rotation.Options options) {
         this.options = options;
         setChainingStrategy(ChainingStrategy.NEVER);
     }

@@ -10,53 +10,65 @@ import io.periodtables.conf.TableNaming;
 
 import org.apache.flink.annotation.PublicEvolving;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The life cycle of period-tables' DynamoDB tables, as asynchronous control-plane operations:
- * {@link #ensure} a table (create, wait for ACTIVE, TTL), {@link #setTier} to dial a closed
- * table down, {@link #applyRetention} to delete expired ones. Plain Java, usable outside
- * Flink; no method blocks: each returns a future, and retries run on the manager's own
- * scheduler, so a caller on a Flink task thread is never held up.
+ * The DynamoDB control-plane operations on period-tables' tables, each idempotent and
+ * asynchronous: {@link #ensure} a table (create at the {@code current} tier, wait for ACTIVE,
+ * check the key schema, TTL), {@link #setTier}, {@link #raiseToOpenTier} for a table that
+ * throttles the sink, {@link #enableTtl}, {@link #delete}, {@link #list} and {@link #describe}.
+ * Transient failures are retried on the manager's own scheduler; no method blocks. What to do,
+ * and when, is decided elsewhere ({@link Lifecycle}, the rotation operator).
  *
- * <p>Every operation is idempotent and safe to repeat after a crash or a redeploy. Concurrent
- * ensures of one table share one operation; concurrent tier changes of one table merge into
- * one (the latest target wins). Tables are created with the {@code current} tier's capacity
- * (late and rejected tables on-demand), tagged with {@value TableNaming#MANAGED_BY_TAG}={@value
- * TableNaming#MANAGED_BY_VALUE} and their period, shard count and kind; retention only ever
- * deletes tables that carry that tag.
+ * <p>Created tables carry {@value TableNaming#MANAGED_BY_TAG}={@value TableNaming#MANAGED_BY_VALUE}
+ * and their kind, period and shard count; {@link #delete} only deletes tables with that tag.
+ * Concurrent ensures (and raises) of one table share one operation.
  */
 @PublicEvolving
 public final class TableManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TableManager.class);
+
     /** Tag keys written on every created table, besides {@link TableNaming#MANAGED_BY_TAG}. */
     public static final String TAG_KIND = "period-tables.kind";
     public static final String TAG_PERIOD_START = "period-tables.period-start";
     public static final String TAG_PERIOD_END = "period-tables.period-end";
     public static final String TAG_LATE_MONTH = "period-tables.late-month";
 
+    /** What {@link #delete} did. */
+    @PublicEvolving
+    public enum Deletion { DELETED, PROTECTED, NOT_OURS }
+
     private final PeriodTablesConfig config;
     private final TableNaming naming;
     private final DynamoDbAsyncClient client;
     private final boolean ownsClient;
-    private final ScheduledExecutorService scheduler;
-    private final TableManagerStats stats = new TableManagerStats();
-    private final TableWaits waits;
-    private final TableCreator creator;
-    private final TierChanger tiers;
-    private final RetentionSweeper retention;
-    private final Map<String, CompletableFuture<EnsuredTable>> ensuring = new ConcurrentHashMap<>();
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final TableCalls calls;
+    private final RetryLoop retry;
+    private final TableManagerSettings settings;
+    private final Clock clock;
+    private final Map<String, CompletableFuture<ManagedTable>> ensuring = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Optional<ManagedTable>>> raising = new ConcurrentHashMap<>();
 
     /** A manager with a client of its own, built by {@code clients}; {@link #close()} closes it. */
     public static TableManager create(PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings) {
@@ -79,49 +91,42 @@ public final class TableManager implements AutoCloseable {
         this.naming = config.naming();
         this.client = client;
         this.ownsClient = ownsClient;
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+        this.settings = settings;
+        this.clock = clock;
+        this.scheduler = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = Executors.defaultThreadFactory().newThread(r);
             t.setName("period-tables-table-manager");
             t.setDaemon(true);
             return t;
         });
-        executor.setRemoveOnCancelPolicy(true);
-        this.scheduler = executor;
-        RetryLoop retry = new RetryLoop(scheduler, settings, stats);
-        this.waits = new TableWaits(client, scheduler, settings);
-        this.creator = new TableCreator(config, client, waits, retry, stats);
-        this.tiers = new TierChanger(config, client, waits, retry, settings, stats, clock);
-        this.retention = new RetentionSweeper(config, client, waits, retry, stats, clock);
+        scheduler.setRemoveOnCancelPolicy(true);
+        this.retry = new RetryLoop(scheduler, settings);
+        this.calls = new TableCalls(client, naming, scheduler, settings);
     }
 
     /** Ensures the table of {@code period} exists and is ACTIVE, created with the {@code current} tier. */
-    public CompletableFuture<EnsuredTable> ensure(Period period) {
+    public CompletableFuture<ManagedTable> ensure(Period period) {
         Map<String, String> tags = baseTags("period");
         tags.put(TAG_PERIOD_START, period.start().toString());
         tags.put(TAG_PERIOD_END, period.end().toString());
-        return ensure(new TableSpec(naming.periodTable(period), config.effectiveCapacity(CapacityTier.CURRENT), tags,
-                config.ttl().isPresent()));
+        return ensure(naming.periodTable(period), config.effectiveCapacity(CapacityTier.CURRENT), tags, config.ttl().isPresent());
     }
 
     /** Ensures the late table of a UTC write month (on-demand, never tiered). */
-    public CompletableFuture<EnsuredTable> ensureLateTable(YearMonth month) {
+    public CompletableFuture<ManagedTable> ensureLateTable(YearMonth month) {
         Map<String, String> tags = baseTags("late");
         tags.put(TAG_LATE_MONTH, month.toString());
-        Instant inMonth = month.atDay(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
-        return ensure(new TableSpec(naming.lateTable(inMonth), Capacity.ON_DEMAND, tags, config.ttl().isPresent()));
+        String name = naming.lateTable(month.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
+        return ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent());
     }
 
     /** Ensures the rejected table (on-demand, never tiered, no TTL). */
-    public CompletableFuture<EnsuredTable> ensureRejectedTable() {
-        return ensure(new TableSpec(naming.rejectedTable(), Capacity.ON_DEMAND, baseTags("rejected"), false));
+    public CompletableFuture<ManagedTable> ensureRejectedTable() {
+        return ensure(naming.rejectedTable(), Capacity.ON_DEMAND, baseTags("rejected"), false);
     }
 
-    /**
-     * Ensures a table by its name: a period, late or rejected table of this configuration's
-     * prefix. Any other name fails the future with {@link IllegalArgumentException}. This is
-     * what the sink's "missing table" hook calls.
-     */
-    public CompletableFuture<EnsuredTable> ensureTable(String tableName) {
+    /** Ensures a period, late or rejected table of this prefix by its name; any other name fails. */
+    public CompletableFuture<ManagedTable> ensureTable(String tableName) {
         Optional<TableNaming.TableRef> ref = naming.parse(tableName);
         if (ref.isEmpty()) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("'" + tableName
@@ -138,29 +143,107 @@ public final class TableManager implements AutoCloseable {
     }
 
     /**
-     * Moves a table to {@code tier}'s capacity ({@link PeriodTablesConfig#effectiveCapacity}),
-     * or reports that it is there already or missing. Waits for the decrease quota or for a
-     * table that is busy, on its own schedule.
+     * Moves a table to {@code tier}'s capacity and waits for ACTIVE; empty when the table does not
+     * exist. A decrease DynamoDB refuses for its quota fails with {@link DecreaseQuota.Refused},
+     * which says when to try again; nothing is retried here for it.
      */
-    public CompletableFuture<TierChange> setTier(String tableName, CapacityTier tier) {
-        return tiers.setTier(tableName, tier);
+    public CompletableFuture<Optional<ManagedTable>> setTier(String tableName, CapacityTier tier) {
+        Capacity target = config.effectiveCapacity(tier);
+        return retry.run("set tier of " + tableName, () -> calls.describe(tableName).thenCompose(found -> {
+            if (found.isEmpty() || TableStatus.DELETING.toString().equals(found.get().status())) {
+                return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
+            }
+            ManagedTable table = found.get();
+            if (!table.isActive()) {
+                throw new RetryLaterException("table " + tableName + " is " + table.status(), null, null);
+            }
+            if (table.capacity().equals(target)) {
+                return CompletableFuture.completedFuture(found);
+            }
+            return client.updateTable(TableRequests.update(tableName, table.capacity(), target)).handle((ok, error) -> {
+                if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
+                    return null;
+                }
+                if (ControlPlaneErrors.isLimitExceeded(error) && TableRequests.isDecrease(table.capacity(), target)) {
+                    Instant now = clock.instant();
+                    Duration wait = settings.decreaseQuotaDelay().orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
+                    throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
+                }
+                throw new CompletionException(ControlPlaneErrors.unwrap(error));
+            }).thenCompose(ignored -> calls.untilActive(tableName, false)).thenApply(Optional::of);
+        }));
     }
 
-    /** Deletes our tagged tables whose period ended more than {@code tables.retention} before {@code now}. */
-    public CompletableFuture<RetentionReport> applyRetention(Instant now) {
-        return retention.apply(now);
+    /**
+     * For the sink when a table throttles its writes: a provisioned table whose write capacity is
+     * below the {@code current} tier's goes back to the {@code current} tier (DynamoDB does not
+     * limit increases). Present when the capacity was raised; the rotation lowers it again later.
+     */
+    public CompletableFuture<Optional<ManagedTable>> raiseToOpenTier(String tableName) {
+        CompletableFuture<Optional<ManagedTable>> mine = new CompletableFuture<>();
+        CompletableFuture<Optional<ManagedTable>> running = raising.putIfAbsent(tableName, mine);
+        if (running != null) {
+            return running.copy();
+        }
+        Capacity open = config.effectiveCapacity(CapacityTier.CURRENT);
+        retry.run("raise " + tableName, () -> calls.describe(tableName).thenCompose(found -> {
+            boolean below = found.isPresent() && found.get().isActive() && !found.get().capacity().onDemand()
+                    && !open.onDemand() && found.get().capacity().writeUnits() < open.writeUnits();
+            if (!below) {
+                return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
+            }
+            ManagedTable table = found.get();
+            return client.updateTable(TableRequests.update(tableName, table.capacity(), open)).thenApply(ok -> {
+                LOG.info("Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it;"
+                        + " the rotation lowers it again when it has had no raise for rotation.lead", tableName,
+                        table.capacity(), open);
+                return Optional.of(table);
+            });
+        })).whenComplete((raised, error) -> {
+            raising.remove(tableName, mine);
+            if (error != null) {
+                mine.completeExceptionally(ControlPlaneErrors.unwrap(error));
+            } else {
+                mine.complete(raised);
+            }
+        });
+        return mine.copy();
+    }
+
+    /** Turns TTL on (attribute {@code ttl}) unless it is on already; true when it was turned on. */
+    public CompletableFuture<Boolean> enableTtl(String tableName) {
+        return retry.run("enable TTL on " + tableName, () -> calls.enableTtl(tableName));
+    }
+
+    /** Deletes a table that carries our tag and has no deletion protection (a missing one counts as deleted). */
+    public CompletableFuture<Deletion> delete(String tableName) {
+        return retry.run("delete " + tableName, () -> calls.delete(tableName)).thenApply(deletion -> {
+            switch (deletion) {
+                case DELETED -> LOG.info("Deleted table {}: its period ended longer ago than tables.retention", tableName);
+                case PROTECTED -> LOG.warn("Table {} is past tables.retention but has deletion protection; not deleting it",
+                        tableName);
+                default -> LOG.info("Table {} is past tables.retention but does not carry the tag {}={} (or its tags"
+                        + " cannot be read); leaving it", tableName, TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
+            }
+            return deletion;
+        });
+    }
+
+    /** The names of every table with this prefix (ListTables, all pages). */
+    public CompletableFuture<List<String>> list() {
+        return retry.run("list tables", calls::list);
     }
 
     /** The table as DescribeTable sees it, or empty when it does not exist. */
-    public CompletableFuture<Optional<TableInfo>> describe(String tableName) {
-        return waits.describe(tableName).thenApply(found -> found.map(TableInfo::of));
+    public CompletableFuture<Optional<ManagedTable>> describe(String tableName) {
+        return retry.run("describe " + tableName, () -> calls.describe(tableName));
     }
 
     /**
      * The tier whose capacity the table has, the lowest in the life cycle when several tiers
      * share it; empty when its capacity matches no tier (changed by hand).
      */
-    public Optional<CapacityTier> tierOf(TableInfo table) {
+    public Optional<CapacityTier> tierOf(ManagedTable table) {
         for (int i = CapacityTier.values().length - 1; i >= 0; i--) {
             CapacityTier tier = CapacityTier.values()[i];
             if (config.effectiveCapacity(tier).equals(table.capacity())) {
@@ -170,36 +253,57 @@ public final class TableManager implements AutoCloseable {
         return Optional.empty();
     }
 
-    public TableManagerStats stats() {
-        return stats;
-    }
-
     /** Stops retries and timers; pending futures may never complete. Closes the client if it owns it. */
     @Override
     public void close() {
         scheduler.shutdownNow();
-        waits.close();
+        calls.close();
         if (ownsClient) {
             client.close();
         }
     }
 
-    private CompletableFuture<EnsuredTable> ensure(TableSpec spec) {
-        CompletableFuture<EnsuredTable> mine = new CompletableFuture<>();
-        CompletableFuture<EnsuredTable> running = ensuring.putIfAbsent(spec.name(), mine);
+    private CompletableFuture<ManagedTable> ensure(String name, Capacity capacity, Map<String, String> tags, boolean ttl) {
+        CompletableFuture<ManagedTable> mine = new CompletableFuture<>();
+        CompletableFuture<ManagedTable> running = ensuring.putIfAbsent(name, mine);
         if (running != null) {
             return running.copy();
         }
-        creator.ensure(spec).whenComplete((table, error) -> {
-            ensuring.remove(spec.name(), mine);
-            if (error != null) {
-                stats.failures.incrementAndGet();
-                mine.completeExceptionally(ControlPlaneErrors.unwrap(error));
-            } else {
-                mine.complete(table);
-            }
-        });
+        AtomicBoolean created = new AtomicBoolean();
+        retry.run("create table " + name, () -> client.createTable(TableRequests.create(config, name, capacity, tags))
+                        .handle((response, error) -> {
+                            if (error == null) {
+                                created.set(true);
+                            } else if (!ControlPlaneErrors.isInUse(error)) {
+                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                            } // in use: it exists (or someone else is creating it); wait for it
+                            return null;
+                        })
+                        .thenCompose(ignored -> calls.untilActive(name, created.get())))
+                .thenCompose(table -> ttl ? enableTtlQuietly(name).thenApply(ignored -> table) : CompletableFuture.completedFuture(table))
+                .whenComplete((table, error) -> {
+                    ensuring.remove(name, mine);
+                    if (error != null) {
+                        mine.completeExceptionally(ControlPlaneErrors.unwrap(error));
+                    } else {
+                        if (table.created()) {
+                            LOG.info("Created table {} ({}, tags {})", name, capacity, tags);
+                        }
+                        mine.complete(table);
+                    }
+                });
         return mine.copy();
+    }
+
+    /** The table is usable without TTL (items just do not expire), so a failure is only reported. */
+    private CompletableFuture<Void> enableTtlQuietly(String name) {
+        return enableTtl(name).handle((ok, error) -> {
+            if (error != null) {
+                LOG.warn("Could not enable TTL on {} (attribute ttl): {}; the rotation tries again", name,
+                        ControlPlaneErrors.describe(error));
+            }
+            return null;
+        });
     }
 
     private Map<String, String> baseTags(String kind) {

@@ -1,8 +1,8 @@
 package io.periodtables.rotation;
 
-import org.junit.jupiter.api.Test;
+import io.periodtables.conf.Capacity;
 
-import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
+import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -13,30 +13,33 @@ class DecreaseQuotaTest {
     private static final Instant NOW = Instant.parse("2030-03-10T14:20:00Z");
 
     @Test
+    void fourDecreasesADayAreFreeThenOneAnHourAfterTheLast() {
+        assertThat(DecreaseQuota.allows(NOW, table(3, "2030-03-10T14:10:00Z"))).isTrue();
+        assertThat(DecreaseQuota.allows(NOW, table(4, "2030-03-10T14:10:00Z"))).isFalse();
+        assertThat(DecreaseQuota.allows(NOW, table(4, "2030-03-10T13:20:00Z"))).isTrue();
+        assertThat(DecreaseQuota.allows(NOW, table(27, "2030-03-10T09:00:00Z"))).isFalse();
+        assertThat(DecreaseQuota.allows(NOW, table(27, "2030-03-09T23:00:00Z"))).as("yesterday's count").isTrue();
+    }
+
+    @Test
     void withoutARecentDecreaseTheNextTryIsAtTheNextFullUtcHour() {
-        assertThat(DecreaseQuota.untilNextDecrease(NOW, throughput(4, "2030-03-10T09:00:00Z")))
-                .isEqualTo(Duration.ofMinutes(40).plusSeconds(10));
-        assertThat(DecreaseQuota.untilNextDecrease(NOW, null)).isEqualTo(Duration.ofMinutes(40).plusSeconds(10));
+        assertThat(DecreaseQuota.next(NOW, table(4, "2030-03-10T09:00:00Z"))).isEqualTo(Instant.parse("2030-03-10T15:00:10Z"));
+        assertThat(DecreaseQuota.next(NOW, null)).isEqualTo(Instant.parse("2030-03-10T15:00:10Z"));
     }
 
     @Test
     void afterARecentDecreaseTheNextTryIsAnHourAfterIt() {
-        assertThat(DecreaseQuota.untilNextDecrease(NOW, throughput(5, "2030-03-10T13:50:00Z")))
+        assertThat(Duration.between(NOW, DecreaseQuota.next(NOW, table(5, "2030-03-10T13:50:00Z"))))
                 .isEqualTo(Duration.ofMinutes(30).plusSeconds(10));
     }
 
     @Test
     void when27DecreasesAreUsedTheNextTryIsTheNextUtcDay() {
-        assertThat(DecreaseQuota.untilNextDecrease(NOW, throughput(27, "2030-03-10T14:00:00Z")))
-                .isEqualTo(Duration.ofHours(9).plusMinutes(40).plusSeconds(10));
+        assertThat(DecreaseQuota.next(NOW, table(27, "2030-03-10T14:00:00Z"))).isEqualTo(Instant.parse("2030-03-11T00:00:10Z"));
     }
 
-    private static ProvisionedThroughputDescription throughput(long decreasesToday, String lastDecrease) {
-        return ProvisionedThroughputDescription.builder()
-                .numberOfDecreasesToday(decreasesToday)
-                .lastDecreaseDateTime(Instant.parse(lastDecrease))
-                .readCapacityUnits(100L)
-                .writeCapacityUnits(1L)
-                .build();
+    private static ManagedTable table(long decreasesToday, String lastDecrease) {
+        return new ManagedTable("t", "ACTIVE", Capacity.provisioned(1, 100), false, decreasesToday,
+                Instant.parse(lastDecrease), null, false);
     }
 }

@@ -20,7 +20,6 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,6 +44,7 @@ class RetentionITCase {
     @BeforeEach
     void forgetTags() {
         LocalTagging.reset();
+        CallLog.reset();
     }
 
     private static TableManager manager(PeriodTablesConfig config) {
@@ -60,7 +60,7 @@ class RetentionITCase {
     }
 
     @Test
-    void retentionDeletesOnlyOurTaggedExpiredTables() {
+    void retentionDeletesOnlyOurTaggedExpiredTables() throws Exception {
         PeriodTablesConfig config = hourly("tables.retention", "PT6H");
         PeriodTablesConfig protectedConfig = config.with(io.periodtables.conf.ConfigKeys.TABLES_DELETION_PROTECTION, "true");
         TableNaming naming = config.naming();
@@ -72,9 +72,8 @@ class RetentionITCase {
         Period kept = config.calendar().periodOf(NOW.minusSeconds(6 * 3600)); // ended 5.5 h ago
         Period next = config.calendar().next(current);
         YearMonth oldMonth = YearMonth.of(2030, 1);
-        Clock wallClock = Clock.fixed(NOW, ZoneOffset.UTC);
-        try (TableManager manager = new TableManager(config, client, TestSetup.fastSettings(), wallClock);
-                TableManager protectedManager = manager(protectedConfig)) {
+        try (TableManager manager = manager(config); TableManager protectedManager = manager(protectedConfig);
+                ReconcilerHarness rotation = new ReconcilerHarness(config, NOW)) {
             CompletableFuture.allOf(manager.ensure(expired1), manager.ensure(expired2), manager.ensure(kept),
                     manager.ensure(current), manager.ensure(next), manager.ensureLateTable(oldMonth),
                     manager.ensureLateTable(YearMonth.of(2030, 3)), manager.ensureRejectedTable(),
@@ -82,43 +81,52 @@ class RetentionITCase {
             createUntagged(naming.periodTable(expiredForeign));
             createUntagged("other_" + expired1.label());
 
-            RetentionReport report = manager.applyRetention(NOW).join();
+            rotation.watermark(NOW).tick();
 
-            assertThat(report.deleted()).containsExactlyInAnyOrder(naming.periodTable(expired1),
-                    naming.periodTable(expired2), naming.prefix() + "_late_2030-01");
-            assertThat(report.deletionProtected()).containsExactly(naming.periodTable(expiredProtected));
-            assertThat(report.notOurs()).containsExactly(naming.periodTable(expiredForeign));
+            assertThat(rotation.events).filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
+                    .extracting(RotationEvent::table).containsExactlyInAnyOrder(naming.periodTable(expired1),
+                            naming.periodTable(expired2), naming.prefix() + "_late_2030-01");
+            assertThat(rotation.events).filteredOn(e -> e.kind() == RotationEvent.Kind.DELETION_PROTECTED)
+                    .extracting(RotationEvent::table).containsExactly(naming.periodTable(expiredProtected));
             assertThat(TestSetup.tableNames(local, naming.prefix())).containsExactlyInAnyOrder(
                     naming.periodTable(kept), naming.periodTable(current), naming.periodTable(next),
                     naming.periodTable(expiredProtected), naming.periodTable(expiredForeign),
                     naming.prefix() + "_late_2030-03", naming.rejectedTable());
             assertThat(TestSetup.tableNames(local, "other")).contains("other_" + expired1.label());
-            assertThat(manager.stats().retentionDeletions()).isEqualTo(3);
-            assertThat(manager.stats().deletionProtectedSkips()).isEqualTo(1);
+            assertThat(CallLog.tablesOf("DeleteTable")).as("each expired table of ours asked once")
+                    .containsExactlyInAnyOrder(naming.periodTable(expired1), naming.periodTable(expired2),
+                            naming.prefix() + "_late_2030-01");
         }
     }
 
     @Test
-    void retentionNeverDeletesWhenTagsCannotBeRead() {
+    void retentionNeverDeletesWhenTagsCannotBeRead() throws Exception {
         PeriodTablesConfig config = hourly("tables.retention", "PT6H");
         Period expired = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
-        // No LocalTagging: DynamoDB Local refuses ListTagsOfResource, so ownership cannot be shown.
-        try (TableManager manager = TableManager.create(config, TestSetup.clients(config), TestSetup.fastSettings())) {
+        String name = config.naming().periodTable(expired);
+        try (TableManager manager = manager(config)) {
             manager.ensure(expired).join();
+        }
+        LocalTagging.reset(); // as on DynamoDB Local without the emulation: ListTagsOfResource answers nothing of ours
 
-            RetentionReport report = manager.applyRetention(NOW).join();
-
-            assertThat(report.deleted()).isEmpty();
-            assertThat(report.notOurs()).containsExactly(config.naming().periodTable(expired));
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, NOW)) {
+            rotation.watermark(NOW).tick();
+            assertThat(TestSetup.tableNames(local, config.naming().prefix())).contains(name);
+            assertThat(rotation.events).noneMatch(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED);
         }
     }
 
     @Test
-    void retentionWithoutConfiguredRetentionDoesNothing() {
+    void withoutConfiguredRetentionNothingIsDeleted() throws Exception {
         PeriodTablesConfig config = hourly();
+        Period old = config.calendar().periodOf(NOW.minusSeconds(100 * 3600));
         try (TableManager manager = manager(config)) {
-            manager.ensure(config.calendar().periodOf(NOW.minusSeconds(100 * 3600))).join();
-            assertThat(manager.applyRetention(NOW).join()).isEqualTo(RetentionReport.NOTHING);
+            manager.ensure(old).join();
+        }
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, NOW)) {
+            rotation.watermark(NOW).tick();
+            assertThat(TestSetup.tableNames(local, config.naming().prefix())).contains(config.naming().periodTable(old));
+            assertThat(CallLog.tablesOf("DeleteTable")).isEmpty();
         }
     }
 

@@ -51,7 +51,6 @@ class RotationOperatorITCase {
     @Test
     void eachNextTableIsReadyBeforeItsPeriodBeginsAndClosedTablesEndAtTheirTier() throws Exception {
         PeriodTablesConfig config = config();
-        Instant wallStart = Instant.now();
         // One reading every 5 s of event time from 10:00:00 to 10:04:40: five periods, and the
         // watermark ends inside the lead of the sixth. Before the first reading of a period,
         // the source waits (bounded) until the rotation reported that period's table ready, as
@@ -72,13 +71,12 @@ class RotationOperatorITCase {
         // Final watermark 10:04:40: 10:00-10:02 are older, 10:03 previous, 10:04 and 10:05 current.
         assertThat(capacities(tables)).containsExactly(OLDER, OLDER, OLDER, PREVIOUS, CURRENT, CURRENT);
         assertThat(tables).allSatisfy(t -> assertThat(ttlStatus(t)).isEqualTo(TimeToLiveStatus.ENABLED));
-        assertThat(CallLog.tablesOf("UpdateTable")).containsExactlyInAnyOrder(tables.get(0), tables.get(0),
-                tables.get(1), tables.get(1), tables.get(2), tables.get(2), tables.get(3));
+        // Each closed table is lowered at most twice (previous, then older), the open ones never.
+        assertThat(CallLog.tablesOf("UpdateTable")).isSubsetOf(tables.subList(0, 4))
+                .allSatisfy(t -> assertThat(CallLog.tablesOf("UpdateTable")).filteredOn(t::equals).hasSizeLessThanOrEqualTo(2));
         assertThat(events).noneMatch(e -> e.kind() == RotationEvent.Kind.FAILED);
-        // First start: the wall clock's table is there too, in case the source stalls.
-        String wallTable = config.naming().periodTableOf(wallStart);
-        String wallTableLater = config.naming().periodTableOf(wallStart.plusSeconds(2));
-        assertThat(TestSetup.tableNames(local, config.naming().prefix())).containsAnyOf(wallTable, wallTableLater);
+        // Only the tables of event time: none for the wall clock's period (the run is years behind it).
+        assertThat(TestSetup.tableNames(local, config.naming().prefix())).containsExactlyInAnyOrderElementsOf(tables);
     }
 
     @Test
@@ -87,7 +85,7 @@ class RotationOperatorITCase {
         // 10:07 is jumped over by the watermark; its table exists (as if the sink's fallback made it).
         String jumpedOver = tableAt(config, 420);
         try (TableManager manager = TableManager.create(config, TestSetup.clients(config), TestSetup.fastSettings())) {
-            manager.ensureTable(jumpedOver).join();
+            manager.ensureTable(jumpedOver).join(); // at the current tier, as the sink's fallback created them
         }
         // No waiting: 10:00:00-10:00:50, then jumps to 10:03:10, 10:03:50, 10:04:50, 10:09:30, 10:09:45.
         List<Long> times = new ArrayList<>(timestamps(0, 6, 10));

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +32,10 @@ import static io.periodtables.rotation.RotationTestBed.tableAt;
 import static io.periodtables.rotation.RotationTestBed.timestamps;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A redeploy from a savepoint: the restored rotation reads its tables back and repeats no capacity change. */
+/**
+ * A redeploy from a savepoint: the restored rotation reads the tables back, repeats no capacity
+ * change, and recreates nothing for a closed period although its readings are replayed.
+ */
 class RotationRestoreITCase {
     private static final Capacity CURRENT = Capacity.provisioned(1000, 300);
     private static final Capacity PREVIOUS = Capacity.provisioned(1, 100);
@@ -61,6 +66,10 @@ class RotationRestoreITCase {
         assertThat(settled).as("tiers before the savepoint").isTrue();
         String savepoint = job.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                 .get(60, TimeUnit.SECONDS);
+        // Meanwhile someone deletes the closed 10:00 table: its readings are replayed, and its period is closed.
+        try (DynamoDbClient client = TestSetup.dynamoDb().syncClient()) {
+            client.deleteTable(b -> b.tableName(tables.get(0)));
+        }
         CallLog.reset();
 
         // Run 2 from the savepoint (a new source): event time replays from 10:00:00 on to 10:04:10.
@@ -72,9 +81,10 @@ class RotationRestoreITCase {
         second.execute(graph);
 
         // Only the changes that became due after the savepoint: 10:02 to older, 10:03 to previous;
-        // the restored tables were read back first.
+        // the tables were read back first. Nothing was recreated for a closed period.
         assertThat(CallLog.tablesOf("UpdateTable")).containsExactlyInAnyOrder(tables.get(2), tables.get(3));
-        assertThat(CallLog.tablesOf("DescribeTable")).contains(tables.get(2), tables.get(3));
-        assertThat(capacities(tables)).containsExactly(OLDER, OLDER, OLDER, PREVIOUS, CURRENT);
+        assertThat(CallLog.tablesOf("DescribeTable")).contains(tables.get(1), tables.get(2), tables.get(3));
+        assertThat(CallLog.tablesOf("CreateTable")).containsExactly(tables.get(4));
+        assertThat(capacities(tables)).containsExactly(null, OLDER, OLDER, PREVIOUS, CURRENT);
     }
 }

@@ -80,7 +80,7 @@ final class RotationTestBed {
         return Rotation.builder(config)
                 .clients(TestSetup.clients(config, CallLog.class, LocalTagging.class))
                 .tableManagerSettings(TestSetup.fastSettings())
-                .guardInterval(Duration.ofMillis(500));
+                .reconcileInterval(Duration.ofMillis(500));
     }
 
     /** Runs a bounded job over the readings and returns the rotation's events. */
@@ -123,7 +123,7 @@ final class RotationTestBed {
         DynamoDbLocal local = TestSetup.dynamoDb();
         return tables.stream().map(t -> {
             try {
-                return TableInfo.capacityOf(TestSetup.describe(local, t));
+                return ManagedTable.capacityOf(TestSetup.describe(local, t));
             } catch (ResourceNotFoundException e) {
                 return null;
             }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The table manager against what DynamoDB Local never does by itself, injected with
@@ -69,13 +70,12 @@ class TableManagerFaultsITCase {
         String name = config.naming().periodTable(period);
         DynamoDbFaults.holdCreating(name, Duration.ofSeconds(2));
         try (TableManager manager = manager(config)) {
-            EnsuredTable ensured = manager.ensure(period).join();
+            ManagedTable ensured = manager.ensure(period).join();
 
             assertThat(ensured.created()).isTrue();
-            assertThat(ensured.info().status()).isEqualTo("ACTIVE");
+            assertThat(ensured.status()).isEqualTo("ACTIVE");
             assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.TABLE_CREATING)).as("ensure polled while the table was CREATING").isPositive();
             assertThat(ttlStatus(name)).isEqualTo(TimeToLiveStatus.ENABLED);
-            assertThat(manager.stats().failures()).isZero();
         }
     }
 
@@ -85,12 +85,10 @@ class TableManagerFaultsITCase {
         Period period = config.calendar().periodOf(NOW);
         DynamoDbFaults.on("CreateTable").first(2).limitExceeded();
         try (TableManager manager = manager(config)) {
-            EnsuredTable ensured = manager.ensure(period).join();
+            ManagedTable ensured = manager.ensure(period).join();
 
             assertThat(ensured.created()).isTrue();
             assertThat(DynamoDbFaults.count("CreateTable")).isEqualTo(3);
-            assertThat(manager.stats().retries()).isEqualTo(2);
-            assertThat(manager.stats().tablesCreated()).isEqualTo(1);
         }
     }
 
@@ -100,11 +98,11 @@ class TableManagerFaultsITCase {
         Period period = config.calendar().periodOf(NOW);
         DynamoDbFaults.on("DescribeTable").first(2).internalServerError();
         try (TableManager manager = manager(config)) {
-            EnsuredTable ensured = manager.ensure(period).join();
+            ManagedTable ensured = manager.ensure(period).join();
 
             assertThat(ensured.created()).isTrue();
             assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.INTERNAL_SERVER_ERROR)).isEqualTo(2);
-            assertThat(manager.stats().tablesCreated()).isEqualTo(1);
+            assertThat(ensured.status()).isEqualTo("ACTIVE");
         }
     }
 
@@ -117,27 +115,26 @@ class TableManagerFaultsITCase {
             assertThat(manager.ensure(period).join().created()).isTrue();
 
             assertThat(DynamoDbFaults.injected("UpdateTimeToLive", FaultKind.TTL_ALREADY_ENABLED)).isEqualTo(1);
-            assertThat(manager.stats().failures()).isZero();
-            assertThat(manager.stats().retries()).isZero();
+            assertThat(DynamoDbFaults.count("UpdateTimeToLive")).as("not retried").isEqualTo(1);
         }
     }
 
     @Test
-    void aRefusedCapacityDecreaseIsTriedAgainLaterAndEndsAtTheTierCapacity() {
+    void aCapacityDecreaseRefusedForTheQuotaSaysWhenToTryAgainAndIsNotRetried() {
         PeriodTablesConfig config = config();
         Period period = config.calendar().periodOf(NOW);
         String name = config.naming().periodTable(period);
         try (TableManager manager = manager(config)) {
             manager.ensure(period).join();
-            DynamoDbFaults.on("UpdateTable").table(name).first(2).limitExceeded();
+            DynamoDbFaults.on("UpdateTable").table(name).once().limitExceeded();
 
-            TierChange change = manager.setTier(name, CapacityTier.PREVIOUS).join();
+            assertThatThrownBy(() -> manager.setTier(name, CapacityTier.PREVIOUS).join())
+                    .cause().isInstanceOf(DecreaseQuota.Refused.class)
+                    .satisfies(e -> assertThat(((DecreaseQuota.Refused) e).waitFor()).isPositive());
+            assertThat(DynamoDbFaults.count("UpdateTable")).isEqualTo(1);
 
-            assertThat(change.outcome()).isEqualTo(TierChange.Outcome.CHANGED);
-            assertThat(DynamoDbFaults.injected("UpdateTable", FaultKind.LIMIT_EXCEEDED)).isEqualTo(2);
-            assertThat(manager.stats().updateTableCalls()).isEqualTo(3);
-            assertThat(manager.stats().tierChanges()).isEqualTo(1);
-            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
+            assertThat(manager.setTier(name, CapacityTier.PREVIOUS).join()).map(ManagedTable::capacity)
+                    .contains(Capacity.provisioned(1, 100));
         }
     }
 
@@ -150,31 +147,11 @@ class TableManagerFaultsITCase {
             manager.ensure(period).join();
             DynamoDbFaults.holdCreating(name, Duration.ofMillis(800));
 
-            TierChange change = manager.setTier(name, CapacityTier.OLDER).join();
+            manager.setTier(name, CapacityTier.OLDER).join();
 
-            assertThat(change.outcome()).isEqualTo(TierChange.Outcome.CHANGED);
-            assertThat(manager.stats().retries()).isPositive();
-            assertThat(manager.stats().updateTableCalls()).isEqualTo(1);
-            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 1));
-        }
-    }
-
-    @Test
-    void aTierTargetThatMovesWhileADecreaseIsPutOffCostsOneUpdate() {
-        PeriodTablesConfig config = config();
-        Period period = config.calendar().periodOf(NOW);
-        String name = config.naming().periodTable(period);
-        try (TableManager manager = manager(config)) {
-            manager.ensure(period).join();
-            DynamoDbFaults.on("UpdateTable").table(name).once().limitExceeded();
-
-            var previous = manager.setTier(name, CapacityTier.PREVIOUS);
-            var older = manager.setTier(name, CapacityTier.OLDER);
-
-            assertThat(older.join().tier()).isEqualTo(CapacityTier.OLDER);
-            assertThat(previous.join().tier()).isEqualTo(CapacityTier.OLDER);
-            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 1));
-            assertThat(manager.stats().tierChanges()).isEqualTo(1);
+            assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.TABLE_CREATING)).isPositive();
+            assertThat(DynamoDbFaults.count("UpdateTable")).isEqualTo(1);
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 1));
         }
     }
 
@@ -187,9 +164,8 @@ class TableManagerFaultsITCase {
             manager.ensure(expired).join();
             DynamoDbFaults.on("DeleteTable").table(name).once().resourceInUse();
 
-            RetentionReport report = manager.applyRetention(NOW).join();
+            assertThat(manager.delete(name).join()).isEqualTo(TableManager.Deletion.DELETED);
 
-            assertThat(report.deleted()).containsExactly(name);
             assertThat(DynamoDbFaults.count("DeleteTable")).isEqualTo(2);
             assertThat(TestSetup.tableNames(local, config.naming().prefix())).isEmpty();
         }

@@ -40,7 +40,7 @@ class TableManagerITCase {
     @BeforeAll
     static void startDynamoDbLocal() {
         local = TestSetup.dynamoDb();
-        client = TestSetup.clients(TestSetup.config(local.endpoint()), LocalTagging.class).newAsyncClient(8);
+        client = TestSetup.clients(TestSetup.config(local.endpoint()), CallLog.class, LocalTagging.class).newAsyncClient(8);
     }
 
     @AfterAll
@@ -49,8 +49,9 @@ class TableManagerITCase {
     }
 
     @BeforeEach
-    void forgetTags() {
+    void forgetTagsAndCalls() {
         LocalTagging.reset();
+        CallLog.reset();
     }
 
     private static TableManager manager(PeriodTablesConfig config) {
@@ -72,7 +73,7 @@ class TableManagerITCase {
         Period period = config.calendar().periodOf(NOW);
         String name = config.naming().periodTable(period);
         try (TableManager manager = manager(config)) {
-            EnsuredTable ensured = manager.ensure(period).join();
+            ManagedTable ensured = manager.ensure(period).join();
 
             assertThat(ensured.created()).isTrue();
             assertThat(ensured.name()).isEqualTo(name);
@@ -81,7 +82,7 @@ class TableManagerITCase {
                     KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
                     KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build());
             assertThat(table.attributeDefinitions()).allSatisfy(a -> assertThat(a.attributeType()).isEqualTo(ScalarAttributeType.S));
-            assertThat(TableInfo.capacityOf(table)).isEqualTo(Capacity.provisioned(1000, 300));
+            assertThat(ManagedTable.capacityOf(table)).isEqualTo(Capacity.provisioned(1000, 300));
             assertThat(table.deletionProtectionEnabled()).isFalse();
             assertThat(ttlStatus(name)).isEqualTo(TimeToLiveStatus.ENABLED);
             assertThat(tagsReadBack(table.tableArn()))
@@ -90,7 +91,7 @@ class TableManagerITCase {
                             TableManager.TAG_PERIOD_END + "=2030-03-10T13:00:00Z",
                             TableNaming.SHARDS_TAG + "=4",
                             TableManager.TAG_KIND + "=period");
-            assertThat(manager.stats().tablesCreated()).isEqualTo(1);
+            assertThat(CallLog.tablesOf("CreateTable")).containsExactly(name);
         }
     }
 
@@ -101,14 +102,12 @@ class TableManagerITCase {
         try (TableManager manager = manager(config)) {
             manager.ensure(period).join();
             // TTL is already on now: DynamoDB answers "TimeToLive is already enabled", which is success.
-            EnsuredTable again = manager.ensure(period).join();
+            ManagedTable again = manager.ensure(period).join();
 
             assertThat(again.created()).isFalse();
-            assertThat(again.info().capacity()).isEqualTo(Capacity.provisioned(1000, 300));
-            assertThat(again.info().deletionProtected()).isTrue();
-            assertThat(manager.stats().tablesCreated()).isEqualTo(1);
-            assertThat(manager.stats().tablesFoundExisting()).isEqualTo(1);
-            assertThat(manager.stats().failures()).isZero();
+            assertThat(again.capacity()).isEqualTo(Capacity.provisioned(1000, 300));
+            assertThat(again.deletionProtected()).isTrue();
+            assertThat(CallLog.tablesOf("UpdateTable")).isEmpty();
         }
     }
 
@@ -117,13 +116,12 @@ class TableManagerITCase {
         PeriodTablesConfig config = hourly();
         Period period = config.calendar().periodOf(NOW);
         try (TableManager manager = manager(config)) {
-            CompletableFuture<EnsuredTable> first = manager.ensure(period);
-            CompletableFuture<EnsuredTable> second = manager.ensureTable(config.naming().periodTable(period));
+            CompletableFuture<ManagedTable> first = manager.ensure(period);
+            CompletableFuture<ManagedTable> second = manager.ensureTable(config.naming().periodTable(period));
 
             assertThat(first.join().created()).isTrue();
             assertThat(second.join().created()).isTrue();
-            assertThat(manager.stats().tablesCreated()).isEqualTo(1);
-            assertThat(manager.stats().tablesFoundExisting()).isZero();
+            assertThat(CallLog.tablesOf("CreateTable")).hasSize(1);
         }
     }
 
@@ -146,7 +144,7 @@ class TableManagerITCase {
                     .hasMessageContaining("'" + name + "'")
                     .hasMessageContaining("id (N, HASH)")
                     .hasMessageContaining("pk (S, HASH) and sk (S, RANGE)");
-            assertThat(manager.stats().retries()).isZero();
+            assertThat(CallLog.tablesOf("CreateTable")).as("not retried").hasSize(1);
         }
     }
 
@@ -158,18 +156,38 @@ class TableManagerITCase {
         try (TableManager manager = manager(config)) {
             manager.ensure(period).join();
 
-            TierChange previous = manager.setTier(name, CapacityTier.PREVIOUS).join();
-            assertThat(previous.outcome()).isEqualTo(TierChange.Outcome.CHANGED);
-            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
+            ManagedTable previous = manager.setTier(name, CapacityTier.PREVIOUS).join().orElseThrow();
+            assertThat(previous.capacity()).isEqualTo(Capacity.provisioned(1, 100));
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
 
-            TierChange repeated = manager.setTier(name, CapacityTier.PREVIOUS).join();
-            assertThat(repeated.outcome()).isEqualTo(TierChange.Outcome.UNCHANGED);
-            assertThat(manager.stats().updateTableCalls()).isEqualTo(1);
+            manager.setTier(name, CapacityTier.PREVIOUS).join();
+            assertThat(CallLog.tablesOf("UpdateTable")).hasSize(1);
 
             manager.setTier(name, CapacityTier.OLDER).join();
-            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 1));
-            assertThat(manager.stats().updateTableCalls()).isEqualTo(2);
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 1));
+            assertThat(CallLog.tablesOf("UpdateTable")).hasSize(2);
             assertThat(manager.tierOf(manager.describe(name).join().orElseThrow())).contains(CapacityTier.OLDER);
+        }
+    }
+
+    @Test
+    void aThrottledTableBelowTheCurrentTierIsRaisedBackAndOthersAreLeftAlone() {
+        PeriodTablesConfig config = hourly();
+        Period period = config.calendar().periodOf(NOW);
+        String closed = config.naming().periodTable(period);
+        String open = config.naming().periodTable(config.calendar().next(period));
+        try (TableManager manager = manager(config)) {
+            manager.ensure(period).join();
+            manager.ensure(config.calendar().next(period)).join();
+            manager.setTier(closed, CapacityTier.OLDER).join();
+            CallLog.reset();
+
+            assertThat(manager.raiseToOpenTier(closed).join()).map(ManagedTable::capacity).contains(Capacity.provisioned(1, 1));
+            assertThat(manager.raiseToOpenTier(open).join()).as("already at the current tier").isEmpty();
+            assertThat(manager.raiseToOpenTier(config.naming().rejectedTable()).join()).as("missing").isEmpty();
+
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, closed))).isEqualTo(Capacity.provisioned(1000, 300));
+            assertThat(CallLog.tablesOf("UpdateTable")).containsExactly(closed);
         }
     }
 
@@ -181,11 +199,12 @@ class TableManagerITCase {
         try (TableManager manager = manager(config)) {
             manager.ensure(period).join();
 
-            assertThat(manager.setTier(name, CapacityTier.OLDER).join().outcome()).isEqualTo(TierChange.Outcome.CHANGED);
-            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.ON_DEMAND);
-            assertThat(manager.setTier(name, CapacityTier.OLDER).join().outcome()).isEqualTo(TierChange.Outcome.UNCHANGED);
-            assertThat(manager.setTier(name, CapacityTier.PREVIOUS).join().outcome()).isEqualTo(TierChange.Outcome.CHANGED);
-            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
+            manager.setTier(name, CapacityTier.OLDER).join();
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.ON_DEMAND);
+            manager.setTier(name, CapacityTier.OLDER).join();
+            assertThat(CallLog.tablesOf("UpdateTable")).as("a same-tier request sends nothing").hasSize(1);
+            manager.setTier(name, CapacityTier.PREVIOUS).join();
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
         }
     }
 
@@ -197,9 +216,9 @@ class TableManagerITCase {
         try (TableManager manager = manager(config)) {
             manager.ensure(period).join();
 
-            assertThat(TableInfo.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.ON_DEMAND);
-            assertThat(manager.setTier(name, CapacityTier.OLDER).join().outcome()).isEqualTo(TierChange.Outcome.UNCHANGED);
-            assertThat(manager.stats().updateTableCalls()).isZero();
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.ON_DEMAND);
+            assertThat(manager.setTier(name, CapacityTier.OLDER).join()).map(ManagedTable::capacity).contains(Capacity.ON_DEMAND);
+            assertThat(CallLog.tablesOf("UpdateTable")).isEmpty();
         }
     }
 
@@ -207,8 +226,7 @@ class TableManagerITCase {
     void setTierOfAMissingTableReportsIt() {
         PeriodTablesConfig config = hourly();
         try (TableManager manager = manager(config)) {
-            TierChange change = manager.setTier(config.naming().prefix() + "_2030-01-01T0000", CapacityTier.PREVIOUS).join();
-            assertThat(change.outcome()).isEqualTo(TierChange.Outcome.TABLE_MISSING);
+            assertThat(manager.setTier(config.naming().prefix() + "_2030-01-01T0000", CapacityTier.PREVIOUS).join()).isEmpty();
         }
     }
 
@@ -217,14 +235,14 @@ class TableManagerITCase {
         PeriodTablesConfig config = hourly();
         TableNaming naming = config.naming();
         try (TableManager manager = manager(config)) {
-            EnsuredTable late = manager.ensureTable(naming.lateTable(NOW)).join();
-            EnsuredTable rejected = manager.ensureRejectedTable().join();
+            ManagedTable late = manager.ensureTable(naming.lateTable(NOW)).join();
+            ManagedTable rejected = manager.ensureRejectedTable().join();
 
             assertThat(late.name()).isEqualTo(naming.prefix() + "_late_2030-03");
-            assertThat(late.info().capacity()).isEqualTo(Capacity.ON_DEMAND);
+            assertThat(late.capacity()).isEqualTo(Capacity.ON_DEMAND);
             assertThat(ttlStatus(late.name())).isEqualTo(TimeToLiveStatus.ENABLED);
             assertThat(LocalTagging.tagsOf(late.name())).containsEntry(TableManager.TAG_LATE_MONTH, "2030-03");
-            assertThat(rejected.info().capacity()).isEqualTo(Capacity.ON_DEMAND);
+            assertThat(rejected.capacity()).isEqualTo(Capacity.ON_DEMAND);
             assertThat(ttlStatus(rejected.name())).isEqualTo(TimeToLiveStatus.DISABLED);
             assertThatThrownBy(() -> manager.ensureTable("someone_elses_table").join())
                     .cause().isInstanceOf(IllegalArgumentException.class).hasMessageContaining("someone_elses_table");

@@ -39,6 +39,11 @@ final class BatchOutcome {
         return new BatchOutcome(List.of(), List.of(entry), null, null);
     }
 
+    /** New entries to write in place of others (sent to another table). */
+    static BatchOutcome added(List<TableWriteEntry> entries) {
+        return new BatchOutcome(List.of(), List.copyOf(entries), null, null);
+    }
+
     static BatchOutcome fatal(PeriodTableSinkException error) {
         return new BatchOutcome(List.of(), List.of(), null, error);
     }

@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Writes one batch of entries (at most 25, several tables, no duplicate keys) with
@@ -33,8 +35,11 @@ import java.util.function.Function;
  *   <li>throttling, 5xx and I/O errors retry the whole batch;
  *   <li>a {@code ValidationException} splits the batch in halves until the invalid item is
  *       alone; it is replaced by a {@code dynamodb-validation} rejection, the rest is written;
- *   <li>a {@code ResourceNotFoundException} splits the batch by table, then calls the
- *       {@link MissingTableHandler} for the missing one and retries its entries once it returns;
+ *   <li>a {@code ResourceNotFoundException} splits the batch by table, then asks the
+ *       {@link MissingTableHandler} about the missing one: its entries are written again once the
+ *       table exists, or go to the late table, or to the rejected table with the owner's reason;
+ *   <li>throttling and unprocessed items are reported to the handler per table (it may raise a
+ *       table that was dialed down while readings for it were still unwritten);
  *   <li>refused credentials are fatal.
  * </ul>
  */
@@ -43,17 +48,26 @@ final class BatchWrite {
 
     private final DynamoDbAsyncClient client;
     private final MissingTableHandler missingTables;
-    private final Function<Rejection, TableWriteEntry> rejections;
+    private final Reroutes reroutes;
     private final String rejectedTable;
     private final SinkMetrics metrics;
     private final Clock clock;
 
-    BatchWrite(DynamoDbAsyncClient client, MissingTableHandler missingTables,
-               Function<Rejection, TableWriteEntry> rejections, String rejectedTable, SinkMetrics metrics, Clock clock) {
+    /**
+     * Where entries go that cannot be written to their own table.
+     *
+     * @param toLate the same reading for this month's late table
+     * @param rejections the entry of a rejection for the rejected table
+     */
+    record Reroutes(UnaryOperator<TableWriteEntry> toLate, Function<Rejection, TableWriteEntry> rejections,
+            String rejectedTable) {}
+
+    BatchWrite(DynamoDbAsyncClient client, MissingTableHandler missingTables, Reroutes reroutes, SinkMetrics metrics,
+               Clock clock) {
         this.client = client;
         this.missingTables = missingTables;
-        this.rejections = rejections;
-        this.rejectedTable = rejectedTable;
+        this.reroutes = reroutes;
+        this.rejectedTable = reroutes.rejectedTable();
         this.metrics = metrics;
         this.clock = clock;
     }
@@ -100,6 +114,7 @@ final class BatchWrite {
         }
         metrics.written(written);
         metrics.unprocessedItemsRetried.inc(again.size());
+        response.unprocessedItems().keySet().forEach(this::throttled);
         return BatchOutcome.retry(again, "UnprocessedItems: DynamoDB did not process the item (capacity)");
     }
 
@@ -109,6 +124,7 @@ final class BatchWrite {
         switch (kind) {
             case THROTTLED:
                 metrics.throttledRequests.inc();
+                tablesOf(entries).forEach(this::throttled);
                 return CompletableFuture.completedFuture(BatchOutcome.retry(entries, description));
             case TRANSIENT:
                 metrics.failedRequests.inc();
@@ -159,7 +175,7 @@ final class BatchWrite {
         metrics.rejectedItems.inc();
         Rejection rejection = Rejection.of(RejectReason.DYNAMODB_VALIDATION, description + " (table " + entry.table() + ")",
                 ItemAttributes.toJson(entry.item()), clock.millis(), entry.table());
-        return BatchOutcome.added(rejections.apply(rejection));
+        return BatchOutcome.added(reroutes.rejections().apply(rejection));
     }
 
     private CompletableFuture<BatchOutcome> tableMissing(List<TableWriteEntry> entries, String description) {
@@ -176,22 +192,59 @@ final class BatchWrite {
             return all;
         }
         String table = entries.get(0).table();
-        metrics.missingTableFallbacks.inc();
-        LOG.info("Table {} does not exist; asking the missing-table handler for it", table);
-        CompletableFuture<Void> ensured;
+        // Ask with what admits most: on-time readings before unknown ones before late ones, and
+        // the oldest event time among those (the view when the first of them was made).
+        MissingTableHandler.Arrival arrival = entries.stream().map(e -> e.origin().arrival()).min(Comparator.naturalOrder())
+                .orElse(MissingTableHandler.Arrival.UNKNOWN);
+        long eventTime = entries.stream().map(TableWriteEntry::origin).filter(o -> o.arrival() == arrival)
+                .mapToLong(TableWriteEntry.Origin::eventTime).filter(t -> t != Long.MIN_VALUE).min().orElse(Long.MIN_VALUE);
+        CompletableFuture<MissingTableHandler.Verdict> verdict;
         try {
-            ensured = missingTables.ensureTable(table);
+            verdict = missingTables.ensureTable(table, arrival, eventTime);
         } catch (RuntimeException e) {
-            ensured = CompletableFuture.failedFuture(e);
+            verdict = CompletableFuture.failedFuture(e);
         }
-        return ensured.handle((ok, error) -> {
+        return verdict.handle((answer, error) -> {
             if (error != null) {
-                LOG.warn("The missing-table handler could not provide table {}: {}", table, error.toString());
-                return BatchOutcome.retry(entries, description + "; missing-table handler: "
-                        + DynamoDbErrors.unwrap(error).getMessage());
+                LOG.warn("Table {} does not exist and the table owner could not decide about it: {}", table, error.toString());
+                return BatchOutcome.retry(entries, description + "; table owner: " + DynamoDbErrors.unwrap(error).getMessage());
             }
-            return BatchOutcome.retry(entries, description);
+            return rerouted(table, entries, answer, description);
         });
+    }
+
+    private BatchOutcome rerouted(String table, List<TableWriteEntry> entries, MissingTableHandler.Verdict verdict,
+            String description) {
+        switch (verdict.kind()) {
+            case CREATED:
+                metrics.missingTableFallbacks.inc();
+                LOG.info("Table {} did not exist; the table owner created it ({} entries written again)", table, entries.size());
+                return BatchOutcome.retry(entries, description);
+            case LATE:
+                if (table.equals(rejectedTable) || reroutes.toLate().apply(entries.get(0)).table().equals(table)) {
+                    return BatchOutcome.retry(entries, description + "; the table owner sent the late table to itself");
+                }
+                metrics.readingsRerouted.inc(entries.size());
+                LOG.info("Table {} does not exist and is not created: {}; its {} readings go to the late table", table,
+                        verdict.message(), entries.size());
+                return BatchOutcome.added(entries.stream().map(reroutes.toLate()).toList());
+            default:
+                metrics.readingsRerouted.inc(entries.size());
+                metrics.rejectedItems.inc(entries.size());
+                LOG.info("Table {} does not exist and is not created: {}; its {} readings go to {} as {}", table,
+                        verdict.message(), entries.size(), rejectedTable, verdict.reason());
+                return BatchOutcome.added(entries.stream().map(entry -> reroutes.rejections().apply(Rejection.of(
+                        verdict.reason(), verdict.message() + " (table " + table + ")", ItemAttributes.toJson(entry.item()),
+                        clock.millis(), table))).toList());
+        }
+    }
+
+    private void throttled(String table) {
+        try {
+            missingTables.throttled(table);
+        } catch (RuntimeException e) {
+            LOG.warn("The table owner failed on a throttled table {}: {}", table, e.toString());
+        }
     }
 
     private static Set<String> tablesOf(List<TableWriteEntry> entries) {

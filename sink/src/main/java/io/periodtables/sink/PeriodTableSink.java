@@ -32,7 +32,8 @@ import java.util.List;
  * {@code WriteSharding}, so a replay rewrites the same item). Batches of up to 25 items span
  * tables; duplicate keys are removed, unprocessed items and throttled or failed requests are
  * retried with backoff, an item DynamoDB refuses is isolated by bisection and rejected, a missing
- * table is handed to the {@link MissingTableHandler}, refused credentials fail the job.
+ * or throttling table is reported to the {@link MissingTableHandler} (the table owner, who
+ * decides whether to create it or where the entries go), refused credentials fail the job.
  * At-least-once through checkpoints, with the buffer in versioned writer state.
  *
  * <p>{@code sink.max-in-flight}, {@code sink.max-buffered}, {@code sink.max-attempts} and
@@ -133,7 +134,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
             return this;
         }
 
-        /** Who creates a table DynamoDB reports missing (the job: the rotation's table manager). */
+        /** Who decides about a table DynamoDB reports missing or throttling (the job: the rotation's life cycle). */
         public Builder missingTableHandler(MissingTableHandler.Factory factory) {
             this.missingTables = factory;
             return this;
@@ -178,7 +179,8 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
                     "maxTimeInBuffer must be at least 1 ms, was %s", maxTimeInBuffer);
             TableNaming naming = config.naming();
             ItemBuilder items = new ItemBuilder(config.sharding(), config.ttl().orElse(null));
-            return new PeriodTableSink(this, new SinkRecordConverter(naming, items, clock));
+            return new PeriodTableSink(this, new SinkRecordConverter(naming, items, clock,
+                    config.get(ConfigKeys.OUT_OF_ORDERNESS).toMillis()));
         }
     }
 }

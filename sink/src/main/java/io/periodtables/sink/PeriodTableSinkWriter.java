@@ -3,6 +3,7 @@ package io.periodtables.sink;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.SinkRecord;
 
+import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
@@ -39,6 +40,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     private final RetryBackoff backoff;
     private final int maxAttempts;
     private final ScheduledExecutorService retryTimer;
+    private final EventClock eventClock;
 
     PeriodTableSinkWriter(
             SinkRecordConverter converter,
@@ -57,7 +59,9 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         this.backoff = backoff;
         this.maxAttempts = maxAttempts;
         SinkMetrics metrics = new SinkMetrics(UserMetrics.of(context.metricGroup()), converter.rejectedItems());
-        this.batchWrite = new BatchWrite(client, missingTables, converter::rejectionEntry, rejectedTable, metrics, clock);
+        this.eventClock = converter.eventClock();
+        this.batchWrite = new BatchWrite(client, missingTables, new BatchWrite.Reroutes(converter::lateEntry,
+                converter::rejectionEntry, rejectedTable), metrics, clock);
         String threadName = "period-table-sink-retry-" + context.getTaskInfo().getIndexOfThisSubtask();
         this.retryTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, threadName);
@@ -110,6 +114,12 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         } catch (RejectedExecutionException closing) {
             // The writer is closing; its buffer is gone with it and the last checkpoint replays.
         }
+    }
+
+    /** The watermark decides, with the table owner, whether a missing table's period is still open. */
+    @Override
+    public void writeWatermark(Watermark watermark) {
+        eventClock.watermark(watermark.getTimestamp());
     }
 
     @Override

@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code batches}: {@code BatchWriteItem} calls, bisection halves included;
  *   <li>{@code unprocessedItemsRetried}, {@code throttledRequests}, {@code failedRequests}
  *       (any other retried failure), {@code bisections}, {@code rejectedItems} (items the
- *       sink sent to the rejected table: too large, refused by DynamoDB, ...), {@code missingTableFallbacks};
+ *       sink sent to the rejected table: too large, refused by DynamoDB, ...), {@code missingTableFallbacks}
+ *       (writes that found their table missing and had it created), {@code readingsRerouted}
+ *       (readings sent to the late or rejected table because their period table was missing and
+ *       its period closed or not yet open);
  *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8).
  * </ul>
  */
@@ -36,6 +39,7 @@ final class SinkMetrics {
     final Counter bisections;
     final Counter rejectedItems;
     final Counter missingTableFallbacks;
+    final Counter readingsRerouted;
     private final AtomicLong lastSendLatencyMicros = new AtomicLong();
     private final AtomicLong avgSendLatencyMicros = new AtomicLong(-1);
 
@@ -50,6 +54,7 @@ final class SinkMetrics {
         this.bisections = counter(group, "bisections");
         this.rejectedItems = rejectedItems;
         this.missingTableFallbacks = counter(group, "missingTableFallbacks");
+        this.readingsRerouted = counter(group, "readingsRerouted");
         group.gauge("lastSendLatencyMs", () -> lastSendLatencyMicros.get() / 1000.0);
         group.gauge("avgSendLatencyMs", () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
     }

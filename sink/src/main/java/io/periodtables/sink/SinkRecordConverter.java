@@ -46,16 +46,24 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
     private final TableNaming naming;
     private final ItemBuilder items;
     private final Clock clock;
+    private final long outOfOrdernessMillis;
 
     private transient Counter rejectedItems;
+    private transient EventClock eventClock;
     private transient long cachedPeriodStart;
     private transient long cachedPeriodEnd;
     private transient String cachedPeriodTable;
 
     SinkRecordConverter(TableNaming naming, ItemBuilder items, Clock clock) {
+        this(naming, items, clock, 0);
+    }
+
+    /** @param outOfOrdernessMillis {@code watermark.out-of-orderness}, for the event time before the first watermark */
+    SinkRecordConverter(TableNaming naming, ItemBuilder items, Clock clock, long outOfOrdernessMillis) {
         this.naming = naming;
         this.items = items;
         this.clock = clock;
+        this.outOfOrdernessMillis = outOfOrdernessMillis;
         this.rejectedItems = new SimpleCounter();
     }
 
@@ -69,17 +77,41 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
         return rejectedItems;
     }
 
+    /** The writer's event time, which every entry carries (see {@link EventClock}). */
+    EventClock eventClock() {
+        if (eventClock == null) {
+            eventClock = new EventClock(outOfOrdernessMillis);
+        }
+        return eventClock;
+    }
+
+    /** {@code entry} for this month's late table (written at the injected clock's time). */
+    TableWriteEntry lateEntry(TableWriteEntry entry) {
+        return entry.to(naming.lateTable(clock.instant()));
+    }
+
     @Override
     public TableWriteEntry apply(SinkRecord record, SinkWriter.Context context) {
+        if (context != null) {
+            eventClock().watermark(context.currentWatermark());
+        }
+        if (record.kind() != SinkRecord.Kind.REJECTED) {
+            eventClock().reading(record.reading().eventMillis());
+        }
         return switch (record.kind()) {
-            case PERIOD -> periodEntry(record.reading());
+            case PERIOD -> periodEntry(record.reading(), context == null ? null : context.timestamp());
             case LATE -> readingEntry(naming.lateTable(record.lateAtMillis() == SinkRecord.UNKNOWN
                     ? clock.instant() : Instant.ofEpochMilli(record.lateAtMillis())), record.reading());
             case REJECTED -> rejectionEntry(record.rejection());
         };
     }
 
-    private TableWriteEntry periodEntry(Reading reading) {
+    /**
+     * @param timestamp the record's Flink timestamp: the period windows stamp their results with
+     *     the window's last millisecond, so a reading with that timestamp arrived on time and any
+     *     other period reading late ({@code late.policy=period-table})
+     */
+    private TableWriteEntry periodEntry(Reading reading, Long timestamp) {
         long t = reading.eventMillis();
         if (t < cachedPeriodStart || t >= cachedPeriodEnd) {
             Period period;
@@ -93,10 +125,16 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             cachedPeriodEnd = period.endMillis();
             cachedPeriodTable = naming.periodTable(period);
         }
-        return readingEntry(cachedPeriodTable, reading);
+        MissingTableHandler.Arrival arrival = timestamp == null ? MissingTableHandler.Arrival.UNKNOWN
+                : timestamp == cachedPeriodEnd - 1 ? MissingTableHandler.Arrival.ON_TIME : MissingTableHandler.Arrival.LATE;
+        return readingEntry(cachedPeriodTable, reading, arrival);
     }
 
     TableWriteEntry readingEntry(String table, Reading reading) {
+        return readingEntry(table, reading, MissingTableHandler.Arrival.UNKNOWN);
+    }
+
+    private TableWriteEntry readingEntry(String table, Reading reading, MissingTableHandler.Arrival arrival) {
         Map<String, AttributeValue> item;
         try {
             item = items.readingItem(reading);
@@ -112,7 +150,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                             + " bytes (table " + table + ")",
                     readingJson(reading, true), clock.millis(), table));
         }
-        return new TableWriteEntry(table, item, size, 0);
+        return new TableWriteEntry(table, item, size, 0, new TableWriteEntry.Origin(arrival, eventClock().now()));
     }
 
     private TableWriteEntry rejected(Rejection rejection) {

@@ -30,17 +30,28 @@ public final class TableWriteEntry implements Serializable {
     private final transient WriteRequest request;
     private final long sizeBytes;
     private final int failedAttempts;
+    private final transient Origin origin;
 
-    TableWriteEntry(String table, Map<String, AttributeValue> item, long sizeBytes, int failedAttempts) {
-        this(table, WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build(),
-                sizeBytes, failedAttempts);
+    /** When and how an entry was made; not kept in state. */
+    record Origin(MissingTableHandler.Arrival arrival, long eventTime) {
+        static final Origin UNKNOWN = new Origin(MissingTableHandler.Arrival.UNKNOWN, Long.MIN_VALUE);
     }
 
-    private TableWriteEntry(String table, WriteRequest request, long sizeBytes, int failedAttempts) {
+    TableWriteEntry(String table, Map<String, AttributeValue> item, long sizeBytes, int failedAttempts) {
+        this(table, item, sizeBytes, failedAttempts, Origin.UNKNOWN);
+    }
+
+    TableWriteEntry(String table, Map<String, AttributeValue> item, long sizeBytes, int failedAttempts, Origin origin) {
+        this(table, WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build(),
+                sizeBytes, failedAttempts, origin);
+    }
+
+    private TableWriteEntry(String table, WriteRequest request, long sizeBytes, int failedAttempts, Origin origin) {
         this.table = Preconditions.checkNotNull(table, "table");
         this.request = request;
         this.sizeBytes = sizeBytes;
         this.failedAttempts = failedAttempts;
+        this.origin = origin;
     }
 
     public String table() {
@@ -74,9 +85,22 @@ public final class TableWriteEntry implements Serializable {
         return failedAttempts;
     }
 
+    /**
+     * How the reading arrived and the sink's event time when the entry was made
+     * ({@link EventClock}); {@link Origin#UNKNOWN} for an entry restored from a checkpoint.
+     */
+    Origin origin() {
+        return origin == null ? Origin.UNKNOWN : origin;
+    }
+
     /** The same entry after one more failed attempt. */
     TableWriteEntry failedOnce() {
-        return new TableWriteEntry(table, request, sizeBytes, failedAttempts + 1);
+        return new TableWriteEntry(table, request, sizeBytes, failedAttempts + 1, origin);
+    }
+
+    /** The same item for another table (the late table), with fresh attempts. */
+    TableWriteEntry to(String otherTable) {
+        return new TableWriteEntry(otherTable, request, sizeBytes, 0, origin);
     }
 
     /** The table and key that identify the item this entry writes. */

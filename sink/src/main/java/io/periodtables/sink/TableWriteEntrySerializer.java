@@ -22,7 +22,9 @@ import java.util.Map;
  * Writer state of {@link PeriodTableSink}: the buffered entries, each with its table. Version 1
  * of an entry: table name, failed attempts, attribute count, then per attribute its name and a
  * tagged value (S, N, B, BOOL, NUL, M, L; strings as length-prefixed UTF-8, any length). State
- * of an unknown version is refused with a message, never misread.
+ * of an unknown version is refused with a message, never misread. A restored entry starts with
+ * no failed attempts: the count is written but not read back, so a restart after a long outage
+ * does not fail the job at once on entries that had nearly used up {@code sink.max-attempts}.
  */
 @Internal
 public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSerializer<TableWriteEntry> {
@@ -61,9 +63,9 @@ public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSeriali
     @Override
     protected TableWriteEntry deserializeRequestFromStream(long requestSize, DataInputStream in) throws IOException {
         String table = in.readUTF();
-        int failedAttempts = in.readInt();
+        in.readInt(); // failed attempts before the restore: not carried over
         Map<String, AttributeValue> item = readMap(in);
-        return new TableWriteEntry(table, item, requestSize, failedAttempts);
+        return new TableWriteEntry(table, item, requestSize, 0);
     }
 
     private static void writeMap(Map<String, AttributeValue> map, DataOutputStream out) throws IOException {

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.model.RejectReason;
 import io.periodtables.conf.DynamoDbItemSize;
 
 import org.apache.flink.metrics.SimpleCounter;
@@ -31,15 +32,27 @@ class BatchWriteTest {
     private final SinkRecordConverter converter = new SinkRecordConverter(
             TestConfigs.hourly4Shards().naming(), new ItemBuilder(TestConfigs.hourly4Shards().sharding(), null), clock);
 
-    private MissingTableHandler handler = table -> {
-        ensured.add(table);
-        dynamoDb.missing.remove(table);
-        return CompletableFuture.completedFuture(null);
+    private final List<String> throttled = new CopyOnWriteArrayList<>();
+    private MissingTableHandler.Verdict verdict = MissingTableHandler.Verdict.created();
+    private MissingTableHandler handler = new MissingTableHandler() {
+        @Override
+        public CompletableFuture<Verdict> ensureTable(String table, Arrival arrival, long eventTime) {
+            ensured.add(table);
+            if (verdict.kind() == Verdict.Kind.CREATED) {
+                dynamoDb.missing.remove(table);
+            }
+            return CompletableFuture.completedFuture(verdict);
+        }
+
+        @Override
+        public void throttled(String table) {
+            throttled.add(table);
+        }
     };
 
     private BatchOutcome write(List<TableWriteEntry> entries) {
-        return new BatchWrite(dynamoDb, handler, converter::rejectionEntry, REJECTED, metrics, clock)
-                .write(entries).join();
+        return new BatchWrite(dynamoDb, handler, new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry,
+                REJECTED), metrics, clock).write(entries).join();
     }
 
     @Test
@@ -131,9 +144,53 @@ class BatchWriteTest {
     }
 
     @Test
+    void readingsOfAMissingTableWhosePeriodClosedGoToTheLateTableOfTheWriteMonth() {
+        dynamoDb.missing.add("readings_2026-11-01T1000");
+        verdict = MissingTableHandler.Verdict.late("its period closed");
+        List<TableWriteEntry> entries = entries("readings_2026-11-01T1000", 3);
+
+        BatchOutcome outcome = write(entries);
+
+        assertThat(outcome.retry).isEmpty();
+        assertThat(outcome.added).hasSize(3).allSatisfy(e -> {
+            assertThat(e.table()).isEqualTo("readings_late_2026-11");
+            assertThat(e.failedAttempts()).isZero();
+        });
+        assertThat(outcome.added).extracting(TableWriteEntry::item).containsExactlyElementsOf(
+                entries.stream().map(TableWriteEntry::item).toList());
+        assertThat(metrics.readingsRerouted.getCount()).isEqualTo(3);
+        assertThat(metrics.missingTableFallbacks.getCount()).isZero();
+    }
+
+    @Test
+    void readingsOfAMissingTableTooFarAheadGoToTheRejectedTableWithTheOwnersReason() {
+        dynamoDb.missing.add("readings_2026-12-01T1000");
+        verdict = MissingTableHandler.Verdict.rejected(RejectReason.AHEAD_OF_WATERMARK, "its period is not open yet");
+
+        BatchOutcome outcome = write(entries("readings_2026-12-01T1000", 2));
+
+        assertThat(outcome.added).hasSize(2).allSatisfy(e -> {
+            assertThat(e.table()).isEqualTo(REJECTED);
+            assertThat(e.pk()).isEqualTo("ahead-of-watermark");
+            assertThat(e.item().get("reason").s()).isEqualTo("its period is not open yet (table readings_2026-12-01T1000)");
+        });
+    }
+
+    @Test
+    void throttledTablesAreReportedToTheOwner() {
+        List<TableWriteEntry> entries = entries("readings_a", 5);
+        entries.addAll(entries("readings_b", 5));
+        dynamoDb.unprocessedOnce.add(FakeDynamoDb.key("readings_b", entries.get(7).item()));
+
+        write(entries);
+
+        assertThat(throttled).containsExactly("readings_b");
+    }
+
+    @Test
     void entriesOfAMissingTableAreKeptWhenTheHandlerFails() {
         dynamoDb.missing.add("readings_a");
-        handler = table -> CompletableFuture.failedFuture(new IllegalStateException("no permission to create " + table));
+        handler = (table, arrival, eventTime) -> CompletableFuture.failedFuture(new IllegalStateException("no permission to create " + table));
 
         BatchOutcome outcome = write(entries("readings_a", 3));
 

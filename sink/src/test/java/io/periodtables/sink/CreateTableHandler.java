@@ -30,13 +30,13 @@ final class CreateTableHandler implements MissingTableHandler {
     }
 
     @Override
-    public CompletableFuture<Void> ensureTable(String tableName) {
+    public CompletableFuture<Verdict> ensureTable(String tableName, Arrival arrival, long eventTime) {
         CALLS.add(tableName);
         return client.createTable(DynamoDbTables.createRequest(tableName)).handle((created, error) -> {
             if (error != null && !(DynamoDbErrors.unwrap(error) instanceof ResourceInUseException)) {
                 throw new CompletionException(error);
             }
-            return null;
+            return Verdict.created();
         });
     }
 

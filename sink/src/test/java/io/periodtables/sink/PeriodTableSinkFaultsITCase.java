@@ -120,9 +120,9 @@ class PeriodTableSinkFaultsITCase {
 
     /** A handler that "waits until the table is active": it ends the CREATING hold. */
     private static MissingTableHandler waitingForActive(PeriodTablesConfig config) {
-        return tableName -> {
+        return (tableName, arrival, eventTime) -> {
             DynamoDbFaults.release(tableName);
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(MissingTableHandler.Verdict.created());
         };
     }
 

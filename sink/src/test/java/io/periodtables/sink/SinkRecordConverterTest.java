@@ -26,6 +26,33 @@ class SinkRecordConverterTest {
             Clock.fixed(Instant.parse("2026-12-01T00:00:05Z"), ZoneOffset.UTC));
 
     @Test
+    void aWindowResultIsOnTimeAnyOtherPeriodReadingLateAndEntriesCarryTheWatermark() {
+        long windowEnd = Instant.parse("2026-11-22T14:00:00Z").toEpochMilli();
+        SinkRecord record = SinkRecord.period(new Reading("dev-1", T, null, "{\"v\":1}"));
+
+        TableWriteEntry onTime = converter.apply(record, context(windowEnd - 1, T - 60_000));
+        TableWriteEntry late = converter.apply(record, context(T, windowEnd + 3_600_000));
+
+        assertThat(onTime.origin()).isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.ON_TIME, T - 60_000));
+        assertThat(late.origin()).isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.LATE, windowEnd + 3_600_000));
+        assertThat(converter.apply(record, null).origin().arrival()).isEqualTo(MissingTableHandler.Arrival.UNKNOWN);
+    }
+
+    private static org.apache.flink.api.connector.sink2.SinkWriter.Context context(long timestamp, long watermark) {
+        return new org.apache.flink.api.connector.sink2.SinkWriter.Context() {
+            @Override
+            public long currentWatermark() {
+                return watermark;
+            }
+
+            @Override
+            public Long timestamp() {
+                return timestamp;
+            }
+        };
+    }
+
+    @Test
     void periodReadingGoesToTheTableOfItsEventHour() {
         TableWriteEntry entry = converter.apply(SinkRecord.period(new Reading("dev-1", T, null, "{\"v\":1}")), null);
 

@@ -122,14 +122,21 @@ final class ExpectedTables {
         long granularity = lateness % 1000 == 0 && outOfOrderness % 1000 == 0 ? 1000 : 1;
         long maxTimestamp = Long.MIN_VALUE;
         long watermark = Long.MIN_VALUE;
+        java.util.Set<String> withTables = new java.util.HashSet<>();
         for (Reading reading : readings) {
             // Flink's window operator: a reading whose window ended (plus lateness) at or before
-            // the watermark it meets is late; the watermark follows after the reading.
+            // the watermark it meets is late; the watermark follows after the reading. With
+            // late.policy=period-table it goes to its period's table if that exists (an on-time
+            // reading made it), else to the late table: a closed period's table is never created.
             boolean isLate;
             String table;
             try {
                 isLate = calendar.periodOf(reading.eventMillis()).endMillis() - 1 + lateness <= watermark;
-                table = isLate && !lateToPeriod ? LATE : naming.periodTableOf(Instant.ofEpochMilli(reading.eventMillis()));
+                String own = naming.periodTableOf(Instant.ofEpochMilli(reading.eventMillis()));
+                table = isLate && !(lateToPeriod && withTables.contains(own)) ? LATE : own;
+                if (!isLate) {
+                    withTables.add(own);
+                }
             } catch (IllegalArgumentException noTableName) {
                 Rejection sinkRejection = Rejection.of(RejectReason.BAD_TIMESTAMP, noTableName.getMessage(),
                         readingJson(reading), 0, "sink");

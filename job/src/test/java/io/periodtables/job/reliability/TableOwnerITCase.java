@@ -1,0 +1,108 @@
+package io.periodtables.job.reliability;
+
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.FaultKind;
+
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sink asks, the table owner decides, in the production wiring on a MiniCluster with
+ * checkpointing off: a closed period's table is never created (its readings go to the late
+ * table), and a table dialed down while readings for it were still unwritten gets its capacity
+ * back, with DynamoDB's per-table write capacity enforced on top of DynamoDB Local.
+ */
+class TableOwnerITCase {
+    private static final Instant T0 = Instant.parse("2025-06-01T08:00:00Z");
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
+
+    private static DynamoDbLocal dynamoDb;
+
+    @BeforeAll
+    static void startDynamoDb() {
+        dynamoDb = DynamoDbLocal.start();
+    }
+
+    @AfterAll
+    static void stopDynamoDb() {
+        dynamoDb.close();
+    }
+
+    @BeforeEach
+    void clearFaults() {
+        DynamoDbFaults.reset();
+    }
+
+    @Test
+    void aReadingNinetyPeriodsOldWithLatePolicyPeriodTableGetsNoTableAndGoesToTheLateTable() throws Exception {
+        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_owner_old", "late.policy", "period-table");
+        String old = config.naming().periodTableOf(T0.minus(Duration.ofHours(90)));
+        TestInput input = new TestInput();
+        for (int minute = 0; minute < 150; minute += 5) {
+            input.reading("dev-" + (minute % 3), T0.plus(Duration.ofMinutes(minute)), "\"v\":" + minute);
+        }
+        // A device the sink subtask has seen current readings of: until the sink sees the job's watermark,
+        // its event time is the newest reading it converted minus watermark.out-of-orderness.
+        input.reading("dev-0", T0.minus(Duration.ofHours(90)), "\"v\":-90"); // 90 periods behind the watermark
+        input.reading("dev-0", T0.plus(Duration.ofMinutes(30)), "\"v\":-1");  // late, but its table exists
+
+        ReliabilityRun run = ReliabilityRun.of(config, input).execute();
+
+        TableSnapshot tables = run.assertExactlyOnce(dynamoDb);
+        assertThat(tables.tables()).doesNotContain(old);
+        assertThat(tables.lateTables()).hasSize(1);
+        assertThat(tables.itemsOf(ExpectedTables.LATE).values()).singleElement()
+                .satisfies(item -> assertThat(item.get("v").n()).isEqualTo("-90"));
+        assertThat(run.requests()).noneMatch(r -> r.operation().equals("CreateTable") && r.tables().contains(old));
+    }
+
+    @Test
+    void aTableDialedDownWithReadingsUnwrittenGetsCapacityBackAndEveryReadingIsStoredOnce() throws Exception {
+        // Each provisioned table takes writes at its own WCU, with 1 s of burst; 1 WCU is ~1 item a second.
+        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
+        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_owner_throttled",
+                "late.policy", "period-table");
+        String closed = config.naming().periodTableOf(T0);
+        TestInput input = new TestInput();
+        for (int minute = 0; minute < 20; minute++) {
+            input.reading("dev-" + minute % 4, T0.plus(Duration.ofMinutes(minute)), "\"v\":" + minute);
+        }
+        for (int minute = 0; minute < 10; minute++) {  // the watermark moves two periods on: 08:00 is dialed down
+            input.reading("dev-" + minute % 4, T0.plus(Duration.ofMinutes(120 + minute)), "\"v\":" + minute);
+        }
+        for (int i = 0; i < 300; i++) {  // then a backlog of late readings for 08:00, written to its own table
+            input.reading("late-" + i % 10, T0.plus(Duration.ofMinutes(30)).plusMillis(i), "\"late\":" + i);
+        }
+
+        TestSource.Hooks hooks = new TestSource.Hooks();
+        hooks.rate = RateLimiterStrategy.perSecond(50); // the rotation dials 08:00 down before the backlog arrives
+        ReliabilityRun run = ReliabilityRun.of(config, input).execute(hooks, env -> { });
+
+        run.assertExactlyOnce(dynamoDb);
+        assertThat(run.injectedBeforeCheck("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS)
+                + run.injectedBeforeCheck("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED))
+                .as("writes to the dialed-down table were throttled").isPositive();
+        assertThat(run.requests().stream().filter(r -> r.operation().equals("UpdateTable") && r.tables().contains(closed))
+                .count()).as("lowered by the rotation, raised for the sink").isGreaterThanOrEqualTo(2);
+        try (DynamoDbClient client = dynamoDb.syncClient()) {
+            assertThat(client.describeTable(b -> b.tableName(closed)).table().provisionedThroughput().writeCapacityUnits())
+                    .as("raised back for the backlog, not lowered again within rotation.lead").isEqualTo(1000L);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The table life cycle as a pure function of event time (the watermark), the wall clock and the
+ * configuration: which period tables may exist, which tier each should have, and which tables
+ * retention removes. Same answers for the same inputs, so a replay rolls like the original run.
+ *
+ * <ul>
+ *   <li>A period is <em>open</em> from the moment the watermark is in the period before it until
+ *       {@code periodEnd + window.allowed-lateness}: the open range is the oldest period still in
+ *       its grace up to the period after the watermark's. Only open periods get tables at the
+ *       {@code current} tier, and only open periods' tables are ever created.
+ *   <li>The next period's table is prebuilt once the watermark is within {@code rotation.lead}
+ *       of its start.
+ *   <li>A closed table is {@code previous} for one period, then {@code older}; a table beyond
+ *       the open range (created too early by someone) is {@code older} until its time comes.
+ * </ul>
+ */
+@PublicEvolving
+public final class Lifecycle implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Where a period stands at a given event time. */
+    @PublicEvolving
+    public enum Admission {
+        /** Its grace has ended: its table is not created (readings for it go to the late table). */
+        CLOSED,
+        /** In the open range: its table may be created, at the {@code current} tier. */
+        OPEN,
+        /** After the period following the watermark's: too early for a table. */
+        AHEAD
+    }
+
+    private final PeriodCalendar calendar;
+    private final Duration lead;
+    private final Duration lateness;
+
+    Lifecycle(PeriodCalendar calendar, Duration lead, Duration lateness) {
+        this.calendar = calendar;
+        this.lead = lead;
+        this.lateness = lateness;
+    }
+
+    public static Lifecycle of(PeriodTablesConfig config) {
+        return new Lifecycle(config.calendar(), config.get(ConfigKeys.ROTATION_LEAD), config.get(ConfigKeys.ALLOWED_LATENESS));
+    }
+
+    public PeriodCalendar calendar() {
+        return calendar;
+    }
+
+    public Duration lead() {
+        return lead;
+    }
+
+    /**
+     * Where {@code period} stands when event time is {@code t}. Throws
+     * {@link IllegalArgumentException} for an instant outside the years table names support.
+     */
+    public Admission admission(Period period, Instant t) {
+        if (!t.isBefore(period.end().plus(lateness))) {
+            return Admission.CLOSED;
+        }
+        return period.start().isAfter(calendar.next(calendar.periodOf(t)).start()) ? Admission.AHEAD : Admission.OPEN;
+    }
+
+    /** The oldest period still open at {@code t}: the one containing {@code t − window.allowed-lateness}. */
+    public Period oldestOpen(Instant t) {
+        return calendar.periodOf(t.minus(lateness));
+    }
+
+    /** The table to prebuild at {@code t}: the next period's, once {@code t} is within the lead of its start. */
+    public Optional<Period> prebuild(Instant t) {
+        Period current = calendar.periodOf(t);
+        return t.isBefore(current.end().minus(lead)) ? Optional.empty() : Optional.of(calendar.next(current));
+    }
+
+    /**
+     * The tier {@code period}'s table should have at {@code t}. {@code closedBy} is the event time
+     * up to which the sink is known to have written everything (with checkpointing: the watermark
+     * of the last completed checkpoint; else {@code t}): a table is lowered only once
+     * {@code closedBy} has closed it.
+     */
+    public CapacityTier tier(Period period, Instant t, Instant closedBy) {
+        if (admission(period, t) == Admission.AHEAD) {
+            return CapacityTier.OLDER;
+        }
+        Instant by = closedBy.isBefore(t) ? closedBy : t;
+        if (by.isBefore(period.end().plus(lateness))) {
+            return CapacityTier.CURRENT;
+        }
+        return by.isBefore(calendar.next(period).end().plus(lateness)) ? CapacityTier.PREVIOUS : CapacityTier.OLDER;
+    }
+
+    /** The tier of {@code period}'s table at {@code t}, everything before {@code t} written. */
+    public CapacityTier tier(Period period, Instant t) {
+        return tier(period, t, t);
+    }
+
+    /**
+     * True when retention deletes {@code table}: a period table whose period, or a late table
+     * whose UTC write month, ended more than {@code retention} before the watermark {@code t}.
+     * Never the rejected table, the tables of the period of {@code t} or of {@code wallClock} and
+     * the next ones, nor this month's late table (by either clock).
+     */
+    public boolean expired(TableNaming.TableRef table, TableNaming naming, Instant t, Instant wallClock,
+            Duration retention) {
+        if (keep(naming, t, wallClock).contains(table.name())) {
+            return false;
+        }
+        Instant end;
+        switch (table.kind()) {
+            case PERIOD:
+                end = table.period().end();
+                break;
+            case LATE:
+                end = table.lateMonth().plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+                break;
+            default:
+                return false;
+        }
+        return t.isAfter(end.plus(retention));
+    }
+
+    private Set<String> keep(TableNaming naming, Instant t, Instant wallClock) {
+        Set<String> keep = new HashSet<>();
+        for (Instant instant : List.of(t, wallClock)) {
+            try {
+                Period current = calendar.periodOf(instant);
+                keep.add(naming.periodTable(current));
+                keep.add(naming.periodTable(calendar.next(current)));
+            } catch (IllegalArgumentException outsideLabelledYears) {
+                // no table can be named for it, so none to keep
+            }
+            keep.add(naming.lateTable(instant));
+        }
+        keep.add(naming.rejectedTable());
+        return keep;
+    }
+}

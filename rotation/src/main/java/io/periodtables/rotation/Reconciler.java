@@ -1,0 +1,319 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The one owner of the tables' life cycle, working like a controller: from the watermark, the
+ * wall clock and the configuration ({@link Lifecycle}) it knows which tables should exist and at
+ * which tier; a <em>pass</em> reads the actual tables of the prefix (ListTables, DescribeTable)
+ * and applies the difference (create, raise, lower within DynamoDB's decrease quota, enable TTL,
+ * delete past retention). Passes run at start, on every tick, and whenever the watermark moves a
+ * period boundary; a table anyone created converges to its tier. What it remembers of DynamoDB
+ * is only a cache.
+ *
+ * <p>Tables are created only for open periods: the next one {@code rotation.lead} before it
+ * starts, and one that readings have arrived for. Used from the operator's thread only; results
+ * of DynamoDB calls come back through {@link Host#post}. One operation per table at a time; a
+ * failed one is tried again from the next tick.
+ */
+final class Reconciler {
+    private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+    /** Reading times remembered before the first watermark (their periods may get tables once it arrives). */
+    private static final int EARLY_READINGS = 16;
+
+    /** What the reconciler needs from the operator it runs in. */
+    interface Host {
+        /** Runs {@code action} on the operator's thread. */
+        void post(Runnable action);
+
+        void emit(RotationEvent event);
+
+        long wallClockMillis();
+    }
+
+    private final TableManager tables;
+    private final Lifecycle lifecycle;
+    private final TableNaming naming;
+    private final RotationState state;
+    private final RotationMetrics metrics;
+    private final Host host;
+    private final TablePlan plan;
+    private final ActualTables actual;
+    private final TableOperations operations;
+    private final Set<String> ttlOn = new HashSet<>();
+    private final Set<String> leftAlone = new HashSet<>();
+    private final List<Long> earlyReadings = new ArrayList<>();
+    /** Tables asked for before the first pass read the prefix: created after it, if still missing. */
+    private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
+    private boolean read;
+    private boolean passRunning;
+    private boolean passAgain;
+    private boolean checkpointGated;
+    private long closedBy = Long.MIN_VALUE;
+    private String phase = "";
+
+    Reconciler(TableManager tables, PeriodTablesConfig config, RotationState state, RotationMetrics metrics, Host host) {
+        this.tables = tables;
+        this.lifecycle = Lifecycle.of(config);
+        this.naming = config.naming();
+        this.state = state;
+        this.metrics = metrics;
+        this.host = host;
+        this.plan = new TablePlan(config, lifecycle);
+        this.actual = new ActualTables(tables, naming, host);
+        this.operations = new TableOperations(host);
+    }
+
+    /**
+     * With checkpointing on, a table is lowered only by a watermark that a completed checkpoint
+     * has covered: watermarks are in-band, so the sink flushed every reading before it when that
+     * checkpoint completed. {@code restoredWatermark}: the watermark of the state restored from.
+     */
+    void gateLoweringOnCheckpoints(long restoredWatermark) {
+        checkpointGated = true;
+        closedBy = restoredWatermark;
+    }
+
+    /** A checkpoint completed that covered everything before {@code watermark}. */
+    void onCheckpointCovered(long watermark) {
+        if (watermark > closedBy) {
+            closedBy = watermark;
+            passIfPhaseMoved();
+        }
+    }
+
+    /** Operations started and not yet reported back (a pass counts as one). */
+    int pending() {
+        return operations.running() + (passRunning ? 1 : 0);
+    }
+
+    /** The start (or restore): read every table of the prefix and reconcile it. */
+    void start() {
+        pass(true);
+    }
+
+    /** The periodic tick: failed operations may be tried again, and a pass runs. */
+    void tick() {
+        operations.tick();
+        pass(false);
+    }
+
+    /** A reading's event time: an open period with readings gets its table. */
+    void onReading(long eventMillis) {
+        if (!state.hasWatermark()) {
+            if (earlyReadings.size() == EARLY_READINGS) {
+                earlyReadings.remove(0);
+            }
+            earlyReadings.add(eventMillis);
+            return;
+        }
+        createIfOpen(eventMillis, "readings for its period arrived while it is open");
+    }
+
+    void onWatermark(long watermark) {
+        if (watermark <= state.watermark || !plan.namesTablesAt(watermark)) {
+            return; // not an advance, or the initial/final watermark (no table can be named for it)
+        }
+        state.watermark = watermark;
+        Instant now = Instant.ofEpochMilli(watermark);
+        lifecycle.prebuild(now).ifPresent(next -> create(next, "the watermark is within rotation.lead of its start"));
+        for (long reading : earlyReadings) {
+            createIfOpen(reading, "readings for its period arrived while it is open");
+        }
+        earlyReadings.clear();
+        passIfPhaseMoved();
+    }
+
+    private void passIfPhaseMoved() {
+        if (!state.hasWatermark()) {
+            return;
+        }
+        Instant now = Instant.ofEpochMilli(state.watermark);
+        String moved = lifecycle.calendar().periodOf(now).label() + "/" + lifecycle.oldestOpen(now).label()
+                + (checkpointGated && closedBy != Long.MIN_VALUE && plan.namesTablesAt(closedBy)
+                        ? "/" + lifecycle.oldestOpen(Instant.ofEpochMilli(closedBy)).label() : "");
+        if (!moved.equals(phase)) {
+            phase = moved;
+            pass(false);
+        }
+    }
+
+    private void createIfOpen(long eventMillis, String why) {
+        if (!plan.namesTablesAt(eventMillis)) {
+            return;
+        }
+        Period period = lifecycle.calendar().periodOf(eventMillis);
+        if (lifecycle.admission(period, watermark()) == Lifecycle.Admission.OPEN) {
+            create(period, why);
+        }
+    }
+
+    private void create(Period period, String why) {
+        if (!read) {
+            beforeFirstRead.putIfAbsent(period, why);
+            return;
+        }
+        String name = naming.periodTable(period);
+        if (actual.contains(name) || operations.busy(name)) {
+            return;
+        }
+        long lead = period.startMillis() - state.watermark;
+        operations.start(name, "create", tables.ensure(period), (table, error) -> {
+            if (error != null) {
+                failed(name, "create", error);
+                if (error instanceof TableSchemaMismatchException) {
+                    throw (TableSchemaMismatchException) error; // fails the job: nothing can be written there
+                }
+                return;
+            }
+            actual.put(table);
+            metrics.prebuildLead(lead);
+            if (table.created()) {
+                metrics.tablesCreated.inc();
+                LOG.info("Created table {} at tier CURRENT ({}): {}; its period starts {} by the watermark when it was asked for",
+                        name, table.capacity(), why, TablePlan.relative(lead));
+            }
+            host.emit(new RotationEvent(RotationEvent.Kind.TABLE_READY, name, tables.tierOf(table).orElse(null),
+                    state.watermark, lead, table.created() ? "created" : "existed"));
+            reconcile(name);
+        });
+    }
+
+    private void pass(boolean full) {
+        if (passRunning) {
+            passAgain = true;
+            return;
+        }
+        passRunning = true;
+        actual.read(name -> full || !actual.contains(name) || plan.actionFor(name, actual.get(name), view()).isPresent(),
+                operations::busy, (name, error) -> failed(name, name == null ? "list tables" : "describe", error), () -> {
+                    metrics.observe(actual.all());
+                    actual.names().forEach(this::reconcile);
+                    if (!read) {
+                        read = true;
+                        beforeFirstRead.forEach(this::create); // open when asked for; lowered at once if closed now
+                        beforeFirstRead.clear();
+                    }
+                    passDone();
+                });
+    }
+
+    private void passDone() {
+        passRunning = false;
+        if (passAgain) {
+            passAgain = false;
+            pass(false);
+        }
+    }
+
+    /** Applies the one action {@link TablePlan} wants for a known table, if any and if it may run now. */
+    private void reconcile(String name) {
+        ManagedTable table = actual.get(name);
+        if (table == null || operations.busy(name)) {
+            return;
+        }
+        Optional<TablePlan.Action> action = plan.actionFor(name, table, view());
+        if (action.isEmpty()) {
+            return;
+        }
+        TablePlan.Action a = action.get();
+        Instant now = Instant.ofEpochMilli(host.wallClockMillis());
+        switch (a.kind()) {
+            case DELETE -> operations.start(name, "delete", tables.delete(name),
+                    (deletion, error) -> onDeleted(name, deletion, error));
+            case ENABLE_TTL -> operations.start(name, "enable TTL", tables.enableTtl(name), (changed, error) -> {
+                if (error != null) {
+                    failed(name, "enable TTL", error);
+                } else {
+                    ttlOn.add(name);
+                }
+            });
+            case SET_TIER -> {
+                if (a.decrease() && !DecreaseQuota.allows(now, table)) {
+                    operations.waitForQuota(table, DecreaseQuota.next(now, table));
+                    return;
+                }
+                operations.start(name, "tier " + a.tier(), tables.setTier(name, a.tier()),
+                        (changed, error) -> onTierSet(name, table, a, changed, error));
+            }
+        }
+    }
+
+    private void onTierSet(String name, ManagedTable before, TablePlan.Action action, Optional<ManagedTable> after, Throwable error) {
+        if (error instanceof DecreaseQuota.Refused refused) {
+            operations.waitForQuota(before, Instant.ofEpochMilli(host.wallClockMillis()).plus(refused.waitFor()));
+            return;
+        }
+        if (error != null) {
+            failed(name, "tier change", error);
+            return;
+        }
+        if (after.isEmpty()) {
+            actual.remove(name);
+            return;
+        }
+        actual.put(after.get());
+        boolean changed = !after.get().capacity().equals(before.capacity());
+        if (changed) {
+            metrics.tierChanges.inc();
+            LOG.info("{} table {} to tier {} ({} -> {}): {}", action.decrease() ? "Lowered" : "Raised", name,
+                    action.tier(), before.capacity(), after.get().capacity(), action.why());
+        }
+        host.emit(new RotationEvent(RotationEvent.Kind.TIER_SET, name, action.tier(), state.watermark, 0,
+                changed ? "changed" : "unchanged"));
+        reconcile(name);
+    }
+
+    private void onDeleted(String name, TableManager.Deletion deletion, Throwable error) {
+        if (error != null) {
+            failed(name, "delete", error);
+        } else if (deletion == TableManager.Deletion.DELETED) {
+            actual.remove(name);
+            metrics.retentionDeletions.inc();
+            host.emit(new RotationEvent(RotationEvent.Kind.TABLE_DELETED, name, null, state.watermark, 0, "retention"));
+        } else {
+            leftAlone.add(name);
+            if (deletion == TableManager.Deletion.PROTECTED) {
+                metrics.deletionProtectedSkips.inc();
+                host.emit(new RotationEvent(RotationEvent.Kind.DELETION_PROTECTED, name, null, state.watermark, 0,
+                        "past retention, deletion protection on"));
+            }
+        }
+    }
+
+    private TablePlan.View view() {
+        long lowerBy = checkpointGated ? Math.min(closedBy, state.watermark) : state.watermark;
+        return new TablePlan.View(state.hasWatermark() ? watermark() : null, Instant.ofEpochMilli(lowerBy),
+                Instant.ofEpochMilli(host.wallClockMillis()), ttlOn, leftAlone);
+    }
+
+    private Instant watermark() {
+        return Instant.ofEpochMilli(state.watermark);
+    }
+
+    private void failed(String table, String what, Throwable error) {
+        metrics.failures.inc();
+        if (table != null) {
+            operations.failed(table);
+        }
+        LOG.warn("Rotation could not {} {}: {}; trying again from the next tick", what, table == null ? "" : table,
+                ControlPlaneErrors.describe(error));
+        host.emit(new RotationEvent(RotationEvent.Kind.FAILED, table, null, state.watermark, 0,
+                what + ": " + ControlPlaneErrors.describe(error)));
+    }
+}

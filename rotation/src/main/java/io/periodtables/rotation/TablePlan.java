@@ -1,0 +1,118 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The difference between one table as it is and as the {@link Lifecycle} wants it: the next
+ * action, or none. Pure; the {@link Reconciler} asks it for every table it knows on every pass.
+ * In order: delete a table past {@code tables.retention}; move a period table to its tier (a
+ * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not
+ * lowered yet); enable TTL when {@code tables.ttl} is set.
+ */
+final class TablePlan {
+
+    /** What to do to a table. */
+    enum Kind { DELETE, SET_TIER, ENABLE_TTL }
+
+    /**
+     * One action; for {@code SET_TIER} the tier, whether it lowers capacity, and why, in words.
+     */
+    record Action(Kind kind, CapacityTier tier, boolean decrease, String why) {}
+
+    /**
+     * What a plan is made from besides the table.
+     *
+     * @param watermark the event-time watermark, null before the first
+     * @param lowerBy the watermark up to which the sink has written everything
+     * @param ttlOn tables whose TTL is known to be on
+     * @param leftAlone expired tables retention must not touch (not ours, or deletion protection)
+     */
+    record View(Instant watermark, Instant lowerBy, Instant wallClock, Set<String> ttlOn, Set<String> leftAlone) {}
+
+    private final PeriodTablesConfig config;
+    private final Lifecycle lifecycle;
+    private final TableNaming naming;
+    private final Duration raisedHold;
+
+    TablePlan(PeriodTablesConfig config, Lifecycle lifecycle) {
+        this.config = config;
+        this.lifecycle = lifecycle;
+        this.naming = config.naming();
+        this.raisedHold = config.get(ConfigKeys.ROTATION_LEAD);
+    }
+
+    Optional<Action> actionFor(String name, ManagedTable table, View view) {
+        Optional<TableNaming.TableRef> ref = naming.parse(name);
+        if (ref.isEmpty() || !table.isActive() || ref.get().kind() == TableNaming.TableRef.Kind.REJECTED) {
+            return Optional.empty();
+        }
+        if (view.watermark() != null && !view.leftAlone().contains(name)) {
+            Optional<Duration> retention = config.find(ConfigKeys.TABLES_RETENTION);
+            if (retention.isPresent() && lifecycle.expired(ref.get(), naming, view.watermark(), view.wallClock(), retention.get())) {
+                return Optional.of(new Action(Kind.DELETE, null, false, "past tables.retention"));
+            }
+        }
+        if (view.watermark() != null && ref.get().kind() == TableNaming.TableRef.Kind.PERIOD) {
+            Optional<Action> tier = tierAction(ref.get(), table, view);
+            if (tier.isPresent()) {
+                return tier;
+            }
+        }
+        if (config.ttl().isPresent() && !view.ttlOn().contains(name)) {
+            return Optional.of(new Action(Kind.ENABLE_TTL, null, false, "tables.ttl is set"));
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Action> tierAction(TableNaming.TableRef ref, ManagedTable table, View view) {
+        CapacityTier tier = lifecycle.tier(ref.period(), view.watermark(), view.lowerBy());
+        Capacity target = config.effectiveCapacity(tier);
+        if (target.equals(table.capacity())) {
+            return Optional.empty();
+        }
+        boolean decrease = TableRequests.isDecrease(table.capacity(), target);
+        if (decrease && table.lastIncrease() != null && table.lastIncrease().plus(raisedHold).isAfter(view.wallClock())) {
+            return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
+        }
+        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view)));
+    }
+
+    private String why(TableNaming.TableRef ref, CapacityTier tier, View view) {
+        Lifecycle.Admission admission = lifecycle.admission(ref.period(), view.watermark());
+        if (admission == Lifecycle.Admission.AHEAD) {
+            return "its period starts after the next one by the watermark (" + view.watermark()
+                    + "); it gets the current tier when the watermark is one period before it";
+        }
+        return switch (tier) {
+            case CURRENT -> "its period is open by the watermark (" + view.watermark() + ")";
+            case PREVIOUS -> "its period ended and its grace (window.allowed-lateness) has passed by the watermark ("
+                    + view.lowerBy() + ")";
+            default -> "one more period has passed since its grace ended, by the watermark (" + view.lowerBy() + ")";
+        };
+    }
+
+    /** True when table names exist for the instant (years 0001-9999 in the tables' zone). */
+    boolean namesTablesAt(long millis) {
+        try {
+            lifecycle.calendar().periodOf(millis);
+            return true;
+        } catch (IllegalArgumentException outsideLabelledYears) {
+            return false;
+        }
+    }
+
+    /** An event-time distance in plain words: "in 900 s" or "1,200 s ago", never negative. */
+    static String relative(long millis) {
+        long seconds = Math.abs(Math.floorDiv(millis, 1000L));
+        return millis >= 0 ? String.format("in %,d s", seconds) : String.format("%,d s ago", seconds);
+    }
+}

@@ -1,0 +1,103 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.Capacity;
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.ItemAttributes;
+import io.periodtables.conf.PeriodTablesConfig;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.SSEType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The control-plane requests of {@link TableManager}, built from configuration (pure): the
+ * CreateTable of a period-tables table (key {@code pk}/{@code sk}, billing, tags, encryption,
+ * deletion protection), the UpdateTable that moves a table to a capacity, and the check that a
+ * table found under our name has our key schema.
+ */
+final class TableRequests {
+
+    private TableRequests() {}
+
+    static CreateTableRequest create(PeriodTablesConfig config, String table, Capacity capacity, Map<String, String> tags) {
+        CreateTableRequest.Builder b = CreateTableRequest.builder()
+                .tableName(table)
+                .keySchema(key(ItemAttributes.PK, KeyType.HASH), key(ItemAttributes.SK, KeyType.RANGE))
+                .attributeDefinitions(stringAttribute(ItemAttributes.PK), stringAttribute(ItemAttributes.SK))
+                .tags(tags.entrySet().stream()
+                        .map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build())
+                        .collect(Collectors.toList()));
+        if (capacity.onDemand()) {
+            b.billingMode(BillingMode.PAY_PER_REQUEST);
+        } else {
+            b.billingMode(BillingMode.PROVISIONED).provisionedThroughput(p -> p
+                    .writeCapacityUnits(capacity.writeUnits())
+                    .readCapacityUnits(capacity.readUnits()));
+        }
+        config.find(ConfigKeys.TABLES_SSE_KMS_KEY).ifPresent(key ->
+                b.sseSpecification(s -> s.enabled(true).sseType(SSEType.KMS).kmsMasterKeyId(key)));
+        if (config.get(ConfigKeys.TABLES_DELETION_PROTECTION)) {
+            b.deletionProtectionEnabled(true);
+        }
+        return b.build();
+    }
+
+    /** Moves a table from {@code current} to {@code target} (billing mode included). */
+    static UpdateTableRequest update(String table, Capacity current, Capacity target) {
+        UpdateTableRequest.Builder b = UpdateTableRequest.builder().tableName(table);
+        if (target.onDemand()) {
+            return b.billingMode(BillingMode.PAY_PER_REQUEST).build();
+        }
+        if (current.onDemand()) {
+            b.billingMode(BillingMode.PROVISIONED);
+        }
+        return b.provisionedThroughput(p -> p.writeCapacityUnits(target.writeUnits()).readCapacityUnits(target.readUnits()))
+                .build();
+    }
+
+    /**
+     * True when going from {@code current} to {@code target} lowers a unit, which DynamoDB counts
+     * against its decrease quota (a switch to on-demand is limited separately, but also rare).
+     */
+    static boolean isDecrease(Capacity current, Capacity target) {
+        if (current.onDemand() || target.onDemand()) {
+            return target.onDemand() && !current.onDemand();
+        }
+        return target.writeUnits() < current.writeUnits() || target.readUnits() < current.readUnits();
+    }
+
+    static void checkKeySchema(TableDescription table) {
+        Map<String, String> keys = table.keySchema().stream()
+                .collect(Collectors.toMap(KeySchemaElement::attributeName, KeySchemaElement::keyTypeAsString));
+        Map<String, String> types = table.attributeDefinitions().stream()
+                .collect(Collectors.toMap(AttributeDefinition::attributeName, AttributeDefinition::attributeTypeAsString));
+        boolean expected = keys.equals(Map.of(ItemAttributes.PK, "HASH", ItemAttributes.SK, "RANGE"))
+                && "S".equals(types.get(ItemAttributes.PK))
+                && "S".equals(types.get(ItemAttributes.SK));
+        if (!expected) {
+            List<String> found = table.keySchema().stream()
+                    .map(k -> k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
+                    .collect(Collectors.toList());
+            throw new TableSchemaMismatchException(table.tableName(), String.join(", ", found));
+        }
+    }
+
+    private static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+    }
+
+    private static AttributeDefinition stringAttribute(String name) {
+        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+    }
+}

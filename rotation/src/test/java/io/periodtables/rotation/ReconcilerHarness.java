@@ -1,0 +1,91 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.PeriodTablesConfig;
+
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A {@link Reconciler} outside Flink for tests: its mailbox is a queue the test drains, its wall
+ * clock is set by the test, its events are collected. The table manager carries {@link CallLog}
+ * and {@link LocalTagging}, plus any further interceptors.
+ */
+final class ReconcilerHarness implements AutoCloseable {
+    final PeriodTablesConfig config;
+    final TableManager manager;
+    final RotationState state = new RotationState();
+    final RotationMetrics metrics = new RotationMetrics(new UnregisteredMetricsGroup());
+    final List<RotationEvent> events = new ArrayList<>();
+    final AtomicLong wallClock;
+    final Reconciler reconciler;
+    private final LinkedBlockingQueue<Runnable> mailbox = new LinkedBlockingQueue<>();
+
+    @SafeVarargs
+    ReconcilerHarness(PeriodTablesConfig config, Instant wallClock,
+            Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
+        this.config = config;
+        this.wallClock = new AtomicLong(wallClock.toEpochMilli());
+        List<Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>> interceptors =
+                new ArrayList<>(List.of(CallLog.class, LocalTagging.class));
+        interceptors.addAll(List.of(more));
+        this.manager = TableManager.create(config, io.periodtables.conf.DynamoDbClients.of(config).withInterceptors(interceptors),
+                TestSetup.fastSettings());
+        this.reconciler = new Reconciler(manager, config, state, metrics, new Reconciler.Host() {
+            @Override
+            public void post(Runnable action) {
+                mailbox.add(action);
+            }
+
+            @Override
+            public void emit(RotationEvent event) {
+                events.add(event);
+            }
+
+            @Override
+            public long wallClockMillis() {
+                return ReconcilerHarness.this.wallClock.get();
+            }
+        });
+    }
+
+    ReconcilerHarness watermark(Instant t) throws InterruptedException {
+        reconciler.onWatermark(t.toEpochMilli());
+        return drain();
+    }
+
+    ReconcilerHarness start() throws InterruptedException {
+        reconciler.start();
+        return drain();
+    }
+
+    ReconcilerHarness tick() throws InterruptedException {
+        reconciler.tick();
+        return drain();
+    }
+
+    /** Runs the mailbox until no operation is pending (at most 30 s). */
+    ReconcilerHarness drain() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (reconciler.pending() > 0 || !mailbox.isEmpty()) {
+            assertThat(System.nanoTime()).as("operations did not finish within 30 s").isLessThan(deadline);
+            Runnable action = mailbox.poll(20, TimeUnit.MILLISECONDS);
+            if (action != null) {
+                action.run();
+            }
+        }
+        return this;
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+}

@@ -1,0 +1,186 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.emulators.DynamoDbLocal;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The reconciler against DynamoDB Local: every table of the prefix reaches its tier whoever
+ * created it, passes are idempotent, decreases stay within DynamoDB's quota, nothing is created
+ * for a wall-clock period, an idle stream or a closed period.
+ */
+class ReconcilerITCase {
+    private static final Capacity CURRENT = Capacity.provisioned(1000, 300);
+    private static final Capacity PREVIOUS = Capacity.provisioned(1, 100);
+    private static final Capacity OLDER = Capacity.provisioned(1, 1);
+    private static final Instant W = Instant.parse("2021-03-01T10:30:00Z");
+
+    private final DynamoDbLocal local = TestSetup.dynamoDb();
+
+    @BeforeEach
+    void reset() {
+        CallLog.reset();
+        LocalTagging.reset();
+        DynamoDbFaults.reset();
+    }
+
+    private static PeriodTablesConfig hourly(String name) {
+        return TestSetup.config(TestSetup.dynamoDb().endpoint(), "tables.prefix", TestSetup.uniquePrefix(name),
+                "tables.period", "PT1H", "tables.ttl", "P7D");
+    }
+
+    private static Period period(PeriodTablesConfig config, Instant t, int periodsLater) {
+        Period p = config.calendar().periodOf(t);
+        for (int i = 0; i < periodsLater; i++) {
+            p = config.calendar().next(p);
+        }
+        for (int i = 0; i > periodsLater; i--) {
+            p = config.calendar().previous(p);
+        }
+        return p;
+    }
+
+    private static List<String> tables(PeriodTablesConfig config, int... periodsFromW) {
+        return java.util.Arrays.stream(periodsFromW).mapToObj(i -> config.naming().periodTable(period(config, W, i))).toList();
+    }
+
+    @Test
+    void tablesSomeoneElseCreatedReachTheirTierAndAPassIsIdempotent() throws Exception {
+        PeriodTablesConfig config = hourly("adopt");
+        // As the sink's fallback or an earlier run would leave them: all at the current tier.
+        List<String> names = tables(config, -60, -5, -1, 0, 1, 3);
+        try (TableManager other = TableManager.create(config, TestSetup.clients(config), TestSetup.fastSettings())) {
+            for (int i : new int[] {-60, -5, -1, 0, 1, 3}) {
+                other.ensure(period(config, W, i)).join();
+            }
+        }
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, Instant.now())) {
+            rotation.start().watermark(W);
+
+            assertThat(RotationTestBed.capacities(names)).containsExactly(OLDER, OLDER, PREVIOUS, CURRENT, CURRENT, OLDER);
+            assertThat(TestSetup.tableNames(local, config.naming().prefix())).hasSize(6);
+
+            CallLog.reset();
+            rotation.tick().tick();
+            assertThat(CallLog.tablesOf("CreateTable")).isEmpty();
+            assertThat(CallLog.tablesOf("UpdateTable")).isEmpty();
+            assertThat(CallLog.tablesOf("UpdateTimeToLive")).isEmpty();
+            assertThat(CallLog.tablesOf("DeleteTable")).isEmpty();
+            assertThat(rotation.metrics.managedTables()).isEqualTo(6);
+            assertThat(rotation.metrics.provisionedWriteCapacity()).isEqualTo(1 + 1 + 1 + 1000 + 1000 + 1);
+        }
+    }
+
+    @Test
+    void aBackfillCreatesNoTableForTheWallClocksPeriodNorForThePeriodBeforeTheFirstReading() throws Exception {
+        PeriodTablesConfig config = TestSetup.config(local.endpoint(), "tables.prefix", TestSetup.uniquePrefix("backfill"));
+        Instant firstReading = Instant.parse("2021-03-01T00:00:02Z");
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, Instant.now())) {
+            rotation.start();
+            rotation.reconciler.onReading(firstReading.toEpochMilli());
+            // The first watermark is the first reading minus the out-of-orderness: still in the day before.
+            rotation.watermark(firstReading.minusSeconds(5)).tick();
+
+            assertThat(TestSetup.tableNames(local, config.naming().prefix()))
+                    .containsExactly(config.naming().periodTableOf(firstReading));
+            assertThat(rotation.events).filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_READY)
+                    .singleElement().satisfies(e -> assertThat(e.leadMillis()).isEqualTo(3_000));
+        }
+    }
+
+    @Test
+    void anIdleStreamCreatesNothingNewOverSeveralPeriods() throws Exception {
+        PeriodTablesConfig config = hourly("idle");
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, W)) {
+            rotation.start();
+            rotation.reconciler.onReading(W.toEpochMilli());
+            rotation.watermark(W);
+            assertThat(CallLog.tablesOf("CreateTable")).containsExactly(config.naming().periodTableOf(W));
+
+            for (int hour = 1; hour <= 5; hour++) {
+                rotation.wallClock.set(W.plus(Duration.ofHours(hour)).toEpochMilli());
+                rotation.tick();
+            }
+
+            assertThat(CallLog.tablesOf("CreateTable")).containsExactly(config.naming().periodTableOf(W));
+            assertThat(TestSetup.tableNames(local, config.naming().prefix())).containsExactly(config.naming().periodTableOf(W));
+        }
+    }
+
+    @Test
+    void aReadingOfAClosedPeriodGetsNoTable() throws Exception {
+        PeriodTablesConfig config = hourly("closed");
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, W)) {
+            rotation.start().watermark(W);
+            rotation.reconciler.onReading(W.minus(Duration.ofHours(90)).toEpochMilli());
+            rotation.reconciler.onReading(W.plus(Duration.ofHours(3)).toEpochMilli());
+            rotation.drain();
+
+            assertThat(CallLog.tablesOf("CreateTable")).isEmpty();
+        }
+    }
+
+    @Test
+    void decreasesStayWithinDynamoDbsQuota() throws Exception {
+        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
+        PeriodTablesConfig config = hourly("quota");
+        String closed = config.naming().periodTable(period(config, W, -5));
+        Instant now = Instant.now();
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, now, DynamoDbFaults.class);
+                DynamoDbAsyncClient byHand = TestSetup.clients(config, DynamoDbFaults.class).newAsyncClient(2)) {
+            rotation.manager.ensure(period(config, W, -5)).join();
+            for (long units = 999; units >= 996; units--) { // four decreases by hand: today's free ones are used
+                long write = units;
+                byHand.updateTable(b -> b.tableName(closed).provisionedThroughput(p -> p.writeCapacityUnits(write)
+                        .readCapacityUnits(300L))).join();
+            }
+            CallLog.reset();
+
+            rotation.start().watermark(W).tick();
+            assertThat(CallLog.tablesOf("UpdateTable")).as("the quota allows no decrease now: none is asked for").isEmpty();
+
+            // An hour later by the rotation's clock, it tries; DynamoDB (whose clock did not move) refuses once.
+            rotation.wallClock.set(now.plus(Duration.ofMinutes(61)).toEpochMilli());
+            rotation.tick().tick().tick();
+            assertThat(CallLog.tablesOf("UpdateTable")).as("a refusal is not repeated before the quota allows").hasSize(1);
+            assertThat(RotationTestBed.capacities(List.of(closed))).containsExactly(Capacity.provisioned(996, 300));
+        }
+    }
+
+    @Test
+    void aTableRaisedForAThrottledSinkIsLoweredAgainOnlyAfterRotationLead() throws Exception {
+        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
+        PeriodTablesConfig config = hourly("raised");
+        String closed = config.naming().periodTable(period(config, W, -5));
+        Instant now = Instant.now();
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, now, DynamoDbFaults.class)) {
+            rotation.manager.ensure(period(config, W, -5)).join();
+            rotation.start().watermark(W);
+            assertThat(RotationTestBed.capacities(List.of(closed))).containsExactly(OLDER);
+
+            rotation.manager.raiseToOpenTier(closed).join(); // what the sink's handler does when throttled
+            rotation.tick();
+            assertThat(RotationTestBed.capacities(List.of(closed))).as("raised less than rotation.lead ago").containsExactly(CURRENT);
+
+            rotation.wallClock.set(now.plus(Duration.ofMinutes(16)).toEpochMilli());
+            rotation.tick();
+            assertThat(RotationTestBed.capacities(List.of(closed))).containsExactly(OLDER);
+            assertThat(rotation.manager.tierOf(rotation.manager.describe(closed).join().orElseThrow()))
+                    .contains(CapacityTier.OLDER);
+        }
+    }
+}
