@@ -109,9 +109,14 @@ public final class RotationWiring {
                     return CompletableFuture.completedFuture(Verdict.late("its period " + period.label()
                             + " has closed (end plus window.allowed-lateness) by event time " + oldest));
                 }
-                if (lifecycle.admission(period, newest) == Lifecycle.Admission.AHEAD) {
+                // Ahead of the wall clock too, not only of event time: in a backfill one shard may
+                // run days ahead of the slowest, whose shard holds the watermark back; its readings
+                // are real and need their tables. The parser already refuses readings more than
+                // input.max-future ahead of the wall clock, so input cannot drive the count beyond.
+                Instant horizon = newest.isAfter(wallClock.instant()) ? newest : wallClock.instant();
+                if (lifecycle.admission(period, horizon) == Lifecycle.Admission.AHEAD) {
                     return CompletableFuture.completedFuture(Verdict.rejected(RejectReason.AHEAD_OF_WATERMARK, "its period " + period.label()
-                            + " starts after the next one by event time " + newest + "; no table is created that far ahead"));
+                            + " starts after the next one by event time " + horizon + "; no table is created that far ahead"));
                 }
                 return manager.ensure(period).thenApply(table -> Verdict.created());
             });

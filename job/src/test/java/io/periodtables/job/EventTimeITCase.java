@@ -110,14 +110,16 @@ class EventTimeITCase {
 
     /**
      * One device 40 minutes fast, read before 300 honest live readings: it is stored in its own
-     * period, but the watermark stays behind the wall clock, so no honest reading is late and
-     * the table the fleet writes to keeps its open tier.
+     * period (hourly: this one or the next, which the table owner opens), but the watermark stays
+     * behind the wall clock, so no honest reading is late and the table the fleet writes to keeps
+     * its open tier. Uncapped, its reading would close the current hour whenever the test runs in
+     * the hour's last 40 minutes.
      */
     @Test
     void aFastDeviceClockMakesNoHonestReadingLate() throws Exception {
         String stream = "fast-clock";
         String arn = kinesalite.createStream(stream, 1);
-        PeriodTablesConfig config = PeriodTablesJob.configure(args(arn, "fastclock", "PT15M",
+        PeriodTablesConfig config = PeriodTablesJob.configure(args(arn, "fastclock", "PT1H",
                 "--window.allowed-lateness", "PT1M", "--rotation.lead", "PT1M"), false);
         Instant now = Instant.now();
         Instant fastReading = now.plus(Duration.ofMinutes(40));

@@ -51,7 +51,7 @@ class LocalRunnerITCase {
                 "--generator.rate", "500", "--generator.devices", "50", "--tables.shards", "2",
                 "--input.max-future", "P1D", "--checkpoint.interval", "PT5S",
                 "--sink.max-buffered", "250", "--sink.max-in-flight", "4",
-                "--tables.prefix", "localrun");
+                "--tables.retention", "PT1H", "--tables.prefix", "localrun");
         run.awaitOutput("readings/s | in ");
         Matcher pid = DYNAMODB_PID.matcher(run.stdout());
         assertThat(pid.find()).as(run.stdout()).isTrue();

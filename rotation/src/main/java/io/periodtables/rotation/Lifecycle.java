@@ -101,7 +101,10 @@ public final class Lifecycle implements Serializable {
      */
     public CapacityTier tier(Period period, Instant t, Instant closedBy) {
         if (admission(period, t) == Admission.AHEAD) {
-            return CapacityTier.OLDER;
+            // Created for readings ahead of the watermark (a shard ahead of the others in a
+            // backfill): it takes writes now and will be the current table; lowering it would
+            // only throttle them and spend the decrease quota.
+            return CapacityTier.CURRENT;
         }
         Instant by = closedBy.isBefore(t) ? closedBy : t;
         if (by.isBefore(period.end().plus(lateness))) {

@@ -67,6 +67,11 @@ final class RetryLoop {
         }
 
         private void onFailure(Throwable error) {
+            if (scheduler.isShutdown()) {
+                // Closed while the attempt ran (the end of a run): its failure is the closing client's.
+                result.completeExceptionally(new IllegalStateException(what + ": the table manager is closed", error));
+                return;
+            }
             Duration delay;
             if (error instanceof RetryLaterException) {
                 deferrals++;

@@ -71,7 +71,9 @@ class ReconcilerITCase {
         try (ReconcilerHarness rotation = new ReconcilerHarness(config, Instant.now())) {
             rotation.start().watermark(W);
 
-            assertThat(RotationTestBed.capacities(names)).containsExactly(OLDER, OLDER, PREVIOUS, CURRENT, CURRENT, OLDER);
+            // The table three periods ahead keeps the current tier: tables ahead of the watermark exist
+            // for readings ahead of it (a shard ahead of the others), which it must take.
+            assertThat(RotationTestBed.capacities(names)).containsExactly(OLDER, OLDER, PREVIOUS, CURRENT, CURRENT, CURRENT);
             assertThat(TestSetup.tableNames(local, config.naming().prefix())).hasSize(6);
 
             CallLog.reset();
@@ -81,7 +83,7 @@ class ReconcilerITCase {
             assertThat(CallLog.tablesOf("UpdateTimeToLive")).isEmpty();
             assertThat(CallLog.tablesOf("DeleteTable")).isEmpty();
             assertThat(rotation.metrics.managedTables()).isEqualTo(6);
-            assertThat(rotation.metrics.provisionedWriteCapacity()).isEqualTo(1 + 1 + 1 + 1000 + 1000 + 1);
+            assertThat(rotation.metrics.provisionedWriteCapacity()).isEqualTo(1 + 1 + 1 + 1000 + 1000 + 1000);
         }
     }
 

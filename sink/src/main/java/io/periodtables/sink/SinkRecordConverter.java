@@ -85,9 +85,13 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
         return eventClock;
     }
 
-    /** {@code entry} for this month's late table (written at the injected clock's time). */
+    /**
+     * {@code entry} for the late table of the month of the writer's event time (its watermark, see
+     * {@link EventClock}), as late readings are routed; the injected clock's month before any is known.
+     */
     TableWriteEntry lateEntry(TableWriteEntry entry) {
-        return entry.to(naming.lateTable(clock.instant()));
+        long eventTime = eventClock().now();
+        return entry.to(naming.lateTable(eventTime == Long.MIN_VALUE ? clock.instant() : Instant.ofEpochMilli(eventTime)));
     }
 
     @Override

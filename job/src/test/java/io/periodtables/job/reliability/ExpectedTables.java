@@ -146,7 +146,7 @@ final class ExpectedTables {
             }
             late += isLate ? 1 : 0;
             String lateTable = naming.lateTable(Instant.ofEpochMilli(watermark));
-            if (isLate && !lateToPeriod) {
+            if (LATE.equals(table)) {
                 lateTables.add(lateTable);
             }
             // The source's watermark: after each reading, in whole seconds (see ReadingWatermarks).
