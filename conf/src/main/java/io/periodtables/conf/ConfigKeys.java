@@ -55,7 +55,7 @@ public final class ConfigKeys {
             key("kinesis.endpoint", null, "Kinesis endpoint override", ConfigKeys::endpoint);
     public static final ConfigKey<Boolean> DYNAMODB_EMBEDDED =
             key("dynamodb.embedded", "true locally, false on MSF",
-                    "start DynamoDB Local in-process when no endpoint is set", ConfigKeys::bool);
+                    "local run: start DynamoDB Local (own JVM) when no endpoint is set", ConfigKeys::bool);
     public static final ConfigKey<String> TABLES_PREFIX =
             key("tables.prefix", "readings", "table name prefix, 1-200 of `[A-Za-z0-9_.-]`", ConfigKeys::prefix);
     public static final ConfigKey<PeriodLength> TABLES_PERIOD =

@@ -7,9 +7,12 @@ import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +24,7 @@ import java.util.Map;
 public final class DynamoDbLocalServer {
 
     static final String ENDPOINT_LINE = "ENDPOINT ";
+    private static final int WARM_UP_BATCHES = 200;
 
     private DynamoDbLocalServer() {}
 
@@ -38,7 +42,9 @@ public final class DynamoDbLocalServer {
 
     /**
      * A cold DynamoDB Local takes seconds over its first CreateTable (its storage engine and
-     * request path load lazily); a throwaway table here spares the first real table that wait.
+     * request path load lazily) and runs its first few thousand writes interpreted; a throwaway
+     * table and a few thousand writes here spare the first real table that wait and the job's
+     * first seconds that slowness.
      */
     private static void warmUp(DynamoDbLocal local) {
         String table = "dynamodb-local-warm-up";
@@ -48,7 +54,15 @@ public final class DynamoDbLocalServer {
                     .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
                             .attributeType(ScalarAttributeType.S).build())
                     .billingMode(BillingMode.PAY_PER_REQUEST));
-            client.putItem(b -> b.tableName(table).item(Map.of("pk", AttributeValue.fromS("warm-up"))));
+            for (int batch = 0; batch < WARM_UP_BATCHES; batch++) {
+                List<WriteRequest> writes = new ArrayList<>();
+                for (int i = 0; i < 25; i++) {
+                    String key = batch + "-" + i;
+                    writes.add(WriteRequest.builder().putRequest(p -> p.item(Map.of("pk", AttributeValue.fromS(key),
+                            "value", AttributeValue.fromN("21.5")))).build());
+                }
+                client.batchWriteItem(b -> b.requestItems(Map.of(table, writes)));
+            }
             client.deleteTable(b -> b.tableName(table));
         }
     }

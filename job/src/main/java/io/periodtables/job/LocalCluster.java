@@ -104,7 +104,7 @@ final class LocalCluster {
             if (state.isGloballyTerminalState()) {
                 ending = "Job " + state.name().toLowerCase() + ".";
             } else {
-                ending = stop.requested() ? "Stopped by Ctrl-C." : "Stopped after " + duration + ".";
+                ending = stop.requested() ? "Stopped by " + stop.name() + "." : "Stopped after " + duration + ".";
                 try {
                     savepoint = stopWithSavepoint(cluster, job);
                 } catch (Exception e) {

@@ -12,7 +12,6 @@ import org.apache.flink.metrics.reporter.MetricReporterFactory;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BinaryOperator;
 
 /**
  * A metric reporter for the local run: it keeps every metric the MiniCluster registers (same
@@ -76,26 +75,32 @@ public final class LocalStatusReporter implements MetricReporter {
 
     /** Smallest numeric value of the gauges whose identifier ends with {@code .name} and contains {@code scope}. */
     static Long min(String scope, String name) {
-        return fold(scope, name, Math::min);
+        Long min = null;
+        for (Map.Entry<String, Metric> e : METRICS.entrySet()) {
+            if (e.getKey().endsWith("." + name) && e.getKey().contains(scope) && e.getValue() instanceof Gauge) {
+                Object v = ((Gauge<?>) e.getValue()).getValue();
+                if (v instanceof Number && (min == null || ((Number) v).longValue() < min)) {
+                    min = ((Number) v).longValue();
+                }
+            }
+        }
+        return min;
     }
 
-    /** Largest numeric value of the gauges whose identifier ends with {@code .name} and contains {@code scope}. */
-    static Long max(String scope, String name) {
-        return fold(scope, name, Math::max);
-    }
-
-    private static Long fold(String scope, String name, BinaryOperator<Long> pick) {
-        Long result = null;
+    /** Sum and count of the numeric gauges whose identifier ends with {@code .name} and contains {@code scope}. */
+    static long[] sumAndCount(String scope, String name) {
+        long sum = 0;
+        long count = 0;
         for (Map.Entry<String, Metric> e : METRICS.entrySet()) {
             if (e.getKey().endsWith("." + name) && e.getKey().contains(scope) && e.getValue() instanceof Gauge) {
                 Object v = ((Gauge<?>) e.getValue()).getValue();
                 if (v instanceof Number) {
-                    long value = ((Number) v).longValue();
-                    result = result == null ? value : pick.apply(result, value);
+                    sum += ((Number) v).longValue();
+                    count++;
                 }
             }
         }
-        return result;
+        return new long[] {sum, count};
     }
 
     /** Factory named in the local run's Flink configuration. */

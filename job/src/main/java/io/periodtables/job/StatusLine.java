@@ -10,7 +10,9 @@ import java.time.temporal.ChronoUnit;
  * The local run's one-line status, built from live metrics of the MiniCluster. "backpressure"
  * is the share of the last second the source spent blocked because the operators after it
  * (in the end DynamoDB) did not take its output: above a few percent the machine does not absorb
- * the configured rate, and the source slows down instead of building a backlog.
+ * the configured rate, and the source slows down instead of building a backlog. (Flink's own
+ * {@code backPressuredTimeMsPerSecond} averages over a minute; this is the last second's share
+ * of its accumulated counterpart.)
  */
 final class StatusLine {
     /** Task names of the sources (generator and Kinesis) start with this in their metric identifiers. */
@@ -18,6 +20,7 @@ final class StatusLine {
 
     private final TableNaming naming;
     private long lastIn;
+    private long lastBackPressuredMs;
     private long lastNanos = System.nanoTime();
 
     StatusLine(PeriodTablesConfig config) {
@@ -32,10 +35,14 @@ final class StatusLine {
     String line() {
         RunCounts counts = RunCounts.now(naming);
         long now = System.nanoTime();
-        double perSecond = Math.max(0, counts.in() - lastIn) * 1e9 / Math.max(1, now - lastNanos);
+        double elapsedMs = Math.max(1, now - lastNanos) / 1e6;
+        double perSecond = Math.max(0, counts.in() - lastIn) * 1000 / elapsedMs;
+        long[] backPressured = LocalStatusReporter.sumAndCount(SOURCE_SCOPE, "accumulateBackPressuredTimeMs");
+        String backpressure = backPressured[1] == 0 ? "-" : Math.round(Math.min(100, Math.max(0,
+                100.0 * (backPressured[0] - lastBackPressuredMs) / (backPressured[1] * elapsedMs)))) + "%";
         lastIn = counts.in();
+        lastBackPressuredMs = backPressured[0];
         lastNanos = now;
-        Long backPressured = LocalStatusReporter.max(SOURCE_SCOPE, "backPressuredTimeMsPerSecond");
         Long watermark = LocalStatusReporter.min(PeriodTablesTopology.WINDOWS_NAME, "currentInputWatermark");
         String mark = "-";
         String table = "-";
@@ -51,7 +58,7 @@ final class StatusLine {
         return String.format("%,7.0f readings/s | in %,d | written %,d | late %,d | rejected %,d | in flight %,d"
                         + " | backpressure %s | watermark %s | table %s | tables created %d",
                 perSecond, counts.in(), counts.written(), counts.late(), counts.rejected(), counts.inFlight(),
-                backPressured == null ? "-" : Math.min(100, backPressured / 10) + "%", mark, table,
+                backpressure, mark, table,
                 counts.tablesCreated());
     }
 }

@@ -15,18 +15,19 @@ final class StopSignal {
     private final CountDownLatch requested = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
     private volatile boolean holding;
+    private volatile String name = "Ctrl-C";
 
     private StopSignal() {}
 
     static StopSignal install() {
         StopSignal stop = new StopSignal();
         for (String name : new String[] {"INT", "TERM"}) {
-            Signal.handle(new Signal(name), signal -> stop.onSignal());
+            Signal.handle(new Signal(name), signal -> stop.onSignal(signal.getName()));
         }
         return stop;
     }
 
-    private void onSignal() {
+    private void onSignal(String signal) {
         if (holding) {
             released.countDown();
             return;
@@ -35,8 +36,14 @@ final class StopSignal {
             System.out.println("\nSecond interrupt: exiting without a savepoint.");
             System.exit(130);
         }
+        name = signal.equals("INT") ? "Ctrl-C" : "SIG" + signal;
         System.out.println("\nStopping: the source stops, the pipeline drains, then a savepoint (Ctrl-C again to exit at once).");
         requested.countDown();
+    }
+
+    /** What asked the run to stop: {@code Ctrl-C} or {@code SIGTERM}. */
+    String name() {
+        return name;
     }
 
     boolean requested() {

@@ -33,11 +33,13 @@ final class ReadCommands {
         String device;
 
         @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "json",
-                description = "json (one object per line), table or csv (one column per attribute). Default: ${DEFAULT-VALUE}.")
+                description = "json (one object per line), table or csv (one column per attribute)."
+                        + " Default: ${DEFAULT-VALUE}.")
         ReadingOutput format;
 
         @Option(names = "--chart", paramLabel = "FILE.svg",
-                description = "Also draw the readings: one line per numeric attribute, period boundaries dashed, late readings as red crosses.")
+                description = "Also draw the readings: one line per numeric attribute, period boundaries dashed,"
+                        + " late readings as red crosses.")
         Path chart;
 
         /** The job's configuration keys: {@code --key value}, {@code --config file}. */
@@ -73,10 +75,12 @@ final class ReadCommands {
     }
 
     @Command(name = "range", sortOptions = false,
-            description = "Prints a device's readings of [--from, --to) in time order, from every period table, shard and late table the range touches.")
+            description = "Prints a device's readings of [--from, --to) in time order, from every period table,"
+                    + " shard and late table the range touches.")
     static final class Range extends ReadCommand {
         @Option(names = "--from", required = true, paramLabel = "T1",
-                description = "Start, included: an ISO-8601 instant (offsets allowed), a date (its start in tables.zone) or epoch milliseconds.")
+                description = "Start, included: an ISO-8601 instant (offsets allowed), a date (its start in"
+                        + " tables.zone) or epoch milliseconds.")
         String from;
 
         @Option(names = "--to", required = true, paramLabel = "T2", description = "End, excluded; the same forms as --from.")
