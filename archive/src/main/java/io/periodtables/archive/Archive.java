@@ -12,9 +12,10 @@ import org.apache.flink.util.Preconditions;
 
 /**
  * Adds the archive to a job (docs/archive.md): every reading of the records given, as the
- * period-table sink stores it, becomes a Parquet row under {@code archive.path}, committed
- * exactly once on checkpoints; each period's folder gets its {@code _SUCCESS} marker once the
- * watermark has passed its end plus the allowed lateness and all its files are committed.
+ * period-table sink stores it, becomes a Parquet row under {@code archive.path}, written by
+ * Flink's {@code FileSink} (part files rolled and committed on every checkpoint: exactly once);
+ * each period's folder gets its {@code _SUCCESS} marker once the watermark has passed its end
+ * plus the allowed lateness and all its files are committed.
  *
  * <p>Operator uids: {@code archive-rows}, {@code archive-sink} (the file sink's writer and
  * committer) and {@code archive-markers}.
@@ -30,6 +31,8 @@ public final class Archive {
      */
     public static void attach(DataStream<SinkRecord> stored, PeriodTablesConfig config, ArchiveItems items) {
         Preconditions.checkArgument(config.find(ConfigKeys.ARCHIVE_PATH).isPresent(), "archive.path is not set");
+        Preconditions.checkArgument(config.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.LATE_TABLE,
+                "archive.path needs late.policy=late-table");
         SingleOutputStreamOperator<ArchiveRow> rows = stored
                 .transform("Archive rows", TypeInformation.of(ArchiveRow.class), new ToArchiveRows(config, items))
                 .uid("archive-rows");

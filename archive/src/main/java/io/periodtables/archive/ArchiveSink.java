@@ -93,7 +93,7 @@ final class ArchiveSink implements Sink<ArchiveRow>, SupportsWriterState<Archive
 
     @Override
     public void addPostCommitTopology(DataStream<CommittableMessage<FileSinkCommittable>> committed) {
-        committed.connect(periodRows)
+        committed.global().connect(periodRows.global())
                 .transform("Archive markers", Types.VOID, new ArchiveMarkers(archivePath, config.calendar(),
                         config.get(ConfigKeys.ALLOWED_LATENESS).toMillis()))
                 .uid(MARKERS_UID)
