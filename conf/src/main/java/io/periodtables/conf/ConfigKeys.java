@@ -104,6 +104,9 @@ public final class ConfigKeys {
                     ConfigKeys::positiveDuration);
     public static final ConfigKey<LatePolicy> LATE_POLICY =
             key("late.policy", "late-table", "`late-table` or `period-table`", s -> enumValue(LatePolicy.class, s));
+    public static final ConfigKey<String> ARCHIVE_PATH =
+            key("archive.path", null, "also write every stored reading as Parquet under this Flink filesystem URI "
+                    + "(`s3://bucket/prefix`, `file:///path`), see docs/archive.md", ConfigKeys::archivePath);
     public static final ConfigKey<String> INPUT_DEVICE_FIELD =
             key("input.device-field", "deviceId", "JSON field holding the device id", ConfigKeys::nonEmpty);
     public static final ConfigKey<String> INPUT_TIMESTAMP_FIELD =
@@ -283,6 +286,20 @@ public final class ConfigKeys {
         }
         throw new IllegalArgumentException(
                 "expected a Kinesis stream ARN such as arn:aws:kinesis:us-east-1:123456789012:stream/readings");
+    }
+
+    /** A Flink filesystem URI with a scheme and a bucket or absolute path; without a trailing slash. */
+    private static String archivePath(String s) {
+        try {
+            URI uri = new URI(s);
+            boolean located = uri.getAuthority() != null || (uri.getPath() != null && uri.getPath().startsWith("/"));
+            if (uri.getScheme() != null && located && uri.getQuery() == null && uri.getFragment() == null) {
+                return s.replaceAll("/+$", "");
+            }
+        } catch (java.net.URISyntaxException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("expected a filesystem URI such as s3://bucket/prefix or file:///var/archive");
     }
 
     private static String nonEmpty(String s) {

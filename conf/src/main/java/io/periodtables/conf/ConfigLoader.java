@@ -125,6 +125,12 @@ public final class ConfigLoader {
                         "must be longer than window.allowed-lateness (" + grace + ") so no table is deleted while it takes writes");
             }
         });
+        if (c.find(ConfigKeys.ARCHIVE_PATH).isPresent()
+                && c.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.PERIOD_TABLE) {
+            throw ConfigException.invalid(ConfigKeys.LATE_POLICY.name(), c.asText().get(ConfigKeys.LATE_POLICY.name()),
+                    "must be late-table when archive.path is set: a late reading written to its period table "
+                            + "would change a period whose archive is already complete");
+        }
         // Validates prefix and zone together (a prefix alone is checked by its key).
         c.naming();
         TableBudget.of(c).check();

@@ -72,7 +72,12 @@ public final class TableNaming implements Serializable {
 
     /** The late table for readings written (not measured) at {@code writeTime}: its UTC month. */
     public String lateTable(Instant writeTime) {
-        return prefix + "_late_" + LATE_MONTH.format(writeTime);
+        return prefix + "_late_" + lateMonth(writeTime);
+    }
+
+    /** The month that names the late table of {@code writeTime}, as {@code yyyy-MM}: its UTC month. */
+    public static String lateMonth(Instant writeTime) {
+        return LATE_MONTH.format(writeTime);
     }
 
     public String rejectedTable() {

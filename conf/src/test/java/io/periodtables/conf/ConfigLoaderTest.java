@@ -105,6 +105,8 @@ class ConfigLoaderTest {
         "kinesis.stream-arn | readings | stream ARN",
         "tables.ttl | PT0S | positive",
         "generator.rate | -5 | > 0",
+        "archive.path | archive/readings | filesystem URI",
+        "archive.path | s3:relative | filesystem URI",
     })
     void badValueStopsWithOneLineNamingKeyValueAndWhatIsAccepted(String key, String value, String accepted) {
         assertThatThrownBy(() -> load("--" + key, value))
@@ -142,6 +144,21 @@ class ConfigLoaderTest {
     void atTimestampNeedsATimestamp() {
         assertThatThrownBy(() -> load("--kinesis.initial-position", "AT_TIMESTAMP"))
                 .hasMessageContaining("kinesis.initial-timestamp is required");
+    }
+
+    @Test
+    void archivePathIsAFileSystemUriWithoutTrailingSlash() {
+        assertThat(load().find(ConfigKeys.ARCHIVE_PATH)).isEmpty();
+        assertThat(load("--archive.path", "s3://bucket/readings/").get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("s3://bucket/readings");
+        assertThat(load("--archive.path", "s3://bucket").get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("s3://bucket");
+        assertThat(load("--archive.path", "file:///var/archive").get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("file:///var/archive");
+    }
+
+    @Test
+    void anArchiveNeedsLateReadingsInLateTables() {
+        assertThatThrownBy(() -> load("--archive.path", "file:///var/archive", "--late.policy", "period-table"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("Invalid configuration: late.policy = 'period-table': must be late-table when archive.path is set");
     }
 
     @Test

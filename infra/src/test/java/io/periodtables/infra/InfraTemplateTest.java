@@ -160,12 +160,33 @@ class InfraTemplateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stacks")
-    void s3ReadsOnlyTheJarObject(String name, Map<String, String> parameters) {
+    void s3ReadsOnlyTheJarObjectBesideTheArchive(String name, Map<String, String> parameters) {
         String key = parameters.getOrDefault("CodeKey", "period-tables/period-tables-job.jar");
-        Statement code = only(statements(parameters), "s3:GetObject");
+        List<Statement> outsideArchive = statements(parameters).stream()
+                .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("s3:")))
+                .filter(s -> s.resources().stream().noneMatch(r -> r.startsWith("arn:aws:s3:::archive-bucket")))
+                .toList();
+        Statement code = only(outsideArchive, "s3:GetObject");
         assertThat(code.actions()).containsExactlyInAnyOrder("s3:GetObject", "s3:GetObjectVersion");
         assertThat(code.resources()).containsExactly("arn:aws:s3:::code-bucket/" + key);
-        assertThat(actionsOf(parameters, "s3:")).containsExactly("s3:GetObject", "s3:GetObjectVersion");
+        assertThat(outsideArchive).containsExactly(code);
+    }
+
+    @Test
+    void theArchiveIsWrittenAndListedOnlyUnderItsPrefixAndOnlyWhenConfigured() {
+        assertThat(PeriodTablesTemplate.stack(MINIMAL).condition("HasArchive")).isFalse();
+        assertThat(actionsOf(MINIMAL, "s3:")).containsExactly("s3:GetObject", "s3:GetObjectVersion");
+
+        List<Statement> all = statements(EVERYTHING_SET);
+        Statement objects = only(all, "s3:PutObject");
+        assertThat(objects.actions()).containsExactlyInAnyOrder("s3:GetObject", "s3:PutObject", "s3:DeleteObject",
+                "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts");
+        assertThat(objects.resources()).containsExactly("arn:aws:s3:::archive-bucket/fleet/archive/*");
+        Statement listing = only(all, "s3:ListBucket");
+        assertThat(listing.actions()).containsExactly("s3:ListBucket");
+        assertThat(listing.resources()).containsExactly("arn:aws:s3:::archive-bucket");
+        assertThat(PeriodTablesTemplate.texts(listing.condition().path("StringLike").get("s3:prefix")))
+                .containsExactly("fleet/archive", "fleet/archive/*");
     }
 
     @Test

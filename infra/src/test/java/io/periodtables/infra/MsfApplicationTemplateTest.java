@@ -138,6 +138,7 @@ class MsfApplicationTemplateTest {
         assertThat(config.find(ConfigKeys.TABLES_TTL)).isEmpty();
         assertThat(config.find(ConfigKeys.TABLES_RETENTION)).isEmpty();
         assertThat(config.find(ConfigKeys.TABLES_SSE_KMS_KEY)).isEmpty();
+        assertThat(config.find(ConfigKeys.ARCHIVE_PATH)).isEmpty();
     }
 
     @Test
@@ -153,6 +154,7 @@ class MsfApplicationTemplateTest {
         assertThat(config.get(ConfigKeys.TABLES_DELETION_PROTECTION)).isTrue();
         assertThat(config.get(ConfigKeys.ROTATION_LEAD)).isEqualTo(Duration.ofMinutes(10));
         assertThat(config.get(ConfigKeys.ALLOWED_LATENESS)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(config.get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("s3://archive-bucket/fleet/archive");
     }
 
     @Test

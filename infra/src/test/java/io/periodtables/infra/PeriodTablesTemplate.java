@@ -48,7 +48,9 @@ final class PeriodTablesTemplate {
             Map.entry("AllowedLateness", "PT2M"),
             Map.entry("SnapshotName", "before-0.2.0"),
             Map.entry("RestoreType", "RESTORE_FROM_CUSTOM_SNAPSHOT"),
-            Map.entry("AllowNonRestoredState", "true"));
+            Map.entry("AllowNonRestoredState", "true"),
+            Map.entry("ArchiveBucket", "archive-bucket"),
+            Map.entry("ArchivePrefix", "fleet/archive"));
 
     private static JsonNode raw;
 

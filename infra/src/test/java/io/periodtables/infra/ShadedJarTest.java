@@ -74,6 +74,20 @@ class ShadedJarTest {
     }
 
     @Test
+    void theArchiveCarriesParquetWithOnlyTheHadoopClassesItLinksAgainst() {
+        assertThat(entries).contains("io/periodtables/archive/Archive.class",
+                "org/apache/flink/connector/file/sink/FileSink.class",
+                "org/apache/flink/formats/parquet/ParquetWriterFactory.class",
+                "org/apache/parquet/hadoop/ParquetFileReader.class",
+                "org/apache/hadoop/mapreduce/lib/input/FileInputFormat.class");
+        // Hadoop's own dependency tree stays out: the archive never instantiates a Hadoop Configuration or codec.
+        assertThat(entries).noneMatch(e -> e.startsWith("org/apache/hadoop/thirdparty/"))
+                .noneMatch(e -> e.startsWith("com/ctc/wstx/"))
+                .noneMatch(e -> e.startsWith("org/xerial/snappy/"))
+                .noneMatch(e -> e.startsWith("com/github/luben/zstd/"));
+    }
+
+    @Test
     void fitsManagedFlinksLimit() {
         assertThat(jar.length()).isLessThan(MSF_MAX_BYTES);
     }

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.archive.Archive;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
@@ -16,6 +17,9 @@ import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Clock;
 
 /**
@@ -24,6 +28,7 @@ import java.time.Clock;
  * state in savepoints.
  */
 public final class PeriodTablesTopology {
+    private static final Logger LOG = LoggerFactory.getLogger(PeriodTablesTopology.class);
 
     /** Upper bound of the job's parallelism for as long as savepoints are kept; it fixes the key groups. */
     public static final int MAX_PARALLELISM = 720;
@@ -87,6 +92,11 @@ public final class PeriodTablesTopology {
         periodRecords.union(late, rejected)
                 .sinkTo(sink(config))
                 .uid("period-sink").name("DynamoDB period tables");
+        if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
+            Archive.attach(periodRecords.union(late), config, new StoredItems(config));
+        } else {
+            LOG.info("archive.path is not set: nothing is archived, retention deletes tables without an archive");
+        }
 
         RotationWiring.attach(timed, config);
     }

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 
@@ -25,10 +26,16 @@ public final class ReadingItems {
 
     /** The item of {@code reading}; {@link IllegalArgumentException} when the sink would reject it instead. */
     public Map<String, AttributeValue> item(Reading reading) {
+        Map<String, AttributeValue> item;
         try {
-            return items.readingItem(reading);
+            item = items.readingItem(reading);
         } catch (ItemBuilder.UnstorableReadingException e) {
             throw new IllegalArgumentException("reading cannot become an item: " + e.getMessage(), e);
         }
+        long size = DynamoDbItemSize.of(item);
+        if (size > DynamoDbItemSize.MAX_ITEM_BYTES) {
+            throw new IllegalArgumentException("item of " + size + " bytes exceeds DynamoDB's limit");
+        }
+        return item;
     }
 }

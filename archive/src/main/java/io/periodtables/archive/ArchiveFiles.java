@@ -1,0 +1,131 @@
+package io.periodtables.archive;
+
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.DelegatingSeekableInputStream;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.MessageType;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Reads the archive's committed files through Flink's file systems ({@code file://} and, on
+ * Managed Service for Apache Flink, {@code s3://}). Only committed files are seen: Flink's
+ * {@code FileSink} keeps in-progress and pending files hidden (a leading dot on local and
+ * Hadoop file systems, an unfinished multipart upload on S3) until the checkpoint commits them.
+ */
+final class ArchiveFiles {
+
+    private ArchiveFiles() {}
+
+    /** The committed data files of one partition folder, by name; empty when the folder does not exist. */
+    static List<FileStatus> committed(Path partition) throws IOException {
+        FileSystem fs = partition.getFileSystem();
+        if (!fs.exists(partition)) {
+            return List.of();
+        }
+        FileStatus[] listed = fs.listStatus(partition);
+        List<FileStatus> files = new ArrayList<>();
+        for (FileStatus status : listed == null ? new FileStatus[0] : listed) {
+            String name = status.getPath().getName();
+            if (!status.isDir() && !name.startsWith(".") && !name.startsWith("_") && name.endsWith(ArchiveParquet.SUFFIX)) {
+                files.add(status);
+            }
+        }
+        files.sort(Comparator.comparing(f -> f.getPath().getName()));
+        return files;
+    }
+
+    /** The number of rows of a data file, from its footer. */
+    static long rows(FileStatus file) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file), options())) {
+            return reader.getRecordCount();
+        }
+    }
+
+    /** Every row of a data file, filed under {@code partition}. */
+    static void read(FileStatus file, String partition, Consumer<ArchiveRow> rows) throws IOException {
+        readColumns(file, ArchiveParquet.SCHEMA, group -> rows.accept(new ArchiveRow(partition,
+                group.getString("pk", 0), group.getString("sk", 0),
+                group.getFieldRepetitionCount("ttl") == 0 ? null : group.getLong("ttl", 0),
+                group.getString("attributes", 0))));
+    }
+
+    /** The keys of every row of a data file, as {@code pk + '\u0000' + sk} (neither holds a NUL). */
+    static void readKeys(FileStatus file, Consumer<String> keys) throws IOException {
+        MessageType keyColumns = new MessageType(ArchiveParquet.SCHEMA.getName(),
+                ArchiveParquet.SCHEMA.getType("pk"), ArchiveParquet.SCHEMA.getType("sk"));
+        readColumns(file, keyColumns, group -> keys.accept(group.getString("pk", 0) + '\u0000' + group.getString("sk", 0)));
+    }
+
+    private static void readColumns(FileStatus file, MessageType columns, Consumer<Group> rows) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file), options())) {
+            MessageType fileSchema = reader.getFileMetaData().getSchema();
+            reader.setRequestedSchema(columns);
+            PageReadStore pages;
+            while ((pages = reader.readNextRowGroup()) != null) {
+                RecordReader<Group> records = new ColumnIOFactory().getColumnIO(columns, fileSchema)
+                        .getRecordReader(pages, new GroupRecordConverter(columns));
+                for (long i = 0; i < pages.getRowCount(); i++) {
+                    rows.accept(records.read());
+                }
+            }
+        }
+    }
+
+    private static ParquetReadOptions options() {
+        return ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(GzipCodecs.INSTANCE).build();
+    }
+
+    /** A Parquet input file on a Flink file system. */
+    private static final class FlinkInputFile implements InputFile {
+        private final FileStatus status;
+
+        FlinkInputFile(FileStatus status) {
+            this.status = status;
+        }
+
+        @Override
+        public long getLength() {
+            return status.getLen();
+        }
+
+        @Override
+        public SeekableInputStream newStream() throws IOException {
+            FSDataInputStream in = status.getPath().getFileSystem().open(status.getPath());
+            return new DelegatingSeekableInputStream(in) {
+                @Override
+                public long getPos() throws IOException {
+                    return in.getPos();
+                }
+
+                @Override
+                public void seek(long newPos) throws IOException {
+                    in.seek(newPos);
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return status.getPath().toString();
+        }
+    }
+
+}

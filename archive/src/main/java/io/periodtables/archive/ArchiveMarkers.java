@@ -1,0 +1,262 @@
+package io.periodtables.archive;
+
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodCalendar;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.connector.file.sink.FileSinkCommittable;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+import org.apache.flink.streaming.api.operators.BoundedMultiInput;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Writes each period's {@code _SUCCESS} marker ({@link PeriodManifest}), at parallelism 1, after
+ * the file sink's committer: its first input is what the committer reports after each commit,
+ * its second the per-subtask row counts of {@link ToArchiveRows}.
+ *
+ * <p>A period is sealed when the second input's watermark has passed its end plus the allowed
+ * lateness: every writer subtask has then sent its count, and their sum is the number of rows
+ * the file sink commits for the period. After every commit a {@link PeriodMarker} check, on a
+ * background thread (it reads files, possibly many on S3, and checkpoints must not wait for it),
+ * compares the committed files with that sum and writes the marker once they match. Periods between the
+ * first one with rows and the last one seen that had no row get a marker too (0 rows, 0 files):
+ * their tables exist and retention waits for them. A marker is written once and never replaced,
+ * so a replay or a restore cannot change it; sealed periods without a marker are in the
+ * checkpoint and are checked again after a restore.
+ *
+ * <p>At the end of a bounded input the committer commits its last files when the final checkpoint
+ * completes, and reports nothing downstream any more. This operator ends after the committer
+ * (it is downstream of it), so the completion of its own final checkpoint is also the
+ * committer's: it waits there (up to {@link #FINAL_WAIT}) for the last commits and markers.
+ */
+@Internal
+final class ArchiveMarkers extends AbstractStreamOperator<Void>
+        implements TwoInputStreamOperator<CommittableMessage<FileSinkCommittable>, PeriodRows, Void>, BoundedMultiInput {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveMarkers.class);
+
+    static final Duration FINAL_WAIT = Duration.ofMinutes(1);
+
+    private final String archivePath;
+    private final PeriodCalendar calendar;
+    private final long allowedLateness;
+
+    private transient ListState<Tuple2<Long, Long>> rowsState;
+    private transient ListState<Long> progressState;
+    /** Rows per period start, summed over the writer subtasks, until the period's marker is written. */
+    private transient TreeMap<Long, Long> rows;
+    /** Sealed periods (by start) whose marker is not written yet. */
+    private transient TreeMap<Long, Period> sealed;
+    /** The start of the first period not sealed yet; {@code Long.MIN_VALUE} before the first rows. */
+    private transient long frontier;
+    /** The last watermark that was not the end of input. */
+    private transient long lastWatermark;
+    private transient Set<Integer> endedInputs;
+    private transient ExecutorService checks;
+    private transient Map<Long, Future<Boolean>> running;
+
+    ArchiveMarkers(String archivePath, PeriodCalendar calendar, long allowedLateness) {
+        this.archivePath = archivePath;
+        this.calendar = calendar;
+        this.allowedLateness = allowedLateness;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        rowsState = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>("archive-marker-rows", Types.TUPLE(Types.LONG, Types.LONG)));
+        progressState = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>("archive-marker-progress", Types.LONG));
+        rows = new TreeMap<>();
+        sealed = new TreeMap<>();
+        for (Tuple2<Long, Long> entry : rowsState.get()) {
+            rows.merge(entry.f0, entry.f1, Long::sum);
+        }
+        List<Long> progress = new ArrayList<>();
+        progressState.get().forEach(progress::add);
+        frontier = progress.isEmpty() ? Long.MIN_VALUE : progress.get(0);
+        lastWatermark = progress.isEmpty() ? Long.MIN_VALUE : progress.get(1);
+        for (int i = 2; i < progress.size(); i++) {
+            sealed.put(progress.get(i), calendar.periodOf(progress.get(i)));
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        checks = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "archive-markers");
+            thread.setDaemon(true);
+            return thread;
+        });
+        running = new HashMap<>();
+        endedInputs = new HashSet<>();
+        checkSealed(); // periods restored as sealed
+    }
+
+    @Override
+    public void processElement1(StreamRecord<CommittableMessage<FileSinkCommittable>> element) {
+        // One summary per checkpoint and committer subtask, after that checkpoint's files are committed.
+        if (element.getValue() instanceof CommittableSummary) {
+            checkSealed();
+        }
+    }
+
+    @Override
+    public void processElement2(StreamRecord<PeriodRows> element) {
+        rows.merge(element.getValue().periodStartMillis(), element.getValue().rows(), Long::sum);
+    }
+
+    @Override
+    public void processWatermark1(Watermark mark) {
+        // The committer's watermark says nothing about commits; the second input's seals periods.
+    }
+
+    @Override
+    public void processWatermark2(Watermark mark) {
+        long watermark = mark.getTimestamp();
+        if (watermark < Long.MAX_VALUE) {
+            lastWatermark = Math.max(lastWatermark, watermark);
+        }
+        if (frontier == Long.MIN_VALUE) {
+            if (rows.isEmpty()) {
+                return; // no period had rows yet: nothing to mark
+            }
+            frontier = rows.firstKey();
+        }
+        // At the end of the input (MAX_VALUE) only periods up to the last one seen exist.
+        long horizon = Math.max(lastWatermark, rows.isEmpty() ? Long.MIN_VALUE : rows.lastKey());
+        Period period = calendar.periodOf(frontier);
+        boolean sealedAny = false;
+        while (ToArchiveRows.sealedAt(period, allowedLateness) <= watermark && period.startMillis() <= horizon) {
+            sealed.put(period.startMillis(), period);
+            sealedAny = true;
+            period = calendar.next(period);
+        }
+        frontier = period.startMillis();
+        if (sealedAny) {
+            checkSealed();
+        }
+    }
+
+    @Override
+    public void endInput(int inputId) {
+        endedInputs.add(inputId);
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        if (endedInputs.size() == 2) {
+            awaitLastMarkers();
+        }
+    }
+
+    /** The final checkpoint of a bounded input: the committer commits its last files now, in its own task. */
+    private void awaitLastMarkers() throws Exception {
+        long deadline = System.nanoTime() + FINAL_WAIT.toNanos();
+        while (!sealed.isEmpty() && System.nanoTime() < deadline) {
+            for (Future<Boolean> check : new ArrayList<>(running.values())) {
+                try {
+                    check.get();
+                } catch (ExecutionException failed) {
+                    // reported by applyFinished
+                }
+            }
+            checkSealed();
+            if (!sealed.isEmpty()) {
+                Thread.sleep(50);
+            }
+        }
+        if (!sealed.isEmpty()) {
+            LOG.warn("The input ended but periods {} are not archived: their files are not all committed",
+                    sealed.values().stream().map(Period::label).toList());
+        }
+    }
+
+    /** Applies the finished checks and starts one for every sealed period that has none running. */
+    private void checkSealed() {
+        applyFinished();
+        for (Period period : sealed.values()) {
+            if (!running.containsKey(period.startMillis())) {
+                long expected = rows.getOrDefault(period.startMillis(), 0L);
+                running.put(period.startMillis(), checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected)));
+            }
+        }
+    }
+
+    /** Forgets the periods whose marker a finished check found or wrote. */
+    private void applyFinished() {
+        Iterator<Map.Entry<Long, Future<Boolean>>> it = running.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Long, Future<Boolean>> check = it.next();
+            if (!check.getValue().isDone()) {
+                continue;
+            }
+            it.remove();
+            try {
+                if (check.getValue().get()) {
+                    sealed.remove(check.getKey());
+                    rows.remove(check.getKey());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException e) {
+                LOG.warn("Cannot check the archive of the period starting at {} yet; retrying after the next checkpoint",
+                        Instant.ofEpochMilli(check.getKey()), e.getCause());
+            }
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        applyFinished();
+        List<Tuple2<Long, Long>> entries = new ArrayList<>();
+        for (Map.Entry<Long, Long> e : rows.entrySet()) {
+            entries.add(Tuple2.of(e.getKey(), e.getValue()));
+        }
+        rowsState.update(entries);
+        List<Long> progress = new ArrayList<>(List.of(frontier, lastWatermark));
+        progress.addAll(sealed.keySet());
+        progressState.update(progress);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (checks != null) {
+            checks.shutdownNow();
+        }
+        super.close();
+    }
+}

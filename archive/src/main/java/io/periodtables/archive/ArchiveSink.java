@@ -1,0 +1,118 @@
+package io.periodtables.archive;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodTablesConfig;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.connector.file.sink.FileSinkCommittable;
+import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
+import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
+import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.SimpleVersionedStringSerializer;
+import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
+
+import java.io.IOException;
+import java.util.Collection;
+
+/**
+ * Flink's {@link FileSink} for the archive's Parquet rows, one folder per row's partition, part
+ * files rolled and committed on every checkpoint (exactly once), plus a post-commit step: the
+ * {@link ArchiveMarkers} operator, which sees every commit. Writer, state and committer are the
+ * file sink's own, so its savepoint state is that of a plain {@code FileSink}.
+ */
+@Internal
+final class ArchiveSink implements Sink<ArchiveRow>, SupportsWriterState<ArchiveRow, FileWriterBucketState>,
+        SupportsCommitter<FileSinkCommittable>, SupportsPostCommitTopology<FileSinkCommittable> {
+    private static final long serialVersionUID = 1L;
+
+    static final String MARKERS_UID = "archive-markers";
+
+    private final FileSink<ArchiveRow> files;
+    private final String archivePath;
+    private final PeriodTablesConfig config;
+    /** Only used while the job graph is built; the marker operator joins it to the commits. */
+    private final transient DataStream<PeriodRows> periodRows;
+
+    ArchiveSink(PeriodTablesConfig config, DataStream<PeriodRows> periodRows) {
+        this.archivePath = config.get(ConfigKeys.ARCHIVE_PATH);
+        this.config = config;
+        this.periodRows = periodRows;
+        this.files = FileSink.forBulkFormat(new Path(archivePath), ArchiveParquet.writerFactory())
+                .withBucketAssigner(new ByPartition())
+                .withRollingPolicy(OnCheckpointRollingPolicy.build())
+                .withOutputFileConfig(OutputFileConfig.builder().withPartPrefix("part").withPartSuffix(ArchiveParquet.SUFFIX).build())
+                .build();
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    public SinkWriter<ArchiveRow> createWriter(InitContext context) throws IOException {
+        return files.createWriter(context);
+    }
+
+    @Override
+    public StatefulSinkWriter<ArchiveRow, FileWriterBucketState> createWriter(WriterInitContext context) throws IOException {
+        return files.createWriter(context);
+    }
+
+    @Override
+    public StatefulSinkWriter<ArchiveRow, FileWriterBucketState> restoreWriter(WriterInitContext context,
+            Collection<FileWriterBucketState> recoveredState) throws IOException {
+        return files.restoreWriter(context, recoveredState);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<FileWriterBucketState> getWriterStateSerializer() {
+        return files.getWriterStateSerializer();
+    }
+
+    @Override
+    public Committer<FileSinkCommittable> createCommitter(CommitterInitContext context) throws IOException {
+        return files.createCommitter(context);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<FileSinkCommittable> getCommittableSerializer() {
+        return files.getCommittableSerializer();
+    }
+
+    @Override
+    public void addPostCommitTopology(DataStream<CommittableMessage<FileSinkCommittable>> committed) {
+        committed.global().connect(periodRows.global())
+                .transform("Archive markers", Types.VOID, new ArchiveMarkers(archivePath, config.calendar(),
+                        config.get(ConfigKeys.ALLOWED_LATENESS).toMillis()))
+                .uid(MARKERS_UID)
+                .setParallelism(1)
+                .setMaxParallelism(1);
+    }
+
+    /** Files each row under its partition folder. */
+    private static final class ByPartition implements BucketAssigner<ArchiveRow, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getBucketId(ArchiveRow row, Context context) {
+            return row.partition();
+        }
+
+        @Override
+        public SimpleVersionedSerializer<String> getSerializer() {
+            return SimpleVersionedStringSerializer.INSTANCE;
+        }
+    }
+}

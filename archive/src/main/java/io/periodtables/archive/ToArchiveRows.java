@@ -1,0 +1,139 @@
+package io.periodtables.archive;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.SinkRecord;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Turns the records the period-table sink receives into archive rows: a period reading into a row
+ * of {@code period=<label>/}, a late reading into one of {@code late=<yyyy-MM>/} (the month of the
+ * watermark that made it late, as its late table), each holding exactly the item the sink stores;
+ * rejections, and readings the sink turns into rejections, have no row.
+ *
+ * <p>It counts the rows of each period and, once its watermark has passed the period's end plus
+ * the allowed lateness (after which the window operator emits nothing for that period), sends the
+ * count to {@link #PERIOD_ROWS}. The counts are checkpointed with the same barrier as the file
+ * sink's state behind it, so after a restore they describe exactly the rows the sink will commit.
+ */
+@Internal
+final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow> implements OneInputStreamOperator<SinkRecord, ArchiveRow> {
+    private static final long serialVersionUID = 1L;
+
+    /** Per subtask and sealed period: the rows this subtask sent to the period's folder. */
+    static final OutputTag<PeriodRows> PERIOD_ROWS = new OutputTag<>("archive-period-rows", TypeInformation.of(PeriodRows.class));
+
+    private final PeriodCalendar calendar;
+    private final long allowedLateness;
+    private final ArchiveItems items;
+
+    private transient ListState<Tuple2<Long, Long>> state;
+    private transient TreeMap<Long, Long> rowsByPeriod;
+    private transient Period last;
+
+    ToArchiveRows(PeriodTablesConfig config, ArchiveItems items) {
+        this.calendar = config.calendar();
+        this.allowedLateness = config.get(ConfigKeys.ALLOWED_LATENESS).toMillis();
+        this.items = items;
+    }
+
+    /** The watermark at which the window operator has emitted everything of {@code period}. */
+    static long sealedAt(Period period, long allowedLateness) {
+        return period.endMillis() - 1 + allowedLateness;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        state = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>("archive-rows-per-period", Types.TUPLE(Types.LONG, Types.LONG)));
+        rowsByPeriod = new TreeMap<>();
+        for (Tuple2<Long, Long> entry : state.get()) {
+            rowsByPeriod.merge(entry.f0, entry.f1, Long::sum);
+        }
+    }
+
+    @Override
+    public void processElement(StreamRecord<SinkRecord> element) {
+        SinkRecord record = element.getValue();
+        if (record.kind() == SinkRecord.Kind.REJECTED) {
+            return;
+        }
+        Map<String, AttributeValue> item = items.item(record.reading());
+        if (item == null) {
+            return;
+        }
+        String partition;
+        if (record.kind() == SinkRecord.Kind.PERIOD) {
+            Period period = periodOf(record.reading().eventMillis());
+            if (period == null) {
+                return; // no table name for this time: the sink rejects it
+            }
+            rowsByPeriod.merge(period.startMillis(), 1L, Long::sum);
+            partition = ArchivePartitions.period(period);
+        } else {
+            // A record restored from serializer format 1 lacks its watermark; the sink then uses its clock.
+            long lateAt = record.lateAtMillis() == SinkRecord.UNKNOWN
+                    ? getProcessingTimeService().getCurrentProcessingTime() : record.lateAtMillis();
+            partition = ArchivePartitions.late(Instant.ofEpochMilli(lateAt));
+        }
+        output.collect(element.replace(ArchiveRow.of(partition, item)));
+    }
+
+    private Period periodOf(long eventMillis) {
+        if (last == null || eventMillis < last.startMillis() || eventMillis >= last.endMillis()) {
+            try {
+                last = calendar.periodOf(eventMillis);
+            } catch (IllegalArgumentException outsideTableNames) {
+                return null;
+            }
+        }
+        return last;
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        Iterator<Map.Entry<Long, Long>> it = rowsByPeriod.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Long, Long> entry = it.next();
+            if (sealedAt(calendar.periodOf(entry.getKey()), allowedLateness) > mark.getTimestamp()) {
+                break; // later periods are sealed later
+            }
+            output.collect(PERIOD_ROWS, new StreamRecord<>(new PeriodRows(entry.getKey(), entry.getValue())));
+            it.remove();
+        }
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        List<Tuple2<Long, Long>> entries = new ArrayList<>();
+        rowsByPeriod.forEach((start, rows) -> entries.add(Tuple2.of(start, rows)));
+        state.update(entries);
+    }
+}

@@ -1,0 +1,34 @@
+package io.periodtables.job;
+
+import io.periodtables.archive.ArchiveItems;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.Reading;
+import io.periodtables.sink.ReadingItems;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.Map;
+
+/** The archive's items are the sink's: {@link ReadingItems}, and none where the sink rejects the reading. */
+final class StoredItems implements ArchiveItems {
+    private static final long serialVersionUID = 1L;
+
+    private final PeriodTablesConfig config;
+    private transient ReadingItems items;
+
+    StoredItems(PeriodTablesConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public Map<String, AttributeValue> item(Reading reading) {
+        if (items == null) {
+            items = new ReadingItems(config);
+        }
+        try {
+            return items.item(reading);
+        } catch (IllegalArgumentException rejectedBySink) {
+            return null;
+        }
+    }
+}
