@@ -100,6 +100,9 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<SinkReco
     }
 
     private boolean isLate(long eventMillis) {
+        if (eventMillis > floor) {
+            return false; // its period ends after it, so its grace ends after the floor: no calendar lookup
+        }
         try {
             return calendar.periodOf(eventMillis).endMillis() - 1 + allowedLateness <= floor;
         } catch (IllegalArgumentException outsideTableNames) {

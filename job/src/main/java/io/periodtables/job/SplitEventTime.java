@@ -167,59 +167,21 @@ final class SplitEventTime<S extends SourceSplit, E> implements Source<SinkRecor
         }
     }
 
-    /** A reader output whose records, per split, pass {@link ShardLateness} first. */
-    private static final class JudgingOutput implements ReaderOutput<SinkRecord> {
-        private final ReaderOutput<SinkRecord> output;
-        private final ShardLateness lateness;
-        private final Map<String, SourceOutput<SinkRecord>> splits = new HashMap<>();
+    /** Records emitted by a reader without per-split outputs (the generator's) count as one split. */
+    private static final String MAIN = "";
 
-        JudgingOutput(ReaderOutput<SinkRecord> output, ShardLateness lateness) {
+    /** A split's output whose records pass {@link ShardLateness} first, judged as that split's. */
+    private static class SplitOutput implements SourceOutput<SinkRecord> {
+        private final String split;
+        private final SourceOutput<SinkRecord> output;
+        final ShardLateness lateness;
+
+        SplitOutput(String split, SourceOutput<SinkRecord> output, ShardLateness lateness) {
+            this.split = split;
             this.output = output;
             this.lateness = lateness;
         }
 
-        @Override
-        public void collect(SinkRecord record) {
-            output.collect(lateness.judge(MAIN, record));
-        }
-
-        @Override
-        public void collect(SinkRecord record, long timestamp) {
-            output.collect(lateness.judge(MAIN, record), timestamp);
-        }
-
-        @Override
-        public void emitWatermark(Watermark watermark) {
-            output.emitWatermark(watermark);
-        }
-
-        @Override
-        public void markIdle() {
-            output.markIdle();
-        }
-
-        @Override
-        public void markActive() {
-            output.markActive();
-        }
-
-        @Override
-        public SourceOutput<SinkRecord> createOutputForSplit(String splitId) {
-            return splits.computeIfAbsent(splitId, id -> new SplitOutput(id, output.createOutputForSplit(id), lateness));
-        }
-
-        @Override
-        public void releaseOutputForSplit(String splitId) {
-            splits.remove(splitId);
-            output.releaseOutputForSplit(splitId);
-        }
-    }
-
-    /** Records emitted by a reader without per-split outputs (the generator's) count as one split. */
-    private static final String MAIN = "";
-
-    private record SplitOutput(String split, SourceOutput<SinkRecord> output, ShardLateness lateness)
-            implements SourceOutput<SinkRecord> {
         @Override
         public void collect(SinkRecord record) {
             output.collect(lateness.judge(split, record));
@@ -243,6 +205,28 @@ final class SplitEventTime<S extends SourceSplit, E> implements Source<SinkRecor
         @Override
         public void markActive() {
             output.markActive();
+        }
+    }
+
+    /** The reader's output: its own records as one split's ({@link #MAIN}), each split's through a {@link SplitOutput}. */
+    private static final class JudgingOutput extends SplitOutput implements ReaderOutput<SinkRecord> {
+        private final ReaderOutput<SinkRecord> output;
+        private final Map<String, SourceOutput<SinkRecord>> splits = new HashMap<>();
+
+        JudgingOutput(ReaderOutput<SinkRecord> output, ShardLateness lateness) {
+            super(MAIN, output, lateness);
+            this.output = output;
+        }
+
+        @Override
+        public SourceOutput<SinkRecord> createOutputForSplit(String splitId) {
+            return splits.computeIfAbsent(splitId, id -> new SplitOutput(id, output.createOutputForSplit(id), lateness));
+        }
+
+        @Override
+        public void releaseOutputForSplit(String splitId) {
+            splits.remove(splitId);
+            output.releaseOutputForSplit(splitId);
         }
     }
 }
