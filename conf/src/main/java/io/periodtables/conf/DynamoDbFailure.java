@@ -41,7 +41,9 @@ public final class DynamoDbFailure {
         /** Credentials refused or not permitted: retrying cannot help. */
         ACCESS_DENIED,
         /** Any other 4xx answer: the service refused this call as it stands. */
-        REFUSED
+        REFUSED,
+        /** Not a failure of the call at all: one of our own exceptions, or a bug. */
+        NOT_DYNAMODB
     }
 
     private static final Set<String> THROTTLING = Set.of(
@@ -62,8 +64,9 @@ public final class DynamoDbFailure {
     public static Kind classify(Throwable error) {
         Throwable cause = unwrap(error);
         if (!(cause instanceof AwsServiceException service)) {
-            // SdkClientException (I/O, connection refused, attempt timeouts), IOException, TimeoutException, anything else
-            return Kind.TRANSIENT;
+            // SdkClientException: I/O, connection refused, attempt and call timeouts
+            return cause instanceof SdkClientException || cause instanceof IOException || cause instanceof TimeoutException
+                    ? Kind.TRANSIENT : Kind.NOT_DYNAMODB;
         }
         String code = errorCode(service);
         if (THROTTLING.contains(code) || service.isThrottlingException()) {
