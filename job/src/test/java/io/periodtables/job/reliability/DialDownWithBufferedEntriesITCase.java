@@ -2,13 +2,11 @@ package io.periodtables.job.reliability;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.emulators.SeenRequest;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,17 +65,8 @@ class DialDownWithBufferedEntriesITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
-    private static DynamoDbLocal dynamoDb;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        dynamoDb.close();
-    }
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
 
     @BeforeEach
     void clearFaults() {
@@ -89,7 +78,7 @@ class DialDownWithBufferedEntriesITCase {
     void aTableClosedWithABacklogInTheSinkGetsItWrittenOnceAndEndsAtItsLowerTier(Checkpointing mode) throws Exception {
         // Each provisioned table takes 50 items a second (1 s of burst), closed ones 1.
         DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
-        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(),
+        PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.local().endpoint(),
                 "rel_backlog_" + mode.name().toLowerCase(Locale.ROOT),
                 "tables.capacity.current", "50/5", "tables.capacity.previous", "1/1", "tables.capacity.older", "1/1",
                 "window.allowed-lateness", "PT1M", "rotation.lead", "PT3S", "sink.max-buffered", "50", "sink.max-in-flight", "1",
@@ -114,7 +103,7 @@ class DialDownWithBufferedEntriesITCase {
         hooks.rate = new PhasedRate(input.size() - tail, 20);
         ReliabilityRun run = ReliabilityRun.of(config, input).execute(hooks, mode.setup);
 
-        TableSnapshot tables = run.assertExactlyOnce(dynamoDb);
+        TableSnapshot tables = run.assertExactlyOnce(DYNAMODB.local());
         assertThat(tables.itemsOf(closed)).hasSize(BACKLOG);
         assertThat(tables.itemsOf(ExpectedTables.LATE)).hasSize(5);
         Map<String, long[]> lowered = writesAfterFirstUpdate(run.requests(), tables.tables());
@@ -129,7 +118,7 @@ class DialDownWithBufferedEntriesITCase {
             assertThat(lowered.get(closed)[1]).as("without checkpoints 08:00 is dialed down with its readings unwritten")
                     .isPositive();
         }
-        try (DynamoDbClient client = dynamoDb.syncClient()) {
+        try (DynamoDbClient client = DYNAMODB.local().syncClient()) {
             assertThat(client.describeTable(b -> b.tableName(closed)).table().provisionedThroughput().writeCapacityUnits())
                     .as("the closed table ends at its lower tier").isEqualTo(1L);
         }

@@ -2,7 +2,7 @@ package io.periodtables.job.reliability;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.emulators.SeenRequest;
 
 import org.apache.flink.core.execution.JobClient;
@@ -12,8 +12,6 @@ import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,23 +52,14 @@ class SavepointWithClosedTableEntriesITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
-    private static DynamoDbLocal dynamoDb;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        dynamoDb.close();
-    }
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
 
     @Test
     void entriesForADialedDownTableInASavepointAreWrittenOnceAfterTheRestore(@TempDir Path savepoints) throws Exception {
         DynamoDbFaults.reset();
         DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
-        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_restore_closed",
+        PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.local().endpoint(), "rel_restore_closed",
                 "late.policy", "period-table", "window.allowed-lateness", "PT1M", "rotation.lead", "PT3S",
                 "tables.capacity.current", "50/5", "tables.capacity.previous", "1/1", "tables.capacity.older", "1/1");
         String closed = config.naming().periodTableOf(T0);
@@ -111,7 +100,7 @@ class SavepointWithClosedTableEntriesITCase {
         List<SeenRequest> before = DynamoDbFaults.requests();
         Set<String> tablesAtStop;
         int closedAtStop;
-        try (DynamoDbClient client = dynamoDb.syncClient()) {
+        try (DynamoDbClient client = DYNAMODB.local().syncClient()) {
             TableSnapshot snapshot = TableSnapshot.read(client, config.naming());
             tablesAtStop = snapshot.tables();
             closedAtStop = snapshot.itemsOf(closed).size();
@@ -132,7 +121,7 @@ class SavepointWithClosedTableEntriesITCase {
 
         assertThat(closedAtStop).as("late readings for 08:00 unwritten at the stop, so in the savepoint")
                 .isLessThan(ON_TIME + LATE);
-        try (DynamoDbClient client = dynamoDb.syncClient()) {
+        try (DynamoDbClient client = DYNAMODB.local().syncClient()) {
             ExactlyOnceCheck.assertExactlyOnce(expected, TableSnapshot.read(client, config.naming()), start, end);
         }
         assertThat(created).as("tables created again after the restore").doesNotContainAnyElementsOf(tablesAtStop);
