@@ -46,7 +46,7 @@ class ReadingParserOracleTest {
         for (PeriodTablesConfig config : List.of(plain, withTtl)) {
             ReadingParser streaming = new ReadingParser(config);
             TreeReadingParser tree = new TreeReadingParser(config);
-            for (int i = 0; i < 6000; i++) {
+            for (int i = 0; i < 2500; i++) {
                 byte[] raw = record().getBytes(StandardCharsets.UTF_8);
                 if (random.nextInt(200) == 0) {
                     raw[random.nextInt(raw.length)] = (byte) 0xC3; // maybe not UTF-8 any more
