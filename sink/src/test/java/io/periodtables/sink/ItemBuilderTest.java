@@ -122,7 +122,8 @@ class ItemBuilderTest {
         Map<String, AttributeValue> item = fourShards.rejectionItem(rejection);
 
         assertThat(item).containsOnlyKeys("pk", "sk", "reason", "raw", "rawBytes", "arrivedAt", "origin");
-        assertThat(item.get("pk").s()).isEqualTo("invalid-json");
+        // k = the sort key (hex) modulo 16: its last hex digit
+        assertThat(item.get("pk").s()).isEqualTo("invalid-json#" + Integer.parseInt(rejection.rawHash().substring(15), 16));
         assertThat(item.get("sk").s()).isEqualTo(rejection.rawHash()).matches("[0-9a-f]{16}");
         assertThat(item.get("reason").s()).isEqualTo("not JSON at 1:2");
         assertThat(item.get("raw").s()).isEqualTo("{oops");

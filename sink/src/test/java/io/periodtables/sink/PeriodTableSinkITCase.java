@@ -116,7 +116,7 @@ class PeriodTableSinkITCase {
         assertThat(DynamoDbTables.contents(client, prefix + "_late_2026-12").values())
                 .containsExactly(TestReadings.expectedItem(config, 1, 3));
         assertThat(DynamoDbTables.contents(client, prefix + "_rejected").values()).singleElement().satisfies(item -> {
-            assertThat(item.get("pk").s()).isEqualTo("invalid-json");
+            assertThat(item.get("pk").s()).isEqualTo("invalid-json#" + Integer.parseInt(rejection.rawHash().substring(15), 16));
             assertThat(item.get("sk").s()).isEqualTo(rejection.rawHash());
             assertThat(item.get("reason").s()).isEqualTo("Unexpected character ('x')");
             assertThat(item.get("raw").s()).isEqualTo("x{");
