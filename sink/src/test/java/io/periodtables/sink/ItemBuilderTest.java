@@ -117,6 +117,20 @@ class ItemBuilderTest {
     }
 
     @Test
+    void tenThousandRejectionsOfOneReasonSpreadEvenlyOverSixteenPartitionKeys() {
+        Map<String, Integer> perKey = new java.util.TreeMap<>();
+        for (int i = 0; i < 10_000; i++) {
+            Rejection rejection = Rejection.of(RejectReason.INVALID_JSON, "not JSON", "{bad " + i, 0L, "shard-0/" + i);
+            perKey.merge(fourShards.rejectionItem(rejection).get("pk").s(), 1, Integer::sum);
+        }
+
+        assertThat(perKey).hasSize(16).allSatisfy((pk, items) -> {
+            assertThat(pk).matches("invalid-json#([0-9]|1[0-5])");
+            assertThat(items).as(pk).isBetween(500, 750);
+        });
+    }
+
+    @Test
     void rejectionItemFollowsDesign() {
         Rejection rejection = Rejection.of(RejectReason.INVALID_JSON, "not JSON at 1:2", "{oops", 1_700_000_000_123L, "shard-1/42");
         Map<String, AttributeValue> item = fourShards.rejectionItem(rejection);

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -46,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * table B (hour 14); {@link AcknowledgedWrites} counts what DynamoDB acknowledged, per key.
  */
 class PeriodTableSinkThrottlingITCase {
+    private static final Logger LOG = LoggerFactory.getLogger(PeriodTableSinkThrottlingITCase.class);
 
     private static final Instant HOUR_A = Instant.parse("2026-11-22T13:00:00Z");
     private static final Instant HOUR_B = Instant.parse("2026-11-22T14:00:00Z");
@@ -102,6 +105,8 @@ class PeriodTableSinkThrottlingITCase {
         assertThat(throttledCalls).as("A was throttled throughout").isGreaterThan(10);
         assertThat(writtenToAWhileThrottled).isZero();
         double ratio = ((double) throttled[0] / throttled[1]) / ((double) unthrottled[0] / unthrottled[1]);
+        LOG.info("B's write rate {}/s unthrottled, {}/s while A is throttled ({} throttled calls): ratio {}",
+                unthrottled[0] * 1e9 / unthrottled[1], throttled[0] * 1e9 / throttled[1], throttledCalls, ratio);
         assertThat(ratio).as("B's write rate while A is throttled, relative to before").isGreaterThanOrEqualTo(0.8);
         assertWrittenOnce(config, n);
     }
