@@ -79,31 +79,33 @@ class PeriodTableSinkThrottlingITCase {
     }
 
     /**
-     * The production case is a table throttled for minutes; 12 seconds (4,800 of B's writes at
-     * 400/s) keep the test short and are still dozens of A's backoff rounds (20 ms to 1 s). The
-     * rate of B is measured against an unthrottled phase of the same run, as a ratio.
+     * The production case is a table throttled for minutes; 12 seconds (2,400 of B's writes at
+     * 200/s) keep the test short and are still dozens of A's backoff rounds (20 ms to 1 s). The
+     * rate of B is measured against an unthrottled phase of the same run, as a ratio; the source
+     * rate (250/s) stays well below what the sink writes on a loaded 2-core machine, so both
+     * phases measure the sink keeping up, not a backlog draining.
      */
     @Test
     void tableThrottledForTwelveSecondsLeavesTheOtherTablesWriteRateAndEverythingIsWrittenOnce() throws Exception {
-        int n = 9_500;
+        int n = 4_750;
         PeriodTablesConfig config = SinkTestBed.config(dynamoDb, "sink.request-timeout", "PT10S");
         String a = config.naming().periodTableOf(HOUR_A);
         String b = config.naming().periodTableOf(HOUR_B);
         DynamoDbTables.create(client, a, b);
 
-        JobClient job = submit(config, n, 500, null);
-        await(() -> AcknowledgedWrites.of(b) >= 400, "B's first writes");
-        long[] unthrottled = rateOfB(b, 1_600);
+        JobClient job = submit(config, n, 250, null);
+        await(() -> AcknowledgedWrites.of(b) >= 200, "B's first writes");
+        long[] unthrottled = rateOfB(b, 800);
         DynamoDbFaults.on("BatchWriteItem").table(a).always().throttle();
-        long writtenToA = AcknowledgedWrites.of(a);
-        long[] throttled = rateOfB(b, 4_800);
+        long throttledSince = System.nanoTime();
+        long[] throttled = rateOfB(b, 2_400);
         long throttledCalls = DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED);
-        long writtenToAWhileThrottled = AcknowledgedWrites.of(a) - writtenToA;
+        long writtenToAWhileThrottled = AcknowledgedWrites.ofRequestsStartedSince(a, throttledSince);
         DynamoDbFaults.reset();
         job.getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
         assertThat(throttledCalls).as("A was throttled throughout").isGreaterThan(10);
-        assertThat(writtenToAWhileThrottled).isZero();
+        assertThat(writtenToAWhileThrottled).as("A's requests sent while it was throttled wrote nothing").isZero();
         double ratio = ((double) throttled[0] / throttled[1]) / ((double) unthrottled[0] / unthrottled[1]);
         LOG.info("B's write rate {}/s unthrottled, {}/s while A is throttled ({} throttled calls): ratio {}",
                 unthrottled[0] * 1e9 / unthrottled[1], throttled[0] * 1e9 / throttled[1], throttledCalls, ratio);
@@ -126,8 +128,9 @@ class PeriodTableSinkThrottlingITCase {
         DynamoDbTables.create(client, a, b);
         DynamoDbFaults.on("BatchWriteItem").table(a).always().throttle();
 
-        JobClient first = submit(config, n, 300, null);
-        await(() -> AcknowledgedWrites.of(b) >= 600
+        // 40 s of input: the savepoint comes long before the end of input, which would drain the queue
+        JobClient first = submit(config, n, 100, null);
+        await(() -> AcknowledgedWrites.of(b) >= 200
                 && DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED) >= 5, "A throttled");
         String savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                 .get(BOUND.toSeconds(), TimeUnit.SECONDS);
