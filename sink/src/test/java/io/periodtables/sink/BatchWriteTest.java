@@ -211,6 +211,24 @@ class BatchWriteTest {
     }
 
     @Test
+    void throttledBatchOfTwoTablesIsWrittenAgainTableByTableSoOnlyTheThrottlingTableRetries() {
+        List<TableWriteEntry> entries = entries("readings_b", 5);
+        entries.addAll(entries("readings_a", 5));
+        dynamoDb.failNext(FakeDynamoDb.error("ProvisionedThroughputExceededException", 400));
+        dynamoDb.failNext(FakeDynamoDb.error("ProvisionedThroughputExceededException", 400));
+
+        BatchOutcome outcome = write(entries);
+
+        assertThat(dynamoDb.requestSizes).containsExactly(10, 5, 5);
+        assertThat(outcome.retry).hasSize(5).allSatisfy(e -> {
+            assertThat(e.table()).isEqualTo("readings_b");
+            assertThat(e.failedAttempts()).isEqualTo(1);
+        });
+        assertThat(dynamoDb.table("readings_a")).hasSize(5);
+        assertThat(throttled).containsExactly("readings_b");
+    }
+
+    @Test
     void refusedCredentialsAreFatalWithAClearMessage() {
         dynamoDb.failNext(FakeDynamoDb.error("UnrecognizedClientException", 400));
         BatchOutcome outcome = write(entries("readings_a", 2));
