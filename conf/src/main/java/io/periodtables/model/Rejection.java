@@ -33,8 +33,8 @@ public record Rejection(RejectReason reason, String message, byte[] raw, long ra
     /**
      * Partition keys per reason code in the rejected table. A flood of bad input is mostly one
      * reason; DynamoDB gives one partition key at most 1,000 WCU/s, so 16 keys let one reason take
-     * 16,000 WCU/s (16 times the default {@code current} tier), while reading a reason back costs
-     * 16 queries. Part of the stored item key: never change it.
+     * 16,000 WCU/s (the on-demand rejected table serves a new table 4,000 at first), while reading
+     * a reason back costs 16 queries. Part of the stored item key: never change it.
      */
     public static final int KEY_SPREAD = 16;
 
