@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * The sink's metrics on its writer's metric group. Counters are thread-safe because responses
@@ -24,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       (writes that found their table missing and had it created), {@code readingsRerouted}
  *       (readings sent to the late or rejected table because their period table was missing and
  *       its period closed or not yet open);
- *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8).
+ *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8);
+ *   <li>{@code delayedEntries}: entries waiting in the writer's delay queue to be retried.
  * </ul>
  */
 final class SinkMetrics {
@@ -61,6 +63,11 @@ final class SinkMetrics {
 
     private static Counter counter(MetricGroup group, String name) {
         return group.counter(name, new ThreadSafeSimpleCounter());
+    }
+
+    /** Publishes the size of the writer's delay queue (read on the metric reporter's thread: an estimate). */
+    void delayedEntries(IntSupplier size) {
+        group.gauge("delayedEntries", size::getAsInt);
     }
 
     /** Entries that DynamoDB accepted. */
