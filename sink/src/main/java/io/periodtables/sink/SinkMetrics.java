@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.UserMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
@@ -48,17 +49,17 @@ final class SinkMetrics {
     /** @param rejectedItems the counter of items the sink rejected before sending, shared */
     SinkMetrics(MetricGroup group, Counter rejectedItems) {
         this.group = group;
-        this.recordsWritten = counter(group, "recordsWritten");
-        this.batches = counter(group, "batches");
-        this.unprocessedItemsRetried = counter(group, "unprocessedItemsRetried");
-        this.throttledRequests = counter(group, "throttledRequests");
-        this.failedRequests = counter(group, "failedRequests");
-        this.bisections = counter(group, "bisections");
+        this.recordsWritten = counter(group, UserMetrics.RECORDS_WRITTEN);
+        this.batches = counter(group, UserMetrics.BATCHES);
+        this.unprocessedItemsRetried = counter(group, UserMetrics.UNPROCESSED_ITEMS_RETRIED);
+        this.throttledRequests = counter(group, UserMetrics.THROTTLED_REQUESTS);
+        this.failedRequests = counter(group, UserMetrics.FAILED_REQUESTS);
+        this.bisections = counter(group, UserMetrics.BISECTIONS);
         this.rejectedItems = rejectedItems;
-        this.missingTableFallbacks = counter(group, "missingTableFallbacks");
-        this.readingsRerouted = counter(group, "readingsRerouted");
-        group.gauge("lastSendLatencyMs", () -> lastSendLatencyMicros.get() / 1000.0);
-        group.gauge("avgSendLatencyMs", () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
+        this.missingTableFallbacks = counter(group, UserMetrics.MISSING_TABLE_FALLBACKS);
+        this.readingsRerouted = counter(group, UserMetrics.READINGS_REROUTED);
+        group.gauge(UserMetrics.LAST_SEND_LATENCY_MS, () -> lastSendLatencyMicros.get() / 1000.0);
+        group.gauge(UserMetrics.AVG_SEND_LATENCY_MS, () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
     }
 
     private static Counter counter(MetricGroup group, String name) {
@@ -67,7 +68,7 @@ final class SinkMetrics {
 
     /** Publishes the size of the writer's delay queue (read on the metric reporter's thread: an estimate). */
     void delayedEntries(IntSupplier size) {
-        group.gauge("delayedEntries", size::getAsInt);
+        group.gauge(UserMetrics.DELAYED_ENTRIES, size::getAsInt);
     }
 
     /** Entries that DynamoDB accepted. */
@@ -79,7 +80,7 @@ final class SinkMetrics {
             if (!entry.table().equals(table)) {
                 table = entry.table();
                 perTable = recordsWrittenPerTable.computeIfAbsent(table,
-                        t -> counter(group.addGroup("table", t), "recordsWritten"));
+                        t -> counter(group.addGroup(UserMetrics.TABLE_GROUP, t), UserMetrics.RECORDS_WRITTEN));
             }
             perTable.inc();
         }
