@@ -5,15 +5,18 @@ import io.periodtables.archive.ArchiveReader;
 import io.periodtables.conf.Period;
 import io.periodtables.rotation.RetentionGate;
 
+import org.apache.flink.annotation.Internal;
+
 import java.io.IOException;
 
 /** Retention's gate when the job archives: a period is archived once its {@code _SUCCESS} marker exists under {@code archive.path}. */
-final class ArchivedPeriods implements RetentionGate {
+@Internal
+public final class ArchivedPeriods implements RetentionGate {
     private static final long serialVersionUID = 1L;
 
     private final String archivePath;
 
-    ArchivedPeriods(String archivePath) {
+    public ArchivedPeriods(String archivePath) {
         this.archivePath = archivePath;
     }
 
