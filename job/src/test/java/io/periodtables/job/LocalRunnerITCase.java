@@ -104,7 +104,7 @@ class LocalRunnerITCase {
             assertThat(itsTable.find()).as(out).isTrue();
             assertThat(number(archived.group(3))).as(archived.group()).isEqualTo(number(itsTable.group(1)));
         }
-        assertThat(out).contains("Archive " + archivePath);
+        assertThat(out).contains("Archive " + archivePath.replaceAll("/$", ""));
         assertThat(marked).as(out).isGreaterThanOrEqualTo(3);
         // The summary drew that device with the query CLI: a panel per metric of the fleet.
         Matcher chart = Pattern.compile("(?m)^Its chart: (\\S+\\.svg)$").matcher(out);
