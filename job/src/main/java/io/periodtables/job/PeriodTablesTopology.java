@@ -94,6 +94,8 @@ public final class PeriodTablesTopology {
                 .uid("period-sink").name("DynamoDB period tables");
         if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
             Archive.attach(periodRecords.union(late), config, new StoredItems(config));
+            LOG.info("Archiving to {}: retention deletes a table only once its period's _SUCCESS marker is there",
+                    config.get(ConfigKeys.ARCHIVE_PATH));
         } else {
             LOG.info("archive.path is not set: nothing is archived, retention deletes tables without an archive");
         }

@@ -59,12 +59,17 @@ public final class RotationWiring {
         return cfg -> new TableOwner(TableManager.create(cfg), cfg, Clock.systemUTC());
     }
 
-    /** Adds the rotation operator, fed by a sparse side stream of {@code readings}. */
+    /**
+     * Adds the rotation operator, fed by a sparse side stream of {@code readings}; with
+     * {@code archive.path}, retention deletes a table only once its period is archived.
+     */
     static void attach(DataStream<Reading> readings, PeriodTablesConfig config) {
         DataStream<Long> ticks = readings
                 .process(new RotationTicks(), Types.LONG)
                 .uid("rotation-ticks").name("Rotation ticks");
-        Rotation.attach(ticks, config);
+        Rotation.Builder rotation = Rotation.builder(config);
+        config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> rotation.retentionGate(new ArchivedPeriods(path)));
+        rotation.attach(ticks);
     }
 
     /** The rotation's answers to the sink, in the sink's task. */

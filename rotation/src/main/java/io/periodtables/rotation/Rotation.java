@@ -59,6 +59,7 @@ public final class Rotation {
         private TableManagerSettings settings = TableManagerSettings.defaults();
         private Duration reconcileInterval = Duration.ofSeconds(30);
         private Duration finishTimeout = Duration.ofMinutes(2);
+        private RetentionGate retentionGate;
 
         private Builder(PeriodTablesConfig config) {
             this.config = Preconditions.checkNotNull(config, "config");
@@ -94,8 +95,17 @@ public final class Rotation {
             return this;
         }
 
+        /**
+         * Retention deletes an expired table only once {@code value} says its period is archived
+         * ({@link TablePlan#archiveOf which period}); without a gate it deletes at expiry.
+         */
+        public Builder retentionGate(RetentionGate value) {
+            this.retentionGate = Preconditions.checkNotNull(value, "retentionGate");
+            return this;
+        }
+
         public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide) {
-            Options options = new Options(config, clients, settings, reconcileInterval, finishTimeout);
+            Options options = new Options(config, clients, settings, reconcileInterval, finishTimeout, retentionGate);
             return sparseSide
                     .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options))
                     .setParallelism(1)
@@ -104,7 +114,7 @@ public final class Rotation {
         }
     }
 
-    /** Everything the rotation operator is built from; serializable, travels with the job graph. */
+    /** Everything the rotation operator is built from; serializable, travels with the job graph. {@code retentionGate} may be null. */
     record Options(PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings,
-            Duration reconcileInterval, Duration finishTimeout) implements java.io.Serializable {}
+            Duration reconcileInterval, Duration finishTimeout, RetentionGate retentionGate) implements java.io.Serializable {}
 }

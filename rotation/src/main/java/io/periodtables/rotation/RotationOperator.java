@@ -100,7 +100,7 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
                     public long wallClockMillis() {
                         return getProcessingTimeService().getCurrentProcessingTime();
                     }
-                });
+                }, options.retentionGate());
         if (getRuntimeContext().isCheckpointingEnabled()) {
             reconciler.gateLoweringOnCheckpoints(state.watermark);
         }
@@ -158,6 +158,9 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     @Override
     public void close() throws Exception {
         try {
+            if (reconciler != null) {
+                reconciler.close();
+            }
             if (manager != null) {
                 manager.close();
             }

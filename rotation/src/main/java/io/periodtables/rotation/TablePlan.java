@@ -3,18 +3,21 @@ package io.periodtables.rotation;
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The difference between one table as it is and as the {@link Lifecycle} wants it: the next
  * action, or none. Pure; the {@link Reconciler} asks it for every table it knows on every pass.
- * In order: delete a table past {@code tables.retention}; move a period table to its tier (a
+ * In order: delete a table past {@code tables.retention} (with a {@link RetentionGate}, only once
+ * its {@linkplain #archiveOf archive period} is archived); move a period table to its tier (a
  * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not
  * lowered yet); enable TTL when {@code tables.ttl} is set.
  */
@@ -35,8 +38,10 @@ final class TablePlan {
      * @param lowerBy the watermark up to which the sink has written everything
      * @param ttlOn tables whose TTL is known to be on
      * @param leftAlone expired tables retention must not touch (not ours, or deletion protection)
+     * @param archived periods known archived; null when retention waits for no archive
      */
-    record View(Instant watermark, Instant lowerBy, Instant wallClock, Set<String> ttlOn, Set<String> leftAlone) {}
+    record View(Instant watermark, Instant lowerBy, Instant wallClock, Set<String> ttlOn, Set<String> leftAlone,
+            Set<Period> archived) {}
 
     private final PeriodTablesConfig config;
     private final Lifecycle lifecycle;
@@ -55,11 +60,8 @@ final class TablePlan {
         if (ref.isEmpty() || !table.isActive() || ref.get().kind() == TableNaming.TableRef.Kind.REJECTED) {
             return Optional.empty();
         }
-        if (view.watermark() != null && !view.leftAlone().contains(name)) {
-            Optional<Duration> retention = config.find(ConfigKeys.TABLES_RETENTION);
-            if (retention.isPresent() && lifecycle.expired(ref.get(), naming, view.watermark(), view.wallClock(), retention.get())) {
-                return Optional.of(new Action(Kind.DELETE, null, false, "past tables.retention"));
-            }
+        if (expired(ref.get(), view) && archiveAwaited(ref.get(), view).isEmpty()) {
+            return Optional.of(new Action(Kind.DELETE, null, false, "past tables.retention"));
         }
         if (view.watermark() != null && ref.get().kind() == TableNaming.TableRef.Kind.PERIOD) {
             Optional<Action> tier = tierAction(ref.get(), table, view);
@@ -71,6 +73,51 @@ final class TablePlan {
             return Optional.of(new Action(Kind.ENABLE_TTL, null, false, "tables.ttl is set"));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The period whose archive retention waits for before it deletes {@code name}: present when
+     * the table is past retention, retention waits for an archive, and that period is not known
+     * archived.
+     */
+    Optional<Period> awaitedArchive(String name, ManagedTable table, View view) {
+        Optional<TableNaming.TableRef> ref = naming.parse(name);
+        if (ref.isEmpty() || !table.isActive() || !expired(ref.get(), view)) {
+            return Optional.empty();
+        }
+        return archiveAwaited(ref.get(), view);
+    }
+
+    /**
+     * The period whose {@code _SUCCESS} marker gates the deletion of {@code table}: a period
+     * table's own period; for the late table of a month, the period holding the first instant of
+     * the next month: its marker is written after the watermark passed the month's end, and late
+     * rows are filed under the month of the watermark that made them late, so by then every row
+     * of the month's late table has reached the archive. Only for period and late tables.
+     */
+    Period archiveOf(TableNaming.TableRef table) {
+        if (table.kind() == TableNaming.TableRef.Kind.PERIOD) {
+            return table.period();
+        }
+        // Never past the labelled years: a late table expires only by a watermark beyond its month's end.
+        return lifecycle.calendar().periodOf(table.lateMonth().plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
+    }
+
+    private boolean expired(TableNaming.TableRef ref, View view) {
+        if (view.watermark() == null || view.leftAlone().contains(ref.name())) {
+            return false;
+        }
+        Optional<Duration> retention = config.find(ConfigKeys.TABLES_RETENTION);
+        return retention.isPresent() && lifecycle.expired(ref, naming, view.watermark(), view.wallClock(), retention.get());
+    }
+
+    /** For an expired table: the period whose archive it still waits for, if any. */
+    private Optional<Period> archiveAwaited(TableNaming.TableRef ref, View view) {
+        if (view.archived() == null) {
+            return Optional.empty();
+        }
+        Period period = archiveOf(ref);
+        return view.archived().contains(period) ? Optional.empty() : Optional.of(period);
     }
 
     private Optional<Action> tierAction(TableNaming.TableRef ref, ManagedTable table, View view) {

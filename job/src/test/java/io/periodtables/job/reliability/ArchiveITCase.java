@@ -4,11 +4,13 @@ import io.periodtables.archive.ArchivePartitions;
 import io.periodtables.archive.ArchiveReader;
 import io.periodtables.archive.ArchiveRow;
 import io.periodtables.archive.PeriodManifest;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.job.ArchivedPeriods;
 import io.periodtables.model.Reading;
 
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -85,7 +87,9 @@ class ArchiveITCase {
         long atStop = committedRows(reader);
         assertThat(midStream).as("rows committed before the stop").isTrue();
         assertThat(atStop).as("stopped mid-stream").isLessThan(run.expected.readings().size());
-        assertThat(reader.isArchived(periods(run).get(periods(run).size() - 1))).as("last period open at the stop").isFalse();
+        Period last = periods(run).get(periods(run).size() - 1);
+        assertThat(reader.isArchived(last)).as("last period open at the stop").isFalse();
+        assertThat(new ArchivedPeriods(archive.toUri().toString()).archived(last)).as("retention keeps its table").isFalse();
 
         submit(run, new TestSource.Hooks(), savepoint).getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
@@ -141,6 +145,12 @@ class ArchiveITCase {
             assertThat(reader.manifest(period)).as("marker of %s", partition).contains(new PeriodManifest(period.label(),
                     rows.get(partition).size(), tables.itemsOf(naming.periodTable(period)).size(), reader.files(partition)));
         }
+        // What retention asks: every period of the run is archived, the one after it is not.
+        ArchivedPeriods gate = new ArchivedPeriods(run.config.get(ConfigKeys.ARCHIVE_PATH));
+        for (Period period : periods(run)) {
+            assertThat(gate.archived(period)).as("%s archived for retention", period.label()).isTrue();
+        }
+        assertThat(gate.archived(run.config.calendar().next(periods(run).get(periods(run).size() - 1)))).isFalse();
     }
 
     /** The periods of the run's period tables, in time order. */
