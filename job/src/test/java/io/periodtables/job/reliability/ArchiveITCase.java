@@ -9,7 +9,7 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.job.ArchivedPeriods;
 import io.periodtables.model.Reading;
 
@@ -20,8 +20,6 @@ import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,17 +50,8 @@ class ArchiveITCase {
 
     private static final Duration BOUND = Duration.ofSeconds(60);
 
-    private static DynamoDbLocal dynamoDb;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        dynamoDb.close();
-    }
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
 
     @Test
     void everyStoredItemIsArchivedOnceAndEachPeriodIsMarkedWithItsCounts(@TempDir Path archive) throws Exception {
@@ -97,7 +86,7 @@ class ArchiveITCase {
     }
 
     private static PeriodTablesConfig config(String prefix, Path archive) {
-        return ReliabilityRun.config(dynamoDb.endpoint(), prefix, "archive.path", archive.toUri().toString());
+        return ReliabilityRun.config(DYNAMODB.local().endpoint(), prefix, "archive.path", archive.toUri().toString());
     }
 
     private static JobClient submit(ReliabilityRun run, TestSource.Hooks hooks, String savepoint) throws Exception {
@@ -113,7 +102,7 @@ class ArchiveITCase {
     }
 
     private static void assertArchiveMatchesTables(ReliabilityRun run, ArchiveReader reader) throws IOException {
-        TableSnapshot tables = run.snapshot(dynamoDb);
+        TableSnapshot tables = run.snapshot(DYNAMODB.local());
         TableNaming naming = run.config.naming();
         Map<String, List<ArchiveRow>> rows = new TreeMap<>();
         for (String partition : reader.partitions()) {
