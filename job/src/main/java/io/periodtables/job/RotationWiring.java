@@ -1,6 +1,5 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -9,6 +8,7 @@ import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.rotation.Lifecycle;
 import io.periodtables.rotation.Rotation;
+import io.periodtables.rotation.TableLoad;
 import io.periodtables.rotation.TableManager;
 import io.periodtables.sink.MissingTableHandler;
 
@@ -55,12 +55,15 @@ public final class RotationWiring {
         return cfg -> new TableOwner(TableManager.create(cfg), cfg, Clock.systemUTC());
     }
 
-    /** Adds the rotation operator, fed by a sparse side stream of {@code readings}. */
-    static void attach(DataStream<Reading> readings, PeriodTablesConfig config) {
+    /**
+     * Adds the rotation operator, fed by a sparse side stream of {@code readings} and the sink's
+     * write {@code load} per table and second (the next table is sized from its peak).
+     */
+    static void attach(DataStream<Reading> readings, DataStream<TableLoad> load, PeriodTablesConfig config) {
         DataStream<Long> ticks = readings
                 .process(new RotationTicks(), Types.LONG)
                 .uid("rotation-ticks").name("Rotation ticks");
-        Rotation.attach(ticks, config);
+        Rotation.builder(config).attach(ticks, load);
     }
 
     /** The rotation's answers to the sink, in the sink's task. */
@@ -71,7 +74,6 @@ public final class RotationWiring {
         private final Lifecycle lifecycle;
         private final TableNaming naming;
         private final Clock wallClock;
-        private final Capacity open;
         private final Map<String, Instant> lastRaise = new ConcurrentHashMap<>();
         private volatile Opened opened;
 
@@ -83,7 +85,6 @@ public final class RotationWiring {
             this.lifecycle = Lifecycle.of(config);
             this.naming = config.naming();
             this.wallClock = wallClock;
-            this.open = config.effectiveCapacity(CapacityTier.CURRENT);
         }
 
         @Override
@@ -153,7 +154,7 @@ public final class RotationWiring {
             }
             Period period = newestFirst.get(i);
             return manager.describe(naming.periodTable(period)).thenCompose(table ->
-                    table.isPresent() && table.get().capacity().equals(open)
+                    table.isPresent() && manager.tierOf(table.get()).orElse(null) == CapacityTier.CURRENT
                             ? CompletableFuture.completedFuture(Optional.of(period))
                             : newestOpen(newestFirst, i + 1));
         }

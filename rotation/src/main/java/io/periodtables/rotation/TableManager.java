@@ -1,8 +1,8 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +29,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The DynamoDB control-plane operations on period-tables' tables, each idempotent and
@@ -67,7 +65,8 @@ public final class TableManager implements AutoCloseable {
     private final RetryLoop retry;
     private final TableManagerSettings settings;
     private final Clock clock;
-    private final Map<String, CompletableFuture<ManagedTable>> ensuring = new ConcurrentHashMap<>();
+    private final TableCreation creation;
+    private final CapacitySizing sizing;
     private final Map<String, CompletableFuture<Optional<ManagedTable>>> raising = new ConcurrentHashMap<>();
 
     /** A manager with a client of its own, built by {@code clients}; {@link #close()} closes it. */
@@ -102,27 +101,34 @@ public final class TableManager implements AutoCloseable {
         scheduler.setRemoveOnCancelPolicy(true);
         this.retry = new RetryLoop(scheduler, settings);
         this.calls = new TableCalls(client, naming, scheduler, settings);
+        this.creation = new TableCreation(config, client, calls, retry, this::enableTtl);
+        this.sizing = new CapacitySizing(config);
     }
 
     /** Ensures the table of {@code period} exists and is ACTIVE, created with the {@code current} tier. */
     public CompletableFuture<ManagedTable> ensure(Period period) {
-        Map<String, String> tags = baseTags("period");
+        return ensure(period, config.effectiveCapacity(CapacityTier.CURRENT));
+    }
+
+    /** Ensures the table of {@code period} exists and is ACTIVE, created with {@code capacity} (an existing one is kept). */
+    public CompletableFuture<ManagedTable> ensure(Period period, Capacity capacity) {
+        Map<String, String> tags = creation.baseTags("period");
         tags.put(TAG_PERIOD_START, period.start().toString());
         tags.put(TAG_PERIOD_END, period.end().toString());
-        return ensure(naming.periodTable(period), config.effectiveCapacity(CapacityTier.CURRENT), tags, config.ttl().isPresent());
+        return creation.ensure(naming.periodTable(period), capacity, tags, config.ttl().isPresent());
     }
 
     /** Ensures the late table of a UTC write month (on-demand, never tiered). */
     public CompletableFuture<ManagedTable> ensureLateTable(YearMonth month) {
-        Map<String, String> tags = baseTags("late");
+        Map<String, String> tags = creation.baseTags("late");
         tags.put(TAG_LATE_MONTH, month.toString());
         String name = naming.lateTable(month.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
-        return ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent());
+        return creation.ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent());
     }
 
     /** Ensures the rejected table (on-demand, never tiered, no TTL). */
     public CompletableFuture<ManagedTable> ensureRejectedTable() {
-        return ensure(naming.rejectedTable(), Capacity.ON_DEMAND, baseTags("rejected"), false);
+        return creation.ensure(naming.rejectedTable(), Capacity.ON_DEMAND, creation.baseTags("rejected"), false);
     }
 
     /** Ensures a period, late or rejected table of this prefix by its name; any other name fails. */
@@ -148,7 +154,11 @@ public final class TableManager implements AutoCloseable {
      * which says when to try again; nothing is retried here for it.
      */
     public CompletableFuture<Optional<ManagedTable>> setTier(String tableName, CapacityTier tier) {
-        Capacity target = config.effectiveCapacity(tier);
+        return setCapacity(tableName, config.effectiveCapacity(tier));
+    }
+
+    /** As {@link #setTier}, to any capacity (an open table sized from observation). */
+    public CompletableFuture<Optional<ManagedTable>> setCapacity(String tableName, Capacity target) {
         return retry.run("set tier of " + tableName, () -> calls.describe(tableName).thenCompose(found -> {
             if (found.isEmpty() || TableStatus.DELETING.toString().equals(found.get().status())) {
                 return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
@@ -241,7 +251,8 @@ public final class TableManager implements AutoCloseable {
 
     /**
      * The tier whose capacity the table has, the lowest in the life cycle when several tiers
-     * share it; empty when its capacity matches no tier (changed by hand).
+     * share it, else {@code current} for a capacity an open table may have ({@link
+     * CapacitySizing#isOpen}); empty when it matches none (changed by hand).
      */
     public Optional<CapacityTier> tierOf(ManagedTable table) {
         for (int i = CapacityTier.values().length - 1; i >= 0; i--) {
@@ -250,7 +261,7 @@ public final class TableManager implements AutoCloseable {
                 return Optional.of(tier);
             }
         }
-        return Optional.empty();
+        return sizing.isOpen(table.capacity()) ? Optional.of(CapacityTier.CURRENT) : Optional.empty();
     }
 
     /** Stops retries and timers; pending futures may never complete. Closes the client if it owns it. */
@@ -261,56 +272,5 @@ public final class TableManager implements AutoCloseable {
         if (ownsClient) {
             client.close();
         }
-    }
-
-    private CompletableFuture<ManagedTable> ensure(String name, Capacity capacity, Map<String, String> tags, boolean ttl) {
-        CompletableFuture<ManagedTable> mine = new CompletableFuture<>();
-        CompletableFuture<ManagedTable> running = ensuring.putIfAbsent(name, mine);
-        if (running != null) {
-            return running.copy();
-        }
-        AtomicBoolean created = new AtomicBoolean();
-        retry.run("create table " + name, () -> client.createTable(TableRequests.create(config, name, capacity, tags))
-                        .handle((response, error) -> {
-                            if (error == null) {
-                                created.set(true);
-                            } else if (!ControlPlaneErrors.isInUse(error)) {
-                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                            } // in use: it exists (or someone else is creating it); wait for it
-                            return null;
-                        })
-                        .thenCompose(ignored -> calls.untilActive(name, created.get())))
-                .thenCompose(table -> ttl ? enableTtlQuietly(name).thenApply(ignored -> table) : CompletableFuture.completedFuture(table))
-                .whenComplete((table, error) -> {
-                    ensuring.remove(name, mine);
-                    if (error != null) {
-                        mine.completeExceptionally(ControlPlaneErrors.unwrap(error));
-                    } else {
-                        if (table.created()) {
-                            LOG.info("Created table {} ({}, tags {})", name, capacity, tags);
-                        }
-                        mine.complete(table);
-                    }
-                });
-        return mine.copy();
-    }
-
-    /** The table is usable without TTL (items just do not expire), so a failure is only reported. */
-    private CompletableFuture<Void> enableTtlQuietly(String name) {
-        return enableTtl(name).handle((ok, error) -> {
-            if (error != null) {
-                LOG.warn("Could not enable TTL on {} (attribute ttl): {}; the rotation tries again", name,
-                        ControlPlaneErrors.describe(error));
-            }
-            return null;
-        });
-    }
-
-    private Map<String, String> baseTags(String kind) {
-        Map<String, String> tags = new LinkedHashMap<>();
-        tags.put(TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
-        tags.put(TAG_KIND, kind);
-        tags.put(TableNaming.SHARDS_TAG, String.valueOf(config.get(ConfigKeys.TABLES_SHARDS)));
-        return tags;
     }
 }
