@@ -67,11 +67,13 @@ public final class TableManager implements AutoCloseable {
     private final Clock clock;
     private final TableCreation creation;
     private final CapacitySizing sizing;
+    private final AutoScaling autoScaling;
     private final Map<String, CompletableFuture<Optional<ManagedTable>>> raising = new ConcurrentHashMap<>();
 
     /** A manager with a client of its own, built by {@code clients}; {@link #close()} closes it. */
     public static TableManager create(PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings) {
-        return new TableManager(config, clients.newAsyncClient(settings.maxConcurrency()), true, settings, Clock.systemUTC());
+        return new TableManager(config, clients.newAsyncClient(settings.maxConcurrency()), true, settings, Clock.systemUTC(),
+                AutoScaling.of(config).orElse(null));
     }
 
     /** A manager with default settings and a client from {@link DynamoDbClients#of}. */
@@ -81,11 +83,13 @@ public final class TableManager implements AutoCloseable {
 
     /** A manager on a client that the caller keeps and closes. */
     public TableManager(PeriodTablesConfig config, DynamoDbAsyncClient client, TableManagerSettings settings, Clock clock) {
-        this(config, client, false, settings, clock);
+        this(config, client, false, settings, clock, null);
     }
 
-    private TableManager(PeriodTablesConfig config, DynamoDbAsyncClient client, boolean ownsClient,
-            TableManagerSettings settings, Clock clock) {
+    /** With {@code autoScaling} (closed by {@link #close()}) registering the open tables, or none. */
+    TableManager(PeriodTablesConfig config, DynamoDbAsyncClient client, boolean ownsClient,
+            TableManagerSettings settings, Clock clock, AutoScaling autoScaling) {
+        this.autoScaling = autoScaling;
         this.config = config;
         this.naming = config.naming();
         this.client = client;
@@ -115,7 +119,23 @@ public final class TableManager implements AutoCloseable {
         Map<String, String> tags = creation.baseTags("period");
         tags.put(TAG_PERIOD_START, period.start().toString());
         tags.put(TAG_PERIOD_END, period.end().toString());
-        return creation.ensure(naming.periodTable(period), capacity, tags, config.ttl().isPresent());
+        return creation.ensure(naming.periodTable(period), capacity, tags, config.ttl().isPresent())
+                .thenCompose(this::registerIfOpen);
+    }
+
+    /** An open provisioned table goes to auto scaling; without it, it just keeps its capacity (logged). */
+    private CompletableFuture<ManagedTable> registerIfOpen(ManagedTable table) {
+        if (autoScaling == null || table.capacity().onDemand() || tierOf(table).orElse(null) != CapacityTier.CURRENT) {
+            return CompletableFuture.completedFuture(table);
+        }
+        return retry.run("register " + table.name() + " with auto scaling", () -> autoScaling.register(table.name()))
+                .handle((ok, error) -> {
+                    if (error != null) {
+                        LOG.warn("Could not register table {} with Application Auto Scaling: {}; it keeps {}", table.name(),
+                                ControlPlaneErrors.describe(error), table.capacity());
+                    }
+                    return table;
+                });
     }
 
     /** Ensures the late table of a UTC write month (on-demand, never tiered). */
@@ -170,17 +190,22 @@ public final class TableManager implements AutoCloseable {
             if (table.capacity().equals(target)) {
                 return CompletableFuture.completedFuture(found);
             }
-            return client.updateTable(TableRequests.update(tableName, table.capacity(), target)).handle((ok, error) -> {
-                if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
-                    return null;
-                }
-                if (ControlPlaneErrors.isLimitExceeded(error) && TableRequests.isDecrease(table.capacity(), target)) {
-                    Instant now = clock.instant();
-                    Duration wait = settings.decreaseQuotaDelay().orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
-                    throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
-                }
-                throw new CompletionException(ControlPlaneErrors.unwrap(error));
-            }).thenCompose(ignored -> calls.untilActive(tableName, false)).thenApply(Optional::of);
+            // Auto scaling would undo a lower tier: the table leaves it first.
+            CompletableFuture<Void> leave = autoScaling != null && TableRequests.isDecrease(table.capacity(), target)
+                    ? autoScaling.deregister(tableName) : CompletableFuture.completedFuture(null);
+            return leave.thenCompose(left -> client.updateTable(TableRequests.update(tableName, table.capacity(), target)))
+                    .handle((ok, error) -> {
+                        if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
+                            return null;
+                        }
+                        if (ControlPlaneErrors.isLimitExceeded(error) && TableRequests.isDecrease(table.capacity(), target)) {
+                            Instant now = clock.instant();
+                            Duration wait = settings.decreaseQuotaDelay()
+                                    .orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
+                            throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
+                        }
+                        throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                    }).thenCompose(ignored -> calls.untilActive(tableName, false)).thenApply(Optional::of);
         }));
     }
 
@@ -227,16 +252,7 @@ public final class TableManager implements AutoCloseable {
 
     /** Deletes a table that carries our tag and has no deletion protection (a missing one counts as deleted). */
     public CompletableFuture<Deletion> delete(String tableName) {
-        return retry.run("delete " + tableName, () -> calls.delete(tableName)).thenApply(deletion -> {
-            switch (deletion) {
-                case DELETED -> LOG.info("Deleted table {}: its period ended longer ago than tables.retention", tableName);
-                case PROTECTED -> LOG.warn("Table {} is past tables.retention but has deletion protection; not deleting it",
-                        tableName);
-                default -> LOG.info("Table {} is past tables.retention but does not carry the tag {}={} (or its tags"
-                        + " cannot be read); leaving it", tableName, TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
-            }
-            return deletion;
-        });
+        return retry.run("delete " + tableName, () -> calls.delete(tableName)).thenApply(deletion -> TableCalls.logged(tableName, deletion));
     }
 
     /** The names of every table with this prefix (ListTables, all pages). */
@@ -269,6 +285,9 @@ public final class TableManager implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         calls.close();
+        if (autoScaling != null) {
+            autoScaling.close();
+        }
         if (ownsClient) {
             client.close();
         }
