@@ -49,6 +49,29 @@ public final class PlanReport {
         return sb.toString();
     }
 
+    /** Fixed tier, sized from the peak, auto scaling and on-demand side by side, the recommendation and the break-even. */
+    public static String renderBilling(BillingComparison b, CapacityPlan plan, double targetUtilization) {
+        StringBuilder sb = new StringBuilder();
+        PlanInput in = plan.input();
+        sb.append(String.format(Locale.ROOT, "billing        peak-to-mean %.2f, target utilisation %.2f (open tables: %.2f)%n",
+                in.eventsPerSecond() == 0 ? 1 : in.peakPerSecond() / in.eventsPerSecond(), targetUtilization,
+                plan.currentTables()));
+        costLine(sb, "  fixed tier", b.fixed() + " (tables.capacity.current)", b.fixedCost());
+        costLine(sb, "  sized", b.sized() + " = ceil(peak WCU / target), as the job opens the next table", b.sizedCost());
+        costLine(sb, "  auto scaling", b.followingMean() + " following the mean (lower bound)", b.followingMeanCost());
+        costLine(sb, "  on-demand", "writes per request", b.onDemandCost());
+        String breakEven = Double.isInfinite(b.breakEvenPeakToMean()) ? "never"
+                : String.format(Locale.ROOT, "above a peak-to-mean ratio of %.2f", b.breakEvenPeakToMean());
+        line(sb, "recommended", "%s; on-demand costs less than sized tables %s",
+                b.recommendsOnDemand() ? "on-demand (tables.billing=PAY_PER_REQUEST)"
+                        : "provisioned, sized from the observed peak, with auto scaling", breakEven);
+        return sb.toString();
+    }
+
+    private static void costLine(StringBuilder sb, String label, String what, CapacityPlan.Cost cost) {
+        line(sb, label, "$%,.2f/month  %s", cost.total(), what);
+    }
+
     /**
      * The configuration keys that implement the plan, as {@code key=value} lines: period, shards,
      * billing, the tiers, retention when given, and {@code rotation.lead} /
