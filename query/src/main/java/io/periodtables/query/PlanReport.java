@@ -44,7 +44,6 @@ public final class PlanReport {
         CapacityPlan.Cost o = plan.onDemand();
         line(sb, "  on-demand", "$%,.2f = writes $%,.2f + storage $%,.2f (reads are paid per read, not included)",
                 o.total(), o.writes(), o.storage());
-        line(sb, "cheaper", plan.onDemandIsCheaper() ? "on-demand (tables.billing=PAY_PER_REQUEST)" : "provisioned tiers");
         plan.warnings().forEach(w -> sb.append("warning: ").append(w).append(System.lineSeparator()));
         return sb.toString();
     }
