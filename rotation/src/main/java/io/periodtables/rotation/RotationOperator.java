@@ -53,6 +53,7 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     private transient TableManager manager;
     private transient Reconciler reconciler;
     private transient RotationState state;
+    private transient RotationMetrics metrics;
     /** Watermarks at checkpoints not yet completed; a completed one lets tables be lowered. */
     private final transient NavigableMap<Long, Long> watermarkAtCheckpoint = new TreeMap<>();
 
@@ -85,8 +86,8 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
         TableBudget.of(options.config()).warning().ifPresent(LOG::warn);
         manager = TableManager.create(options.config(), options.clients(), options.settings());
         state = restored != null ? restored : new RotationState();
-        reconciler = new Reconciler(manager, options.config(), state,
-                new RotationMetrics(UserMetrics.of(getMetricGroup())), new Reconciler.Host() {
+        metrics = new RotationMetrics(UserMetrics.of(getMetricGroup()));
+        reconciler = new Reconciler(manager, options.config(), state, metrics, new Reconciler.Host() {
                     @Override
                     public void post(Runnable action) {
                         try {
@@ -137,6 +138,10 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
         super.processWatermark(mark);
         reconciler.onWatermark(mark.getTimestamp());
         state.load.settle(mark.getTimestamp());
+        if (state.hasWatermark()) {
+            String open = options.config().naming().periodTableOf(java.time.Instant.ofEpochMilli(state.watermark));
+            metrics.openTable(open, state.load.peakOf(open).orElse(0));
+        }
     }
 
     @Override
