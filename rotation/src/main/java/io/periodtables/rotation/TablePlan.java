@@ -87,6 +87,11 @@ final class TablePlan {
         if (tier == CapacityTier.CURRENT ? open.satisfies(table.capacity(), target) : target.equals(table.capacity())) {
             return Optional.empty();
         }
+        if (tier == CapacityTier.CURRENT && !target.onDemand() && !table.capacity().onDemand()) {
+            // raise only: a unit above the sized one stays (never a decrease on an open table)
+            target = Capacity.provisioned(Math.max(target.writeUnits(), table.capacity().writeUnits()),
+                    Math.max(target.readUnits(), table.capacity().readUnits()));
+        }
         boolean decrease = TableRequests.isDecrease(table.capacity(), target);
         if (decrease && table.lastIncrease() != null && table.lastIncrease().plus(raisedHold).isAfter(view.wallClock())) {
             return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
