@@ -1,6 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
@@ -42,8 +43,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @Internal
 public final class RotationWiring {
-    /** Reason code of readings whose period starts after the next one by event time. */
-    /** One raise request per table at most this often: throttling repeats on every batch. */
+    /**
+     * One raise request per table at most this often (throttling repeats on every batch), or every
+     * {@code rotation.lead} when that is shorter: the rotation may lower a raised table again after
+     * that long, and a sink still throttled on it then must be able to ask again at once.
+     */
     private static final Duration RAISE_INTERVAL = Duration.ofSeconds(10);
     /** How long the owner's view of its open tables is reused for the sink's questions. */
     private static final Duration REREAD = Duration.ofSeconds(5);
@@ -74,6 +78,7 @@ public final class RotationWiring {
         private final Lifecycle lifecycle;
         private final TableNaming naming;
         private final Clock wallClock;
+        private final Duration raiseInterval;
         private final Map<String, Instant> lastRaise = new ConcurrentHashMap<>();
         private volatile Opened opened;
 
@@ -85,6 +90,8 @@ public final class RotationWiring {
             this.lifecycle = Lifecycle.of(config);
             this.naming = config.naming();
             this.wallClock = wallClock;
+            Duration lead = config.get(ConfigKeys.ROTATION_LEAD);
+            this.raiseInterval = lead.compareTo(RAISE_INTERVAL) < 0 ? lead : RAISE_INTERVAL;
         }
 
         @Override
@@ -166,7 +173,7 @@ public final class RotationWiring {
             }
             Instant now = wallClock.instant();
             Instant last = lastRaise.get(tableName);
-            if (last != null && last.plus(RAISE_INTERVAL).isAfter(now)) {
+            if (last != null && last.plus(raiseInterval).isAfter(now)) {
                 return;
             }
             lastRaise.put(tableName, now);

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
@@ -55,6 +56,8 @@ class EventTimeITCase {
 
     private static Kinesalite kinesalite;
     private static KinesisClient kinesis;
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient dynamo;
 
@@ -62,14 +65,13 @@ class EventTimeITCase {
     static void startEmulators() {
         kinesalite = Kinesalite.start();
         kinesis = kinesalite.kinesisClient();
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         dynamo = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopEmulators() {
         dynamo.close();
-        dynamoDb.close();
         kinesis.close();
         kinesalite.close();
     }

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
 import io.periodtables.emulators.DynamoDbLocal;
@@ -56,6 +57,8 @@ class IdleShardPacingITCase {
 
     private static Kinesalite kinesalite;
     private static CountingProxy kinesisProxy;
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient dynamo;
     private static KinesisClient kinesis;
@@ -67,14 +70,13 @@ class IdleShardPacingITCase {
         kinesalite = Kinesalite.start();
         kinesisProxy = CountingProxy.start(kinesalite.endpoint());
         kinesis = kinesalite.kinesisClient();
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         dynamo = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopEmulators() {
         dynamo.close();
-        dynamoDb.close();
         kinesis.close();
         kinesisProxy.close();
         kinesalite.close();

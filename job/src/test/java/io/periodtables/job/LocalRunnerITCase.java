@@ -1,6 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.ListeningSockets;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,8 +123,8 @@ class LocalRunnerITCase {
     }
 
     private static List<InetSocketAddress> listening(long pid) {
-        assumeThat(ProcessSockets.available()).as("Linux /proc").isTrue();
-        return ProcessSockets.listening(pid);
+        assumeThat(ListeningSockets.available()).as("Linux /proc").isTrue();
+        return ListeningSockets.ofProcess(pid);
     }
 
     /**

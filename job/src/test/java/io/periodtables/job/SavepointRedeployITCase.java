@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
@@ -72,19 +73,20 @@ class SavepointRedeployITCase {
     private static final Set<String> CONTROL_PLANE = Set.of("CreateTable", "UpdateTable", "DescribeTable",
             "UpdateTimeToLive", "DescribeTimeToLive", "DeleteTable", "ListTables", "TagResource", "ListTagsOfResource");
 
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient dynamo;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         dynamo = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopDynamoDb() {
         dynamo.close();
-        dynamoDb.close();
     }
 
     @ParameterizedTest(name = "parallelism {0} -> {1}")

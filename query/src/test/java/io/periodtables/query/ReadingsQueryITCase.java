@@ -1,5 +1,6 @@
 package io.periodtables.query;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -49,6 +50,8 @@ class ReadingsQueryITCase {
     private static final Clock LATE_WRITES = Clock.fixed(Instant.parse("2025-04-02T08:00:00Z"), ZoneOffset.UTC);
     private static final Clock NOW = Clock.fixed(Instant.parse("2025-04-20T00:00:00Z"), ZoneOffset.UTC);
 
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient client;
     private static PeriodTablesConfig config;
@@ -56,7 +59,7 @@ class ReadingsQueryITCase {
 
     @BeforeAll
     static void writeReadingsWithTheSink() throws Exception {
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         client = dynamoDb.syncClient();
         config = ConfigLoader.fromMap(Map.of(
                 "tables.prefix", "q",
@@ -74,7 +77,6 @@ class ReadingsQueryITCase {
     @AfterAll
     static void stopDynamoDb() {
         client.close();
-        dynamoDb.close();
     }
 
     private static QueryResult range(QuerySettings settings, String device, Instant from, Instant to) {
