@@ -2,18 +2,15 @@ package io.periodtables.job;
 
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 
 import java.time.Clock;
@@ -36,20 +33,8 @@ class NextTableCapacityITCase {
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
-    private static DynamoDbLocal dynamoDb;
-    private static DynamoDbClient dynamo;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
-        dynamo = dynamoDb.syncClient();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        dynamo.close();
-        dynamoDb.close();
-    }
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
 
     @ParameterizedTest(name = "{0} writes per second -> {1} WCU")
     @CsvSource({
@@ -72,7 +57,7 @@ class NextTableCapacityITCase {
     }
 
     private static String throughput(String table) {
-        ProvisionedThroughputDescription p = dynamo.describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+        ProvisionedThroughputDescription p = DYNAMODB.client().describeTable(b -> b.tableName(table)).table().provisionedThroughput();
         return p.writeCapacityUnits() + "/" + p.readCapacityUnits();
     }
 
@@ -80,7 +65,7 @@ class NextTableCapacityITCase {
     private static PeriodTablesConfig config(String prefix, int perSecond) {
         Map<String, String> keys = new HashMap<>();
         keys.put("source", "generator");
-        keys.put("dynamodb.endpoint", dynamoDb.endpoint().toString());
+        keys.put("dynamodb.endpoint", DYNAMODB.endpoint().toString());
         keys.put("tables.prefix", prefix);
         keys.put("tables.period", "PT1M");
         keys.put("rotation.lead", "PT45S");

@@ -3,11 +3,11 @@ package io.periodtables.query;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -31,15 +31,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * on-demand $0.00 (storage of a few hundred bytes rounds to nothing); total $446.12.
  */
 class CostCommandITCase {
-    private static DynamoDbLocal dynamoDb;
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+
     private static DynamoDbClient client;
     private static PeriodTablesConfig config;
 
     @BeforeAll
     static void createKnownTables() {
-        dynamoDb = DynamoDbLocal.start();
-        client = dynamoDb.syncClient();
-        config = ConfigLoader.fromMap(Map.of("tables.prefix", "cost", "dynamodb.endpoint", dynamoDb.endpoint().toString()), false);
+        client = DYNAMODB.client();
+        config = ConfigLoader.fromMap(Map.of("tables.prefix", "cost", "dynamodb.endpoint", DYNAMODB.endpoint().toString()), false);
         TableNaming naming = config.naming();
         create(naming.periodTableOf(Instant.parse("2025-03-01T12:00:00Z")), 1, 1);
         create(naming.periodTableOf(Instant.parse("2025-03-02T12:00:00Z")), 1, 100);
@@ -54,18 +55,12 @@ class CostCommandITCase {
         }
     }
 
-    @AfterAll
-    static void stop() {
-        client.close();
-        dynamoDb.close();
-    }
-
     @Test
     void eachTablesMonthlyCostAndTierTheTotalAndOneOnDemandTable() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = QueryCli.run(new String[] {"cost", "--tables.prefix", "cost",
-                "--dynamodb.endpoint", dynamoDb.endpoint().toString()}, new PrintStream(out, true), new PrintStream(err, true));
+                "--dynamodb.endpoint", DYNAMODB.endpoint().toString()}, new PrintStream(out, true), new PrintStream(err, true));
         String report = out.toString(StandardCharsets.UTF_8);
 
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
