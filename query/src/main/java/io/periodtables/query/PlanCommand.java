@@ -103,10 +103,10 @@ final class PlanCommand implements Callable<Integer> {
                 : planForSample(itemSize.sample, p, k, prices, config);
         PrintStream report = emitConfig ? streams.err() : streams.out();
         report.print(PlanReport.render(plan, prices));
-        report.print(PlanReport.renderBilling(BillingComparison.of(plan, prices, config), plan,
-                config.get(ConfigKeys.CAPACITY_TARGET_UTILIZATION)));
+        BillingComparison billing = BillingComparison.of(plan, prices, config);
+        report.print(PlanReport.renderBilling(billing, plan, config.get(ConfigKeys.CAPACITY_TARGET_UTILIZATION)));
         if (emitConfig) {
-            streams.out().print(PlanReport.configText(plan, config));
+            streams.out().print(PlanReport.configText(plan, config, billing.recommendsOnDemand()));
         }
         return 0;
     }

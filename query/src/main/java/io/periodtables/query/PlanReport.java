@@ -77,10 +77,15 @@ public final class PlanReport {
      * {@code window.allowed-lateness} when the configured ones do not fit the period.
      */
     public static Map<String, String> config(CapacityPlan plan, PeriodTablesConfig config) {
+        return config(plan, config, plan.onDemandIsCheaper());
+    }
+
+    /** As {@link #config(CapacityPlan, PeriodTablesConfig)}, with the billing mode decided elsewhere ({@link BillingComparison}). */
+    public static Map<String, String> config(CapacityPlan plan, PeriodTablesConfig config, boolean onDemand) {
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put(ConfigKeys.TABLES_PERIOD.name(), plan.period().toString());
         keys.put(ConfigKeys.TABLES_SHARDS.name(), String.valueOf(plan.shards()));
-        keys.put(ConfigKeys.TABLES_BILLING.name(), plan.onDemandIsCheaper() ? "PAY_PER_REQUEST" : "PROVISIONED");
+        keys.put(ConfigKeys.TABLES_BILLING.name(), onDemand ? "PAY_PER_REQUEST" : "PROVISIONED");
         keys.put(ConfigKeys.CAPACITY_CURRENT.name(), plan.current().toString());
         keys.put(ConfigKeys.CAPACITY_PREVIOUS.name(), plan.previous().toString());
         keys.put(ConfigKeys.CAPACITY_OLDER.name(), plan.older().toString());
@@ -97,9 +102,9 @@ public final class PlanReport {
     }
 
     /** {@link #config} as properties text, loadable with {@code --config}. */
-    public static String configText(CapacityPlan plan, PeriodTablesConfig config) {
+    public static String configText(CapacityPlan plan, PeriodTablesConfig config, boolean onDemand) {
         StringBuilder sb = new StringBuilder("# period-tables configuration from the plan command\n");
-        config(plan, config).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+        config(plan, config, onDemand).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
         return sb.toString();
     }
 
