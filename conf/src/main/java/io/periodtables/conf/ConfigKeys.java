@@ -75,6 +75,19 @@ public final class ConfigKeys {
             key("tables.capacity.previous", "1/100", "WCU/RCU (or `on-demand`) of the table that just closed", Capacity::parse);
     public static final ConfigKey<Capacity> CAPACITY_OLDER =
             key("tables.capacity.older", "1/1", "WCU/RCU (or `on-demand`) of older tables", Capacity::parse);
+    public static final ConfigKey<Capacity> CAPACITY_CURRENT_MIN =
+            key("tables.capacity.current.min", "1/1", "WCU/RCU floor of an open table sized from observation, and"
+                    + " auto scaling's minimum", ConfigKeys::provisioned);
+    public static final ConfigKey<Capacity> CAPACITY_CURRENT_MAX =
+            key("tables.capacity.current.max", "40000/40000", "WCU/RCU ceiling of an open table sized from observation,"
+                    + " and auto scaling's maximum", ConfigKeys::provisioned);
+    public static final ConfigKey<Double> CAPACITY_TARGET_UTILIZATION =
+            key("tables.capacity.target-utilization", "0.7", "0.2-0.9: a new table gets `ceil(observed peak WCU / this)`;"
+                    + " auto scaling's target", ConfigKeys::utilization);
+    public static final ConfigKey<Boolean> CAPACITY_AUTOSCALING =
+            key("tables.capacity.autoscaling", "true on AWS when provisioned", "register the open table with Application"
+                    + " Auto Scaling; default on when `tables.billing=PROVISIONED` and no endpoint override is set",
+                    ConfigKeys::bool);
     public static final ConfigKey<Duration> TABLES_RETENTION =
             key("tables.retention", null, "delete tables whose period ended longer ago than this", ConfigKeys::positiveDuration);
     public static final ConfigKey<String> TABLES_SSE_KMS_KEY =
@@ -205,6 +218,26 @@ public final class ConfigKeys {
             // reported below
         }
         throw new IllegalArgumentException("expected a number > 0");
+    }
+
+    private static Capacity provisioned(String s) {
+        Capacity c = Capacity.parse(s);
+        if (c.onDemand()) {
+            throw new IllegalArgumentException("expected W/R with whole numbers W,R >= 1 (e.g. 1/1); on-demand has no bounds");
+        }
+        return c;
+    }
+
+    private static double utilization(String s) {
+        try {
+            double v = Double.parseDouble(s);
+            if (v >= 0.2 && v <= 0.9) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("expected a number from 0.2 to 0.9 (Application Auto Scaling's range for DynamoDB)");
     }
 
     private static boolean bool(String s) {

@@ -5,6 +5,7 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
+import io.periodtables.rotation.TableLoad;
 import io.periodtables.sink.PeriodTableSink;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -100,7 +101,13 @@ public final class PeriodTablesTopology {
             LOG.info("archive.path is not set: nothing is archived, retention deletes tables without an archive");
         }
 
-        RotationWiring.attach(timed, config);
+        SingleOutputStreamOperator<TableLoad> load = timed
+                .transform("Write load", TypeInformation.of(TableLoad.class), new WriteLoadCounter(config))
+                .uid("write-load").name("Write load");
+        if (input.parallelism() > 0) {
+            load.setParallelism(input.parallelism());
+        }
+        RotationWiring.attach(timed, load, config);
     }
 
     private static PeriodTableSink sink(PeriodTablesConfig config) {

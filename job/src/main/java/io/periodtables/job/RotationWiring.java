@@ -1,6 +1,5 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
@@ -10,6 +9,7 @@ import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.rotation.Lifecycle;
 import io.periodtables.rotation.Rotation;
+import io.periodtables.rotation.TableLoad;
 import io.periodtables.rotation.TableManager;
 import io.periodtables.sink.MissingTableHandler;
 
@@ -60,16 +60,17 @@ public final class RotationWiring {
     }
 
     /**
-     * Adds the rotation operator, fed by a sparse side stream of {@code readings}; with
+     * Adds the rotation operator, fed by a sparse side stream of {@code readings} and the sink's
+     * write {@code load} per table and second (the next table is sized from its peak); with
      * {@code archive.path}, retention deletes a table only once its period is archived.
      */
-    static void attach(DataStream<Reading> readings, PeriodTablesConfig config) {
+    static void attach(DataStream<Reading> readings, DataStream<TableLoad> load, PeriodTablesConfig config) {
         DataStream<Long> ticks = readings
                 .process(new RotationTicks(), Types.LONG)
                 .uid("rotation-ticks").name("Rotation ticks");
         Rotation.Builder rotation = Rotation.builder(config);
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> rotation.retentionGate(new ArchivedPeriods(path)));
-        rotation.attach(ticks);
+        rotation.attach(ticks, load);
     }
 
     /** The rotation's answers to the sink, in the sink's task. */
@@ -80,7 +81,6 @@ public final class RotationWiring {
         private final Lifecycle lifecycle;
         private final TableNaming naming;
         private final Clock wallClock;
-        private final Capacity open;
         private final Duration raiseInterval;
         private final Map<String, Instant> lastRaise = new ConcurrentHashMap<>();
         private volatile Opened opened;
@@ -93,7 +93,6 @@ public final class RotationWiring {
             this.lifecycle = Lifecycle.of(config);
             this.naming = config.naming();
             this.wallClock = wallClock;
-            this.open = config.effectiveCapacity(CapacityTier.CURRENT);
             Duration lead = config.get(ConfigKeys.ROTATION_LEAD);
             this.raiseInterval = lead.compareTo(RAISE_INTERVAL) < 0 ? lead : RAISE_INTERVAL;
         }
@@ -165,7 +164,7 @@ public final class RotationWiring {
             }
             Period period = newestFirst.get(i);
             return manager.describe(naming.periodTable(period)).thenCompose(table ->
-                    table.isPresent() && table.get().capacity().equals(open)
+                    table.isPresent() && manager.tierOf(table.get()).orElse(null) == CapacityTier.CURRENT
                             ? CompletableFuture.completedFuture(Optional.of(period))
                             : newestOpen(newestFirst, i + 1));
         }

@@ -1,6 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKey;
 import io.periodtables.conf.ConfigKeys;
@@ -156,6 +157,9 @@ final class TableSummary {
             if (config.effectiveCapacity(tier).equals(capacity)) {
                 tiers.add(tier.name());
             }
+        }
+        if (tiers.isEmpty() && new CapacitySizing(config).isOpen(capacity)) {
+            return CapacityTier.CURRENT.name(); // sized from the observed load
         }
         return tiers.isEmpty() ? "?" : String.join("|", tiers);
     }

@@ -52,6 +52,7 @@ final class Reconciler implements AutoCloseable {
     private final RotationMetrics metrics;
     private final Host host;
     private final TablePlan plan;
+    private final OpenCapacity open;
     private final ActualTables actual;
     private final TableOperations operations;
     private final RetentionSweep retention;
@@ -73,7 +74,8 @@ final class Reconciler implements AutoCloseable {
         this.state = state;
         this.metrics = metrics;
         this.host = host;
-        this.plan = new TablePlan(config, lifecycle);
+        this.open = new OpenCapacity(config, state.load);
+        this.plan = new TablePlan(config, lifecycle, open);
         this.actual = new ActualTables(tables, naming, host);
         this.operations = new TableOperations(host);
         this.lowering = new LoweringBound(lifecycle, plan);
@@ -160,7 +162,7 @@ final class Reconciler implements AutoCloseable {
             return;
         }
         long lead = period.startMillis() - state.watermark;
-        operations.start(name, "create", tables.ensure(period), (table, error) -> {
+        operations.start(name, "create", tables.ensure(period, open.of(period)), (table, error) -> {
             if (error != null) {
                 failed(name, "create", error);
                 if (error instanceof TableSchemaMismatchException) {
@@ -236,7 +238,7 @@ final class Reconciler implements AutoCloseable {
                     operations.waitForQuota(table, DecreaseQuota.next(now, table));
                     return;
                 }
-                operations.start(name, "tier " + a.tier(), tables.setTier(name, a.tier()),
+                operations.start(name, "tier " + a.tier(), tables.setCapacity(name, a.target()),
                         (changed, error) -> onTierSet(name, table, a, changed, error));
             }
         }

@@ -105,12 +105,29 @@ public final class Rotation {
         }
 
         public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide) {
-            Options options = new Options(config, clients, settings, reconcileInterval, finishTimeout, retentionGate);
             return sparseSide
-                    .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options))
+                    .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options()))
                     .setParallelism(1)
                     .uid(UID)
                     .name(NAME);
+        }
+
+        /**
+         * As {@link #attach(DataStream)}, with the write load the sink is given per table and second
+         * of event time: the next period table opens at a capacity sized from the peak of the
+         * table before it ({@code tables.capacity.target-utilization}, within {@code
+         * tables.capacity.current.min}..{@code .max}); without it, at the {@code current} tier.
+         */
+        public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide, DataStream<TableLoad> load) {
+            return sparseSide.connect(load)
+                    .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options()))
+                    .setParallelism(1)
+                    .uid(UID)
+                    .name(NAME);
+        }
+
+        private Options options() {
+            return new Options(config, clients, settings, reconcileInterval, finishTimeout, retentionGate);
         }
     }
 

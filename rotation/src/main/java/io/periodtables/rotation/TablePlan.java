@@ -19,7 +19,8 @@ import java.util.Set;
  * In order: delete a table past {@code tables.retention} (with a {@link RetentionGate}, only once
  * its {@linkplain #archiveOf archive period} is archived); move a period table to its tier (a
  * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not
- * lowered yet); enable TTL when {@code tables.ttl} is set.
+ * lowered yet; an open table is raised to its {@link OpenCapacity}, never lowered); enable TTL
+ * when {@code tables.ttl} is set.
  */
 final class TablePlan {
 
@@ -27,9 +28,14 @@ final class TablePlan {
     enum Kind { DELETE, SET_TIER, ENABLE_TTL }
 
     /**
-     * One action; for {@code SET_TIER} the tier, whether it lowers capacity, and why, in words.
+     * One action; for {@code SET_TIER} the tier, whether it lowers capacity, why, in words, and
+     * the capacity to set.
      */
-    record Action(Kind kind, CapacityTier tier, boolean decrease, String why) {}
+    record Action(Kind kind, CapacityTier tier, boolean decrease, String why, Capacity target) {
+        Action(Kind kind, CapacityTier tier, boolean decrease, String why) {
+            this(kind, tier, decrease, why, null);
+        }
+    }
 
     /**
      * What a plan is made from besides the table.
@@ -47,9 +53,11 @@ final class TablePlan {
     private final Lifecycle lifecycle;
     private final TableNaming naming;
     private final Duration raisedHold;
+    private final OpenCapacity open;
 
-    TablePlan(PeriodTablesConfig config, Lifecycle lifecycle) {
+    TablePlan(PeriodTablesConfig config, Lifecycle lifecycle, OpenCapacity open) {
         this.config = config;
+        this.open = open;
         this.lifecycle = lifecycle;
         this.naming = config.naming();
         this.raisedHold = config.get(ConfigKeys.ROTATION_LEAD);
@@ -122,15 +130,20 @@ final class TablePlan {
 
     private Optional<Action> tierAction(TableNaming.TableRef ref, ManagedTable table, View view) {
         CapacityTier tier = lifecycle.tier(ref.period(), view.watermark(), view.lowerBy());
-        Capacity target = config.effectiveCapacity(tier);
-        if (target.equals(table.capacity())) {
+        Capacity target = tier == CapacityTier.CURRENT ? open.of(ref.period()) : config.effectiveCapacity(tier);
+        if (tier == CapacityTier.CURRENT ? open.satisfies(table.capacity(), target) : target.equals(table.capacity())) {
             return Optional.empty();
+        }
+        if (tier == CapacityTier.CURRENT && !target.onDemand() && !table.capacity().onDemand()) {
+            // raise only: a unit above the sized one stays (never a decrease on an open table)
+            target = Capacity.provisioned(Math.max(target.writeUnits(), table.capacity().writeUnits()),
+                    Math.max(target.readUnits(), table.capacity().readUnits()));
         }
         boolean decrease = TableRequests.isDecrease(table.capacity(), target);
         if (decrease && table.lastIncrease() != null && table.lastIncrease().plus(raisedHold).isAfter(view.wallClock())) {
             return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
         }
-        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view)));
+        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target));
     }
 
     private String why(TableNaming.TableRef ref, CapacityTier tier, View view) {
