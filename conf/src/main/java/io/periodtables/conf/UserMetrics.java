@@ -31,6 +31,17 @@ public final class UserMetrics {
     public static final String DELAYED_ENTRIES = "delayedEntries";
     public static final String LAST_SEND_LATENCY_MS = "lastSendLatencyMs";
     public static final String AVG_SEND_LATENCY_MS = "avgSendLatencyMs";
+    // the table owner (rotation)
+    public static final String TABLES_CREATED = "tablesCreated";
+    public static final String TIER_CHANGES = "tierChanges";
+    public static final String RETENTION_DELETIONS = "retentionDeletions";
+    public static final String DELETION_PROTECTED_SKIPS = "deletionProtectedSkips";
+    public static final String ROTATION_FAILURES = "failures";
+    public static final String PREBUILD_LEAD_SECONDS = "prebuildLeadSeconds";
+    public static final String MANAGED_TABLES = "managedTables";
+    public static final String PROVISIONED_WRITE_CAPACITY = "provisionedWriteCapacity";
+    public static final String OPEN_TABLE_PROVISIONED_WCU = "openTableProvisionedWcu";
+    public static final String OPEN_TABLE_WRITE_UNITS = "openTableWriteUnits";
     /** The subgroup of the sink's per-table counters: {@code table.<name>.recordsWritten}. */
     public static final String TABLE_GROUP = "table";
 

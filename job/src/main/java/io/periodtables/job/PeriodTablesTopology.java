@@ -35,8 +35,6 @@ public final class PeriodTablesTopology {
     public static final int MAX_PARALLELISM = 720;
 
     static final String WINDOWS_NAME = "Period windows";
-    static final String WRITTEN_METRIC = "recordsWritten";
-    static final String TABLES_CREATED_METRIC = "tablesCreated";
 
     /** Readings that arrive after their period's grace: they go to the late table. */
     static final OutputTag<Reading> LATE = new OutputTag<>("late", TypeInformation.of(Reading.class));

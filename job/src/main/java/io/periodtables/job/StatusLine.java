@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 
@@ -55,8 +56,8 @@ final class StatusLine {
                 table = "?";
             }
         }
-        Long provisioned = LocalStatusReporter.min("", "openTableProvisionedWcu");
-        Long used = LocalStatusReporter.min("", "openTableWriteUnits");
+        Long provisioned = LocalStatusReporter.min("", UserMetrics.OPEN_TABLE_PROVISIONED_WCU);
+        Long used = LocalStatusReporter.min("", UserMetrics.OPEN_TABLE_WRITE_UNITS);
         String wcu = provisioned == null || provisioned < 0 ? "-"
                 : (provisioned == 0 ? "on-demand" : String.format("%,d", provisioned)) + " provisioned, "
                         + String.format("%,d", used == null ? 0 : used) + " used at peak";

@@ -1,5 +1,6 @@
 package io.periodtables.rotation;
 
+import io.periodtables.conf.UserMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
@@ -31,16 +32,16 @@ final class RotationMetrics {
     private volatile long openTableWriteUnits;
 
     RotationMetrics(MetricGroup group) {
-        tablesCreated = group.counter("tablesCreated");
-        tierChanges = group.counter("tierChanges");
-        retentionDeletions = group.counter("retentionDeletions");
-        deletionProtectedSkips = group.counter("deletionProtectedSkips");
-        failures = group.counter("failures");
-        group.gauge("prebuildLeadSeconds", (Gauge<Long>) () -> prebuildLeadSeconds);
-        group.gauge("managedTables", (Gauge<Integer>) () -> managedTables);
-        group.gauge("provisionedWriteCapacity", (Gauge<Long>) () -> provisionedWriteCapacity);
-        group.gauge("openTableProvisionedWcu", (Gauge<Long>) () -> openTableProvisionedWcu);
-        group.gauge("openTableWriteUnits", (Gauge<Long>) () -> openTableWriteUnits);
+        tablesCreated = group.counter(UserMetrics.TABLES_CREATED);
+        tierChanges = group.counter(UserMetrics.TIER_CHANGES);
+        retentionDeletions = group.counter(UserMetrics.RETENTION_DELETIONS);
+        deletionProtectedSkips = group.counter(UserMetrics.DELETION_PROTECTED_SKIPS);
+        failures = group.counter(UserMetrics.ROTATION_FAILURES);
+        group.gauge(UserMetrics.PREBUILD_LEAD_SECONDS, (Gauge<Long>) () -> prebuildLeadSeconds);
+        group.gauge(UserMetrics.MANAGED_TABLES, (Gauge<Integer>) () -> managedTables);
+        group.gauge(UserMetrics.PROVISIONED_WRITE_CAPACITY, (Gauge<Long>) () -> provisionedWriteCapacity);
+        group.gauge(UserMetrics.OPEN_TABLE_PROVISIONED_WCU, (Gauge<Long>) () -> openTableProvisionedWcu);
+        group.gauge(UserMetrics.OPEN_TABLE_WRITE_UNITS, (Gauge<Long>) () -> openTableWriteUnits);
     }
 
     /** The table of the watermark's period and its peak write units per second so far. */
