@@ -210,9 +210,9 @@ public final class TableManager implements AutoCloseable {
     }
 
     /**
-     * For the sink when a table throttles its writes: a provisioned table whose write capacity is
-     * below the {@code current} tier's goes back to the {@code current} tier (DynamoDB does not
-     * limit increases). Present when the capacity was raised; the rotation lowers it again later.
+     * For the sink when a table throttles its writes: a provisioned table below the {@code current}
+     * tier's write capacity goes back to that tier (DynamoDB does not limit increases). Present
+     * when this call raised it (not another subtask's); the rotation lowers it again later.
      */
     public CompletableFuture<Optional<ManagedTable>> raiseToOpenTier(String tableName) {
         CompletableFuture<Optional<ManagedTable>> mine = new CompletableFuture<>();
@@ -228,7 +228,12 @@ public final class TableManager implements AutoCloseable {
                 return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
             }
             ManagedTable table = found.get();
-            return client.updateTable(TableRequests.update(tableName, table.capacity(), open)).thenApply(ok -> {
+            return client.updateTable(TableRequests.update(tableName, table.capacity(), open)).handle((ok, error) -> {
+                if (error != null && ControlPlaneErrors.isSameThroughput(error)) {
+                    return Optional.<ManagedTable>empty(); // another sink subtask raised it meanwhile
+                } else if (error != null) {
+                    throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                }
                 LOG.info("Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it;"
                         + " the rotation lowers it again when it has had no raise for rotation.lead", tableName,
                         table.capacity(), open);
