@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -47,7 +48,8 @@ class EventTimeITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     private static final String SHARD_0 = "0";
     private static final String SHARD_1 = BigInteger.ONE.shiftLeft(127).toString();

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
@@ -46,7 +47,8 @@ class IdleShardPacingITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     private static final String STREAM = "pacing";
     private static final Instant T0 = Instant.parse("2025-06-01T08:00:00Z");

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
@@ -62,7 +63,8 @@ class KinesisEndToEndITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     private static final String STREAM = "device-readings";
     /** Explicit hash keys: the stream's two shards split the 128-bit hash range in halves. */

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocalExtension;
@@ -31,7 +32,8 @@ class NextTableCapacityITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     @RegisterExtension
     static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();

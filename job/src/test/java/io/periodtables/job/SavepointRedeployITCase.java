@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
@@ -64,7 +65,8 @@ class SavepointRedeployITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     private static final int READINGS = 1800;
     private static final Duration BOUND = Duration.ofSeconds(60);
