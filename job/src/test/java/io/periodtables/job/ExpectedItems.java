@@ -1,17 +1,15 @@
 package io.periodtables.job;
 
+import io.periodtables.job.reliability.ExpectedTables;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,19 +42,12 @@ final class ExpectedItems {
         late.putAll(keyed(readingItem(device, t, eventId, canonicalPayload, payload)));
     }
 
-    /** DESIGN.md "Items in the rejected table": the raw record as S when it is UTF-8, else B. */
+    /** A rejection, its item by the same rule as the reliability oracle's ({@link ExpectedTables#rejectionItem}). */
     void rejected(String reason, byte[] raw, String origin) {
-        String sk = Rejection.of(RejectReason.ofCode(reason), "", raw, 0, origin).rawHash();
-        String text = new String(raw, StandardCharsets.UTF_8);
-        boolean utf8 = Arrays.equals(text.getBytes(StandardCharsets.UTF_8), raw);
-        // pk: the reason code and the sort key modulo 16 (DESIGN.md)
-        String pk = reason + "#" + Long.remainderUnsigned(Long.parseUnsignedLong(sk, 16), 16);
-        rejected.put(List.of(pk, sk), TableContents.canonical(Map.of(
-                "pk", AttributeValue.fromS(pk),
-                "sk", AttributeValue.fromS(sk),
-                "raw", utf8 ? AttributeValue.fromS(text) : AttributeValue.fromB(SdkBytes.fromByteArray(raw)),
-                "rawBytes", AttributeValue.fromN(String.valueOf(raw.length)),
-                "origin", AttributeValue.fromS(origin))));
+        Map<String, AttributeValue> item = new HashMap<>(
+                ExpectedTables.rejectionItem(Rejection.of(RejectReason.ofCode(reason), "", raw, 0, origin)));
+        item.remove("reason");
+        rejected.put(List.of(item.get("pk").s(), item.get("sk").s()), TableContents.canonical(item));
     }
 
     Map<String, Map<List<String>, Map<String, AttributeValue>>> periodTables() {

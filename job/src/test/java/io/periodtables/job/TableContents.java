@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.job.reliability.Attributes;
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
@@ -12,11 +13,9 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescr
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -106,24 +105,9 @@ final class TableContents {
         return new CapacitySizing(config).isOpen(capacity) ? Optional.of(CapacityTier.CURRENT) : Optional.empty();
     }
 
-    /** The item with every number (also nested) in canonical form, attributes sorted. */
+    /** The item in the one canonical form the tests compare ({@link Attributes#canonical}). */
     static Map<String, AttributeValue> canonical(Map<String, AttributeValue> item) {
-        Map<String, AttributeValue> out = new LinkedHashMap<>();
-        new TreeMap<>(item).forEach((name, value) -> out.put(name, canonical(value)));
-        return out;
-    }
-
-    private static AttributeValue canonical(AttributeValue value) {
-        if (value.n() != null) {
-            return AttributeValue.fromN(new BigDecimal(value.n()).stripTrailingZeros().toPlainString());
-        }
-        if (value.hasM()) {
-            return AttributeValue.fromM(canonical(value.m()));
-        }
-        if (value.hasL()) {
-            return AttributeValue.fromL(value.l().stream().map(TableContents::canonical).collect(Collectors.toList()));
-        }
-        return value;
+        return Attributes.canonical(item);
     }
 
     /** Polls {@code condition} every 100 ms until it holds or {@code bound} has passed; returns its last value. */

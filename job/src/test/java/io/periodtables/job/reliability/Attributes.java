@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * string to S, boolean to BOOL, object to M, array to L) written out independently of the sink;
  * and an estimate of DynamoDB's item size, to know which readings cannot be stored.
  */
-final class Attributes {
+public final class Attributes {
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
@@ -88,8 +88,8 @@ final class Attributes {
         }
     }
 
-    /** The item with every number (also nested) canonical and attributes sorted. */
-    static Map<String, AttributeValue> canonical(Map<String, AttributeValue> item) {
+    /** The item with every number (also nested) canonical and attributes sorted: how every test compares items. */
+    public static Map<String, AttributeValue> canonical(Map<String, AttributeValue> item) {
         Map<String, AttributeValue> out = new TreeMap<>();
         item.forEach((name, value) -> out.put(name, canonical(value)));
         return out;

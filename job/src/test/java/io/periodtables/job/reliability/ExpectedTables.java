@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
  * they go to (the months of the watermarks that made them late). Readings DynamoDB cannot store (items over 400 KB) are expected in the rejected
  * table as {@code item-too-large}, with the reading as JSON for {@code raw}.
  */
-final class ExpectedTables {
+public final class ExpectedTables {
     /** Stands for the late table(s) of the run. */
     static final String LATE = "<late>";
 
@@ -191,7 +191,7 @@ final class ExpectedTables {
     }
 
     /** DESIGN.md "Items in the rejected table", without {@code arrivedAt} (a wall-clock time). */
-    static Map<String, AttributeValue> rejectionItem(Rejection rejection) {
+    public static Map<String, AttributeValue> rejectionItem(Rejection rejection) {
         Map<String, AttributeValue> item = new TreeMap<>();
         item.put("pk", AttributeValue.fromS(rejectedPk(rejection)));
         item.put("sk", AttributeValue.fromS(rejection.rawHash()));
