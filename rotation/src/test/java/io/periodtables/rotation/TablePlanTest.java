@@ -19,7 +19,7 @@ class TablePlanTest {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
     private final PeriodTablesConfig config = TestSetup.config(URI.create("http://127.0.0.1:9"),
             "tables.prefix", "plan", "tables.period", "PT1H", "tables.retention", "PT6H");
-    private final TablePlan plan = new TablePlan(config, Lifecycle.of(config));
+    private final TablePlan plan = new TablePlan(config, Lifecycle.of(config), new OpenCapacity(config, new WriteLoad()));
     private final TableNaming naming = config.naming();
     private final Period expired = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
     private final Period recent = config.calendar().periodOf(NOW.minusSeconds(5 * 3600));
