@@ -54,9 +54,11 @@ final class LocalCluster {
     /**
      * @param dynamoDbEndpoint when not null, the endpoint of the run's DynamoDB Local, asked for
      *     once the MiniCluster has started (both start at the same time)
+     * @param kinesis when not null, the run's kinesalite, likewise: the job reads its stream, fed
+     *     from submission until the end, when the feeder stops first and the job reads the rest
      */
-    Outcome run(PeriodTablesConfig given, Supplier<URI> dynamoDbEndpoint, Duration duration, String fromSavepoint)
-            throws Exception {
+    Outcome run(PeriodTablesConfig given, Supplier<URI> dynamoDbEndpoint, Supplier<LocalKinesis> kinesis,
+            Duration duration, String fromSavepoint) throws Exception {
         Configuration flink = LoopbackFlink.configuration("8081-8099");
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "status");
         flink.setString("metrics.reporter.status.factory.class", LocalStatusReporter.Factory.class.getName());
@@ -76,7 +78,14 @@ final class LocalCluster {
             System.out.println("Flink Web UI: " + cluster.getRestAddress().get());
             PeriodTablesConfig config = dynamoDbEndpoint == null ? given
                     : given.with(ConfigKeys.DYNAMODB_ENDPOINT, dynamoDbEndpoint.get().toString());
+            LocalKinesis stream = kinesis == null ? null : kinesis.get();
+            if (stream != null) {
+                config = stream.configure(config);
+            }
             JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint)).get().getJobID();
+            if (stream != null) {
+                stream.feed(config);
+            }
             long submitted = System.currentTimeMillis();
             long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
             StatusLine status = new StatusLine(config);
@@ -92,7 +101,7 @@ final class LocalCluster {
                     nextLine += 1000;
                     String line = status.line();
                     if (status.started()) {
-                        System.out.println(line);
+                        System.out.println(stream == null ? line : line + " | " + stream.status());
                     }
                 }
                 state = cluster.getJobStatus(job).get();
@@ -105,6 +114,10 @@ final class LocalCluster {
                 ending = "Job " + state.name().toLowerCase() + ".";
             } else {
                 ending = stop.requested() ? "Stopped by " + stop.name() + "." : "Stopped after " + duration + ".";
+                if (stream != null) {
+                    PeriodTablesConfig fed = config;
+                    stream.stopFeeding(() -> RunCounts.now(fed.naming()).in());
+                }
                 try {
                     savepoint = stopWithSavepoint(cluster, job);
                 } catch (Exception e) {
