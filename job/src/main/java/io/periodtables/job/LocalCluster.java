@@ -88,22 +88,11 @@ final class LocalCluster {
             }
             long submitted = System.currentTimeMillis();
             long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
-            StatusLine status = new StatusLine(config);
-            Double firstTable = null;
+            Progress progress = new Progress(new StatusLine(config), stream, config, submitted);
             JobStatus state = cluster.getJobStatus(job).get();
-            long nextLine = submitted + 1000;
             while (!state.isGloballyTerminalState() && System.currentTimeMillis() < deadline && !stop.requested()) {
                 stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
-                if (firstTable == null && RunCounts.now(config.naming()).tablesCreated() > 0) {
-                    firstTable = secondsSinceJvmStart();
-                }
-                if (System.currentTimeMillis() >= nextLine) {
-                    nextLine += 1000;
-                    String line = status.line();
-                    if (status.started()) {
-                        System.out.println(stream == null ? line : line + " | " + stream.status());
-                    }
-                }
+                progress.tick();
                 state = cluster.getJobStatus(job).get();
             }
             double seconds = (System.currentTimeMillis() - submitted) / 1000.0;
@@ -116,7 +105,7 @@ final class LocalCluster {
                 ending = stop.requested() ? "Stopped by " + stop.name() + "." : "Stopped after " + duration + ".";
                 if (stream != null) {
                     PeriodTablesConfig fed = config;
-                    stream.stopFeeding(() -> RunCounts.now(fed.naming()).in());
+                    stream.stopFeeding(() -> RunCounts.now(fed.naming()).in(), progress::tick);
                 }
                 try {
                     savepoint = stopWithSavepoint(cluster, job);
@@ -130,7 +119,36 @@ final class LocalCluster {
                 failure = failureOf(cluster, job);
             }
             return new Outcome(config, ending, savepoint, failure, RunCounts.now(config.naming()), seconds, drainSeconds,
-                    firstTable);
+                    progress.firstTable);
+        }
+    }
+
+    /** The status line once a second, with what the feeder put, and when the first table was there. */
+    private static final class Progress {
+        private final StatusLine status;
+        private final LocalKinesis stream;
+        private final PeriodTablesConfig config;
+        private long nextLine;
+        private Double firstTable;
+
+        Progress(StatusLine status, LocalKinesis stream, PeriodTablesConfig config, long submitted) {
+            this.status = status;
+            this.stream = stream;
+            this.config = config;
+            this.nextLine = submitted + 1000;
+        }
+
+        void tick() {
+            if (firstTable == null && RunCounts.now(config.naming()).tablesCreated() > 0) {
+                firstTable = secondsSinceJvmStart();
+            }
+            if (System.currentTimeMillis() >= nextLine) {
+                nextLine += 1000;
+                String line = status.line();
+                if (status.started()) {
+                    System.out.println(stream == null ? line : line + " | " + stream.status());
+                }
+            }
         }
     }
 

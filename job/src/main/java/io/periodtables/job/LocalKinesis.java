@@ -81,8 +81,9 @@ final class LocalKinesis implements AutoCloseable {
      * run's totals cover everything in the stream.
      *
      * @param read how many records the job has read so far
+     * @param tick called about every 100 ms while waiting (the status line)
      */
-    void stopFeeding(LongSupplier read) {
+    void stopFeeding(LongSupplier read, Runnable tick) {
         KinesisFeeder f = feeder;
         if (f == null) {
             return;
@@ -91,6 +92,7 @@ final class LocalKinesis implements AutoCloseable {
         long deadline = System.nanoTime() + CATCH_UP_NANOS;
         while (read.getAsLong() < put && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+            tick.run();
         }
     }
 
