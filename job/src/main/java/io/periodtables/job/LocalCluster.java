@@ -26,6 +26,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -44,6 +47,9 @@ final class LocalCluster {
             return failure != null;
         }
     }
+
+    /** How long the fleet's first tables should last: about the time the job takes to warm up. */
+    private static final Duration WARM_UP = Duration.ofSeconds(30);
 
     private final StopSignal stop;
 
@@ -82,13 +88,14 @@ final class LocalCluster {
             if (stream != null) {
                 config = stream.configure(config);
             }
+            CompletableFuture<List<String>> firstTables = fromSavepoint == null ? prebuild(config, stream != null) : null;
             JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint)).get().getJobID();
             if (stream != null) {
                 stream.feed(config);
             }
             long submitted = System.currentTimeMillis();
             long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
-            Progress progress = new Progress(new StatusLine(config), stream, config, submitted);
+            Progress progress = new Progress(new StatusLine(config), stream, config, submitted, firstTables);
             JobStatus state = cluster.getJobStatus(job).get();
             while (!state.isGloballyTerminalState() && System.currentTimeMillis() < deadline && !stop.requested()) {
                 stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
@@ -128,18 +135,22 @@ final class LocalCluster {
         private final StatusLine status;
         private final LocalKinesis stream;
         private final PeriodTablesConfig config;
+        private final CompletableFuture<List<String>> prebuilt;
         private long nextLine;
         private Double firstTable;
 
-        Progress(StatusLine status, LocalKinesis stream, PeriodTablesConfig config, long submitted) {
+        Progress(StatusLine status, LocalKinesis stream, PeriodTablesConfig config, long submitted,
+                CompletableFuture<List<String>> prebuilt) {
             this.status = status;
             this.stream = stream;
             this.config = config;
             this.nextLine = submitted + 1000;
+            this.prebuilt = prebuilt;
         }
 
         void tick() {
-            if (firstTable == null && RunCounts.now(config.naming()).tablesCreated() > 0) {
+            boolean ready = prebuilt != null && prebuilt.isDone() && !prebuilt.isCompletedExceptionally();
+            if (firstTable == null && (ready || RunCounts.now(config.naming()).tablesCreated() > 0)) {
                 firstTable = secondsSinceJvmStart();
             }
             if (System.currentTimeMillis() >= nextLine) {
@@ -150,6 +161,26 @@ final class LocalCluster {
                 }
             }
         }
+    }
+
+    /**
+     * The fleet's first tables, created while the job deploys: the period of its first reading
+     * and the next one if the fleet reaches it (or the rotation would prebuild it) within its
+     * first {@link #WARM_UP} of wall clock. Only for the fleet, whose event times are known.
+     */
+    private static CompletableFuture<List<String>> prebuild(PeriodTablesConfig config, boolean fedStream) {
+        if (config.get(ConfigKeys.SOURCE) != ConfigKeys.SourceKind.GENERATOR && !fedStream) {
+            return null;
+        }
+        Instant start = config.find(ConfigKeys.GENERATOR_START).orElse(Instant.now());
+        Duration warmUp = Duration.ofMillis((long) (WARM_UP.toMillis() * config.get(ConfigKeys.GENERATOR_SPEEDUP)));
+        CompletableFuture<List<String>> tables = RotationWiring.prebuild(config, start,
+                start.plus(warmUp).plus(config.get(ConfigKeys.ROTATION_LEAD)));
+        tables.exceptionally(e -> {
+            System.out.println("First tables not prebuilt (" + rootOf(e) + "); the job creates them as it goes.");
+            return null;
+        });
+        return tables;
     }
 
     private static JobGraph jobGraph(Configuration flink, PeriodTablesConfig config, String fromSavepoint) {
