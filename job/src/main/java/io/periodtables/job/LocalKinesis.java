@@ -22,8 +22,8 @@ final class LocalKinesis implements AutoCloseable {
     static final String STREAM_ARN = Kinesalite.streamArn(STREAM);
     /** Shards of the stream when {@code --stream-shards} is not given: one per source subtask of the default parallelism. */
     static final int DEFAULT_SHARDS = 2;
-    /** How long the end of a run waits for the job to read what was put. */
-    private static final long CATCH_UP_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How long the end of a run waits for the job to read what was put (a second Ctrl-C ends it at once). */
+    private static final long CATCH_UP_NANOS = TimeUnit.MINUTES.toNanos(2);
 
     private final Kinesalite kinesalite;
     private final int shards;
@@ -77,7 +77,7 @@ final class LocalKinesis implements AutoCloseable {
     }
 
     /**
-     * Stops the feeder, then waits (up to 30 s) until the job has read what it put, so that the
+     * Stops the feeder, then waits (up to 2 minutes) until the job has read what it put, so that the
      * run's totals cover everything in the stream.
      *
      * @param read how many records the job has read so far

@@ -67,7 +67,7 @@ class LocalRunnerITCase {
                 .contains(port(out, "Flink Web UI: http://127.0.0.1:"),
                         port(out, "DynamoDB Local \\(own JVM, pid \\d+\\) at http://127.0.0.1:"));
         LocalRunSummary summary = LocalRunSummary.parse(out, "localrun");
-        assertThat(summary.periodTables()).as(out).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(summary.periodTables()).as(out).isNotEmpty();
         summary.assertTotalsMatchTables();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(withoutRotationShutdownRace(out + run.stderr())).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
