@@ -90,7 +90,7 @@ class LocalRunnerITCase {
     void kinesisSourceReadsEverythingTheFeederPutAndStopsKinesaliteOnSigterm() throws Exception {
         ChildJvm run = ChildJvm.start(workDir, LocalRunner.class, "--source", "kinesis", "--stream-shards", "2",
                 "--tables.period", "PT1M", "--rotation.lead", "PT20S", "--window.allowed-lateness", "PT5S",
-                "--generator.rate", "200", "--generator.devices", "20", "--tables.shards", "2",
+                "--generator.rate", "200", "--generator.devices", "20", "--tables.shards", "2", "--tables.retention", "PT1H",
                 "--checkpoint.interval", "PT5S", "--sink.max-buffered", "250", "--sink.max-in-flight", "4",
                 "--tables.prefix", "kinesisrun");
         run.awaitOutput("readings/s | in ");
