@@ -11,6 +11,8 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.executiongraph.AccessExecutionJobVertex;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -61,7 +63,7 @@ final class LocalCluster {
      * @param dynamoDbEndpoint when not null, the endpoint of the run's DynamoDB Local, asked for
      *     once the MiniCluster has started (both start at the same time)
      * @param kinesis when not null, the run's kinesalite, likewise: the job reads its stream, fed
-     *     from submission until the end, when the feeder stops first and the job reads the rest
+     *     from when all its tasks run until the end, when the feeder stops first and the job reads the rest
      */
     Outcome run(PeriodTablesConfig given, Supplier<URI> dynamoDbEndpoint, Supplier<LocalKinesis> kinesis,
             Duration duration, String fromSavepoint) throws Exception {
@@ -90,9 +92,6 @@ final class LocalCluster {
             }
             CompletableFuture<List<String>> firstTables = fromSavepoint == null ? prebuild(config, stream != null) : null;
             JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint)).get().getJobID();
-            if (stream != null) {
-                stream.feed(config);
-            }
             long submitted = System.currentTimeMillis();
             long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
             Progress progress = new Progress(new StatusLine(config), stream, config, submitted, firstTables);
@@ -101,6 +100,10 @@ final class LocalCluster {
                 stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
                 progress.tick();
                 state = cluster.getJobStatus(job).get();
+                if (stream != null && !stream.feeding() && allRunning(cluster, job)) {
+                    // Fed from when the job reads: no backlog from its deployment to catch up on.
+                    stream.feed(config);
+                }
             }
             double seconds = (System.currentTimeMillis() - submitted) / 1000.0;
             String ending;
@@ -181,6 +184,15 @@ final class LocalCluster {
             return null;
         });
         return tables;
+    }
+
+    private static boolean allRunning(MiniCluster cluster, JobID job) throws Exception {
+        for (AccessExecutionJobVertex vertex : cluster.getExecutionGraph(job).get().getAllVertices().values()) {
+            if (vertex.getAggregateState() != ExecutionState.RUNNING) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static JobGraph jobGraph(Configuration flink, PeriodTablesConfig config, String fromSavepoint) {

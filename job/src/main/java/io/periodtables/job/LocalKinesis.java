@@ -70,6 +70,10 @@ final class LocalKinesis implements AutoCloseable {
         feeder = KinesisFeeder.start(config);
     }
 
+    boolean feeding() {
+        return feeder != null;
+    }
+
     /** For the status line: records put so far. */
     String status() {
         KinesisFeeder f = feeder;
