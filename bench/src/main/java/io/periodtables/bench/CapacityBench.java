@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.SinkRecord;
@@ -114,7 +115,7 @@ final class CapacityBench {
         CpuClock clock = new CpuClock();
         cluster.run(graph);
         Run run = new Run(what, round, n, clock.wallSeconds(), clock.cpuSeconds(), InstantDynamoDb.cpuSeconds() - backend);
-        long written = BenchMetrics.sum("recordsWritten");
+        long written = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
         if (written != n) {
             throw new IllegalStateException(what + " wrote " + written + " readings, expected " + n);
         }

@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.emulators.DynamoDbLocalProcess;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -165,8 +166,8 @@ final class Contenders {
     /** The period sink's counters of the last run (zero for the other contenders). */
     static Map<String, Long> sinkCounters() {
         Map<String, Long> counters = new LinkedHashMap<>();
-        for (String name : new String[] {"recordsWritten", "batches", "unprocessedItemsRetried", "throttledRequests",
-                "failedRequests", "bisections", "missingTableFallbacks"}) {
+        for (String name : new String[] {UserMetrics.RECORDS_WRITTEN, UserMetrics.BATCHES, UserMetrics.UNPROCESSED_ITEMS_RETRIED, UserMetrics.THROTTLED_REQUESTS,
+                UserMetrics.FAILED_REQUESTS, UserMetrics.BISECTIONS, UserMetrics.MISSING_TABLE_FALLBACKS}) {
             counters.put(name, BenchMetrics.sum(name));
         }
         return counters;

@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
 
@@ -48,7 +49,7 @@ final class MemoryBench {
                     env -> PeriodTablesTopology.build(env, config, Clock.systemUTC())));
             waitForWritten(n * 6L / 10);
             long steadyHeap = heapAfterGc();
-            long writtenAtGc = BenchMetrics.sum("recordsWritten");
+            long writtenAtGc = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
             long checkpointId = cluster.miniCluster().triggerCheckpoint(job,
                     org.apache.flink.core.execution.CheckpointType.FULL).get();
             AccessExecutionGraph graph = cluster.miniCluster().getExecutionGraph(job).get();
@@ -108,7 +109,7 @@ final class MemoryBench {
     }
 
     private static void waitForWritten(long target) throws InterruptedException {
-        while (BenchMetrics.sum("recordsWritten") < target) {
+        while (BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN) < target) {
             Thread.sleep(200);
         }
     }

@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.emulators.DynamoDbLocalProcess;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
@@ -51,7 +52,7 @@ final class RecoveryBench {
                 PeriodTablesConfig config = BenchConfigs.load(keys);
                 BenchMetrics.reset();
                 JobID first = cluster.submit(graph(config));
-                while (BenchMetrics.sum("recordsWritten") < 10L * RATE) {
+                while (BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN) < 10L * RATE) {
                     Thread.sleep(100);
                 }
                 long stopStart = System.nanoTime();
@@ -67,7 +68,7 @@ final class RecoveryBench {
                 long t0 = System.nanoTime();
                 JobID second = cluster.submit(restored);
                 double running = Double.NaN;
-                while (BenchMetrics.sum("recordsWritten") == 0) {
+                while (BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN) == 0) {
                     if (Double.isNaN(running) && cluster.miniCluster().getJobStatus(second).get() == JobStatus.RUNNING) {
                         running = (System.nanoTime() - t0) / 1e9;
                     }

@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.emulators.DynamoDbLocalProcess;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
@@ -61,7 +62,7 @@ final class RolloverBench {
                 samples = sampler.samples();
                 firstWrites = sampler.firstWrites();
             }
-            written = BenchMetrics.sum("recordsWritten");
+            written = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
             long stored = Tables.countWithPrefix(admin, "roll");
             if (stored != count || written != count) {
                 throw new IllegalStateException("rollover run wrote " + written + " and stored " + stored + ", expected " + count);

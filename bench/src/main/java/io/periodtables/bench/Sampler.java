@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.UserMetrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +39,7 @@ final class Sampler implements AutoCloseable {
 
     private void sample() {
         long at = (System.nanoTime() - startNanos) / 1_000_000;
-        Sample sample = new Sample(at, BenchMetrics.sum("recordsWritten"), BenchMetrics.sum("missingTableFallbacks"));
+        Sample sample = new Sample(at, BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN), BenchMetrics.sum(UserMetrics.MISSING_TABLE_FALLBACKS));
         Map<String, Long> perTable = BenchMetrics.writtenPerTable();
         synchronized (this) {
             samples.add(sample);

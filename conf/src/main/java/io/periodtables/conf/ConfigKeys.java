@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -36,108 +35,121 @@ public final class ConfigKeys {
     private static final Map<String, ConfigKey<?>> ALL = new LinkedHashMap<>();
 
     public static final ConfigKey<SourceKind> SOURCE =
-            key("source", "generator", "`generator` or `kinesis`", s -> enumValue(SourceKind.class, s));
+            key("source", "generator", "`generator` or `kinesis`", s -> ConfigValues.enumValue(SourceKind.class, s));
     public static final ConfigKey<String> KINESIS_STREAM_ARN =
-            key("kinesis.stream-arn", null, "stream ARN; required for `source=kinesis`", ConfigKeys::streamArn);
+            key("kinesis.stream-arn", null, "stream ARN; required for `source=kinesis`", ConfigValues::streamArn);
     public static final ConfigKey<InitialPosition> KINESIS_INITIAL_POSITION =
             key("kinesis.initial-position", "LATEST",
                     "`LATEST`, `TRIM_HORIZON` or `AT_TIMESTAMP` (+ `kinesis.initial-timestamp`)",
-                    s -> enumValue(InitialPosition.class, s));
+                    s -> ConfigValues.enumValue(InitialPosition.class, s));
     public static final ConfigKey<Instant> KINESIS_INITIAL_TIMESTAMP =
-            key("kinesis.initial-timestamp", null, "ISO-8601 instant for `AT_TIMESTAMP`", ConfigKeys::instant);
+            key("kinesis.initial-timestamp", null, "ISO-8601 instant for `AT_TIMESTAMP`", ConfigValues::instant);
     public static final ConfigKey<String> AWS_REGION =
-            key("aws.region", "us-east-1", "region for all AWS clients", ConfigKeys::region);
+            key("aws.region", "us-east-1", "region for all AWS clients", ConfigValues::region);
     public static final ConfigKey<URI> AWS_ENDPOINT =
-            key("aws.endpoint", null, "endpoint override for all AWS clients (emulators)", ConfigKeys::endpoint);
+            key("aws.endpoint", null, "endpoint override for all AWS clients (emulators)", ConfigValues::endpoint);
     public static final ConfigKey<URI> DYNAMODB_ENDPOINT =
-            key("dynamodb.endpoint", null, "DynamoDB endpoint override", ConfigKeys::endpoint);
+            key("dynamodb.endpoint", null, "DynamoDB endpoint override", ConfigValues::endpoint);
     public static final ConfigKey<URI> KINESIS_ENDPOINT =
-            key("kinesis.endpoint", null, "Kinesis endpoint override", ConfigKeys::endpoint);
+            key("kinesis.endpoint", null, "Kinesis endpoint override", ConfigValues::endpoint);
     public static final ConfigKey<Boolean> DYNAMODB_EMBEDDED =
             key("dynamodb.embedded", "true locally, false on MSF",
-                    "local run: start DynamoDB Local (own JVM) when no endpoint is set", ConfigKeys::bool);
+                    "local run: start DynamoDB Local (own JVM) when no endpoint is set", ConfigValues::bool);
     public static final ConfigKey<String> TABLES_PREFIX =
-            key("tables.prefix", "readings", "table name prefix, 1-200 of `[A-Za-z0-9_.-]`", ConfigKeys::prefix);
+            key("tables.prefix", "readings", "table name prefix, 1-200 of `[A-Za-z0-9_.-]`", ConfigValues::prefix);
     public static final ConfigKey<PeriodLength> TABLES_PERIOD =
             key("tables.period", "P1D", "period length: `P1D`, `P1W`, `P1M` or minutes dividing a day (`PT1H`, `PT15M`)",
                     PeriodLength::parse);
     public static final ConfigKey<ZoneId> TABLES_ZONE =
-            key("tables.zone", "UTC", "zone that periods align to", ConfigKeys::zone);
+            key("tables.zone", "UTC", "zone that periods align to", ConfigValues::zone);
     public static final ConfigKey<Integer> TABLES_SHARDS =
-            key("tables.shards", "1", "write shards per device, 1-100", s -> intInRange(s, 1, 100));
+            key("tables.shards", "1", "write shards per device, 1-100", s -> ConfigValues.intInRange(s, 1, 100));
     public static final ConfigKey<Duration> TABLES_TTL =
-            key("tables.ttl", null, "duration after event time; sets `ttl` and enables TTL", ConfigKeys::positiveDuration);
+            key("tables.ttl", null, "duration after event time; sets `ttl` and enables TTL", ConfigValues::positiveDuration);
     public static final ConfigKey<Billing> TABLES_BILLING =
-            key("tables.billing", "PROVISIONED", "`PROVISIONED` or `PAY_PER_REQUEST`", s -> enumValue(Billing.class, s));
+            key("tables.billing", "PROVISIONED", "`PROVISIONED` or `PAY_PER_REQUEST`", s -> ConfigValues.enumValue(Billing.class, s));
     public static final ConfigKey<Capacity> CAPACITY_CURRENT =
             key("tables.capacity.current", "1000/300", "WCU/RCU (or `on-demand`) of the table taking writes", Capacity::parse);
     public static final ConfigKey<Capacity> CAPACITY_PREVIOUS =
             key("tables.capacity.previous", "1/100", "WCU/RCU (or `on-demand`) of the table that just closed", Capacity::parse);
     public static final ConfigKey<Capacity> CAPACITY_OLDER =
             key("tables.capacity.older", "1/1", "WCU/RCU (or `on-demand`) of older tables", Capacity::parse);
+    public static final ConfigKey<Capacity> CAPACITY_CURRENT_MIN =
+            key("tables.capacity.current.min", "1/1", "WCU/RCU floor of an open table sized from observation, and"
+                    + " auto scaling's minimum", ConfigValues::provisioned);
+    public static final ConfigKey<Capacity> CAPACITY_CURRENT_MAX =
+            key("tables.capacity.current.max", "40000/40000", "WCU/RCU ceiling of an open table sized from observation,"
+                    + " and auto scaling's maximum", ConfigValues::provisioned);
+    public static final ConfigKey<Double> CAPACITY_TARGET_UTILIZATION =
+            key("tables.capacity.target-utilization", "0.7", "0.2-0.9: a new table gets `ceil(observed peak WCU / this)`;"
+                    + " auto scaling's target", ConfigValues::utilization);
+    public static final ConfigKey<Boolean> CAPACITY_AUTOSCALING =
+            key("tables.capacity.autoscaling", "true on AWS when provisioned", "register the open table with Application"
+                    + " Auto Scaling; default on when `tables.billing=PROVISIONED` and no endpoint override is set",
+                    ConfigValues::bool);
     public static final ConfigKey<Duration> TABLES_RETENTION =
-            key("tables.retention", null, "delete tables whose period ended longer ago than this", ConfigKeys::positiveDuration);
+            key("tables.retention", null, "delete tables whose period ended longer ago than this", ConfigValues::positiveDuration);
     public static final ConfigKey<String> TABLES_SSE_KMS_KEY =
-            key("tables.sse-kms-key", null, "KMS key for encryption at rest (default: AWS owned key)", ConfigKeys::nonEmpty);
+            key("tables.sse-kms-key", null, "KMS key for encryption at rest (default: AWS owned key)", ConfigValues::nonEmpty);
     public static final ConfigKey<Boolean> TABLES_DELETION_PROTECTION =
-            key("tables.deletion-protection", "false", "set deletion protection on created tables", ConfigKeys::bool);
+            key("tables.deletion-protection", "false", "set deletion protection on created tables", ConfigValues::bool);
     public static final ConfigKey<Integer> LIMITS_MAX_TABLES =
             key("limits.max-tables", "2500", "the account's DynamoDB table quota in the region: a configuration that"
-                    + " keeps more tables stops at start", s -> intInRange(s, 1, 1_000_000));
+                    + " keeps more tables stops at start", s -> ConfigValues.intInRange(s, 1, 1_000_000));
     public static final ConfigKey<Long> LIMITS_MAX_WRITE_CAPACITY =
             key("limits.max-write-capacity", "80000", "the account's provisioned write capacity quota (WCU) in the region:"
-                    + " a configuration that provisions more stops at start", ConfigKeys::positiveLong);
+                    + " a configuration that provisions more stops at start", ConfigValues::positiveLong);
     public static final ConfigKey<Duration> ROTATION_LEAD =
-            key("rotation.lead", "PT15M", "prebuild the next table this long before the rollover", ConfigKeys::positiveDuration);
+            key("rotation.lead", "PT15M", "prebuild the next table this long before the rollover", ConfigValues::positiveDuration);
     public static final ConfigKey<Duration> ALLOWED_LATENESS =
             key("window.allowed-lateness", "PT5M", "grace after the rollover for late writes to the old table",
-                    ConfigKeys::nonNegativeDuration);
+                    ConfigValues::nonNegativeDuration);
     public static final ConfigKey<Integer> WINDOW_FIRE_COUNT =
-            key("window.fire-count", "100", "emit a device's buffered readings after this many", s -> intInRange(s, 1, 100_000));
+            key("window.fire-count", "100", "emit a device's buffered readings after this many", s -> ConfigValues.intInRange(s, 1, 100_000));
     public static final ConfigKey<Duration> WINDOW_FIRE_DELAY =
             key("window.fire-delay", "PT0.2S", "emit a device's buffered readings at most this long after the first",
-                    ConfigKeys::positiveDuration);
+                    ConfigValues::positiveDuration);
     public static final ConfigKey<Duration> OUT_OF_ORDERNESS =
-            key("watermark.out-of-orderness", "PT5S", "bounded out-of-orderness of event time", ConfigKeys::nonNegativeDuration);
+            key("watermark.out-of-orderness", "PT5S", "bounded out-of-orderness of event time", ConfigValues::nonNegativeDuration);
     public static final ConfigKey<Duration> IDLENESS =
             key("watermark.idleness", "PT1M", "a source split without data this long stops holding the watermark",
-                    ConfigKeys::positiveDuration);
+                    ConfigValues::positiveDuration);
     public static final ConfigKey<LatePolicy> LATE_POLICY =
-            key("late.policy", "late-table", "`late-table` or `period-table`", s -> enumValue(LatePolicy.class, s));
+            key("late.policy", "late-table", "`late-table` or `period-table`", s -> ConfigValues.enumValue(LatePolicy.class, s));
     public static final ConfigKey<String> ARCHIVE_PATH =
             key("archive.path", null, "also write every stored reading as Parquet under this Flink filesystem URI "
-                    + "(`s3://bucket/prefix`, `file:///path`), see docs/archive.md", ConfigKeys::archivePath);
+                    + "(`s3://bucket/prefix`, `file:///path`), see docs/archive.md", ConfigValues::archivePath);
     public static final ConfigKey<String> INPUT_DEVICE_FIELD =
-            key("input.device-field", "deviceId", "JSON field holding the device id", ConfigKeys::nonEmpty);
+            key("input.device-field", "deviceId", "JSON field holding the device id", ConfigValues::nonEmpty);
     public static final ConfigKey<String> INPUT_TIMESTAMP_FIELD =
-            key("input.timestamp-field", "timestamp", "JSON field holding the event time", ConfigKeys::nonEmpty);
+            key("input.timestamp-field", "timestamp", "JSON field holding the event time", ConfigValues::nonEmpty);
     public static final ConfigKey<Duration> INPUT_MAX_FUTURE =
-            key("input.max-future", "PT1H", "readings further ahead of the wall clock are rejected", ConfigKeys::positiveDuration);
+            key("input.max-future", "PT1H", "readings further ahead of the wall clock are rejected", ConfigValues::positiveDuration);
     public static final ConfigKey<Integer> SINK_MAX_ATTEMPTS =
-            key("sink.max-attempts", "100", "attempts per item before the job fails loudly", s -> intInRange(s, 1, 1_000_000));
+            key("sink.max-attempts", "100", "attempts per item before the job fails loudly", s -> ConfigValues.intInRange(s, 1, 1_000_000));
     public static final ConfigKey<Integer> SINK_MAX_IN_FLIGHT =
-            key("sink.max-in-flight", "16", "concurrent BatchWriteItem requests per sink subtask", s -> intInRange(s, 1, 1000));
+            key("sink.max-in-flight", "16", "concurrent BatchWriteItem requests per sink subtask", s -> ConfigValues.intInRange(s, 1, 1000));
     public static final ConfigKey<Integer> SINK_MAX_BUFFERED =
-            key("sink.max-buffered", "10000", "items buffered per sink subtask before backpressure", s -> intInRange(s, 25, 10_000_000));
+            key("sink.max-buffered", "10000", "items buffered per sink subtask before backpressure", s -> ConfigValues.intInRange(s, 25, 10_000_000));
     public static final ConfigKey<Duration> SINK_REQUEST_TIMEOUT =
-            key("sink.request-timeout", "PT10S", "timeout of one DynamoDB request attempt", ConfigKeys::positiveDuration);
+            key("sink.request-timeout", "PT10S", "timeout of one DynamoDB request attempt", ConfigValues::positiveDuration);
     public static final ConfigKey<Integer> GENERATOR_DEVICES =
-            key("generator.devices", "100", "synthetic fleet: number of devices", s -> intInRange(s, 1, 10_000_000));
+            key("generator.devices", "100", "synthetic fleet: number of devices", s -> ConfigValues.intInRange(s, 1, 10_000_000));
     public static final ConfigKey<Double> GENERATOR_RATE =
-            key("generator.rate", "1000", "synthetic fleet: readings per wall-clock second, whole job", ConfigKeys::positiveNumber);
+            key("generator.rate", "1000", "synthetic fleet: readings per wall-clock second, whole job", ConfigValues::positiveNumber);
     public static final ConfigKey<Double> GENERATOR_SPEEDUP =
-            key("generator.speedup", "1", "synthetic fleet: event-time seconds per wall-clock second", ConfigKeys::positiveNumber);
+            key("generator.speedup", "1", "synthetic fleet: event-time seconds per wall-clock second", ConfigValues::positiveNumber);
     public static final ConfigKey<Instant> GENERATOR_START =
             key("generator.start", "now", "synthetic fleet: event time of the first reading (ISO-8601 or `now`)",
-                    s -> s.equalsIgnoreCase("now") ? null : instant(s));
+                    s -> s.equalsIgnoreCase("now") ? null : ConfigValues.instant(s));
     public static final ConfigKey<Long> GENERATOR_COUNT =
             key("generator.count", null, "synthetic fleet: stop after this many readings (default: unbounded)",
-                    ConfigKeys::positiveLong);
+                    ConfigValues::positiveLong);
     public static final ConfigKey<Integer> PARALLELISM =
-            key("parallelism", "2", "local run only: job parallelism (on MSF the service sets it)", s -> intInRange(s, 1, 1024));
+            key("parallelism", "2", "local run only: job parallelism (on MSF the service sets it)", s -> ConfigValues.intInRange(s, 1, 1024));
     public static final ConfigKey<Duration> CHECKPOINT_INTERVAL =
             key("checkpoint.interval", "PT10S", "local run only: checkpoint interval (on MSF the service sets it)",
-                    ConfigKeys::positiveDuration);
+                    ConfigValues::positiveDuration);
 
     private ConfigKeys() {}
 
@@ -155,157 +167,5 @@ public final class ConfigKeys {
         ConfigKey<T> key = new ConfigKey<>(name, defaultValue, meaning, parser);
         ALL.put(name, key);
         return key;
-    }
-
-    private static <E extends Enum<E>> E enumValue(Class<E> type, String s) {
-        String normalized = s.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-        for (E e : type.getEnumConstants()) {
-            if (e.name().equals(normalized)) {
-                return e;
-            }
-        }
-        StringBuilder accepted = new StringBuilder("expected one of");
-        for (E e : type.getEnumConstants()) {
-            accepted.append(' ').append(e.name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        }
-        throw new IllegalArgumentException(accepted.toString());
-    }
-
-    private static int intInRange(String s, int min, int max) {
-        try {
-            int v = Integer.parseInt(s);
-            if (v >= min && v <= max) {
-                return v;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException("expected a whole number from " + min + " to " + max);
-    }
-
-    private static long positiveLong(String s) {
-        try {
-            long v = Long.parseLong(s);
-            if (v >= 1) {
-                return v;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException("expected a whole number >= 1");
-    }
-
-    private static double positiveNumber(String s) {
-        try {
-            double v = Double.parseDouble(s);
-            if (v > 0 && Double.isFinite(v)) {
-                return v;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException("expected a number > 0");
-    }
-
-    private static boolean bool(String s) {
-        if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(s);
-        }
-        throw new IllegalArgumentException("expected true or false");
-    }
-
-    private static Duration duration(String s) {
-        try {
-            return Duration.parse(s.toUpperCase(Locale.ROOT));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("expected an ISO-8601 duration such as PT30S, PT5M, PT1H or P30D");
-        }
-    }
-
-    private static Duration positiveDuration(String s) {
-        Duration d = duration(s);
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException("expected a positive ISO-8601 duration such as PT30S, PT5M or P30D");
-        }
-        return d;
-    }
-
-    private static Duration nonNegativeDuration(String s) {
-        Duration d = duration(s);
-        if (d.isNegative()) {
-            throw new IllegalArgumentException("expected a duration >= PT0S such as PT0S, PT30S or PT5M");
-        }
-        return d;
-    }
-
-    private static Instant instant(String s) {
-        try {
-            return java.time.OffsetDateTime.parse(s).toInstant();
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("expected an ISO-8601 instant such as 2026-11-22T00:00:00Z");
-        }
-    }
-
-    private static ZoneId zone(String s) {
-        try {
-            return ZoneId.of(s);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("expected a zone id such as UTC or Europe/Berlin");
-        }
-    }
-
-    private static URI endpoint(String s) {
-        try {
-            URI uri = new URI(s);
-            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
-                return uri;
-            }
-        } catch (java.net.URISyntaxException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException("expected an http(s) URL such as http://127.0.0.1:8000");
-    }
-
-    private static String region(String s) {
-        if (s.matches("[a-z]{2}(-[a-z]+)+-\\d+")) {
-            return s;
-        }
-        throw new IllegalArgumentException("expected an AWS region such as us-east-1 or eu-west-1");
-    }
-
-    private static String prefix(String s) {
-        if (TableNaming.PREFIX.matcher(s).matches()) {
-            return s;
-        }
-        throw new IllegalArgumentException("expected 1-200 characters of [A-Za-z0-9_.-]");
-    }
-
-    private static String streamArn(String s) {
-        if (s.matches("arn:aws[a-z-]*:kinesis:[a-z0-9-]+:\\d{12}:stream/[A-Za-z0-9_.-]{1,128}")) {
-            return s;
-        }
-        throw new IllegalArgumentException(
-                "expected a Kinesis stream ARN such as arn:aws:kinesis:us-east-1:123456789012:stream/readings");
-    }
-
-    /** A Flink filesystem URI with a scheme and a bucket or absolute path; without a trailing slash. */
-    private static String archivePath(String s) {
-        try {
-            URI uri = new URI(s);
-            boolean located = uri.getAuthority() != null || (uri.getPath() != null && uri.getPath().startsWith("/"));
-            if (uri.getScheme() != null && located && uri.getQuery() == null && uri.getFragment() == null) {
-                return s.replaceAll("/+$", "");
-            }
-        } catch (java.net.URISyntaxException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException("expected a filesystem URI such as s3://bucket/prefix or file:///var/archive");
-    }
-
-    private static String nonEmpty(String s) {
-        if (!s.isEmpty()) {
-            return s;
-        }
-        throw new IllegalArgumentException("expected a non-empty value");
     }
 }

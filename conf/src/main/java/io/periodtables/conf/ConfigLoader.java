@@ -91,6 +91,8 @@ public final class ConfigLoader {
             String value = explicit.get(key.name());
             if (value == null && key == ConfigKeys.DYNAMODB_EMBEDDED) {
                 value = String.valueOf(local);
+            } else if (value == null && key == ConfigKeys.CAPACITY_AUTOSCALING) {
+                continue; // decided from billing and endpoints: PeriodTablesConfig.autoscaling()
             } else if (value == null) {
                 value = key.defaultValue();
             }
@@ -130,6 +132,17 @@ public final class ConfigLoader {
             throw ConfigException.invalid(ConfigKeys.LATE_POLICY.name(), c.asText().get(ConfigKeys.LATE_POLICY.name()),
                     "must be late-table when archive.path is set: a late reading written to its period table "
                             + "would change a period whose archive is already complete");
+        }
+        Capacity min = c.get(ConfigKeys.CAPACITY_CURRENT_MIN);
+        Capacity max = c.get(ConfigKeys.CAPACITY_CURRENT_MAX);
+        if (min.writeUnits() > max.writeUnits() || min.readUnits() > max.readUnits()) {
+            throw ConfigException.invalid(ConfigKeys.CAPACITY_CURRENT_MAX.name(), max.toString(),
+                    "must be at least tables.capacity.current.min (" + min + ") in both units");
+        }
+        if (c.find(ConfigKeys.CAPACITY_AUTOSCALING).orElse(false)
+                && c.get(ConfigKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
+            throw ConfigException.invalid(ConfigKeys.CAPACITY_AUTOSCALING.name(), "true",
+                    "must be false when tables.billing is PAY_PER_REQUEST: on-demand tables have no capacity to scale");
         }
         // Validates prefix and zone together (a prefix alone is checked by its key).
         c.naming();

@@ -108,6 +108,18 @@ public final class PeriodTablesConfig implements Serializable {
         return get(ConfigKeys.DYNAMODB_EMBEDDED) && dynamoDbEndpoint().isEmpty();
     }
 
+    /**
+     * Whether the open table is registered with Application Auto Scaling: {@code
+     * tables.capacity.autoscaling} when set, else on for provisioned tables on AWS (no DynamoDB
+     * endpoint override: emulators have no auto scaling).
+     */
+    public boolean autoscaling() {
+        if (get(ConfigKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
+            return false;
+        }
+        return find(ConfigKeys.CAPACITY_AUTOSCALING).orElse(dynamoDbEndpoint().isEmpty());
+    }
+
     /** TTL duration when {@code tables.ttl} is set. */
     public Optional<Duration> ttl() {
         return find(ConfigKeys.TABLES_TTL);

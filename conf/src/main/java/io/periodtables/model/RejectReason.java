@@ -8,8 +8,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Why input was not stored as a reading. The {@link #code()} is stored as the rejected item's
- * {@code pk} and in savepoints: never change one, only add new reasons.
+ * Why input was not stored as a reading. The {@link #code()} starts the rejected item's
+ * {@code pk} ({@link Rejection#partitionKey()}) and is stored in savepoints: never change one,
+ * only add new reasons.
  */
 @PublicEvolving
 public enum RejectReason {

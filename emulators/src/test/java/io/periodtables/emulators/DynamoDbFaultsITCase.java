@@ -1,5 +1,6 @@
 package io.periodtables.emulators;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +33,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** Write-path faults of {@link DynamoDbFaults}, checked against the items really in DynamoDB Local. */
 class DynamoDbFaultsITCase {
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal local;
     private static DynamoDbClient plain;
     private static DynamoDbClient sync;
@@ -41,7 +44,7 @@ class DynamoDbFaultsITCase {
 
     @BeforeAll
     static void startDynamoDb() {
-        local = DynamoDbLocal.start();
+        local = DYNAMODB.local();
         plain = local.syncClient();
         sync = FaultyClients.sync(local);
         async = FaultyClients.async(local);
@@ -52,7 +55,6 @@ class DynamoDbFaultsITCase {
         async.close();
         sync.close();
         plain.close();
-        local.close();
     }
 
     @BeforeEach

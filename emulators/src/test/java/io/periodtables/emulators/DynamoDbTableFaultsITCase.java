@@ -1,5 +1,6 @@
 package io.periodtables.emulators;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Table-management faults of {@link DynamoDbFaults} and tables held in CREATING. */
 class DynamoDbTableFaultsITCase {
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal local;
     private static DynamoDbClient plain;
     private static DynamoDbClient sync;
@@ -29,7 +32,7 @@ class DynamoDbTableFaultsITCase {
 
     @BeforeAll
     static void startDynamoDb() {
-        local = DynamoDbLocal.start();
+        local = DYNAMODB.local();
         plain = local.syncClient();
         sync = FaultyClients.sync(local);
         async = FaultyClients.async(local);
@@ -40,7 +43,6 @@ class DynamoDbTableFaultsITCase {
         async.close();
         sync.close();
         plain.close();
-        local.close();
     }
 
     @BeforeEach

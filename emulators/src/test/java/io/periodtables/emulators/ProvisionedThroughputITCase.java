@@ -1,5 +1,6 @@
 package io.periodtables.emulators;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@link DynamoDbFaults#enforceThroughput}: per-table write capacity and the decrease quota, as DynamoDB has them. */
 class ProvisionedThroughputITCase {
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal local;
     private static DynamoDbClient plain;
     private static DynamoDbClient sync;
@@ -31,7 +34,7 @@ class ProvisionedThroughputITCase {
 
     @BeforeAll
     static void startDynamoDb() {
-        local = DynamoDbLocal.start();
+        local = DYNAMODB.local();
         plain = local.syncClient();
         sync = FaultyClients.sync(local);
     }
@@ -40,7 +43,6 @@ class ProvisionedThroughputITCase {
     static void stopDynamoDb() {
         sync.close();
         plain.close();
-        local.close();
     }
 
     @BeforeEach

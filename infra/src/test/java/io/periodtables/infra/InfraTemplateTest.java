@@ -139,6 +139,35 @@ class InfraTemplateTest {
     }
 
     @Test
+    void autoScalingOfTheOpenTableIsGrantedForDynamoDbTableCapacityOfThePrefixOnly() {
+        List<Statement> all = statements(MINIMAL);
+        Statement scaling = only(all, "application-autoscaling:RegisterScalableTarget");
+        assertThat(scaling.actions()).containsExactlyInAnyOrder("application-autoscaling:RegisterScalableTarget",
+                "application-autoscaling:PutScalingPolicy", "application-autoscaling:DeregisterScalableTarget");
+        assertThat(scaling.resources()).containsExactly(
+                "arn:aws:application-autoscaling:eu-west-1:123456789012:scalable-target/*",
+                "arn:aws:autoscaling:eu-west-1:123456789012:scalingPolicy:*:resource/dynamodb/table/readings_*");
+        assertThat(scaling.condition().path("StringEquals").path("application-autoscaling:service-namespace").asText())
+                .isEqualTo("dynamodb");
+        assertThat(PeriodTablesTemplate.texts(scaling.condition().path("StringEquals")
+                .path("application-autoscaling:scalable-dimension")))
+                .containsExactly("dynamodb:table:WriteCapacityUnits", "dynamodb:table:ReadCapacityUnits");
+        assertThat(only(all, "cloudwatch:PutMetricAlarm").resources())
+                .containsExactly("arn:aws:cloudwatch:eu-west-1:123456789012:alarm:TargetTracking-table/readings_*");
+        Statement linkedRole = only(all, "iam:CreateServiceLinkedRole");
+        assertThat(linkedRole.resources()).containsExactly("arn:aws:iam::123456789012:role/aws-service-role/"
+                + "dynamodb.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_DynamoDBTable");
+        assertThat(linkedRole.condition().path("StringEquals").path("iam:AWSServiceName").asText())
+                .isEqualTo("dynamodb.application-autoscaling.amazonaws.com");
+
+        // On-demand tables (EVERYTHING_SET) and TableAutoScaling=false have nothing to scale.
+        assertThat(actionsOf(EVERYTHING_SET, "application-autoscaling:")).isEmpty();
+        assertThat(actionsOf(Map.of("CodeBucket", "code-bucket", "TableAutoScaling", "false"), "application-autoscaling:"))
+                .isEmpty();
+        assertThat(actionsOf(Map.of("CodeBucket", "code-bucket", "TableAutoScaling", "false"), "iam:")).isEmpty();
+    }
+
+    @Test
     void metricsArePublishedOnlyToTheServiceNamespace() {
         Statement metrics = only(statements(MINIMAL), "cloudwatch:PutMetricData");
         assertThat(metrics.condition().path("StringEquals").path("cloudwatch:namespace").asText())

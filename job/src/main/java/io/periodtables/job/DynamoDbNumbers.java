@@ -14,16 +14,16 @@ final class DynamoDbNumbers {
 
     private DynamoDbNumbers() {}
 
-    static BigDecimal check(BigDecimal value) throws ReadingParser.BadValueException {
+    static BigDecimal check(BigDecimal value) throws CanonicalPayload.BadValueException {
         if (value.signum() == 0) {
             return value;
         }
         BigDecimal abs = value.abs();
         if (value.stripTrailingZeros().precision() > 38) {
-            throw new ReadingParser.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " has more than 38 significant digits");
+            throw new CanonicalPayload.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " has more than 38 significant digits");
         }
         if (abs.compareTo(MAX) > 0 || abs.compareTo(MIN_POSITIVE) < 0) {
-            throw new ReadingParser.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " is outside DynamoDB's range 1E-130 .. 1E+126");
+            throw new CanonicalPayload.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " is outside DynamoDB's range 1E-130 .. 1E+126");
         }
         return value;
     }

@@ -5,6 +5,7 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
+import io.periodtables.rotation.TableLoad;
 import io.periodtables.sink.PeriodTableSink;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -34,8 +35,6 @@ public final class PeriodTablesTopology {
     public static final int MAX_PARALLELISM = 720;
 
     static final String WINDOWS_NAME = "Period windows";
-    static final String WRITTEN_METRIC = "recordsWritten";
-    static final String TABLES_CREATED_METRIC = "tablesCreated";
 
     /** Readings that arrive after their period's grace: they go to the late table. */
     static final OutputTag<Reading> LATE = new OutputTag<>("late", TypeInformation.of(Reading.class));
@@ -94,11 +93,19 @@ public final class PeriodTablesTopology {
                 .uid("period-sink").name("DynamoDB period tables");
         if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
             Archive.attach(periodRecords.union(late), config, new StoredItems(config));
+            LOG.info("Archiving to {}: retention deletes a table only once its period's _SUCCESS marker is there",
+                    config.get(ConfigKeys.ARCHIVE_PATH));
         } else {
             LOG.info("archive.path is not set: nothing is archived, retention deletes tables without an archive");
         }
 
-        RotationWiring.attach(timed, config);
+        SingleOutputStreamOperator<TableLoad> load = timed
+                .transform("Write load", TypeInformation.of(TableLoad.class), new WriteLoadCounter(config))
+                .uid("write-load").name("Write load");
+        if (input.parallelism() > 0) {
+            load.setParallelism(input.parallelism());
+        }
+        RotationWiring.attach(timed, load, config);
     }
 
     private static PeriodTableSink sink(PeriodTablesConfig config) {

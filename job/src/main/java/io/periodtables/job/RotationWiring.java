@@ -1,7 +1,7 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
@@ -9,6 +9,7 @@ import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.rotation.Lifecycle;
 import io.periodtables.rotation.Rotation;
+import io.periodtables.rotation.TableLoad;
 import io.periodtables.rotation.TableManager;
 import io.periodtables.sink.MissingTableHandler;
 
@@ -42,8 +43,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @Internal
 public final class RotationWiring {
-    /** Reason code of readings whose period starts after the next one by event time. */
-    /** One raise request per table at most this often: throttling repeats on every batch. */
+    /**
+     * One raise request per table at most this often (throttling repeats on every batch), or every
+     * {@code rotation.lead} when that is shorter: the rotation may lower a raised table again after
+     * that long, and a sink still throttled on it then must be able to ask again at once.
+     */
     private static final Duration RAISE_INTERVAL = Duration.ofSeconds(10);
     /** How long the owner's view of its open tables is reused for the sink's questions. */
     private static final Duration REREAD = Duration.ofSeconds(5);
@@ -75,12 +79,18 @@ public final class RotationWiring {
                 .whenComplete((names, error) -> manager.close());
     }
 
-    /** Adds the rotation operator, fed by a sparse side stream of {@code readings}. */
-    static void attach(DataStream<Reading> readings, PeriodTablesConfig config) {
+    /**
+     * Adds the rotation operator, fed by a sparse side stream of {@code readings} and the sink's
+     * write {@code load} per table and second (the next table is sized from its peak); with
+     * {@code archive.path}, retention deletes a table only once its period is archived.
+     */
+    static void attach(DataStream<Reading> readings, DataStream<TableLoad> load, PeriodTablesConfig config) {
         DataStream<Long> ticks = readings
                 .process(new RotationTicks(), Types.LONG)
                 .uid("rotation-ticks").name("Rotation ticks");
-        Rotation.attach(ticks, config);
+        Rotation.Builder rotation = Rotation.builder(config);
+        config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> rotation.retentionGate(new ArchivedPeriods(path)));
+        rotation.attach(ticks, load);
     }
 
     /** The rotation's answers to the sink, in the sink's task. */
@@ -91,7 +101,7 @@ public final class RotationWiring {
         private final Lifecycle lifecycle;
         private final TableNaming naming;
         private final Clock wallClock;
-        private final Capacity open;
+        private final Duration raiseInterval;
         private final Map<String, Instant> lastRaise = new ConcurrentHashMap<>();
         private volatile Opened opened;
 
@@ -103,7 +113,8 @@ public final class RotationWiring {
             this.lifecycle = Lifecycle.of(config);
             this.naming = config.naming();
             this.wallClock = wallClock;
-            this.open = config.effectiveCapacity(CapacityTier.CURRENT);
+            Duration lead = config.get(ConfigKeys.ROTATION_LEAD);
+            this.raiseInterval = lead.compareTo(RAISE_INTERVAL) < 0 ? lead : RAISE_INTERVAL;
         }
 
         @Override
@@ -173,7 +184,7 @@ public final class RotationWiring {
             }
             Period period = newestFirst.get(i);
             return manager.describe(naming.periodTable(period)).thenCompose(table ->
-                    table.isPresent() && table.get().capacity().equals(open)
+                    table.isPresent() && manager.tierOf(table.get()).orElse(null) == CapacityTier.CURRENT
                             ? CompletableFuture.completedFuture(Optional.of(period))
                             : newestOpen(newestFirst, i + 1));
         }
@@ -185,7 +196,7 @@ public final class RotationWiring {
             }
             Instant now = wallClock.instant();
             Instant last = lastRaise.get(tableName);
-            if (last != null && last.plus(RAISE_INTERVAL).isAfter(now)) {
+            if (last != null && last.plus(raiseInterval).isAfter(now)) {
                 return;
             }
             lastRaise.put(tableName, now);

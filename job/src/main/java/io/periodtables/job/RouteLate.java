@@ -30,7 +30,7 @@ final class RouteLate extends ProcessFunction<SinkRecord, SinkRecord> {
 
     @Override
     public void open(OpenContext openContext) {
-        late = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter("readingsLate");
+        late = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter(UserMetrics.READINGS_LATE);
     }
 
     @Override

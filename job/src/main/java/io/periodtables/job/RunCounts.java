@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.TableNaming.TableRef;
 
@@ -19,7 +20,7 @@ record RunCounts(long in, long written, long late, long rejected, long tablesCre
         long written = 0;
         long late = 0;
         long rejected = 0;
-        for (Map.Entry<String, Long> table : LocalStatusReporter.sumPerTable(PeriodTablesTopology.WRITTEN_METRIC).entrySet()) {
+        for (Map.Entry<String, Long> table : LocalStatusReporter.sumPerTable(UserMetrics.RECORDS_WRITTEN).entrySet()) {
             Optional<TableRef> ref = naming.parse(table.getKey());
             if (ref.isEmpty()) {
                 continue;
@@ -30,8 +31,8 @@ record RunCounts(long in, long written, long late, long rejected, long tablesCre
                 case REJECTED -> rejected += table.getValue();
             }
         }
-        return new RunCounts(LocalStatusReporter.sum("readingsIn") + LocalStatusReporter.sum("readingsRejected"),
-                written, late, rejected, LocalStatusReporter.sum(PeriodTablesTopology.TABLES_CREATED_METRIC));
+        return new RunCounts(LocalStatusReporter.sum(UserMetrics.READINGS_IN) + LocalStatusReporter.sum(UserMetrics.READINGS_REJECTED),
+                written, late, rejected, LocalStatusReporter.sum(UserMetrics.TABLES_CREATED));
     }
 
     long inFlight() {

@@ -32,8 +32,8 @@ final class SplitRejected extends ProcessFunction<SinkRecord, Reading> {
 
     @Override
     public void open(OpenContext openContext) {
-        readingsIn = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter("readingsIn");
-        rejected = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter("readingsRejected");
+        readingsIn = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter(UserMetrics.READINGS_IN);
+        rejected = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter(UserMetrics.READINGS_REJECTED);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 
@@ -55,10 +56,15 @@ final class StatusLine {
                 table = "?";
             }
         }
+        Long provisioned = LocalStatusReporter.min("", UserMetrics.OPEN_TABLE_PROVISIONED_WCU);
+        Long used = LocalStatusReporter.min("", UserMetrics.OPEN_TABLE_WRITE_UNITS);
+        String wcu = provisioned == null || provisioned < 0 ? "-"
+                : (provisioned == 0 ? "on-demand" : String.format("%,d", provisioned)) + " provisioned, "
+                        + String.format("%,d", used == null ? 0 : used) + " used at peak";
         return String.format("%,7.0f readings/s | in %,d | written %,d | late %,d | rejected %,d | in flight %,d"
-                        + " | backpressure %s | watermark %s | table %s | tables created %d",
+                        + " | backpressure %s | watermark %s | table %s (WCU %s) | tables created %d",
                 perSecond, counts.in(), counts.written(), counts.late(), counts.rejected(), counts.inFlight(),
-                backpressure, mark, table,
+                backpressure, mark, table, wcu,
                 counts.tablesCreated());
     }
 }

@@ -1,6 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKey;
 import io.periodtables.conf.ConfigKeys;
@@ -36,7 +37,8 @@ import java.util.stream.Collectors;
 /**
  * The end of a local run: how it ended and the savepoint, the tables of the configured prefix
  * with their item counts, capacity tier and capacity, the totals and rate, where the data is and
- * the {@code query} command that reads one device back.
+ * the archived periods when {@code archive.path} is set, and the {@code query} command that reads
+ * one device back.
  */
 final class TableSummary {
     /** The run's configuration for the {@code query} command: the keys it set, secrets left out. */
@@ -99,6 +101,7 @@ final class TableSummary {
                 ? "DynamoDB Local at " + endpoint + (Files.isDirectory(DynamoDbLocal.LOCAL_RUN_DATA)
                         ? ", files in " + DynamoDbLocal.LOCAL_RUN_DATA : ", in memory until it stops")
                 : endpoint));
+        config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> ArchiveSummary.print(path, out));
         if (!periods.isEmpty()) {
             List<String> query = queryArgs(periods);
             out.println("One device: ./query/run-query " + String.join(" ", query));
@@ -130,6 +133,7 @@ final class TableSummary {
         writeRunConfig();
         List<String> args = new ArrayList<>(List.of("range", "--device", device,
                 "--from", first.start().toString(), "--to", last.end().toString(), "--config", RUN_CONFIG.toString()));
+        config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> args.addAll(List.of("--archive", path)));
         args.addAll(List.of("--format", "table", "--chart", device + ".svg"));
         return args;
     }
@@ -155,6 +159,9 @@ final class TableSummary {
             if (config.effectiveCapacity(tier).equals(capacity)) {
                 tiers.add(tier.name());
             }
+        }
+        if (tiers.isEmpty() && new CapacitySizing(config).isOpen(capacity)) {
+            return CapacityTier.CURRENT.name(); // sized from the observed load
         }
         return tiers.isEmpty() ? "?" : String.join("|", tiers);
     }

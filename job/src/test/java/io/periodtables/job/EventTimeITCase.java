@@ -1,5 +1,7 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
@@ -46,7 +48,8 @@ class EventTimeITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     private static final String SHARD_0 = "0";
     private static final String SHARD_1 = BigInteger.ONE.shiftLeft(127).toString();
@@ -55,6 +58,8 @@ class EventTimeITCase {
 
     private static Kinesalite kinesalite;
     private static KinesisClient kinesis;
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient dynamo;
 
@@ -62,14 +67,13 @@ class EventTimeITCase {
     static void startEmulators() {
         kinesalite = Kinesalite.start();
         kinesis = kinesalite.kinesisClient();
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         dynamo = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopEmulators() {
         dynamo.close();
-        dynamoDb.close();
         kinesis.close();
         kinesalite.close();
     }

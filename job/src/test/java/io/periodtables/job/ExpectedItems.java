@@ -49,8 +49,10 @@ final class ExpectedItems {
         String sk = Rejection.of(RejectReason.ofCode(reason), "", raw, 0, origin).rawHash();
         String text = new String(raw, StandardCharsets.UTF_8);
         boolean utf8 = Arrays.equals(text.getBytes(StandardCharsets.UTF_8), raw);
-        rejected.put(List.of(reason, sk), TableContents.canonical(Map.of(
-                "pk", AttributeValue.fromS(reason),
+        // pk: the reason code and the sort key modulo 16 (DESIGN.md)
+        String pk = reason + "#" + Long.remainderUnsigned(Long.parseUnsignedLong(sk, 16), 16);
+        rejected.put(List.of(pk, sk), TableContents.canonical(Map.of(
+                "pk", AttributeValue.fromS(pk),
                 "sk", AttributeValue.fromS(sk),
                 "raw", utf8 ? AttributeValue.fromS(text) : AttributeValue.fromB(SdkBytes.fromByteArray(raw)),
                 "rawBytes", AttributeValue.fromN(String.valueOf(raw.length)),

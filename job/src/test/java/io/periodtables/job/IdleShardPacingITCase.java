@@ -1,5 +1,7 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
 import io.periodtables.emulators.DynamoDbLocal;
@@ -45,7 +47,8 @@ class IdleShardPacingITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     private static final String STREAM = "pacing";
     private static final Instant T0 = Instant.parse("2025-06-01T08:00:00Z");
@@ -56,6 +59,8 @@ class IdleShardPacingITCase {
 
     private static Kinesalite kinesalite;
     private static CountingProxy kinesisProxy;
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient dynamo;
     private static KinesisClient kinesis;
@@ -67,14 +72,13 @@ class IdleShardPacingITCase {
         kinesalite = Kinesalite.start();
         kinesisProxy = CountingProxy.start(kinesalite.endpoint());
         kinesis = kinesalite.kinesisClient();
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         dynamo = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopEmulators() {
         dynamo.close();
-        dynamoDb.close();
         kinesis.close();
         kinesisProxy.close();
         kinesalite.close();

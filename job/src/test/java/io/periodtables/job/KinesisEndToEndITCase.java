@@ -1,5 +1,7 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.CountingProxy;
@@ -61,7 +63,8 @@ class KinesisEndToEndITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     private static final String STREAM = "device-readings";
     /** Explicit hash keys: the stream's two shards split the 128-bit hash range in halves. */
@@ -73,6 +76,8 @@ class KinesisEndToEndITCase {
 
     private static Kinesalite kinesalite;
     private static CountingProxy kinesisProxy;
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient dynamo;
     private static KinesisClient kinesis;
@@ -91,14 +96,13 @@ class KinesisEndToEndITCase {
         kinesalite = Kinesalite.start();
         kinesisProxy = CountingProxy.start(kinesalite.endpoint());
         kinesis = kinesalite.kinesisClient();
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         dynamo = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopEmulators() {
         dynamo.close();
-        dynamoDb.close();
         kinesis.close();
         kinesisProxy.close();
         kinesalite.close();

@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodLength;
 import io.periodtables.model.Reading;
@@ -32,7 +33,8 @@ class PeriodWindowsITCase {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     /** A watermark after every reading, so lateness does not depend on the periodic emitter's timing. */
     private static final class EveryEvent implements WatermarkGenerator<Reading> {

@@ -81,6 +81,7 @@ class ReadingParserTest {
         "{\"deviceId\":\"d\",\"timestamp\":\"2026-11-22T16:00:00Z\"} | too-far-future",
         "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":1e200} | bad-number",
         "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":123456789012345678901234567890123456789} | bad-number",
+        "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":[1e999]} | bad-number",
         "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"pk\":\"x\"} | reserved-attribute",
         "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"eventId\":5} | bad-event-id",
     })

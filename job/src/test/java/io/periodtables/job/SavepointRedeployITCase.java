@@ -1,5 +1,7 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.LoopbackFlink;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
@@ -63,7 +65,8 @@ class SavepointRedeployITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     private static final int READINGS = 1800;
     private static final Duration BOUND = Duration.ofSeconds(60);
@@ -72,19 +75,20 @@ class SavepointRedeployITCase {
     private static final Set<String> CONTROL_PLANE = Set.of("CreateTable", "UpdateTable", "DescribeTable",
             "UpdateTimeToLive", "DescribeTimeToLive", "DeleteTable", "ListTables", "TagResource", "ListTagsOfResource");
 
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient dynamo;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         dynamo = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopDynamoDb() {
         dynamo.close();
-        dynamoDb.close();
     }
 
     @ParameterizedTest(name = "parallelism {0} -> {1}")

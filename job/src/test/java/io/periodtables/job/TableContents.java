@@ -1,6 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
@@ -81,7 +82,8 @@ final class TableContents {
     }
 
     /**
-     * The tier whose configured capacity the table has; empty for a table that does not exist or
+     * The tier whose configured capacity the table has ({@code CURRENT} also for an open table
+     * sized from observation); empty for a table that does not exist or
      * whose capacity is no tier's (the on-demand late and rejected tables).
      */
     static Optional<CapacityTier> tierOf(DynamoDbClient client, PeriodTablesConfig config, String table) {
@@ -100,7 +102,8 @@ final class TableContents {
                 return Optional.of(tier);
             }
         }
-        return Optional.empty();
+        // sized from the observed load (or moved by auto scaling): still the open table
+        return new CapacitySizing(config).isOpen(capacity) ? Optional.of(CapacityTier.CURRENT) : Optional.empty();
     }
 
     /** The item with every number (also nested) in canonical form, attributes sorted. */

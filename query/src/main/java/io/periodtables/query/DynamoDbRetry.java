@@ -1,19 +1,14 @@
 package io.periodtables.query;
 
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import io.periodtables.conf.DynamoDbFailure;
 
-import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * Retries one DynamoDB request with exponential backoff when the failure is worth a retry
- * (throttling, 5xx, I/O, timeouts): the SDK's own retries are off in every client period-tables
+ * (throttling, 5xx, I/O, timeouts, as {@link DynamoDbFailure} classifies it): the SDK's own retries are off in every client period-tables
  * builds, so the query owns its schedule. Any other failure is final.
  */
 final class DynamoDbRetry {
@@ -48,33 +43,20 @@ final class DynamoDbRetry {
     }
 
     static boolean isRetryable(Throwable error) {
-        Throwable t = unwrap(error);
-        if (t instanceof AwsServiceException e) {
-            return e.isThrottlingException() || e.statusCode() >= 500;
-        }
-        return t instanceof SdkClientException || t instanceof IOException;
+        return DynamoDbFailure.isRetryable(error);
     }
 
     static boolean isNotFound(Throwable error) {
-        return unwrap(error) instanceof ResourceNotFoundException;
+        return DynamoDbFailure.classify(error) == DynamoDbFailure.Kind.TABLE_MISSING;
     }
 
     /** The cause inside the wrappers that futures put around it. */
     static Throwable unwrap(Throwable t) {
-        Throwable current = t;
-        while ((current instanceof CompletionException || current instanceof ExecutionException)
-                && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
+        return DynamoDbFailure.unwrap(t);
     }
 
     /** A one-line description of a failure for messages and notes. */
     static String describe(Throwable error) {
-        Throwable t = unwrap(error);
-        if (t instanceof AwsServiceException e && e.awsErrorDetails() != null) {
-            return e.awsErrorDetails().errorCode() + ": " + e.awsErrorDetails().errorMessage();
-        }
-        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+        return DynamoDbFailure.describe(error);
     }
 }

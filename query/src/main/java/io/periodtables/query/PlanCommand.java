@@ -1,5 +1,6 @@
 package io.periodtables.query;
 
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 
 import picocli.CommandLine.ArgGroup;
@@ -8,6 +9,7 @@ import picocli.CommandLine.Unmatched;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +32,10 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--peak", paramLabel = "P", converter = CliOptions.NonNegative.class,
             description = "Peak readings per second, whole fleet. Default: R.")
     Double peak;
+
+    @Option(names = "--peak-to-mean", paramLabel = "X", converter = CliOptions.NonNegative.class,
+            description = "The rate profile instead of --peak: peak = X * R (1 for a steady fleet, more for a spiky one).")
+    Double peakToMean;
 
     @Option(names = "--device-peak", paramLabel = "K", converter = CliOptions.NonNegative.class,
             description = "Peak readings per second of the busiest device. Default: P.")
@@ -83,7 +89,10 @@ final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PeriodTablesConfig config = CliOptions.configuration(configuration);
-        double p = peak != null ? peak : rate;
+        if (peak != null && peakToMean != null) {
+            throw new IllegalArgumentException("--peak and --peak-to-mean both give the peak; use one");
+        }
+        double p = peak != null ? peak : peakToMean != null ? peakToMean * rate : rate;
         double k = devicePeak != null ? devicePeak : p;
         Prices d = Prices.usEast1();
         Prices prices = new Prices(wcuHour != null ? wcuHour : d.wcuHour(), rcuHour != null ? rcuHour : d.rcuHour(),
@@ -92,9 +101,12 @@ final class PlanCommand implements Callable<Integer> {
         CapacityPlan plan = itemSize.bytes != null
                 ? CapacityPlanner.plan(new PlanInput(rate, p, k, itemSize.bytes, retention), prices, config)
                 : planForSample(itemSize.sample, p, k, prices, config);
-        (emitConfig ? streams.err() : streams.out()).print(PlanReport.render(plan, prices));
+        PrintStream report = emitConfig ? streams.err() : streams.out();
+        report.print(PlanReport.render(plan, prices));
+        BillingComparison billing = BillingComparison.of(plan, prices, config);
+        report.print(PlanReport.renderBilling(billing, plan, config.get(ConfigKeys.CAPACITY_TARGET_UTILIZATION)));
         if (emitConfig) {
-            streams.out().print(PlanReport.configText(plan, config));
+            streams.out().print(PlanReport.configText(plan, config, billing.recommendsOnDemand()));
         }
         return 0;
     }

@@ -44,9 +44,31 @@ public final class PlanReport {
         CapacityPlan.Cost o = plan.onDemand();
         line(sb, "  on-demand", "$%,.2f = writes $%,.2f + storage $%,.2f (reads are paid per read, not included)",
                 o.total(), o.writes(), o.storage());
-        line(sb, "cheaper", plan.onDemandIsCheaper() ? "on-demand (tables.billing=PAY_PER_REQUEST)" : "provisioned tiers");
         plan.warnings().forEach(w -> sb.append("warning: ").append(w).append(System.lineSeparator()));
         return sb.toString();
+    }
+
+    /** Fixed tier, sized from the peak, auto scaling and on-demand side by side, the recommendation and the break-even. */
+    public static String renderBilling(BillingComparison b, CapacityPlan plan, double targetUtilization) {
+        StringBuilder sb = new StringBuilder();
+        PlanInput in = plan.input();
+        sb.append(String.format(Locale.ROOT, "billing        peak-to-mean %.2f, target utilisation %.2f (open tables: %.2f)%n",
+                in.eventsPerSecond() == 0 ? 1 : in.peakPerSecond() / in.eventsPerSecond(), targetUtilization,
+                plan.currentTables()));
+        costLine(sb, "  fixed tier", b.fixed() + " (tables.capacity.current)", b.fixedCost());
+        costLine(sb, "  sized", b.sized() + " = ceil(peak WCU / target), as the job opens the next table", b.sizedCost());
+        costLine(sb, "  auto scaling", b.followingMean() + " following the mean (lower bound)", b.followingMeanCost());
+        costLine(sb, "  on-demand", "writes per request", b.onDemandCost());
+        String breakEven = Double.isInfinite(b.breakEvenPeakToMean()) ? "never"
+                : String.format(Locale.ROOT, "above a peak-to-mean ratio of %.2f", b.breakEvenPeakToMean());
+        line(sb, "recommended", "%s; on-demand costs less than sized tables %s",
+                b.recommendsOnDemand() ? "on-demand (tables.billing=PAY_PER_REQUEST)"
+                        : "provisioned, sized from the observed peak, with auto scaling", breakEven);
+        return sb.toString();
+    }
+
+    private static void costLine(StringBuilder sb, String label, String what, CapacityPlan.Cost cost) {
+        line(sb, label, "$%,.2f/month  %s", cost.total(), what);
     }
 
     /**
@@ -55,10 +77,15 @@ public final class PlanReport {
      * {@code window.allowed-lateness} when the configured ones do not fit the period.
      */
     public static Map<String, String> config(CapacityPlan plan, PeriodTablesConfig config) {
+        return config(plan, config, plan.onDemandIsCheaper());
+    }
+
+    /** As {@link #config(CapacityPlan, PeriodTablesConfig)}, with the billing mode decided elsewhere ({@link BillingComparison}). */
+    public static Map<String, String> config(CapacityPlan plan, PeriodTablesConfig config, boolean onDemand) {
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put(ConfigKeys.TABLES_PERIOD.name(), plan.period().toString());
         keys.put(ConfigKeys.TABLES_SHARDS.name(), String.valueOf(plan.shards()));
-        keys.put(ConfigKeys.TABLES_BILLING.name(), plan.onDemandIsCheaper() ? "PAY_PER_REQUEST" : "PROVISIONED");
+        keys.put(ConfigKeys.TABLES_BILLING.name(), onDemand ? "PAY_PER_REQUEST" : "PROVISIONED");
         keys.put(ConfigKeys.CAPACITY_CURRENT.name(), plan.current().toString());
         keys.put(ConfigKeys.CAPACITY_PREVIOUS.name(), plan.previous().toString());
         keys.put(ConfigKeys.CAPACITY_OLDER.name(), plan.older().toString());
@@ -75,9 +102,9 @@ public final class PlanReport {
     }
 
     /** {@link #config} as properties text, loadable with {@code --config}. */
-    public static String configText(CapacityPlan plan, PeriodTablesConfig config) {
+    public static String configText(CapacityPlan plan, PeriodTablesConfig config, boolean onDemand) {
         StringBuilder sb = new StringBuilder("# period-tables configuration from the plan command\n");
-        config(plan, config).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+        config(plan, config, onDemand).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
         return sb.toString();
     }
 

@@ -20,7 +20,7 @@ import java.io.UncheckedIOException;
 /**
  * The {@code query} command line (picocli): {@code range} and {@code latest} print a device's
  * readings ({@code --format json|table|csv}, {@code --chart file.svg}), {@code plan} sizes the
- * tables; {@code help COMMAND} and {@code --help} on each; {@code generate-completion} prints a
+ * tables, {@code cost} prices the real ones; {@code help COMMAND} and {@code --help} on each; {@code generate-completion} prints a
  * bash/zsh completion script. Besides its own options every command takes the job's
  * configuration as {@code --key value} or {@code --config file}, so the tables are found where
  * the job wrote them. Readings go to standard output, the report of what was read to standard
@@ -30,7 +30,7 @@ import java.io.UncheckedIOException;
 @PublicEvolving
 @Command(name = "query", synopsisSubcommandLabel = "COMMAND",
         description = "Reads a device's readings back from period-tables' DynamoDB tables and sizes the tables.",
-        subcommands = {ReadCommands.Range.class, ReadCommands.Latest.class, PlanCommand.class, HelpCommand.class,
+        subcommands = {ReadCommands.Range.class, ReadCommands.Latest.class, PlanCommand.class, CostCommand.class, HelpCommand.class,
                 GenerateCompletion.class},
         footer = {"%nEvery command also takes the job's configuration as --key value (e.g. --tables.prefix readings"
                 + " --tables.period PT1H --dynamodb.endpoint http://127.0.0.1:8000) or --config file.properties.",
@@ -46,7 +46,7 @@ public final class QueryCli implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: range, latest or plan");
+        throw new ParameterException(spec.commandLine(), "Missing a command: range, latest, plan or cost");
     }
 
     public static void main(String[] args) {
@@ -96,6 +96,9 @@ public final class QueryCli implements Runnable {
             }
             if (type == PlanCommand.class) {
                 return type.cast(new PlanCommand(streams));
+            }
+            if (type == CostCommand.class) {
+                return type.cast(new CostCommand(streams));
             }
             return CommandLine.defaultFactory().create(type);
         }

@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * {@code range}: the late tables that can hold readings of the range are read first (they are
  * few and small), then the period tables oldest first with a read-ahead of
  * {@code tablesInFlight} tables, each table's readings merged with the late ones as they come,
- * so only the tables in flight are held in memory.
+ * so only the tables in flight are held in memory. With an archive, a table that does not exist
+ * is read from the archive instead ({@link ArchiveRanges}).
  */
 final class RangeReader {
 
@@ -33,18 +34,24 @@ final class RangeReader {
         this.tablesInFlight = tablesInFlight;
     }
 
-    QueryReport read(String deviceId, Instant from, Instant to, Instant now, Consumer<StoredReading> out) {
+    /** {@code archive}: where deleted tables are read from, or null. */
+    QueryReport read(String deviceId, Instant from, Instant to, Instant now, ArchiveRanges archive,
+            Consumer<StoredReading> out) {
         long fromMillis = from.toEpochMilli();
         long toMillis = to.toEpochMilli();
         QueryReport.Builder report = new QueryReport.Builder();
 
         List<CompletableFuture<TableRead>> lateReads = new ArrayList<>();
-        for (YearMonth month : TablePlan.lateMonths(from, maxFuture, now)) {
+        List<YearMonth> months = TablePlan.lateMonths(from, maxFuture, now);
+        for (YearMonth month : months) {
             lateReads.add(reader.range(naming.lateTable(TablePlan.inMonth(month)), deviceId, fromMillis, toMillis));
         }
         List<StoredReading> late = new ArrayList<>();
-        for (CompletableFuture<TableRead> lateRead : lateReads) {
-            TableRead read = Futures.await(lateRead, "Reading a late table");
+        for (int i = 0; i < lateReads.size(); i++) {
+            TableRead read = Futures.await(lateReads.get(i), "Reading a late table");
+            if (!read.exists() && archive != null) {
+                read = archive.late(months.get(i), deviceId, fromMillis, toMillis);
+            }
             report.add(read, true);
             late.addAll(read.readings());
         }
@@ -52,13 +59,20 @@ final class RangeReader {
         InTimeOrder merge = new InTimeOrder(late, naming::isLateTable, out, report);
         Iterator<Period> periods = TablePlan.periodsOf(naming.calendar(), from, to).iterator();
         ArrayDeque<CompletableFuture<TableRead>> inFlight = new ArrayDeque<>();
+        ArrayDeque<Period> inFlightPeriods = new ArrayDeque<>();
         while (inFlight.size() < tablesInFlight && periods.hasNext()) {
-            inFlight.add(reader.range(naming.periodTable(periods.next()), deviceId, fromMillis, toMillis));
+            inFlightPeriods.add(periods.next());
+            inFlight.add(reader.range(naming.periodTable(inFlightPeriods.peekLast()), deviceId, fromMillis, toMillis));
         }
         while (!inFlight.isEmpty()) {
             TableRead read = Futures.await(inFlight.poll(), "Reading a period table");
+            Period period = inFlightPeriods.poll();
             if (periods.hasNext()) {
-                inFlight.add(reader.range(naming.periodTable(periods.next()), deviceId, fromMillis, toMillis));
+                inFlightPeriods.add(periods.next());
+                inFlight.add(reader.range(naming.periodTable(inFlightPeriods.peekLast()), deviceId, fromMillis, toMillis));
+            }
+            if (!read.exists() && archive != null) {
+                read = archive.period(period, deviceId, fromMillis, toMillis);
             }
             report.add(read, false);
             read.readings().forEach(merge::offer);

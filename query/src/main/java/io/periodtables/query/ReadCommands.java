@@ -86,6 +86,11 @@ final class ReadCommands {
         @Option(names = "--to", required = true, paramLabel = "T2", description = "End, excluded; the same forms as --from.")
         String to;
 
+        @Option(names = "--archive", paramLabel = "PATH",
+                description = "The job's archive.path (file:///…, or s3://… with Flink's S3 file system on the class"
+                        + " path): periods whose tables were deleted are read from it.")
+        String archive;
+
         Range(CliOptions.Streams streams) {
             super(streams);
         }
@@ -98,6 +103,9 @@ final class ReadCommands {
             ReadingOutput.Printer printer = format.printer(streams.out(), tableWidth(config.naming(), start));
             List<StoredReading> kept = new ArrayList<>();
             try (ReadingsQuery query = ReadingsQuery.create(config, QuerySettings.defaults())) {
+                if (archive != null) {
+                    query.withArchive(archive);
+                }
                 QueryReport report = query.range(device, start, end, output(printer, kept));
                 printer.finish();
                 streams.out().flush();

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  *   <li>{@link #latest}: the newest {@code n} readings, walking the periods backwards.
  * </ul>
  *
- * <p>One reading is returned once even when a replay stored it in a period table and in a
+ * <p>With {@link #withArchive} a table that no longer exists is read from the archive. One reading is returned once even when a replay stored it in a period table and in a
  * late table (same {@code sk}). Reads are eventually consistent. Not thread-safe: one query
  * at a time per instance.
  */
@@ -44,6 +44,7 @@ public final class ReadingsQuery implements AutoCloseable {
     private final Clock clock;
     private final RangeReader ranges;
     private final LatestReader latest;
+    private ArchiveRanges archive;
 
     /** A query with a client of its own, from {@link DynamoDbClients}; {@link #close()} closes it. */
     public static ReadingsQuery create(PeriodTablesConfig config, QuerySettings settings) {
@@ -74,6 +75,17 @@ public final class ReadingsQuery implements AutoCloseable {
     }
 
     /**
+     * Reads the tables that no longer exist from the archive under {@code archivePath} (the job's
+     * {@code archive.path}, docs/archive.md): {@link #range} then returns the readings of deleted
+     * periods too, in time order with the tables', each ({@code pk}, {@code sk}) once.
+     */
+    public ReadingsQuery withArchive(String archivePath) {
+        Preconditions.checkArgument(archivePath != null && !archivePath.isEmpty(), "--archive must be a path or URI");
+        this.archive = new ArchiveRanges(archivePath, config.naming(), config.ttl().isPresent());
+        return this;
+    }
+
+    /**
      * Hands the device's readings of {@code [from, to)} to {@code out}, oldest first, on the
      * calling thread, and reports what was read.
      *
@@ -82,7 +94,7 @@ public final class ReadingsQuery implements AutoCloseable {
     public QueryReport range(String deviceId, Instant from, Instant to, Consumer<StoredReading> out) {
         checkDevice(deviceId);
         Preconditions.checkArgument(from.isBefore(to), "--from (%s) must be before --to (%s)", from, to);
-        return ranges.read(deviceId, from, to, clock.instant(), out);
+        return ranges.read(deviceId, from, to, clock.instant(), archive, out);
     }
 
     /** The device's readings of {@code [from, to)}, oldest first, with the report. */

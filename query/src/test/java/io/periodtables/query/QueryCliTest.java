@@ -82,7 +82,7 @@ class QueryCliTest {
     @Test
     void badCommandLinesExitWithTwoAndSayWhatIsWrong() {
         assertThat(run()).isEqualTo(2);
-        assertThat(err()).contains("Missing a command: range, latest or plan", "Usage: query [-h] COMMAND");
+        assertThat(err()).contains("Missing a command: range, latest, plan or cost", "Usage: query [-h] COMMAND");
 
         assertThat(run("range", "--from", "2026-11-22", "--to", "2026-11-23")).isEqualTo(2);
         assertThat(err()).contains("Missing required option: '--device=ID'", "Usage: query range");

@@ -1,5 +1,7 @@
 package io.periodtables.query;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -49,6 +51,8 @@ class ReadingsQueryITCase {
     private static final Clock LATE_WRITES = Clock.fixed(Instant.parse("2025-04-02T08:00:00Z"), ZoneOffset.UTC);
     private static final Clock NOW = Clock.fixed(Instant.parse("2025-04-20T00:00:00Z"), ZoneOffset.UTC);
 
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient client;
     private static PeriodTablesConfig config;
@@ -56,7 +60,7 @@ class ReadingsQueryITCase {
 
     @BeforeAll
     static void writeReadingsWithTheSink() throws Exception {
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         client = dynamoDb.syncClient();
         config = ConfigLoader.fromMap(Map.of(
                 "tables.prefix", "q",
@@ -74,7 +78,6 @@ class ReadingsQueryITCase {
     @AfterAll
     static void stopDynamoDb() {
         client.close();
-        dynamoDb.close();
     }
 
     private static QueryResult range(QuerySettings settings, String device, Instant from, Instant to) {
@@ -137,6 +140,42 @@ class ReadingsQueryITCase {
                 .containsExactlyElementsOf(fleet.sortKeys(fleet.expected("dev-7", from, to)));
         assertThat(result.readings()).extracting(StoredReading::payloadJson)
                 .contains("{\"i\":3003,\"late\":true}", "{\"i\":2001,\"temp\":21.5}");
+    }
+
+    @Test
+    void withTheArchiveARangeReturnsTheSameReadingsAfterItsTablesWereDeleted(@TempDir Path archive) throws Exception {
+        PeriodTablesConfig archived = config.with(ConfigKeys.TABLES_PREFIX, "qa")
+                .with(ConfigKeys.ARCHIVE_PATH, archive.toUri().toString());
+        SinkWrittenTables.create(client, "qa_2025-03-10T0900", "qa_2025-03-10T1000", "qa_2025-03-10T1100",
+                "qa_2025-03-10T1200", "qa_2025-03-10T1300", "qa_late_2025-04", "qa_rejected");
+        SinkWrittenTables.write(archived, LATE_WRITES, fleet.records());
+        List<QueryResult> before = new ArrayList<>();
+        for (String device : List.of("dev-7", "dev-8")) {
+            before.add(rangeWithArchive(archived, archive, device));
+        }
+
+        for (String gone : List.of("qa_2025-03-10T1000", "qa_2025-03-10T1100", "qa_late_2025-04")) {
+            client.deleteTable(b -> b.tableName(gone));
+        }
+
+        for (int d = 0; d < 2; d++) {
+            QueryResult after = rangeWithArchive(archived, archive, List.of("dev-7", "dev-8").get(d));
+            assertThat(after.readings()).isNotEmpty().isEqualTo(before.get(d).readings());
+            assertThat(after.report().missingPeriodTables()).isEmpty();
+            assertThat(after.report().duplicatesDropped()).isEqualTo(before.get(d).report().duplicatesDropped());
+            assertThat(after.report().notes()).anySatisfy(note -> assertThat(note)
+                    .startsWith("table deleted, read from the archive " + archive.toUri())
+                    .contains("qa_2025-03-10T1000", "qa_2025-03-10T1100", "qa_late_2025-04"));
+        }
+        assertThat(before.get(0).readings()).extracting(StoredReading::sk)
+                .containsExactlyElementsOf(fleet.sortKeys(fleet.expected("dev-7", FROM, TO)));
+    }
+
+    private static QueryResult rangeWithArchive(PeriodTablesConfig archived, Path archive, String device) {
+        try (DynamoDbAsyncClient async = DynamoDbClients.of(archived).newAsyncClient(16);
+                ReadingsQuery query = new ReadingsQuery(archived, async, QuerySettings.defaults(), NOW)) {
+            return query.withArchive(archive.toUri().toString()).range(device, FROM, TO);
+        }
     }
 
     @Test

@@ -1,12 +1,16 @@
 package io.periodtables.query;
 
+import io.periodtables.archive.Archive;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
+import io.periodtables.sink.ReadingItems;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -47,7 +51,10 @@ final class SinkWrittenTables {
         }
     }
 
-    /** Writes {@code records} with the sink (parallelism 2, keyed by device); late tables get {@code clock}'s month. */
+    /**
+     * Writes {@code records} with the sink (parallelism 2, keyed by device); late tables get
+     * {@code clock}'s month. With {@code archive.path}, the job's archive gets them too.
+     */
     static void write(PeriodTablesConfig config, Clock clock, List<SinkRecord> records) throws Exception {
         PeriodTableSink sink = PeriodTableSink.builder()
                 .config(config)
@@ -57,9 +64,13 @@ final class SinkWrittenTables {
                 .build();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
-        env.fromData(records, TypeInformation.of(SinkRecord.class))
-                .keyBy(record -> record.reading().deviceId())
-                .sinkTo(sink);
+        DataStream<SinkRecord> stored = env.fromData(records, TypeInformation.of(SinkRecord.class))
+                .keyBy(record -> record.reading().deviceId());
+        stored.sinkTo(sink);
+        if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
+            env.enableCheckpointing(200); // the archive's files are committed on checkpoints
+            Archive.attach(stored, config, reading -> new ReadingItems(config).item(reading));
+        }
         env.execute("query ITCase data");
     }
 }

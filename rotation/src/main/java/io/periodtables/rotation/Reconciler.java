@@ -15,14 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The one owner of the tables' life cycle, working like a controller: from the watermark, the
  * wall clock and the configuration ({@link Lifecycle}) it knows which tables should exist and at
  * which tier; a <em>pass</em> reads the actual tables of the prefix (ListTables, DescribeTable)
  * and applies the difference (create, raise, lower within DynamoDB's decrease quota, enable TTL,
- * delete past retention). Passes run at start, on every tick, and whenever the watermark moves a
+ * delete past retention, with a {@link RetentionGate} only archived periods). Passes run at start, on every tick, and whenever the watermark moves a
  * period boundary; a table anyone created converges to its tier. What it remembers of DynamoDB
  * is only a cache.
  *
@@ -31,7 +30,7 @@ import java.util.concurrent.CompletableFuture;
  * of DynamoDB calls come back through {@link Host#post}. One operation per table at a time; a
  * failed one is tried again from the next tick.
  */
-final class Reconciler {
+final class Reconciler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
     /** Reading times remembered before the first watermark (their periods may get tables once it arrives). */
     private static final int EARLY_READINGS = 16;
@@ -53,53 +52,51 @@ final class Reconciler {
     private final RotationMetrics metrics;
     private final Host host;
     private final TablePlan plan;
+    private final OpenCapacity open;
     private final ActualTables actual;
     private final TableOperations operations;
+    private final RetentionSweep retention;
+    private final LoweringBound lowering;
     private final Set<String> ttlOn = new HashSet<>();
-    private final Set<String> leftAlone = new HashSet<>();
     private final List<Long> earlyReadings = new ArrayList<>();
     /** Tables asked for before the first pass read the prefix: created after it, if still missing. */
     private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
     private boolean read;
     private boolean passRunning;
     private boolean passAgain;
-    private boolean checkpointGated;
-    private long closedBy = Long.MIN_VALUE;
-    private String phase = "";
 
-    Reconciler(TableManager tables, PeriodTablesConfig config, RotationState state, RotationMetrics metrics, Host host) {
+    /** @param gate what retention waits for before it deletes a table; null: nothing */
+    Reconciler(TableManager tables, PeriodTablesConfig config, RotationState state, RotationMetrics metrics, Host host,
+            RetentionGate gate) {
         this.tables = tables;
         this.lifecycle = Lifecycle.of(config);
         this.naming = config.naming();
         this.state = state;
         this.metrics = metrics;
         this.host = host;
-        this.plan = new TablePlan(config, lifecycle);
+        this.open = new OpenCapacity(config, state.load);
+        this.plan = new TablePlan(config, lifecycle, open);
         this.actual = new ActualTables(tables, naming, host);
         this.operations = new TableOperations(host);
+        this.lowering = new LoweringBound(lifecycle, plan);
+        this.retention = new RetentionSweep(tables, operations, actual, metrics, host, () -> state.watermark, this::failed, gate);
     }
 
-    /**
-     * With checkpointing on, a table is lowered only by a watermark that a completed checkpoint
-     * has covered: watermarks are in-band, so the sink flushed every reading before it when that
-     * checkpoint completed. {@code restoredWatermark}: the watermark of the state restored from.
-     */
+    /** Tables are lowered only by watermarks completed checkpoints covered ({@link LoweringBound}). */
     void gateLoweringOnCheckpoints(long restoredWatermark) {
-        checkpointGated = true;
-        closedBy = restoredWatermark;
+        lowering.gateOnCheckpoints(restoredWatermark);
     }
 
     /** A checkpoint completed that covered everything before {@code watermark}. */
     void onCheckpointCovered(long watermark) {
-        if (watermark > closedBy) {
-            closedBy = watermark;
+        if (lowering.covered(watermark)) {
             passIfPhaseMoved();
         }
     }
 
     /** Operations started and not yet reported back (a pass counts as one). */
     int pending() {
-        return operations.running() + (passRunning ? 1 : 0);
+        return operations.running() + retention.running() + (passRunning ? 1 : 0);
     }
 
     /** The start (or restore): read every table of the prefix and reconcile it. */
@@ -140,15 +137,7 @@ final class Reconciler {
     }
 
     private void passIfPhaseMoved() {
-        if (!state.hasWatermark()) {
-            return;
-        }
-        Instant now = Instant.ofEpochMilli(state.watermark);
-        String moved = lifecycle.calendar().periodOf(now).label() + "/" + lifecycle.oldestOpen(now).label()
-                + (checkpointGated && closedBy != Long.MIN_VALUE && plan.namesTablesAt(closedBy)
-                        ? "/" + lifecycle.oldestOpen(Instant.ofEpochMilli(closedBy)).label() : "");
-        if (!moved.equals(phase)) {
-            phase = moved;
+        if (state.hasWatermark() && lowering.phaseMoved(state.watermark)) {
             pass(false);
         }
     }
@@ -173,7 +162,7 @@ final class Reconciler {
             return;
         }
         long lead = period.startMillis() - state.watermark;
-        operations.start(name, "create", tables.ensure(period), (table, error) -> {
+        operations.start(name, "create", tables.ensure(period, open.of(period)), (table, error) -> {
             if (error != null) {
                 failed(name, "create", error);
                 if (error instanceof TableSchemaMismatchException) {
@@ -227,15 +216,16 @@ final class Reconciler {
         if (table == null || operations.busy(name)) {
             return;
         }
-        Optional<TablePlan.Action> action = plan.actionFor(name, table, view());
+        TablePlan.View view = view();
+        plan.awaitedArchive(name, table, view).ifPresent(period -> retention.awaitArchive(name, period, () -> reconcile(name)));
+        Optional<TablePlan.Action> action = plan.actionFor(name, table, view);
         if (action.isEmpty()) {
             return;
         }
         TablePlan.Action a = action.get();
         Instant now = Instant.ofEpochMilli(host.wallClockMillis());
         switch (a.kind()) {
-            case DELETE -> operations.start(name, "delete", tables.delete(name),
-                    (deletion, error) -> onDeleted(name, deletion, error));
+            case DELETE -> retention.delete(name);
             case ENABLE_TTL -> operations.start(name, "enable TTL", tables.enableTtl(name), (changed, error) -> {
                 if (error != null) {
                     failed(name, "enable TTL", error);
@@ -248,7 +238,7 @@ final class Reconciler {
                     operations.waitForQuota(table, DecreaseQuota.next(now, table));
                     return;
                 }
-                operations.start(name, "tier " + a.tier(), tables.setTier(name, a.tier()),
+                operations.start(name, "tier " + a.tier(), tables.setCapacity(name, a.target()),
                         (changed, error) -> onTierSet(name, table, a, changed, error));
             }
         }
@@ -279,27 +269,15 @@ final class Reconciler {
         reconcile(name);
     }
 
-    private void onDeleted(String name, TableManager.Deletion deletion, Throwable error) {
-        if (error != null) {
-            failed(name, "delete", error);
-        } else if (deletion == TableManager.Deletion.DELETED) {
-            actual.remove(name);
-            metrics.retentionDeletions.inc();
-            host.emit(new RotationEvent(RotationEvent.Kind.TABLE_DELETED, name, null, state.watermark, 0, "retention"));
-        } else {
-            leftAlone.add(name);
-            if (deletion == TableManager.Deletion.PROTECTED) {
-                metrics.deletionProtectedSkips.inc();
-                host.emit(new RotationEvent(RotationEvent.Kind.DELETION_PROTECTED, name, null, state.watermark, 0,
-                        "past retention, deletion protection on"));
-            }
-        }
+    private TablePlan.View view() {
+        long lowerBy = lowering.lowerBy(state.watermark);
+        return new TablePlan.View(state.hasWatermark() ? watermark() : null, Instant.ofEpochMilli(lowerBy),
+                Instant.ofEpochMilli(host.wallClockMillis()), ttlOn, retention.leftAlone(), retention.archived());
     }
 
-    private TablePlan.View view() {
-        long lowerBy = checkpointGated ? Math.min(closedBy, state.watermark) : state.watermark;
-        return new TablePlan.View(state.hasWatermark() ? watermark() : null, Instant.ofEpochMilli(lowerBy),
-                Instant.ofEpochMilli(host.wallClockMillis()), ttlOn, leftAlone);
+    @Override
+    public void close() {
+        retention.close();
     }
 
     private Instant watermark() {

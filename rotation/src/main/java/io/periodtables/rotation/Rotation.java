@@ -59,6 +59,7 @@ public final class Rotation {
         private TableManagerSettings settings = TableManagerSettings.defaults();
         private Duration reconcileInterval = Duration.ofSeconds(30);
         private Duration finishTimeout = Duration.ofMinutes(2);
+        private RetentionGate retentionGate;
 
         private Builder(PeriodTablesConfig config) {
             this.config = Preconditions.checkNotNull(config, "config");
@@ -94,17 +95,43 @@ public final class Rotation {
             return this;
         }
 
+        /**
+         * Retention deletes an expired table only once {@code value} says its period is archived
+         * ({@link TablePlan#archiveOf which period}); without a gate it deletes at expiry.
+         */
+        public Builder retentionGate(RetentionGate value) {
+            this.retentionGate = Preconditions.checkNotNull(value, "retentionGate");
+            return this;
+        }
+
         public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide) {
-            Options options = new Options(config, clients, settings, reconcileInterval, finishTimeout);
             return sparseSide
-                    .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options))
+                    .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options()))
                     .setParallelism(1)
                     .uid(UID)
                     .name(NAME);
         }
+
+        /**
+         * As {@link #attach(DataStream)}, with the write load the sink is given per table and second
+         * of event time: the next period table opens at a capacity sized from the peak of the
+         * table before it ({@code tables.capacity.target-utilization}, within {@code
+         * tables.capacity.current.min}..{@code .max}); without it, at the {@code current} tier.
+         */
+        public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide, DataStream<TableLoad> load) {
+            return sparseSide.connect(load)
+                    .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options()))
+                    .setParallelism(1)
+                    .uid(UID)
+                    .name(NAME);
+        }
+
+        private Options options() {
+            return new Options(config, clients, settings, reconcileInterval, finishTimeout, retentionGate);
+        }
     }
 
-    /** Everything the rotation operator is built from; serializable, travels with the job graph. */
+    /** Everything the rotation operator is built from; serializable, travels with the job graph. {@code retentionGate} may be null. */
     record Options(PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings,
-            Duration reconcileInterval, Duration finishTimeout) implements java.io.Serializable {}
+            Duration reconcileInterval, Duration finishTimeout, RetentionGate retentionGate) implements java.io.Serializable {}
 }

@@ -1,5 +1,6 @@
 package io.periodtables.rotation;
 
+import io.periodtables.conf.UserMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
@@ -13,7 +14,9 @@ import java.util.Collection;
  * {@code failures} (counters); {@code prebuildLeadSeconds} (event-time seconds between the last
  * table becoming ready and the start of its period; negative when it was late),
  * {@code managedTables} (tables of the prefix at the last pass) and
- * {@code provisionedWriteCapacity} (their provisioned WCU, summed) as gauges.
+ * {@code provisionedWriteCapacity} (their provisioned WCU, summed), {@code openTableProvisionedWcu}
+ * (WCU of the watermark's period table at the last pass; 0 on-demand, -1 unknown) and {@code
+ * openTableWriteUnits} (its peak write units per second of event time so far) as gauges.
  */
 final class RotationMetrics {
     final Counter tablesCreated;
@@ -24,16 +27,30 @@ final class RotationMetrics {
     private volatile long prebuildLeadSeconds;
     private volatile int managedTables;
     private volatile long provisionedWriteCapacity;
+    private volatile String openTable;
+    private volatile long openTableProvisionedWcu = -1;
+    private volatile long openTableWriteUnits;
 
     RotationMetrics(MetricGroup group) {
-        tablesCreated = group.counter("tablesCreated");
-        tierChanges = group.counter("tierChanges");
-        retentionDeletions = group.counter("retentionDeletions");
-        deletionProtectedSkips = group.counter("deletionProtectedSkips");
-        failures = group.counter("failures");
-        group.gauge("prebuildLeadSeconds", (Gauge<Long>) () -> prebuildLeadSeconds);
-        group.gauge("managedTables", (Gauge<Integer>) () -> managedTables);
-        group.gauge("provisionedWriteCapacity", (Gauge<Long>) () -> provisionedWriteCapacity);
+        tablesCreated = group.counter(UserMetrics.TABLES_CREATED);
+        tierChanges = group.counter(UserMetrics.TIER_CHANGES);
+        retentionDeletions = group.counter(UserMetrics.RETENTION_DELETIONS);
+        deletionProtectedSkips = group.counter(UserMetrics.DELETION_PROTECTED_SKIPS);
+        failures = group.counter(UserMetrics.ROTATION_FAILURES);
+        group.gauge(UserMetrics.PREBUILD_LEAD_SECONDS, (Gauge<Long>) () -> prebuildLeadSeconds);
+        group.gauge(UserMetrics.MANAGED_TABLES, (Gauge<Integer>) () -> managedTables);
+        group.gauge(UserMetrics.PROVISIONED_WRITE_CAPACITY, (Gauge<Long>) () -> provisionedWriteCapacity);
+        group.gauge(UserMetrics.OPEN_TABLE_PROVISIONED_WCU, (Gauge<Long>) () -> openTableProvisionedWcu);
+        group.gauge(UserMetrics.OPEN_TABLE_WRITE_UNITS, (Gauge<Long>) () -> openTableWriteUnits);
+    }
+
+    /** The table of the watermark's period and its peak write units per second so far. */
+    void openTable(String table, long peakWriteUnits) {
+        if (!table.equals(openTable)) {
+            openTable = table;
+            openTableProvisionedWcu = -1; // known at the next pass
+        }
+        openTableWriteUnits = peakWriteUnits;
     }
 
     void prebuildLead(long millis) {
@@ -45,6 +62,9 @@ final class RotationMetrics {
         managedTables = tables.size();
         provisionedWriteCapacity = tables.stream().filter(t -> !t.capacity().onDemand())
                 .mapToLong(t -> t.capacity().writeUnits()).sum();
+        String open = openTable;
+        tables.stream().filter(t -> t.name().equals(open)).findFirst()
+                .ifPresent(t -> openTableProvisionedWcu = t.capacity().onDemand() ? 0 : t.capacity().writeUnits());
     }
 
     long prebuildLeadSeconds() {

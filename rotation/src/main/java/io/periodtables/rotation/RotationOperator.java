@@ -12,6 +12,7 @@ import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -27,7 +28,8 @@ import java.util.TreeMap;
 /**
  * The Flink side of the rotation: a parallelism-1 operator that hands every watermark advance,
  * the event times of its (sparse) elements, completed checkpoints and a periodic tick to the
- * {@link Reconciler}, and brings the reconciler's asynchronous results back through the task's
+ * {@link Reconciler}, keeps the write load per table from its optional second input ({@link
+ * TableLoad}, for {@link OpenCapacity}), and brings the reconciler's asynchronous results back through the task's
  * mailbox, so that state is only touched by the task thread and the watermark is never held up
  * by DynamoDB.
  *
@@ -40,7 +42,7 @@ import java.util.TreeMap;
  */
 @Internal
 final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
-        implements OneInputStreamOperator<T, RotationEvent> {
+        implements OneInputStreamOperator<T, RotationEvent>, TwoInputStreamOperator<T, TableLoad, RotationEvent> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(RotationOperator.class);
 
@@ -51,6 +53,7 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     private transient TableManager manager;
     private transient Reconciler reconciler;
     private transient RotationState state;
+    private transient RotationMetrics metrics;
     /** Watermarks at checkpoints not yet completed; a completed one lets tables be lowered. */
     private final transient NavigableMap<Long, Long> watermarkAtCheckpoint = new TreeMap<>();
 
@@ -70,6 +73,9 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
             for (byte[] bytes : store.get()) {
                 restored = SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
             }
+            if (restored != null) {
+                restored.load.keepOnly(options.config().naming()); // a changed prefix or period length
+            }
             LOG.info("Rotation restored: {}", restored);
         }
     }
@@ -80,8 +86,8 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
         TableBudget.of(options.config()).warning().ifPresent(LOG::warn);
         manager = TableManager.create(options.config(), options.clients(), options.settings());
         state = restored != null ? restored : new RotationState();
-        reconciler = new Reconciler(manager, options.config(), state,
-                new RotationMetrics(UserMetrics.of(getMetricGroup())), new Reconciler.Host() {
+        metrics = new RotationMetrics(UserMetrics.of(getMetricGroup()));
+        reconciler = new Reconciler(manager, options.config(), state, metrics, new Reconciler.Host() {
                     @Override
                     public void post(Runnable action) {
                         try {
@@ -100,7 +106,7 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
                     public long wallClockMillis() {
                         return getProcessingTimeService().getCurrentProcessingTime();
                     }
-                });
+                }, options.retentionGate());
         if (getRuntimeContext().isCheckpointingEnabled()) {
             reconciler.gateLoweringOnCheckpoints(state.watermark);
         }
@@ -117,9 +123,25 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     }
 
     @Override
+    public void processElement1(StreamRecord<T> element) {
+        processElement(element);
+    }
+
+    /** Write units per table and second from the sink's side branch: the next table is sized from their peak. */
+    @Override
+    public void processElement2(StreamRecord<TableLoad> element) {
+        state.load.add(element.getValue());
+    }
+
+    @Override
     public void processWatermark(Watermark mark) throws Exception {
         super.processWatermark(mark);
         reconciler.onWatermark(mark.getTimestamp());
+        state.load.settle(mark.getTimestamp());
+        if (state.hasWatermark()) {
+            String open = options.config().naming().periodTableOf(java.time.Instant.ofEpochMilli(state.watermark));
+            metrics.openTable(open, state.load.peakOf(open).orElse(0));
+        }
     }
 
     @Override
@@ -158,6 +180,9 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     @Override
     public void close() throws Exception {
         try {
+            if (reconciler != null) {
+                reconciler.close();
+            }
             if (manager != null) {
                 manager.close();
             }

@@ -157,6 +157,17 @@ final class TableCalls implements AutoCloseable {
         });
     }
 
+    /** Says in the log what {@link TableManager#delete} did, and why. */
+    static TableManager.Deletion logged(String table, TableManager.Deletion deletion) {
+        switch (deletion) {
+            case DELETED -> LOG.info("Deleted table {}: its period ended longer ago than tables.retention", table);
+            case PROTECTED -> LOG.warn("Table {} is past tables.retention but has deletion protection; not deleting it", table);
+            default -> LOG.info("Table {} is past tables.retention but does not carry the tag {}={} (or its tags"
+                    + " cannot be read); leaving it", table, TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
+        }
+        return deletion;
+    }
+
     @Override
     public void close() {
         waiter.close();

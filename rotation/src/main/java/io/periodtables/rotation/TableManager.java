@@ -1,8 +1,8 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.Capacity;
+import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +29,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The DynamoDB control-plane operations on period-tables' tables, each idempotent and
@@ -67,12 +65,15 @@ public final class TableManager implements AutoCloseable {
     private final RetryLoop retry;
     private final TableManagerSettings settings;
     private final Clock clock;
-    private final Map<String, CompletableFuture<ManagedTable>> ensuring = new ConcurrentHashMap<>();
+    private final TableCreation creation;
+    private final CapacitySizing sizing;
+    private final AutoScaling autoScaling;
     private final Map<String, CompletableFuture<Optional<ManagedTable>>> raising = new ConcurrentHashMap<>();
 
     /** A manager with a client of its own, built by {@code clients}; {@link #close()} closes it. */
     public static TableManager create(PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings) {
-        return new TableManager(config, clients.newAsyncClient(settings.maxConcurrency()), true, settings, Clock.systemUTC());
+        return new TableManager(config, clients.newAsyncClient(settings.maxConcurrency()), true, settings, Clock.systemUTC(),
+                AutoScaling.of(config).orElse(null));
     }
 
     /** A manager with default settings and a client from {@link DynamoDbClients#of}. */
@@ -82,11 +83,13 @@ public final class TableManager implements AutoCloseable {
 
     /** A manager on a client that the caller keeps and closes. */
     public TableManager(PeriodTablesConfig config, DynamoDbAsyncClient client, TableManagerSettings settings, Clock clock) {
-        this(config, client, false, settings, clock);
+        this(config, client, false, settings, clock, null);
     }
 
-    private TableManager(PeriodTablesConfig config, DynamoDbAsyncClient client, boolean ownsClient,
-            TableManagerSettings settings, Clock clock) {
+    /** With {@code autoScaling} (closed by {@link #close()}) registering the open tables, or none. */
+    TableManager(PeriodTablesConfig config, DynamoDbAsyncClient client, boolean ownsClient,
+            TableManagerSettings settings, Clock clock, AutoScaling autoScaling) {
+        this.autoScaling = autoScaling;
         this.config = config;
         this.naming = config.naming();
         this.client = client;
@@ -102,27 +105,50 @@ public final class TableManager implements AutoCloseable {
         scheduler.setRemoveOnCancelPolicy(true);
         this.retry = new RetryLoop(scheduler, settings);
         this.calls = new TableCalls(client, naming, scheduler, settings);
+        this.creation = new TableCreation(config, client, calls, retry, this::enableTtl);
+        this.sizing = new CapacitySizing(config);
     }
 
     /** Ensures the table of {@code period} exists and is ACTIVE, created with the {@code current} tier. */
     public CompletableFuture<ManagedTable> ensure(Period period) {
-        Map<String, String> tags = baseTags("period");
+        return ensure(period, config.effectiveCapacity(CapacityTier.CURRENT));
+    }
+
+    /** Ensures the table of {@code period} exists and is ACTIVE, created with {@code capacity} (an existing one is kept). */
+    public CompletableFuture<ManagedTable> ensure(Period period, Capacity capacity) {
+        Map<String, String> tags = creation.baseTags("period");
         tags.put(TAG_PERIOD_START, period.start().toString());
         tags.put(TAG_PERIOD_END, period.end().toString());
-        return ensure(naming.periodTable(period), config.effectiveCapacity(CapacityTier.CURRENT), tags, config.ttl().isPresent());
+        return creation.ensure(naming.periodTable(period), capacity, tags, config.ttl().isPresent())
+                .thenCompose(this::registerIfOpen);
+    }
+
+    /** An open provisioned table goes to auto scaling; without it, it just keeps its capacity (logged). */
+    private CompletableFuture<ManagedTable> registerIfOpen(ManagedTable table) {
+        if (autoScaling == null || table.capacity().onDemand() || tierOf(table).orElse(null) != CapacityTier.CURRENT) {
+            return CompletableFuture.completedFuture(table);
+        }
+        return retry.run("register " + table.name() + " with auto scaling", () -> autoScaling.register(table.name()))
+                .handle((ok, error) -> {
+                    if (error != null) {
+                        LOG.warn("Could not register table {} with Application Auto Scaling: {}; it keeps {}", table.name(),
+                                ControlPlaneErrors.describe(error), table.capacity());
+                    }
+                    return table;
+                });
     }
 
     /** Ensures the late table of a UTC write month (on-demand, never tiered). */
     public CompletableFuture<ManagedTable> ensureLateTable(YearMonth month) {
-        Map<String, String> tags = baseTags("late");
+        Map<String, String> tags = creation.baseTags("late");
         tags.put(TAG_LATE_MONTH, month.toString());
         String name = naming.lateTable(month.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
-        return ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent());
+        return creation.ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent());
     }
 
     /** Ensures the rejected table (on-demand, never tiered, no TTL). */
     public CompletableFuture<ManagedTable> ensureRejectedTable() {
-        return ensure(naming.rejectedTable(), Capacity.ON_DEMAND, baseTags("rejected"), false);
+        return creation.ensure(naming.rejectedTable(), Capacity.ON_DEMAND, creation.baseTags("rejected"), false);
     }
 
     /** Ensures a period, late or rejected table of this prefix by its name; any other name fails. */
@@ -148,7 +174,11 @@ public final class TableManager implements AutoCloseable {
      * which says when to try again; nothing is retried here for it.
      */
     public CompletableFuture<Optional<ManagedTable>> setTier(String tableName, CapacityTier tier) {
-        Capacity target = config.effectiveCapacity(tier);
+        return setCapacity(tableName, config.effectiveCapacity(tier));
+    }
+
+    /** As {@link #setTier}, to any capacity (an open table sized from observation). */
+    public CompletableFuture<Optional<ManagedTable>> setCapacity(String tableName, Capacity target) {
         return retry.run("set tier of " + tableName, () -> calls.describe(tableName).thenCompose(found -> {
             if (found.isEmpty() || TableStatus.DELETING.toString().equals(found.get().status())) {
                 return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
@@ -160,24 +190,29 @@ public final class TableManager implements AutoCloseable {
             if (table.capacity().equals(target)) {
                 return CompletableFuture.completedFuture(found);
             }
-            return client.updateTable(TableRequests.update(tableName, table.capacity(), target)).handle((ok, error) -> {
-                if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
-                    return null;
-                }
-                if (ControlPlaneErrors.isLimitExceeded(error) && TableRequests.isDecrease(table.capacity(), target)) {
-                    Instant now = clock.instant();
-                    Duration wait = settings.decreaseQuotaDelay().orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
-                    throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
-                }
-                throw new CompletionException(ControlPlaneErrors.unwrap(error));
-            }).thenCompose(ignored -> calls.untilActive(tableName, false)).thenApply(Optional::of);
+            // Auto scaling would undo a lower tier: the table leaves it first.
+            CompletableFuture<Void> leave = autoScaling != null && TableRequests.isDecrease(table.capacity(), target)
+                    ? autoScaling.deregister(tableName) : CompletableFuture.completedFuture(null);
+            return leave.thenCompose(left -> client.updateTable(TableRequests.update(tableName, table.capacity(), target)))
+                    .handle((ok, error) -> {
+                        if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
+                            return null;
+                        }
+                        if (ControlPlaneErrors.isLimitExceeded(error) && TableRequests.isDecrease(table.capacity(), target)) {
+                            Instant now = clock.instant();
+                            Duration wait = settings.decreaseQuotaDelay()
+                                    .orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
+                            throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
+                        }
+                        throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                    }).thenCompose(ignored -> calls.untilActive(tableName, false)).thenApply(Optional::of);
         }));
     }
 
     /**
-     * For the sink when a table throttles its writes: a provisioned table whose write capacity is
-     * below the {@code current} tier's goes back to the {@code current} tier (DynamoDB does not
-     * limit increases). Present when the capacity was raised; the rotation lowers it again later.
+     * For the sink when a table throttles its writes: a provisioned table below the {@code current}
+     * tier's write capacity goes back to that tier (DynamoDB does not limit increases). Present
+     * when this call raised it (not another subtask's); the rotation lowers it again later.
      */
     public CompletableFuture<Optional<ManagedTable>> raiseToOpenTier(String tableName) {
         CompletableFuture<Optional<ManagedTable>> mine = new CompletableFuture<>();
@@ -193,7 +228,12 @@ public final class TableManager implements AutoCloseable {
                 return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
             }
             ManagedTable table = found.get();
-            return client.updateTable(TableRequests.update(tableName, table.capacity(), open)).thenApply(ok -> {
+            return client.updateTable(TableRequests.update(tableName, table.capacity(), open)).handle((ok, error) -> {
+                if (error != null && ControlPlaneErrors.isSameThroughput(error)) {
+                    return Optional.<ManagedTable>empty(); // another sink subtask raised it meanwhile
+                } else if (error != null) {
+                    throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                }
                 LOG.info("Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it;"
                         + " the rotation lowers it again when it has had no raise for rotation.lead", tableName,
                         table.capacity(), open);
@@ -217,16 +257,7 @@ public final class TableManager implements AutoCloseable {
 
     /** Deletes a table that carries our tag and has no deletion protection (a missing one counts as deleted). */
     public CompletableFuture<Deletion> delete(String tableName) {
-        return retry.run("delete " + tableName, () -> calls.delete(tableName)).thenApply(deletion -> {
-            switch (deletion) {
-                case DELETED -> LOG.info("Deleted table {}: its period ended longer ago than tables.retention", tableName);
-                case PROTECTED -> LOG.warn("Table {} is past tables.retention but has deletion protection; not deleting it",
-                        tableName);
-                default -> LOG.info("Table {} is past tables.retention but does not carry the tag {}={} (or its tags"
-                        + " cannot be read); leaving it", tableName, TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
-            }
-            return deletion;
-        });
+        return retry.run("delete " + tableName, () -> calls.delete(tableName)).thenApply(deletion -> TableCalls.logged(tableName, deletion));
     }
 
     /** The names of every table with this prefix (ListTables, all pages). */
@@ -241,7 +272,8 @@ public final class TableManager implements AutoCloseable {
 
     /**
      * The tier whose capacity the table has, the lowest in the life cycle when several tiers
-     * share it; empty when its capacity matches no tier (changed by hand).
+     * share it, else {@code current} for a capacity an open table may have ({@link
+     * CapacitySizing#isOpen}); empty when it matches none (changed by hand).
      */
     public Optional<CapacityTier> tierOf(ManagedTable table) {
         for (int i = CapacityTier.values().length - 1; i >= 0; i--) {
@@ -250,7 +282,7 @@ public final class TableManager implements AutoCloseable {
                 return Optional.of(tier);
             }
         }
-        return Optional.empty();
+        return sizing.isOpen(table.capacity()) ? Optional.of(CapacityTier.CURRENT) : Optional.empty();
     }
 
     /** Stops retries and timers; pending futures may never complete. Closes the client if it owns it. */
@@ -258,59 +290,11 @@ public final class TableManager implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         calls.close();
+        if (autoScaling != null) {
+            autoScaling.close();
+        }
         if (ownsClient) {
             client.close();
         }
-    }
-
-    private CompletableFuture<ManagedTable> ensure(String name, Capacity capacity, Map<String, String> tags, boolean ttl) {
-        CompletableFuture<ManagedTable> mine = new CompletableFuture<>();
-        CompletableFuture<ManagedTable> running = ensuring.putIfAbsent(name, mine);
-        if (running != null) {
-            return running.copy();
-        }
-        AtomicBoolean created = new AtomicBoolean();
-        retry.run("create table " + name, () -> client.createTable(TableRequests.create(config, name, capacity, tags))
-                        .handle((response, error) -> {
-                            if (error == null) {
-                                created.set(true);
-                            } else if (!ControlPlaneErrors.isInUse(error)) {
-                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                            } // in use: it exists (or someone else is creating it); wait for it
-                            return null;
-                        })
-                        .thenCompose(ignored -> calls.untilActive(name, created.get())))
-                .thenCompose(table -> ttl ? enableTtlQuietly(name).thenApply(ignored -> table) : CompletableFuture.completedFuture(table))
-                .whenComplete((table, error) -> {
-                    ensuring.remove(name, mine);
-                    if (error != null) {
-                        mine.completeExceptionally(ControlPlaneErrors.unwrap(error));
-                    } else {
-                        if (table.created()) {
-                            LOG.info("Created table {} ({}, tags {})", name, capacity, tags);
-                        }
-                        mine.complete(table);
-                    }
-                });
-        return mine.copy();
-    }
-
-    /** The table is usable without TTL (items just do not expire), so a failure is only reported. */
-    private CompletableFuture<Void> enableTtlQuietly(String name) {
-        return enableTtl(name).handle((ok, error) -> {
-            if (error != null) {
-                LOG.warn("Could not enable TTL on {} (attribute ttl): {}; the rotation tries again", name,
-                        ControlPlaneErrors.describe(error));
-            }
-            return null;
-        });
-    }
-
-    private Map<String, String> baseTags(String kind) {
-        Map<String, String> tags = new LinkedHashMap<>();
-        tags.put(TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
-        tags.put(TAG_KIND, kind);
-        tags.put(TableNaming.SHARDS_TAG, String.valueOf(config.get(ConfigKeys.TABLES_SHARDS)));
-        return tags;
     }
 }

@@ -3,20 +3,24 @@ package io.periodtables.rotation;
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The difference between one table as it is and as the {@link Lifecycle} wants it: the next
  * action, or none. Pure; the {@link Reconciler} asks it for every table it knows on every pass.
- * In order: delete a table past {@code tables.retention}; move a period table to its tier (a
+ * In order: delete a table past {@code tables.retention} (with a {@link RetentionGate}, only once
+ * its {@linkplain #archiveOf archive period} is archived); move a period table to its tier (a
  * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not
- * lowered yet); enable TTL when {@code tables.ttl} is set.
+ * lowered yet; an open table is raised to its {@link OpenCapacity}, never lowered); enable TTL
+ * when {@code tables.ttl} is set.
  */
 final class TablePlan {
 
@@ -24,9 +28,14 @@ final class TablePlan {
     enum Kind { DELETE, SET_TIER, ENABLE_TTL }
 
     /**
-     * One action; for {@code SET_TIER} the tier, whether it lowers capacity, and why, in words.
+     * One action; for {@code SET_TIER} the tier, whether it lowers capacity, why, in words, and
+     * the capacity to set.
      */
-    record Action(Kind kind, CapacityTier tier, boolean decrease, String why) {}
+    record Action(Kind kind, CapacityTier tier, boolean decrease, String why, Capacity target) {
+        Action(Kind kind, CapacityTier tier, boolean decrease, String why) {
+            this(kind, tier, decrease, why, null);
+        }
+    }
 
     /**
      * What a plan is made from besides the table.
@@ -35,16 +44,20 @@ final class TablePlan {
      * @param lowerBy the watermark up to which the sink has written everything
      * @param ttlOn tables whose TTL is known to be on
      * @param leftAlone expired tables retention must not touch (not ours, or deletion protection)
+     * @param archived periods known archived; null when retention waits for no archive
      */
-    record View(Instant watermark, Instant lowerBy, Instant wallClock, Set<String> ttlOn, Set<String> leftAlone) {}
+    record View(Instant watermark, Instant lowerBy, Instant wallClock, Set<String> ttlOn, Set<String> leftAlone,
+            Set<Period> archived) {}
 
     private final PeriodTablesConfig config;
     private final Lifecycle lifecycle;
     private final TableNaming naming;
     private final Duration raisedHold;
+    private final OpenCapacity open;
 
-    TablePlan(PeriodTablesConfig config, Lifecycle lifecycle) {
+    TablePlan(PeriodTablesConfig config, Lifecycle lifecycle, OpenCapacity open) {
         this.config = config;
+        this.open = open;
         this.lifecycle = lifecycle;
         this.naming = config.naming();
         this.raisedHold = config.get(ConfigKeys.ROTATION_LEAD);
@@ -55,11 +68,8 @@ final class TablePlan {
         if (ref.isEmpty() || !table.isActive() || ref.get().kind() == TableNaming.TableRef.Kind.REJECTED) {
             return Optional.empty();
         }
-        if (view.watermark() != null && !view.leftAlone().contains(name)) {
-            Optional<Duration> retention = config.find(ConfigKeys.TABLES_RETENTION);
-            if (retention.isPresent() && lifecycle.expired(ref.get(), naming, view.watermark(), view.wallClock(), retention.get())) {
-                return Optional.of(new Action(Kind.DELETE, null, false, "past tables.retention"));
-            }
+        if (expired(ref.get(), view) && archiveAwaited(ref.get(), view).isEmpty()) {
+            return Optional.of(new Action(Kind.DELETE, null, false, "past tables.retention"));
         }
         if (view.watermark() != null && ref.get().kind() == TableNaming.TableRef.Kind.PERIOD) {
             Optional<Action> tier = tierAction(ref.get(), table, view);
@@ -73,17 +83,67 @@ final class TablePlan {
         return Optional.empty();
     }
 
+    /**
+     * The period whose archive retention waits for before it deletes {@code name}: present when
+     * the table is past retention, retention waits for an archive, and that period is not known
+     * archived.
+     */
+    Optional<Period> awaitedArchive(String name, ManagedTable table, View view) {
+        Optional<TableNaming.TableRef> ref = naming.parse(name);
+        if (ref.isEmpty() || !table.isActive() || !expired(ref.get(), view)) {
+            return Optional.empty();
+        }
+        return archiveAwaited(ref.get(), view);
+    }
+
+    /**
+     * The period whose {@code _SUCCESS} marker gates the deletion of {@code table}: a period
+     * table's own period; for the late table of a month, the period holding the first instant of
+     * the next month: its marker is written after the watermark passed the month's end, and late
+     * rows are filed under the month of the watermark that made them late, so by then every row
+     * of the month's late table has reached the archive. Only for period and late tables.
+     */
+    Period archiveOf(TableNaming.TableRef table) {
+        if (table.kind() == TableNaming.TableRef.Kind.PERIOD) {
+            return table.period();
+        }
+        // Never past the labelled years: a late table expires only by a watermark beyond its month's end.
+        return lifecycle.calendar().periodOf(table.lateMonth().plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
+    }
+
+    private boolean expired(TableNaming.TableRef ref, View view) {
+        if (view.watermark() == null || view.leftAlone().contains(ref.name())) {
+            return false;
+        }
+        Optional<Duration> retention = config.find(ConfigKeys.TABLES_RETENTION);
+        return retention.isPresent() && lifecycle.expired(ref, naming, view.watermark(), view.wallClock(), retention.get());
+    }
+
+    /** For an expired table: the period whose archive it still waits for, if any. */
+    private Optional<Period> archiveAwaited(TableNaming.TableRef ref, View view) {
+        if (view.archived() == null) {
+            return Optional.empty();
+        }
+        Period period = archiveOf(ref);
+        return view.archived().contains(period) ? Optional.empty() : Optional.of(period);
+    }
+
     private Optional<Action> tierAction(TableNaming.TableRef ref, ManagedTable table, View view) {
         CapacityTier tier = lifecycle.tier(ref.period(), view.watermark(), view.lowerBy());
-        Capacity target = config.effectiveCapacity(tier);
-        if (target.equals(table.capacity())) {
+        Capacity target = tier == CapacityTier.CURRENT ? open.of(ref.period()) : config.effectiveCapacity(tier);
+        if (tier == CapacityTier.CURRENT ? open.satisfies(table.capacity(), target) : target.equals(table.capacity())) {
             return Optional.empty();
+        }
+        if (tier == CapacityTier.CURRENT && !target.onDemand() && !table.capacity().onDemand()) {
+            // raise only: a unit above the sized one stays (never a decrease on an open table)
+            target = Capacity.provisioned(Math.max(target.writeUnits(), table.capacity().writeUnits()),
+                    Math.max(target.readUnits(), table.capacity().readUnits()));
         }
         boolean decrease = TableRequests.isDecrease(table.capacity(), target);
         if (decrease && table.lastIncrease() != null && table.lastIncrease().plus(raisedHold).isAfter(view.wallClock())) {
             return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
         }
-        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view)));
+        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target));
     }
 
     private String why(TableNaming.TableRef ref, CapacityTier tier, View view) {

@@ -31,6 +31,13 @@ final class ReconcilerHarness implements AutoCloseable {
     @SafeVarargs
     ReconcilerHarness(PeriodTablesConfig config, Instant wallClock,
             Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
+        this(config, wallClock, null, more);
+    }
+
+    /** With retention waiting for {@code gate}. */
+    @SafeVarargs
+    ReconcilerHarness(PeriodTablesConfig config, Instant wallClock, RetentionGate gate,
+            Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
         this.config = config;
         this.wallClock = new AtomicLong(wallClock.toEpochMilli());
         List<Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>> interceptors =
@@ -53,7 +60,7 @@ final class ReconcilerHarness implements AutoCloseable {
             public long wallClockMillis() {
                 return ReconcilerHarness.this.wallClock.get();
             }
-        });
+        }, gate);
     }
 
     ReconcilerHarness watermark(Instant t) throws InterruptedException {
@@ -86,6 +93,7 @@ final class ReconcilerHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        reconciler.close();
         manager.close();
     }
 }

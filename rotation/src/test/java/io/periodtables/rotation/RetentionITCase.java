@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -17,6 +18,9 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -127,6 +131,66 @@ class RetentionITCase {
             rotation.watermark(NOW).tick();
             assertThat(TestSetup.tableNames(local, config.naming().prefix())).contains(config.naming().periodTable(old));
             assertThat(CallLog.tablesOf("DeleteTable")).isEmpty();
+        }
+    }
+
+    @Test
+    void withAnArchiveRetentionDeletesExactlyTheArchivedPeriods(@TempDir Path archive) throws Exception {
+        PeriodTablesConfig config = hourly("tables.retention", "PT6H");
+        TableNaming naming = config.naming();
+        Period archived = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
+        Period notYet = config.calendar().periodOf(NOW.minusSeconds(9 * 3600));
+        Period unreadable = config.calendar().periodOf(NOW.minusSeconds(8 * 3600));
+        Period february = config.calendar().periodOf(Instant.parse("2030-02-01T00:00:00Z"));
+        String lateJanuary = naming.prefix() + "_late_2030-01";
+        try (TableManager manager = manager(config)) {
+            CompletableFuture.allOf(manager.ensure(archived), manager.ensure(notYet), manager.ensure(unreadable),
+                    manager.ensureLateTable(YearMonth.of(2030, 1))).join();
+        }
+        MarkerFiles gate = new MarkerFiles(archive.toString());
+        gate.write(archived);
+        Files.createDirectories(gate.marker(unreadable)); // a marker that cannot be read: not archived
+
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, NOW, gate)) {
+            rotation.watermark(NOW).tick();
+            assertThat(deleted(rotation)).containsExactly(naming.periodTable(archived));
+            assertThat(TestSetup.tableNames(local, naming.prefix())).contains(
+                    naming.periodTable(notYet), naming.periodTable(unreadable), lateJanuary);
+
+            gate.write(notYet);
+            gate.write(february); // every late row of January is in the archive once this period's marker exists
+            rotation.tick();
+            assertThat(deleted(rotation)).containsExactlyInAnyOrder(naming.periodTable(archived),
+                    naming.periodTable(notYet), lateJanuary);
+            assertThat(TestSetup.tableNames(local, naming.prefix())).containsExactly(naming.periodTable(unreadable));
+            assertThat(CallLog.tablesOf("DeleteTable")).doesNotContain(naming.periodTable(unreadable));
+        }
+    }
+
+    private static java.util.List<String> deleted(ReconcilerHarness rotation) {
+        return rotation.events.stream().filter(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
+                .map(RotationEvent::table).toList();
+    }
+
+    /** A gate over marker files {@code <root>/<period label>/_SUCCESS}, read through java.nio. */
+    private record MarkerFiles(String root) implements RetentionGate {
+        Path marker(Period period) {
+            return Path.of(root, period.label(), "_SUCCESS");
+        }
+
+        void write(Period period) throws IOException {
+            Files.createDirectories(marker(period).getParent());
+            Files.writeString(marker(period), "{}");
+        }
+
+        @Override
+        public boolean archived(Period period) throws IOException {
+            return Files.exists(marker(period)) && Files.readString(marker(period)).startsWith("{");
+        }
+
+        @Override
+        public String where(Period period) {
+            return marker(period).toString();
         }
     }
 

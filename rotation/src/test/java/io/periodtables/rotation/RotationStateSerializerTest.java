@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -47,9 +48,40 @@ class RotationStateSerializerTest {
 
     @Test
     void anEmptyFirstStateSurvivesARoundTrip() throws IOException {
-        RotationState back = RotationStateSerializer.INSTANCE.deserialize(2,
+        RotationState back = RotationStateSerializer.INSTANCE.deserialize(3,
                 RotationStateSerializer.INSTANCE.serialize(new RotationState()));
         assertThat(back.hasWatermark()).isFalse();
+        assertThat(back.load.peaks).isEmpty();
+    }
+
+    @Test
+    void observedPeaksAndOpenSecondsSurviveARoundTrip() throws IOException {
+        RotationState state = new RotationState();
+        state.watermark = WATERMARK;
+        state.load.add(new TableLoad("readings_2030-03-09", 100, 40));
+        state.load.add(new TableLoad("readings_2030-03-10", 200, 7));
+        state.load.add(new TableLoad("readings_2030-03-10", 200, 5));
+        state.load.add(new TableLoad("readings_2030-03-10", 201, 3));
+
+        byte[] bytes = SimpleVersionedSerialization.writeVersionAndSerialize(RotationStateSerializer.INSTANCE, state);
+        RotationState back = SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
+
+        assertThat(back.load.peaks).containsExactly(Map.entry("readings_2030-03-09", 40L), Map.entry("readings_2030-03-10", 12L));
+        assertThat(back.load.open.get("readings_2030-03-10")).containsExactly(Map.entry(200L, 12L), Map.entry(201L, 3L));
+        back.load.add(new TableLoad("readings_2030-03-10", 201, 10)); // a partial arriving after the restore adds up
+        assertThat(back.load.peakOf("readings_2030-03-10")).hasValue(13);
+    }
+
+    @Test
+    void aVersion2StateFromTheFormerFormatKeepsItsWatermarkWithNothingObserved() throws IOException {
+        DataOutputSerializer v2 = new DataOutputSerializer(8);
+        v2.writeLong(WATERMARK);
+
+        RotationState back = RotationStateSerializer.INSTANCE.deserialize(2, v2.getCopyOfBuffer());
+
+        assertThat(back.watermark).isEqualTo(WATERMARK);
+        assertThat(back.load.peaks).isEmpty();
+        assertThat(back.load.open).isEmpty();
     }
 
     @Test

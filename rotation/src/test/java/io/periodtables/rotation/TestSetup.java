@@ -4,6 +4,7 @@ import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.DynamoDbLocalExtension;
 
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -21,20 +22,15 @@ import java.util.function.BooleanSupplier;
 /** Configurations, settings and small waits the rotation tests share. */
 final class TestSetup {
     private static final AtomicInteger PREFIXES = new AtomicInteger();
-    private static DynamoDbLocal dynamoDb;
 
     private TestSetup() {}
 
     /**
-     * The DynamoDB Local all rotation tests of this JVM share (its first request costs seconds);
-     * tests keep apart by table prefix. Stopped when the JVM exits.
+     * The DynamoDB Local all tests of this JVM share (its first request costs seconds); rotation
+     * tests keep apart by table prefix.
      */
-    static synchronized DynamoDbLocal dynamoDb() {
-        if (dynamoDb == null) {
-            dynamoDb = DynamoDbLocal.start();
-            Runtime.getRuntime().addShutdownHook(new Thread(dynamoDb::close, "stop-dynamodb-local"));
-        }
-        return dynamoDb;
+    static DynamoDbLocal dynamoDb() {
+        return DynamoDbLocalExtension.shared();
     }
 
     /** A table prefix no other test of this JVM uses. */

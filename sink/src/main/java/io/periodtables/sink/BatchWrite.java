@@ -32,7 +32,8 @@ import java.util.function.UnaryOperator;
  *
  * <ul>
  *   <li>unprocessed items of every table in the response are retried, exactly those;
- *   <li>throttling, 5xx and I/O errors retry the whole batch;
+ *   <li>throttling, 5xx and I/O errors retry the whole batch (a throttled batch of several
+ *       tables is first written again table by table, so only the throttling table backs off);
  *   <li>a {@code ValidationException} splits the batch in halves until the invalid item is
  *       alone; it is replaced by a {@code dynamodb-validation} rejection, the rest is written;
  *   <li>a {@code ResourceNotFoundException} splits the batch by table, then asks the
@@ -124,7 +125,11 @@ final class BatchWrite {
         switch (kind) {
             case THROTTLED:
                 metrics.throttledRequests.inc();
-                tablesOf(entries).forEach(this::throttled);
+                if (tablesOf(entries).size() > 1) {
+                    // DynamoDB does not say which table throttled: ask table by table, so only it backs off.
+                    return byTable(entries);
+                }
+                throttled(entries.get(0).table());
                 return CompletableFuture.completedFuture(BatchOutcome.retry(entries, description));
             case TRANSIENT:
                 metrics.failedRequests.inc();
@@ -179,17 +184,9 @@ final class BatchWrite {
     }
 
     private CompletableFuture<BatchOutcome> tableMissing(List<TableWriteEntry> entries, String description) {
-        Map<String, List<TableWriteEntry>> byTable = new LinkedHashMap<>();
-        for (TableWriteEntry entry : entries) {
-            byTable.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(entry);
-        }
-        if (byTable.size() > 1) {
+        if (tablesOf(entries).size() > 1) {
             // DynamoDB does not say which table is missing: ask table by table.
-            CompletableFuture<BatchOutcome> all = CompletableFuture.completedFuture(BatchOutcome.DONE);
-            for (List<TableWriteEntry> group : byTable.values()) {
-                all = all.thenCombine(write(group), BatchOutcome::and);
-            }
-            return all;
+            return byTable(entries);
         }
         String table = entries.get(0).table();
         // Ask with what admits most: on-time readings before unknown ones before late ones, and
@@ -237,6 +234,19 @@ final class BatchWrite {
                         verdict.reason(), verdict.message() + " (table " + table + ")", ItemAttributes.toJson(entry.item()),
                         clock.millis(), table))).toList());
         }
+    }
+
+    /** Writes each table's entries of {@code entries} in a request of its own, concurrently. */
+    private CompletableFuture<BatchOutcome> byTable(List<TableWriteEntry> entries) {
+        Map<String, List<TableWriteEntry>> byTable = new LinkedHashMap<>();
+        for (TableWriteEntry entry : entries) {
+            byTable.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(entry);
+        }
+        CompletableFuture<BatchOutcome> all = CompletableFuture.completedFuture(BatchOutcome.DONE);
+        for (List<TableWriteEntry> group : byTable.values()) {
+            all = all.thenCombine(write(group), BatchOutcome::and);
+        }
+        return all;
     }
 
     private void throttled(String table) {

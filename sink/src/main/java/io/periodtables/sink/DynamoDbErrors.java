@@ -1,17 +1,11 @@
 package io.periodtables.sink;
 
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkClientException;
-
-import java.io.IOException;
-import java.util.Set;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import io.periodtables.conf.DynamoDbFailure;
 
 /**
- * The one place that decides what a failed DynamoDB call means for the sink: retry it, split
- * it, create a table, or stop the job. Retries are bounded per entry by {@code sink.max-attempts}
- * elsewhere, so an unknown error is retried rather than guessed fatal.
+ * What a failed DynamoDB call, as {@link DynamoDbFailure} classifies it, means for the sink: retry
+ * it, split it, create a table, or stop the job. Retries are bounded per entry by
+ * {@code sink.max-attempts} elsewhere, so an unknown error is retried rather than guessed fatal.
  */
 final class DynamoDbErrors {
 
@@ -34,79 +28,33 @@ final class DynamoDbErrors {
         ACCESS_DENIED
     }
 
-    private static final Set<String> THROTTLING = Set.of(
-            "ProvisionedThroughputExceededException", "ThrottlingException", "Throttling",
-            "RequestLimitExceeded", "RequestLimitExceededException", "TooManyRequestsException");
-
-    // ExpiredToken is absent on purpose: the SDK refreshes session credentials, so it heals.
-    private static final Set<String> ACCESS = Set.of(
-            "AccessDeniedException", "UnrecognizedClientException", "InvalidSignatureException",
-            "MissingAuthenticationToken", "MissingAuthenticationTokenException", "IncompleteSignature",
-            "IncompleteSignatureException", "InvalidClientTokenId", "SignatureDoesNotMatch", "NotAuthorized");
-
     private DynamoDbErrors() {}
 
     static Kind classify(Throwable error) {
-        Throwable cause = unwrap(error);
-        if (cause instanceof AwsServiceException service) {
-            String code = errorCode(service);
-            if (THROTTLING.contains(code) || service.isThrottlingException()) {
+        switch (DynamoDbFailure.classify(error)) {
+            case THROTTLED:
                 return Kind.THROTTLED;
-            }
-            if (ACCESS.contains(code)) {
+            case ACCESS_DENIED:
                 return Kind.ACCESS_DENIED;
-            }
-            if ("ResourceNotFoundException".equals(code)) {
+            case TABLE_MISSING:
                 return Kind.TABLE_MISSING;
-            }
-            if ("ValidationException".equals(code)) {
-                return isKeySchemaMismatch(service.awsErrorDetails() == null ? null
-                        : service.awsErrorDetails().errorMessage()) ? Kind.WRONG_KEY_SCHEMA : Kind.VALIDATION;
-            }
-            return Kind.TRANSIENT;
+            case VALIDATION:
+                return Kind.VALIDATION;
+            case WRONG_KEY_SCHEMA:
+                return Kind.WRONG_KEY_SCHEMA;
+            default:
+                // 5xx, I/O, quotas, busy tables and unknown answers: retried within sink.max-attempts
+                return Kind.TRANSIENT;
         }
-        // SdkClientException (I/O, connection refused, attempt timeouts) and anything else.
-        return Kind.TRANSIENT;
-    }
-
-    /**
-     * DynamoDB's messages when an item's key attributes do not fit the table's key schema. Our
-     * items always carry non-empty string {@code pk} and {@code sk}, so on a table of ours these
-     * cannot occur: the table is someone else's.
-     */
-    static boolean isKeySchemaMismatch(String message) {
-        return message != null && (message.contains("does not match the schema")
-                || message.contains("One of the required keys was not given a value")
-                || message.startsWith("Missing the key"));
     }
 
     /** The error behind the wrappers of {@code CompletableFuture} and the SDK. */
     static Throwable unwrap(Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException
-                || (cause instanceof SdkClientException && cause.getCause() instanceof AwsServiceException))
-                && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
+        return DynamoDbFailure.unwrap(error);
     }
 
     /** One line for logs and rejection messages: the error code (or type) and message. */
     static String describe(Throwable error) {
-        Throwable cause = unwrap(error);
-        if (cause instanceof AwsServiceException service) {
-            return errorCode(service) + " (HTTP " + service.statusCode() + "): "
-                    + (service.awsErrorDetails() != null ? service.awsErrorDetails().errorMessage() : service.getMessage());
-        }
-        String type = cause instanceof IOException || cause.getCause() == null
-                ? cause.getClass().getSimpleName()
-                : cause.getClass().getSimpleName() + " caused by " + cause.getCause().getClass().getSimpleName();
-        return type + ": " + cause.getMessage();
-    }
-
-    private static String errorCode(AwsServiceException service) {
-        return service.awsErrorDetails() != null && service.awsErrorDetails().errorCode() != null
-                ? service.awsErrorDetails().errorCode()
-                : service.getClass().getSimpleName();
+        return DynamoDbFailure.describe(error);
     }
 }

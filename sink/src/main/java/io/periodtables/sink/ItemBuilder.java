@@ -70,7 +70,7 @@ final class ItemBuilder implements Serializable {
     /** The item of {@code rejection} in the rejected table. */
     Map<String, AttributeValue> rejectionItem(Rejection rejection) {
         return Map.of(
-                ItemAttributes.PK, AttributeValue.fromS(rejection.reason().code()),
+                ItemAttributes.PK, AttributeValue.fromS(rejection.partitionKey()),
                 ItemAttributes.SK, AttributeValue.fromS(rejection.rawHash()),
                 "reason", AttributeValue.fromS(rejection.message()),
                 "raw", rawValue(rejection.raw()),

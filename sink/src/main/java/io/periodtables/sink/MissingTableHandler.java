@@ -57,7 +57,7 @@ public interface MissingTableHandler extends AutoCloseable {
     /**
      * The owner's answer about a missing table.
      *
-     * @param reason for {@code REJECTED}: the reason code stored as the rejected item's {@code pk}
+     * @param reason for {@code REJECTED}: the reason, whose code starts the rejected item's {@code pk}
      * @param message why, in words (logged, and stored with a rejection)
      */
     @PublicEvolving

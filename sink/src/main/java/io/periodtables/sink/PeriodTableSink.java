@@ -30,11 +30,13 @@ import java.util.List;
  * The period-routing DynamoDB sink: each {@link SinkRecord} goes to its period's table, the late
  * table of the write month, or the rejected table, as the item DESIGN.md describes (keys from
  * {@code WriteSharding}, so a replay rewrites the same item). Batches of up to 25 items span
- * tables; duplicate keys are removed, unprocessed items and throttled or failed requests are
- * retried with backoff, an item DynamoDB refuses is isolated by bisection and rejected, a missing
+ * tables; duplicate keys are removed, unprocessed items and throttled or failed requests wait in
+ * a delay queue and are retried with per-table backoff (no request slot is held meanwhile, and a
+ * throttled table slows no other), one request in flight per item key keeps the later version of
+ * an item the stored one, an item DynamoDB refuses is isolated by bisection and rejected, a missing
  * or throttling table is reported to the {@link MissingTableHandler} (the table owner, who
  * decides whether to create it or where the entries go), refused credentials fail the job.
- * At-least-once through checkpoints, with the buffer in versioned writer state.
+ * At-least-once through checkpoints, with the buffer and the delay queue in versioned writer state.
  *
  * <p>{@code sink.max-in-flight}, {@code sink.max-buffered}, {@code sink.max-attempts} and
  * {@code sink.request-timeout} come from the configuration.
@@ -92,8 +94,8 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
                 .setFailOnTimeout(getFailOnTimeout())
                 .build();
         return new PeriodTableSinkWriter(converter, context, writerConfig, recoveredState,
-                // bisection halves travel next to the regular requests in flight
-                DynamoDbClients.of(config).withInterceptors(interceptors).newAsyncClient(2 * getMaxInFlightRequests()),
+                // the delay queue's requests and bisection halves travel next to the regular ones
+                DynamoDbClients.of(config).withInterceptors(interceptors).newAsyncClient(3 * getMaxInFlightRequests()),
                 missingTables.create(config), config.naming().rejectedTable(),
                 backoff, config.get(ConfigKeys.SINK_MAX_ATTEMPTS), clock);
     }

@@ -4,32 +4,48 @@ import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
+import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
 import org.apache.flink.connector.base.sink.writer.ResultHandler;
 import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration;
+import org.apache.flink.util.function.ThrowingRunnable;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
+import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The writer of {@link PeriodTableSink}. Flink's {@link AsyncSinkWriter} buffers the entries,
- * forms batches, limits the requests in flight, completes them before each checkpoint and keeps
- * the buffer in state; this class sends one batch: it removes duplicate keys, hands the batch to
- * {@link BatchWrite}, and gives the entries to retry back to the buffer after a backoff with
- * jitter (the request stays in flight meanwhile, so checkpoints still wait for it). An entry that
- * failed {@code sink.max-attempts} times fails the job.
+ * forms batches, limits the requests in flight and keeps the buffer in state; this class sends a
+ * batch through {@link BatchWrite} and always completes the request when DynamoDB answers: what
+ * must be retried waits in the {@link DelayedEntries delay queue}, which a table's backoff and
+ * rate control govern and which is sent from here (at most {@code sink.max-in-flight} requests
+ * more), so a throttled table holds no request slot and slows no other table. {@link KeysInFlight}
+ * keeps one request in flight per key, so the later of two versions of an item is the one stored.
+ *
+ * <p>Before a checkpoint the writer waits for every request in flight and sends nothing from the
+ * delay queue; the snapshot is the delay queue followed by the buffer (older entries first, one
+ * list, so a rescale keeps two versions of a key together). A restore sends them with fresh
+ * attempts and no backoff. At the end of input the delay queue is drained. An entry that failed
+ * {@code sink.max-attempts} times fails the job.
  */
 final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWriteEntry> {
     private static final Logger LOG = LoggerFactory.getLogger(PeriodTableSinkWriter.class);
@@ -37,10 +53,17 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     private final DynamoDbAsyncClient client;
     private final MissingTableHandler missingTables;
     private final BatchWrite batchWrite;
-    private final RetryBackoff backoff;
     private final int maxAttempts;
-    private final ScheduledExecutorService retryTimer;
+    private final int maxInFlight;
+    private final int maxDelayed;
+    private final MailboxExecutor mailbox;
+    private final ScheduledExecutorService wakeups;
     private final EventClock eventClock;
+    private final DelayedEntries delayed;
+    private final KeysInFlight keys = new KeysInFlight();
+    private int delayedInFlight;
+    private boolean checkpointing;
+    private long wakeupAt = Long.MAX_VALUE;
 
     PeriodTableSinkWriter(
             SinkRecordConverter converter,
@@ -56,64 +79,179 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         super(converter, context, configuration, states);
         this.client = client;
         this.missingTables = missingTables;
-        this.backoff = backoff;
         this.maxAttempts = maxAttempts;
+        this.maxInFlight = configuration.getMaxInFlightRequests();
+        this.maxDelayed = configuration.getMaxBufferedRequests();
+        this.mailbox = context.getMailboxExecutor();
+        this.delayed = new DelayedEntries(backoff);
         SinkMetrics metrics = new SinkMetrics(UserMetrics.of(context.metricGroup()), converter.rejectedItems());
+        metrics.delayedEntries(delayed::size);
         this.eventClock = converter.eventClock();
         this.batchWrite = new BatchWrite(client, missingTables, new BatchWrite.Reroutes(converter::lateEntry,
                 converter::rejectionEntry, rejectedTable), metrics, clock);
-        String threadName = "period-table-sink-retry-" + context.getTaskInfo().getIndexOfThisSubtask();
-        this.retryTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        String threadName = "period-table-sink-wakeup-" + context.getTaskInfo().getIndexOfThisSubtask();
+        this.wakeups = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, threadName);
             thread.setDaemon(true);
             return thread;
         });
     }
 
+    /** Backpressure: a full delay queue stops new input until it drains (responses and wakeups are mails). */
     @Override
-    protected void submitRequestEntries(List<TableWriteEntry> entries, ResultHandler<TableWriteEntry> result) {
-        batchWrite.write(NewestPerKey.of(entries)).whenComplete((outcome, error) -> {
-            if (error != null) {
-                result.completeExceptionally(new PeriodTableSinkException(
-                        "unexpected failure while writing a batch of " + entries.size() + " entries", error));
-            } else {
-                complete(outcome, result);
-            }
-        });
+    public void write(SinkRecord element, Context context) throws IOException, InterruptedException {
+        while (delayed.size() >= maxDelayed) {
+            mailbox.yield();
+        }
+        super.write(element, context);
     }
 
-    private void complete(BatchOutcome outcome, ResultHandler<TableWriteEntry> result) {
-        if (outcome.fatal != null) {
-            result.completeExceptionally(outcome.fatal);
-            return;
-        }
-        if (outcome.isDone()) {
-            result.complete();
-            return;
-        }
-        for (TableWriteEntry entry : outcome.retry) {
-            if (entry.failedAttempts() >= maxAttempts) {
-                result.completeExceptionally(new PeriodTableSinkException("the item pk=" + entry.pk() + ", sk="
-                        + entry.sk() + " for table " + entry.table() + " failed " + entry.failedAttempts()
-                        + " attempts (sink.max-attempts=" + maxAttempts + "); the job stops instead of dropping it."
-                        + " Last error: " + outcome.lastError));
-                return;
+    @Override
+    protected void submitRequestEntries(List<TableWriteEntry> entries, ResultHandler<TableWriteEntry> result) {
+        List<TableWriteEntry> send = new ArrayList<>(entries.size());
+        for (TableWriteEntry entry : NewestPerKey.of(entries)) {
+            if (delayed.supersede(entry)) {
+                continue;
+            }
+            if (delayed.cooling(entry.table()) && !keys.inFlight(entry)) {
+                delayed.add(entry);
+            } else if (keys.claim(entry)) {
+                send.add(entry);
             }
         }
-        List<TableWriteEntry> requeue = new ArrayList<>(outcome.retry.size() + outcome.added.size());
-        requeue.addAll(outcome.retry);
-        requeue.addAll(outcome.added);
-        long delay = backoff.delayMillis(outcome.maxFailedAttempts());
-        if (delay == 0) {
-            result.retryForEntries(requeue);
+        if (send.isEmpty()) {
+            result.complete();
+            pump();
             return;
         }
-        LOG.debug("Retrying {} entries in {} ms: {}", outcome.retry.size(), delay, outcome.lastError);
-        try {
-            retryTimer.schedule(() -> result.retryForEntries(requeue), delay, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException closing) {
-            // The writer is closing; its buffer is gone with it and the last checkpoint replays.
+        send(send, result::completeExceptionally, result::complete);
+    }
+
+    /** Sends what the delay queue has ready, up to {@code sink.max-in-flight} requests, unless a checkpoint waits. */
+    private void pump() {
+        long now = System.currentTimeMillis();
+        DelayedEntries.Batch batch;
+        while (!checkpointing && delayedInFlight < maxInFlight
+                && (batch = delayed.next(now, PeriodTableSink.MAX_BATCH_ITEMS)) != null) {
+            List<TableWriteEntry> send = new ArrayList<>(batch.entries().size());
+            batch.entries().stream().filter(keys::claim).forEach(send::add);
+            delayedInFlight++;
+            String table = batch.table();
+            Runnable answered = () -> {
+                delayedInFlight--;
+                delayed.answered(table);
+            };
+            if (send.isEmpty()) {
+                answered.run();
+            } else {
+                send(send, getFatalExceptionCons(), answered);
+            }
         }
+        long next = delayed.nextReadyAt();
+        if (!checkpointing && next > now && next < wakeupAt) {
+            wakeupAt = next;
+            try {
+                wakeups.schedule(() -> mail(() -> {
+                    wakeupAt = Long.MAX_VALUE;
+                    pump();
+                }), next - now, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closing) {
+                // The writer is closing; its state is in the last checkpoint.
+            }
+        }
+    }
+
+    /** Writes {@code entries}, then on the mailbox thread files the outcome and runs {@code answered}. */
+    private void send(List<TableWriteEntry> entries, Consumer<Exception> fatal, Runnable answered) {
+        batchWrite.write(entries).whenComplete((outcome, error) -> mail(() -> {
+            if (error != null) {
+                fatal.accept(new PeriodTableSinkException(
+                        "unexpected failure while writing a batch of " + entries.size() + " entries", error));
+                return;
+            }
+            PeriodTableSinkException failure = outcome.fatal != null ? outcome.fatal : exhausted(outcome);
+            if (failure != null) {
+                fatal.accept(failure);
+                return;
+            }
+            file(entries, outcome);
+            answered.run();
+            pump();
+        }));
+    }
+
+    private PeriodTableSinkException exhausted(BatchOutcome outcome) {
+        for (TableWriteEntry entry : outcome.retry) {
+            if (entry.failedAttempts() >= maxAttempts) {
+                return new PeriodTableSinkException("the item pk=" + entry.pk() + ", sk=" + entry.sk() + " for table "
+                        + entry.table() + " failed " + entry.failedAttempts() + " attempts (sink.max-attempts="
+                        + maxAttempts + "); the job stops instead of dropping it. Last error: " + outcome.lastError);
+            }
+        }
+        return null;
+    }
+
+    /** Releases the keys of a sent batch and queues what is to be retried or written instead. */
+    private void file(List<TableWriteEntry> sent, BatchOutcome outcome) {
+        long now = System.currentTimeMillis();
+        Set<TableWriteEntry.EntryKey> retried = new HashSet<>();
+        Map<String, List<TableWriteEntry>> failed = new HashMap<>();
+        for (TableWriteEntry entry : outcome.retry) {
+            retried.add(entry.key());
+            TableWriteEntry newer = keys.release(entry);
+            failed.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(newer != null ? newer : entry);
+        }
+        failed.forEach((table, entries) -> delayed.failed(table, entries, now));
+        for (TableWriteEntry entry : sent) {
+            if (!retried.contains(entry.key())) {
+                TableWriteEntry newer = keys.release(entry);
+                if (newer != null) {
+                    delayed.add(newer);
+                }
+                if (!failed.containsKey(entry.table())) {
+                    delayed.succeeded(entry.table());
+                }
+            }
+        }
+        outcome.added.forEach(delayed::add);
+        if (!outcome.retry.isEmpty()) {
+            LOG.debug("{} entries wait to be retried: {}", outcome.retry.size(), outcome.lastError);
+        }
+    }
+
+    private void mail(ThrowingRunnable<? extends Exception> action) {
+        try {
+            mailbox.execute(action, "period-table sink: DynamoDB answered or a backoff ended");
+        } catch (RejectedExecutionException closing) {
+            // The writer is closing; what it had not written is in the last checkpoint.
+        }
+    }
+
+    /**
+     * Before a checkpoint (not {@code endOfInput}): waits for every request in flight, the delay
+     * queue's included, and keeps the delay queue still until {@link #snapshotState}. At the end
+     * of input: writes everything, the delay queue included.
+     */
+    @Override
+    public void flush(boolean endOfInput) throws InterruptedException {
+        checkpointing = !endOfInput;
+        while (true) {
+            super.flush(endOfInput);
+            if (delayedInFlight == 0 && (!endOfInput || delayed.isEmpty())) {
+                return;
+            }
+            pump();
+            mailbox.yield();
+        }
+    }
+
+    @Override
+    public List<BufferedRequestState<TableWriteEntry>> snapshotState(long checkpointId) {
+        List<RequestEntryWrapper<TableWriteEntry>> entries = delayed.snapshot();
+        super.snapshotState(checkpointId).forEach(buffer -> entries.addAll(buffer.getBufferedRequestEntries()));
+        checkpointing = false;
+        mail(this::pump);
+        return List.of(new BufferedRequestState<>(entries));
     }
 
     /** The watermark decides, with the table owner, whether a missing table's period is still open. */
@@ -129,7 +267,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
 
     @Override
     public void close() {
-        retryTimer.shutdownNow();
+        wakeups.shutdownNow();
         try {
             missingTables.close();
         } catch (Exception e) {

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.UserMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * The sink's metrics on its writer's metric group. Counters are thread-safe because responses
@@ -24,7 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       (writes that found their table missing and had it created), {@code readingsRerouted}
  *       (readings sent to the late or rejected table because their period table was missing and
  *       its period closed or not yet open);
- *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8).
+ *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8);
+ *   <li>{@code delayedEntries}: entries waiting in the writer's delay queue to be retried.
  * </ul>
  */
 final class SinkMetrics {
@@ -46,21 +49,26 @@ final class SinkMetrics {
     /** @param rejectedItems the counter of items the sink rejected before sending, shared */
     SinkMetrics(MetricGroup group, Counter rejectedItems) {
         this.group = group;
-        this.recordsWritten = counter(group, "recordsWritten");
-        this.batches = counter(group, "batches");
-        this.unprocessedItemsRetried = counter(group, "unprocessedItemsRetried");
-        this.throttledRequests = counter(group, "throttledRequests");
-        this.failedRequests = counter(group, "failedRequests");
-        this.bisections = counter(group, "bisections");
+        this.recordsWritten = counter(group, UserMetrics.RECORDS_WRITTEN);
+        this.batches = counter(group, UserMetrics.BATCHES);
+        this.unprocessedItemsRetried = counter(group, UserMetrics.UNPROCESSED_ITEMS_RETRIED);
+        this.throttledRequests = counter(group, UserMetrics.THROTTLED_REQUESTS);
+        this.failedRequests = counter(group, UserMetrics.FAILED_REQUESTS);
+        this.bisections = counter(group, UserMetrics.BISECTIONS);
         this.rejectedItems = rejectedItems;
-        this.missingTableFallbacks = counter(group, "missingTableFallbacks");
-        this.readingsRerouted = counter(group, "readingsRerouted");
-        group.gauge("lastSendLatencyMs", () -> lastSendLatencyMicros.get() / 1000.0);
-        group.gauge("avgSendLatencyMs", () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
+        this.missingTableFallbacks = counter(group, UserMetrics.MISSING_TABLE_FALLBACKS);
+        this.readingsRerouted = counter(group, UserMetrics.READINGS_REROUTED);
+        group.gauge(UserMetrics.LAST_SEND_LATENCY_MS, () -> lastSendLatencyMicros.get() / 1000.0);
+        group.gauge(UserMetrics.AVG_SEND_LATENCY_MS, () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
     }
 
     private static Counter counter(MetricGroup group, String name) {
         return group.counter(name, new ThreadSafeSimpleCounter());
+    }
+
+    /** Publishes the size of the writer's delay queue (read on the metric reporter's thread: an estimate). */
+    void delayedEntries(IntSupplier size) {
+        group.gauge(UserMetrics.DELAYED_ENTRIES, size::getAsInt);
     }
 
     /** Entries that DynamoDB accepted. */
@@ -72,7 +80,7 @@ final class SinkMetrics {
             if (!entry.table().equals(table)) {
                 table = entry.table();
                 perTable = recordsWrittenPerTable.computeIfAbsent(table,
-                        t -> counter(group.addGroup("table", t), "recordsWritten"));
+                        t -> counter(group.addGroup(UserMetrics.TABLE_GROUP, t), UserMetrics.RECORDS_WRITTEN));
             }
             perTable.inc();
         }

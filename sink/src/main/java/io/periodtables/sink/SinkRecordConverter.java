@@ -69,7 +69,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
 
     @Override
     public void open(Sink.InitContext context) {
-        rejectedItems = UserMetrics.of(context.metricGroup()).counter("rejectedItems", new ThreadSafeSimpleCounter());
+        rejectedItems = UserMetrics.of(context.metricGroup()).counter(UserMetrics.REJECTED_ITEMS, new ThreadSafeSimpleCounter());
     }
 
     /** Counts the items rejected by the sink itself: here and, through the writer, by DynamoDB. */

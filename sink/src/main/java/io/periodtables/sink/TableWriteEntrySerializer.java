@@ -5,6 +5,7 @@ import io.periodtables.conf.DynamoDbItemSize;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerializer;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
+import org.apache.flink.types.StringValue;
 
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -19,17 +20,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writer state of {@link PeriodTableSink}: the buffered entries, each with its table. Version 1
- * of an entry: table name, failed attempts, attribute count, then per attribute its name and a
- * tagged value (S, N, B, BOOL, NUL, M, L; strings as length-prefixed UTF-8, any length). State
- * of an unknown version is refused with a message, never misread. A restored entry starts with
- * no failed attempts: the count is written but not read back, so a restart after a long outage
- * does not fail the job at once on entries that had nearly used up {@code sink.max-attempts}.
+ * Writer state of {@link PeriodTableSink}: the buffered and delayed entries, each with its table.
+ * Version 2 of an entry: table name, attribute count, then per attribute its name and a tagged
+ * value (S, N, B, BOOL, NUL, M, L). Strings are written as Flink's {@link StringValue} does (the
+ * UTF-16 units, each as a variable-length integer), so every Java string round-trips, lone
+ * surrogates included; UTF-8 would turn those into {@code ?}. Version 1 (strings as UTF-8, a
+ * failed-attempt count after the table name) is still read. State of an unknown version is
+ * refused with a message, never misread. A restored entry starts with no failed attempts, so a
+ * restart after a long outage does not fail the job at once on entries that had nearly used up
+ * {@code sink.max-attempts}.
  */
 @Internal
 public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSerializer<TableWriteEntry> {
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     private static final byte S = 1;
     private static final byte N = 2;
@@ -39,6 +43,17 @@ public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSeriali
     private static final byte M = 6;
     private static final byte L = 7;
 
+    /** The format this instance reads: {@link #VERSION}, or 1 for a restore from version 1. */
+    private final int readsVersion;
+
+    public TableWriteEntrySerializer() {
+        this(VERSION);
+    }
+
+    private TableWriteEntrySerializer(int readsVersion) {
+        this.readsVersion = readsVersion;
+    }
+
     @Override
     public int getVersion() {
         return VERSION;
@@ -46,29 +61,40 @@ public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSeriali
 
     @Override
     public BufferedRequestState<TableWriteEntry> deserialize(int version, byte[] serialized) throws IOException {
+        if (version == 1) {
+            return new TableWriteEntrySerializer(1).deserializeOwn(serialized);
+        }
         if (version != VERSION) {
             throw new IOException("period-table sink writer state has version " + version
-                    + ", this build reads version " + VERSION + "; restore with the build that wrote it");
+                    + ", this build reads versions 1 and " + VERSION + "; restore with the build that wrote it");
         }
-        return super.deserialize(version, serialized);
+        return deserializeOwn(serialized);
+    }
+
+    private BufferedRequestState<TableWriteEntry> deserializeOwn(byte[] serialized) throws IOException {
+        return super.deserialize(readsVersion, serialized);
     }
 
     @Override
     protected void serializeRequestToStream(TableWriteEntry entry, DataOutputStream out) throws IOException {
-        out.writeUTF(entry.table());
-        out.writeInt(entry.failedAttempts());
+        StringValue.writeString(entry.table(), out);
         writeMap(entry.item(), out);
     }
 
     @Override
     protected TableWriteEntry deserializeRequestFromStream(long requestSize, DataInputStream in) throws IOException {
-        String table = in.readUTF();
-        in.readInt(); // failed attempts before the restore: not carried over
+        String table;
+        if (readsVersion == 1) {
+            table = in.readUTF();
+            in.readInt(); // failed attempts before the restore: not carried over
+        } else {
+            table = StringValue.readString(in);
+        }
         Map<String, AttributeValue> item = readMap(in);
         return new TableWriteEntry(table, item, requestSize, 0);
     }
 
-    private static void writeMap(Map<String, AttributeValue> map, DataOutputStream out) throws IOException {
+    private void writeMap(Map<String, AttributeValue> map, DataOutputStream out) throws IOException {
         out.writeInt(map.size());
         for (Map.Entry<String, AttributeValue> attribute : map.entrySet()) {
             writeString(attribute.getKey(), out);
@@ -76,7 +102,7 @@ public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSeriali
         }
     }
 
-    private static void writeValue(AttributeValue value, DataOutputStream out) throws IOException {
+    private void writeValue(AttributeValue value, DataOutputStream out) throws IOException {
         switch (value.type()) {
             case S -> {
                 out.writeByte(S);
@@ -112,7 +138,7 @@ public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSeriali
         }
     }
 
-    private static Map<String, AttributeValue> readMap(DataInputStream in) throws IOException {
+    private Map<String, AttributeValue> readMap(DataInputStream in) throws IOException {
         int size = in.readInt();
         Map<String, AttributeValue> map = new HashMap<>(Math.max(4, size * 2));
         for (int i = 0; i < size; i++) {
@@ -122,7 +148,7 @@ public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSeriali
         return map;
     }
 
-    private static AttributeValue readValue(DataInputStream in) throws IOException {
+    private AttributeValue readValue(DataInputStream in) throws IOException {
         byte tag = in.readByte();
         switch (tag) {
             case S:
@@ -150,13 +176,11 @@ public final class TableWriteEntrySerializer extends AsyncSinkWriterStateSeriali
     }
 
     private static void writeString(String s, DataOutputStream out) throws IOException {
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(utf8.length);
-        out.write(utf8);
+        StringValue.writeString(s, out);
     }
 
-    private static String readString(DataInputStream in) throws IOException {
-        return new String(readBytes(in), StandardCharsets.UTF_8);
+    private String readString(DataInputStream in) throws IOException {
+        return readsVersion == 1 ? new String(readBytes(in), StandardCharsets.UTF_8) : StringValue.readString(in);
     }
 
     private static byte[] readBytes(DataInputStream in) throws IOException {

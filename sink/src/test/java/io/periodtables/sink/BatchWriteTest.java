@@ -97,7 +97,7 @@ class BatchWriteTest {
         assertThat(outcome.retry).isEmpty();
         assertThat(outcome.added).singleElement().satisfies(rejected -> {
             assertThat(rejected.table()).isEqualTo(REJECTED);
-            assertThat(rejected.pk()).isEqualTo("dynamodb-validation");
+            assertThat(rejected.pk()).matches("dynamodb-validation#([0-9]|1[0-5])");
             assertThat(rejected.item().get("reason").s()).contains("ValidationException").contains("readings_a");
             assertThat(rejected.item().get("raw").s()).isEqualTo("{\"bad\":\"x\",\"pk\":\"dev-17\",\"sk\":\"s17\"}");
             assertThat(rejected.item().get("origin").s()).isEqualTo("readings_a");
@@ -171,7 +171,7 @@ class BatchWriteTest {
 
         assertThat(outcome.added).hasSize(2).allSatisfy(e -> {
             assertThat(e.table()).isEqualTo(REJECTED);
-            assertThat(e.pk()).isEqualTo("ahead-of-watermark");
+            assertThat(e.pk()).matches("ahead-of-watermark#([0-9]|1[0-5])");
             assertThat(e.item().get("reason").s()).isEqualTo("its period is not open yet (table readings_2026-12-01T1000)");
         });
     }
@@ -208,6 +208,24 @@ class BatchWriteTest {
         assertThat(write(entries("readings_a", 4)).retry).hasSize(4);
         assertThat(metrics.failedRequests.getCount()).isEqualTo(1);
         assertThat(dynamoDb.table("readings_a")).isEmpty();
+    }
+
+    @Test
+    void throttledBatchOfTwoTablesIsWrittenAgainTableByTableSoOnlyTheThrottlingTableRetries() {
+        List<TableWriteEntry> entries = entries("readings_b", 5);
+        entries.addAll(entries("readings_a", 5));
+        dynamoDb.failNext(FakeDynamoDb.error("ProvisionedThroughputExceededException", 400));
+        dynamoDb.failNext(FakeDynamoDb.error("ProvisionedThroughputExceededException", 400));
+
+        BatchOutcome outcome = write(entries);
+
+        assertThat(dynamoDb.requestSizes).containsExactly(10, 5, 5);
+        assertThat(outcome.retry).hasSize(5).allSatisfy(e -> {
+            assertThat(e.table()).isEqualTo("readings_b");
+            assertThat(e.failedAttempts()).isEqualTo(1);
+        });
+        assertThat(dynamoDb.table("readings_a")).hasSize(5);
+        assertThat(throttled).containsExactly("readings_b");
     }
 
     @Test

@@ -117,12 +117,27 @@ class ItemBuilderTest {
     }
 
     @Test
+    void tenThousandRejectionsOfOneReasonSpreadEvenlyOverSixteenPartitionKeys() {
+        Map<String, Integer> perKey = new java.util.TreeMap<>();
+        for (int i = 0; i < 10_000; i++) {
+            Rejection rejection = Rejection.of(RejectReason.INVALID_JSON, "not JSON", "{bad " + i, 0L, "shard-0/" + i);
+            perKey.merge(fourShards.rejectionItem(rejection).get("pk").s(), 1, Integer::sum);
+        }
+
+        assertThat(perKey).hasSize(16).allSatisfy((pk, items) -> {
+            assertThat(pk).matches("invalid-json#([0-9]|1[0-5])");
+            assertThat(items).as(pk).isBetween(500, 750);
+        });
+    }
+
+    @Test
     void rejectionItemFollowsDesign() {
         Rejection rejection = Rejection.of(RejectReason.INVALID_JSON, "not JSON at 1:2", "{oops", 1_700_000_000_123L, "shard-1/42");
         Map<String, AttributeValue> item = fourShards.rejectionItem(rejection);
 
         assertThat(item).containsOnlyKeys("pk", "sk", "reason", "raw", "rawBytes", "arrivedAt", "origin");
-        assertThat(item.get("pk").s()).isEqualTo("invalid-json");
+        // k = the sort key (hex) modulo 16: its last hex digit
+        assertThat(item.get("pk").s()).isEqualTo("invalid-json#" + Integer.parseInt(rejection.rawHash().substring(15), 16));
         assertThat(item.get("sk").s()).isEqualTo(rejection.rawHash()).matches("[0-9a-f]{16}");
         assertThat(item.get("reason").s()).isEqualTo("not JSON at 1:2");
         assertThat(item.get("raw").s()).isEqualTo("{oops");

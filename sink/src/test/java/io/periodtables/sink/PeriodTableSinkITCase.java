@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.model.Reading;
@@ -32,19 +33,20 @@ class PeriodTableSinkITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = SinkTestBed.miniCluster();
 
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient client;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         client = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopDynamoDb() {
         client.close();
-        dynamoDb.close();
     }
 
     @BeforeEach
@@ -116,7 +118,7 @@ class PeriodTableSinkITCase {
         assertThat(DynamoDbTables.contents(client, prefix + "_late_2026-12").values())
                 .containsExactly(TestReadings.expectedItem(config, 1, 3));
         assertThat(DynamoDbTables.contents(client, prefix + "_rejected").values()).singleElement().satisfies(item -> {
-            assertThat(item.get("pk").s()).isEqualTo("invalid-json");
+            assertThat(item.get("pk").s()).isEqualTo("invalid-json#" + Integer.parseInt(rejection.rawHash().substring(15), 16));
             assertThat(item.get("sk").s()).isEqualTo(rejection.rawHash());
             assertThat(item.get("reason").s()).isEqualTo("Unexpected character ('x')");
             assertThat(item.get("raw").s()).isEqualTo("x{");
@@ -125,6 +127,31 @@ class PeriodTableSinkITCase {
             assertThat(item.get("origin").s()).isEqualTo("shard-0/17");
         });
         assertThat(CreateTableHandler.CALLS).containsOnly(prefix + "_late_2026-12", prefix + "_rejected");
+    }
+
+    /**
+     * A flood of bad input of one reason is spread over the reason's 16 partition keys
+     * ({@code <reason>#<sort key mod 16>}) in DynamoDB; 2,000 rejections keep it fast
+     * ({@code ItemBuilderTest} spreads 10,000 without DynamoDB).
+     */
+    @Test
+    void rejectionsOfOneReasonSpreadOverSixteenPartitionKeys() throws Exception {
+        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        DynamoDbTables.create(client, config.naming().rejectedTable());
+        List<SinkRecord> records = new ArrayList<>();
+        IntStream.range(0, 2_000).forEach(i -> records.add(SinkRecord.rejected(
+                Rejection.of(RejectReason.INVALID_JSON, "not JSON", "{bad " + i, 1_000L, "shard-0/" + i))));
+
+        SinkTestBed.run(SinkTestBed.sink(config).build(), records);
+
+        Map<String, Long> perKey = new java.util.TreeMap<>();
+        DynamoDbTables.contents(client, config.naming().rejectedTable()).forEach((key, item) -> {
+            String sk = key.get(1);
+            assertThat(key.get(0)).isEqualTo("invalid-json#" + Integer.parseInt(sk.substring(sk.length() - 1), 16));
+            perKey.merge(key.get(0), 1L, Long::sum);
+        });
+        assertThat(perKey.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(2_000);
+        assertThat(perKey).hasSize(16).allSatisfy((pk, items) -> assertThat(items).as(pk).isLessThan(200));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.model.SinkRecord;
@@ -40,19 +41,20 @@ class PeriodTableSinkRestoreITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = SinkTestBed.miniCluster();
 
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private static DynamoDbClient client;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
         client = dynamoDb.syncClient();
     }
 
     @AfterAll
     static void stopDynamoDb() {
         client.close();
-        dynamoDb.close();
     }
 
     @Test

@@ -8,12 +8,15 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 class TableWriteEntrySerializerTest {
 
@@ -44,7 +47,7 @@ class TableWriteEntrySerializerTest {
 
         assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getRequestEntry)
                 .extracting(TableWriteEntry::table, TableWriteEntry::item)
-                .containsExactlyElementsOf(entries.stream().map(e -> org.assertj.core.groups.Tuple.tuple(e.table(), e.item())).toList());
+                .containsExactlyElementsOf(entries.stream().map(e -> tuple(e.table(), e.item())).toList());
         assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getRequestEntry)
                 .as("retry counters do not survive a restore").allSatisfy(e -> assertThat(e.failedAttempts()).isZero());
         assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getSize)
@@ -52,11 +55,59 @@ class TableWriteEntrySerializerTest {
     }
 
     @Test
-    void versionIsOneAndOtherVersionsAreRefused() throws Exception {
-        assertThat(serializer.getVersion()).isEqualTo(1);
+    void loneSurrogatesAndEveryOtherStringRoundTripUnchanged() throws Exception {
+        String[] strings = {"\ud83c", "x\udc00y", "\ude00\ud83d", "\ud83d\ude00", "\u0000", "\uffff", "é€", ""};
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put("pk", AttributeValue.fromS("dev-\ud800#1"));
+        item.put("sk", AttributeValue.fromS("2026-11-22T13:45:01.123Z#\udfff"));
+        for (int i = 0; i < strings.length; i++) {
+            item.put("s" + i + strings[i], AttributeValue.fromS(strings[i]));
+        }
+        item.put("nested", AttributeValue.fromM(Map.of("\udbff", AttributeValue.fromL(List.of(AttributeValue.fromS("a\ud83cb"))))));
+        TableWriteEntry entry = new TableWriteEntry("readings_2026-11-22T1300", item, DynamoDbItemSize.of(item), 0);
+
+        BufferedRequestState<TableWriteEntry> back = serializer.deserialize(
+                serializer.getVersion(), serializer.serialize(state(List.of(entry))));
+
+        assertThat(back.getBufferedRequestEntries()).singleElement()
+                .satisfies(wrapper -> assertThat(wrapper.getRequestEntry().item()).isEqualTo(item));
+    }
+
+    @Test
+    void stateWrittenByVersion1IsRestoredWithItsEntriesAndFreshAttempts() throws Exception {
+        // Written by the version-1 serializer (UTF-8 strings, attempts after the table name).
+        byte[] version1;
+        try (InputStream in = getClass().getResourceAsStream("writer-state-v1.bin")) {
+            version1 = in.readAllBytes();
+        }
+        Map<String, AttributeValue> reading = Map.of(
+                "pk", AttributeValue.fromS("dev-1#3"),
+                "sk", AttributeValue.fromS("2026-11-22T13:45:01.123Z#9f3a2c1b"),
+                "t", AttributeValue.fromS("Zürich 😀"),
+                "n", AttributeValue.fromN("-1.5e3"),
+                "ok", AttributeValue.fromBool(true),
+                "l", AttributeValue.fromL(List.of(AttributeValue.fromNul(true), AttributeValue.fromS("é"))),
+                "m", AttributeValue.fromM(Map.of("x", AttributeValue.fromN("1"))));
+        Map<String, AttributeValue> rejected = Map.of(
+                "pk", AttributeValue.fromS("invalid-json"),
+                "sk", AttributeValue.fromS("0123456789abcdef"),
+                "raw", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {(byte) 0xff, 0})));
+
+        BufferedRequestState<TableWriteEntry> back = serializer.deserialize(1, version1);
+
+        assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getRequestEntry)
+                .extracting(TableWriteEntry::table, TableWriteEntry::item, TableWriteEntry::failedAttempts)
+                .containsExactly(tuple("readings_2026-11-22T1300", reading, 0), tuple("readings_late_2026-12", reading, 0),
+                        tuple("readings_rejected", rejected, 0));
+        assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getSize).containsExactly(81L, 81L, 37L);
+    }
+
+    @Test
+    void versionIsTwoAndUnknownVersionsAreRefused() throws Exception {
+        assertThat(serializer.getVersion()).isEqualTo(2);
         byte[] bytes = serializer.serialize(state(List.of()));
-        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
-                .hasMessageContaining("writer state has version 2, this build reads version 1");
+        assertThatThrownBy(() -> serializer.deserialize(3, bytes))
+                .hasMessageContaining("writer state has version 3, this build reads versions 1 and 2");
     }
 
     private static BufferedRequestState<TableWriteEntry> state(List<TableWriteEntry> entries) {

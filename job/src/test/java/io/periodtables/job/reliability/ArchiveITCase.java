@@ -4,11 +4,13 @@ import io.periodtables.archive.ArchivePartitions;
 import io.periodtables.archive.ArchiveReader;
 import io.periodtables.archive.ArchiveRow;
 import io.periodtables.archive.PeriodManifest;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.job.ArchivedPeriods;
 import io.periodtables.model.Reading;
 
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -18,8 +20,6 @@ import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,17 +50,8 @@ class ArchiveITCase {
 
     private static final Duration BOUND = Duration.ofSeconds(60);
 
-    private static DynamoDbLocal dynamoDb;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        dynamoDb.close();
-    }
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
 
     @Test
     void everyStoredItemIsArchivedOnceAndEachPeriodIsMarkedWithItsCounts(@TempDir Path archive) throws Exception {
@@ -85,7 +76,9 @@ class ArchiveITCase {
         long atStop = committedRows(reader);
         assertThat(midStream).as("rows committed before the stop").isTrue();
         assertThat(atStop).as("stopped mid-stream").isLessThan(run.expected.readings().size());
-        assertThat(reader.isArchived(periods(run).get(periods(run).size() - 1))).as("last period open at the stop").isFalse();
+        Period last = periods(run).get(periods(run).size() - 1);
+        assertThat(reader.isArchived(last)).as("last period open at the stop").isFalse();
+        assertThat(new ArchivedPeriods(archive.toUri().toString()).archived(last)).as("retention keeps its table").isFalse();
 
         submit(run, new TestSource.Hooks(), savepoint).getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
@@ -93,7 +86,7 @@ class ArchiveITCase {
     }
 
     private static PeriodTablesConfig config(String prefix, Path archive) {
-        return ReliabilityRun.config(dynamoDb.endpoint(), prefix, "archive.path", archive.toUri().toString());
+        return ReliabilityRun.config(DYNAMODB.local().endpoint(), prefix, "archive.path", archive.toUri().toString());
     }
 
     private static JobClient submit(ReliabilityRun run, TestSource.Hooks hooks, String savepoint) throws Exception {
@@ -109,7 +102,7 @@ class ArchiveITCase {
     }
 
     private static void assertArchiveMatchesTables(ReliabilityRun run, ArchiveReader reader) throws IOException {
-        TableSnapshot tables = run.snapshot(dynamoDb);
+        TableSnapshot tables = run.snapshot(DYNAMODB.local());
         TableNaming naming = run.config.naming();
         Map<String, List<ArchiveRow>> rows = new TreeMap<>();
         for (String partition : reader.partitions()) {
@@ -141,6 +134,12 @@ class ArchiveITCase {
             assertThat(reader.manifest(period)).as("marker of %s", partition).contains(new PeriodManifest(period.label(),
                     rows.get(partition).size(), tables.itemsOf(naming.periodTable(period)).size(), reader.files(partition)));
         }
+        // What retention asks: every period of the run is archived, the one after it is not.
+        ArchivedPeriods gate = new ArchivedPeriods(run.config.get(ConfigKeys.ARCHIVE_PATH));
+        for (Period period : periods(run)) {
+            assertThat(gate.archived(period)).as("%s archived for retention", period.label()).isTrue();
+        }
+        assertThat(gate.archived(run.config.calendar().next(periods(run).get(periods(run).size() - 1)))).isFalse();
     }
 
     /** The periods of the run's period tables, in time order. */

@@ -89,7 +89,7 @@ final class ExactlyOnceCheck {
         Map<ItemRef, Map<String, AttributeValue>> refused = new TreeMap<>(expected.refusedByDynamoDb());
         for (ItemRef ref : new ArrayList<>(unexpected)) {
             Map<String, AttributeValue> item = actual.get(ref);
-            if (!ref.pk().equals("dynamodb-validation") || item.get("raw") == null || item.get("raw").s() == null) {
+            if (!ref.pk().startsWith("dynamodb-validation#") || item.get("raw") == null || item.get("raw").s() == null) {
                 continue;
             }
             Map<String, AttributeValue> rendered = Attributes.ofJsonObject(item.get("raw").s());

@@ -140,7 +140,7 @@ final class ExpectedTables {
             } catch (IllegalArgumentException noTableName) {
                 Rejection sinkRejection = Rejection.of(RejectReason.BAD_TIMESTAMP, noTableName.getMessage(),
                         readingJson(reading), 0, "sink");
-                expect(new ItemRef(naming.rejectedTable(), sinkRejection.reason().code(), sinkRejection.rawHash()),
+                expect(new ItemRef(naming.rejectedTable(), rejectedPk(sinkRejection), sinkRejection.rawHash()),
                         rejectionItem(sinkRejection));
                 continue;
             }
@@ -171,7 +171,7 @@ final class ExpectedTables {
             }
             String target = table.equals(LATE) ? lateTable : table;
             Rejection tooLarge = Rejection.of(RejectReason.ITEM_TOO_LARGE, "", readingJson(reading), 0, target);
-            ItemRef ref = new ItemRef(naming.rejectedTable(), tooLarge.reason().code(), tooLarge.rawHash());
+            ItemRef ref = new ItemRef(naming.rejectedTable(), rejectedPk(tooLarge), tooLarge.rawHash());
             expect(ref, rejectionItem(tooLarge));
             reasonPatterns.put(ref, Pattern.compile("item of \\d+ bytes exceeds DynamoDB's limit of 409600 bytes \\(table "
                     + Pattern.quote(target) + "\\)"));
@@ -187,19 +187,24 @@ final class ExpectedTables {
     }
 
     private void expectRejection(Rejection rejection) {
-        expect(new ItemRef(naming.rejectedTable(), rejection.reason().code(), rejection.rawHash()), rejectionItem(rejection));
+        expect(new ItemRef(naming.rejectedTable(), rejectedPk(rejection), rejection.rawHash()), rejectionItem(rejection));
     }
 
     /** DESIGN.md "Items in the rejected table", without {@code arrivedAt} (a wall-clock time). */
     static Map<String, AttributeValue> rejectionItem(Rejection rejection) {
         Map<String, AttributeValue> item = new TreeMap<>();
-        item.put("pk", AttributeValue.fromS(rejection.reason().code()));
+        item.put("pk", AttributeValue.fromS(rejectedPk(rejection)));
         item.put("sk", AttributeValue.fromS(rejection.rawHash()));
         item.put("reason", AttributeValue.fromS(rejection.message()));
         item.put("raw", Attributes.raw(rejection.raw()));
         item.put("rawBytes", Attributes.number(Long.toString(rejection.rawBytes())));
         item.put("origin", AttributeValue.fromS(rejection.origin()));
         return item;
+    }
+
+    /** DESIGN.md: {@code <reason code>#<k>}, k = the sort key (16 hex digits) modulo 16. */
+    static String rejectedPk(Rejection rejection) {
+        return rejection.reason().code() + "#" + Long.remainderUnsigned(Long.parseUnsignedLong(rejection.rawHash(), 16), 16);
     }
 
     private void expect(ItemRef ref, Map<String, AttributeValue> item) {

@@ -1,5 +1,6 @@
 package io.periodtables.job.reliability;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.ConfigException;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.TableNaming;
@@ -41,17 +42,18 @@ class NoSecretsInLogsITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
     private final Map<String, String> saved = new HashMap<>();
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
     }
 
     @AfterAll
     static void stopDynamoDb() {
-        dynamoDb.close();
     }
 
     @BeforeEach

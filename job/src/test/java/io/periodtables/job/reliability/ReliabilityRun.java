@@ -1,5 +1,6 @@
 package io.periodtables.job.reliability;
 
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
@@ -49,7 +50,8 @@ final class ReliabilityRun {
     /** A MiniCluster of one task manager with two slots, which is all a run needs. */
     static MiniClusterExtension miniCluster() {
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+                .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
     }
 
     /** The configuration of a case: hourly tables of {@code prefix}, 2 shards, plus {@code keyValues}. */

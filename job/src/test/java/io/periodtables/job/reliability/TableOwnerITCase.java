@@ -1,5 +1,6 @@
 package io.periodtables.job.reliability;
 
+import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynamoDbLocal;
@@ -32,16 +33,17 @@ class TableOwnerITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
     private static DynamoDbLocal dynamoDb;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start();
+        dynamoDb = DYNAMODB.local();
     }
 
     @AfterAll
     static void stopDynamoDb() {
-        dynamoDb.close();
     }
 
     @BeforeEach

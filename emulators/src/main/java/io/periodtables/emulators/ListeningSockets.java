@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.emulators;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,28 +11,43 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The TCP sockets a process listens on, as the Linux kernel lists them: the socket inodes among
- * the process's file descriptors ({@code /proc/<pid>/fd}) matched with the listening entries of
- * {@code /proc/net/tcp} and {@code tcp6}.
+ * The TCP sockets listening on this machine, as the Linux kernel lists them in
+ * {@code /proc/net/tcp} and {@code tcp6}: those on a port, or those a process owns (the socket
+ * inodes among its file descriptors, {@code /proc/<pid>/fd}). Tests use it to prove that what
+ * they start binds the loopback interface only. IPv4-mapped IPv6 addresses come back as IPv4.
  */
-final class ProcessSockets {
+public final class ListeningSockets {
     private static final String LISTEN = "0A";
     private static final Pattern SOCKET = Pattern.compile("socket:\\[(\\d+)]");
 
-    private ProcessSockets() {}
+    private ListeningSockets() {}
 
-    static boolean available() {
+    /** True where the kernel's socket tables can be read (Linux). */
+    public static boolean available() {
         return Files.exists(Path.of("/proc/net/tcp")) && Files.isDirectory(Path.of("/proc/self/fd"));
     }
 
-    /** The local addresses the process {@code pid} listens on; IPv4-mapped IPv6 ones come back as IPv4. */
-    static List<InetSocketAddress> listening(long pid) {
+    /** The local addresses listening on {@code port}, whoever owns them. */
+    public static List<InetAddress> addressesListeningOn(int port) {
+        return listening(address -> true).stream()
+                .filter(address -> address.getPort() == port)
+                .map(InetSocketAddress::getAddress)
+                .toList();
+    }
+
+    /** The local addresses the process {@code pid} listens on. */
+    public static List<InetSocketAddress> ofProcess(long pid) {
         Set<String> inodes = socketInodes(pid);
+        return listening(inodes::contains);
+    }
+
+    private static List<InetSocketAddress> listening(Predicate<String> inode) {
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
             Path path = Path.of(table);
@@ -43,7 +58,7 @@ final class ProcessSockets {
                 List<String> lines = Files.readAllLines(path);
                 for (String line : lines.subList(1, lines.size())) {
                     String[] f = line.trim().split("\\s+");
-                    if (f[3].equals(LISTEN) && inodes.contains(f[9])) {
+                    if (f[3].equals(LISTEN) && inode.test(f[9])) {
                         String[] local = f[1].split(":");
                         addresses.add(new InetSocketAddress(decode(local[0]), Integer.parseInt(local[1], 16)));
                     }

@@ -1,0 +1,132 @@
+package io.periodtables.emulators;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+
+import java.net.URI;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One DynamoDB Local per test JVM, shared by every test class that registers this extension, with
+ * tables isolated per test: the tables a test method creates are deleted after it, those a class
+ * creates in {@code @BeforeAll} after the class. Starting the emulator once instead of once per
+ * class saves seconds per class; a test that stopped the listener (an outage) finds it restarted.
+ *
+ * <pre>{@code @RegisterExtension static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();}</pre>
+ *
+ * Tests that need their own emulator (a data directory, closing it) start a {@link DynamoDbLocal}.
+ */
+public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
+        AfterEachCallback {
+
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(DynamoDbLocalExtension.class);
+
+    private DynamoDbLocal local;
+    private DynamoDbClient client;
+    private Set<String> beforeClass = Set.of();
+    private Set<String> beforeTest = Set.of();
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        Shared shared = context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Shared.class, k -> Shared.get(), Shared.class);
+        local = shared.local;
+        client = shared.client;
+        local.restart();
+        beforeClass = tables();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        local.restart();
+        beforeTest = tables();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        local.restart();
+        deleteAllBut(beforeTest);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        local.restart();
+        deleteAllBut(beforeClass);
+    }
+
+    /** The shared emulator. */
+    public DynamoDbLocal local() {
+        return checkStarted(local);
+    }
+
+    /** {@code http://127.0.0.1:<port>} of the shared emulator. */
+    public URI endpoint() {
+        return local().endpoint();
+    }
+
+    /** A synchronous client shared by the tests of this JVM (do not close it). */
+    public DynamoDbClient client() {
+        return checkStarted(client);
+    }
+
+    private Set<String> tables() {
+        Set<String> names = new HashSet<>();
+        client.listTablesPaginator().tableNames().forEach(names::add);
+        return names;
+    }
+
+    private void deleteAllBut(Set<String> keep) {
+        List<String> created = tables().stream().filter(t -> !keep.contains(t)).toList();
+        for (String table : created) {
+            try {
+                client.deleteTable(b -> b.tableName(table));
+            } catch (ResourceNotFoundException gone) {
+                // deleted by the test itself meanwhile
+            }
+        }
+    }
+
+    private static <T> T checkStarted(T value) {
+        if (value == null) {
+            throw new IllegalStateException("DynamoDbLocalExtension is not started: register it as a static @RegisterExtension field");
+        }
+        return value;
+    }
+
+    /**
+     * The JVM's shared emulator, for test helpers that run outside a registered extension (they
+     * get no table isolation). Started on first use.
+     */
+    public static DynamoDbLocal shared() {
+        return Shared.get().local;
+    }
+
+    /** The per-JVM emulator, closed by JUnit when the root context closes (end of the run). */
+    private static final class Shared implements ExtensionContext.Store.CloseableResource {
+        private static Shared instance;
+        final DynamoDbLocal local = DynamoDbLocal.start();
+        final DynamoDbClient client = local.syncClient();
+
+        static synchronized Shared get() {
+            if (instance == null) {
+                instance = new Shared();
+            }
+            return instance;
+        }
+
+        @Override
+        public void close() {
+            synchronized (Shared.class) {
+                instance = null;
+            }
+            client.close();
+            local.close();
+        }
+    }
+}

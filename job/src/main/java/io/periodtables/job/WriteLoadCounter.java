@@ -1,0 +1,116 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+import io.periodtables.model.Reading;
+import io.periodtables.rotation.TableLoad;
+import io.periodtables.sink.ReadingItems;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * The side branch that tells the rotation how much the sink is given: per period table and
+ * second of event time, the write units ({@link DynamoDbItemSize}, one per started KB) of the
+ * items of the readings that go to the period windows (the readings the windows will drop as
+ * late, and those the sink rejects, are not counted), as partial sums of this subtask. It sits
+ * before the windows, not after them: the windows release readings when their trigger fires,
+ * after the watermark may have passed their second, while before them every reading of a second
+ * precedes the watermark that passes it. A second's sum is sent once the watermark has passed it, and whatever is open is sent before every
+ * checkpoint barrier and at the end of input, so the operator keeps no state of its own: what
+ * it sent is in the rotation's checkpointed state, what it had not is recounted on replay.
+ */
+@Internal
+final class WriteLoadCounter extends AbstractStreamOperator<TableLoad> implements OneInputStreamOperator<Reading, TableLoad> {
+    private static final long serialVersionUID = 1L;
+
+    private final PeriodTablesConfig config;
+    private transient TableNaming naming;
+    private transient ReadingItems items;
+    private transient Map<Second, Long> open;
+    private transient PeriodCalendar calendar;
+    private transient long lateness;
+    private transient long watermark;
+
+    /** One table's second of event time. */
+    private record Second(String table, long second) {}
+
+    WriteLoadCounter(PeriodTablesConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        naming = config.naming();
+        calendar = config.calendar();
+        lateness = config.get(ConfigKeys.ALLOWED_LATENESS).toMillis();
+        watermark = Long.MIN_VALUE;
+        items = new ReadingItems(config);
+        open = new HashMap<>();
+    }
+
+    @Override
+    public void processElement(StreamRecord<Reading> element) {
+        Reading reading = element.getValue();
+        long millis = reading.eventMillis();
+        Period period = calendar.periodOf(millis);
+        if (period.endMillis() - 1 + lateness <= watermark) {
+            return; // the windows route it to the late table (on-demand), as Flink's window lateness
+        }
+        long bytes;
+        try {
+            bytes = DynamoDbItemSize.of(items.item(reading));
+        } catch (IllegalArgumentException rejectedBySink) {
+            return; // the sink writes it to the rejected table (on-demand) instead
+        }
+        open.merge(new Second(naming.periodTable(period), Math.floorDiv(millis, 1000L)), (bytes + 1023) / 1024, Long::sum);
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        watermark = mark.getTimestamp();
+        long passed = mark.getTimestamp() < Long.MIN_VALUE + 1000 ? Long.MIN_VALUE : Math.floorDiv(mark.getTimestamp() - 999, 1000L) + 1;
+        for (Iterator<Map.Entry<Second, Long>> it = open.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Second, Long> e = it.next();
+            if (e.getKey().second() < passed) {
+                emit(e);
+                it.remove();
+            }
+        }
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        emitAll();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        emitAll();
+        super.finish();
+    }
+
+    private void emitAll() {
+        open.entrySet().forEach(this::emit);
+        open.clear();
+    }
+
+    private void emit(Map.Entry<Second, Long> e) {
+        output.collect(new StreamRecord<>(new TableLoad(e.getKey().table(), e.getKey().second(), e.getValue()),
+                e.getKey().second() * 1000 + 999));
+    }
+}

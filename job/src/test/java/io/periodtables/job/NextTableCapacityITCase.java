@@ -1,0 +1,86 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.LoopbackFlink;
+import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynamoDbLocalExtension;
+
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The next table follows the load: the production topology on the synthetic fleet at a steady
+ * rate, minute tables on DynamoDB Local. The fleet writes {@code perSecond} readings (one write
+ * unit each: about 180 bytes) in every second of event time, so the peak of a minute's table is
+ * {@code perSecond} WCU and the next one opens at {@code ceil(perSecond / 0.7)} WCU, within
+ * {@code tables.capacity.current.min}..{@code .max}; the first table of the run opens at the
+ * configured {@code current} tier.
+ */
+class NextTableCapacityITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0")).build());
+
+    @RegisterExtension
+    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+
+    @ParameterizedTest(name = "{0} writes per second -> {1} WCU")
+    @CsvSource({
+        "5, 8",   // ceil(5 / 0.7) = ceil(7.14)
+        "20, 25", // ceil(20 / 0.7) = 29, above tables.capacity.current.max (25)
+    })
+    void theNextTablesWriteCapacityFollowsTheObservedPeakWithinTheBounds(int perSecond, long expectedWcu) throws Exception {
+        String prefix = "sized" + perSecond;
+        PeriodTablesConfig config = config(prefix, perSecond);
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        PeriodTablesTopology.build(env, config, Clock.systemUTC());
+        env.execute("next table capacity at " + perSecond + "/s");
+
+        assertThat(throughput(prefix + "_2025-03-01T0000")).as("first table of the run: the current tier").isEqualTo("40/10");
+        assertThat(throughput(prefix + "_2025-03-01T0001")).as("sized from the first minute").isEqualTo(expectedWcu + "/10");
+        assertThat(throughput(prefix + "_2025-03-01T0002")).as("prebuilt, sized from the second minute")
+                .isEqualTo(expectedWcu + "/10");
+    }
+
+    private static String throughput(String table) {
+        ProvisionedThroughputDescription p = DYNAMODB.client().describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+        return p.writeCapacityUnits() + "/" + p.readCapacityUnits();
+    }
+
+    /** 110 s of event time from 00:00 at {@code perSecond} readings per second, 20 times faster than real time. */
+    private static PeriodTablesConfig config(String prefix, int perSecond) {
+        Map<String, String> keys = new HashMap<>();
+        keys.put("source", "generator");
+        keys.put("dynamodb.endpoint", DYNAMODB.endpoint().toString());
+        keys.put("tables.prefix", prefix);
+        keys.put("tables.period", "PT1M");
+        keys.put("rotation.lead", "PT45S");
+        // a minute's table stays at its open capacity until 55 s after its end: the run ends before
+        keys.put("window.allowed-lateness", "PT55S");
+        keys.put("tables.capacity.current", "40/10");
+        keys.put("tables.capacity.current.min", "4/1");
+        keys.put("tables.capacity.current.max", "25/300");
+        keys.put("generator.start", "2025-03-01T00:00:00Z");
+        keys.put("generator.devices", "10");
+        keys.put("generator.speedup", "20");
+        keys.put("generator.rate", String.valueOf(perSecond * 20));
+        keys.put("generator.count", String.valueOf(perSecond * 110));
+        return ConfigLoader.fromMap(keys, false);
+    }
+}

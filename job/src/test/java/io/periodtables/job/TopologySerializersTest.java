@@ -1,0 +1,55 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.PeriodTablesConfig;
+
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every record the production topology sends between operators, and every key, has an explicit
+ * serializer: the graph builds with Flink's generic (Kryo) types disabled, which fails on the
+ * first type that would fall back to Kryo. Kryo would cost CPU on the hot path and break
+ * savepoints on any class change.
+ */
+class TopologySerializersTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"generator", "kinesis"})
+    void productionTopologyNeedsNoGenericSerializer(String source) {
+        PeriodTablesConfig config = ConfigLoader.fromMap(Map.of(
+                "source", source,
+                "kinesis.stream-arn", "arn:aws:kinesis:eu-west-1:000000000000:stream/readings",
+                "kinesis.endpoint", "http://127.0.0.1:1",
+                "dynamodb.endpoint", "http://127.0.0.1:1"), true);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.getConfig().disableGenericTypes();
+        PeriodTablesTopology.build(env, config, Clock.systemUTC());
+
+        StreamGraph graph = env.getStreamGraph();
+
+        List<TypeSerializer<?>> serializers = new ArrayList<>();
+        for (StreamNode node : graph.getStreamNodes()) {
+            serializers.add(node.getTypeSerializerOut());
+            serializers.addAll(List.of(node.getTypeSerializersIn()));
+            serializers.add(node.getStateKeySerializer());
+        }
+        assertThat(graph.getStreamNodes()).hasSizeGreaterThan(5);
+        assertThat(serializers.stream().filter(Objects::nonNull).toList())
+                .isNotEmpty()
+                .noneMatch(s -> s instanceof KryoSerializer);
+    }
+}
