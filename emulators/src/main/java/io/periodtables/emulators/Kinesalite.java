@@ -99,6 +99,11 @@ public final class Kinesalite implements AutoCloseable {
         return port;
     }
 
+    /** The node process's id. */
+    public long pid() {
+        return process.pid();
+    }
+
     /**
      * A new synchronous Kinesis client for test set-up and assertions (explicit URL-connection HTTP
      * client, region us-east-1, dummy static credentials); the caller closes it.

@@ -11,6 +11,8 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.executiongraph.AccessExecutionJobVertex;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -26,6 +28,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -45,6 +50,9 @@ final class LocalCluster {
         }
     }
 
+    /** How long the fleet's first tables should last: about the time the job takes to warm up. */
+    private static final Duration WARM_UP = Duration.ofSeconds(30);
+
     private final StopSignal stop;
 
     LocalCluster(StopSignal stop) {
@@ -54,9 +62,11 @@ final class LocalCluster {
     /**
      * @param dynamoDbEndpoint when not null, the endpoint of the run's DynamoDB Local, asked for
      *     once the MiniCluster has started (both start at the same time)
+     * @param kinesis when not null, the run's kinesalite, likewise: the job reads its stream, fed
+     *     from when all its tasks run until the end, when the feeder stops first and the job reads the rest
      */
-    Outcome run(PeriodTablesConfig given, Supplier<URI> dynamoDbEndpoint, Duration duration, String fromSavepoint)
-            throws Exception {
+    Outcome run(PeriodTablesConfig given, Supplier<URI> dynamoDbEndpoint, Supplier<LocalKinesis> kinesis,
+            Duration duration, String fromSavepoint) throws Exception {
         Configuration flink = LoopbackFlink.configuration("8081-8099");
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "status");
         flink.setString("metrics.reporter.status.factory.class", LocalStatusReporter.Factory.class.getName());
@@ -76,26 +86,24 @@ final class LocalCluster {
             System.out.println("Flink Web UI: " + cluster.getRestAddress().get());
             PeriodTablesConfig config = dynamoDbEndpoint == null ? given
                     : given.with(ConfigKeys.DYNAMODB_ENDPOINT, dynamoDbEndpoint.get().toString());
+            LocalKinesis stream = kinesis == null ? null : kinesis.get();
+            if (stream != null) {
+                config = stream.configure(config);
+            }
+            CompletableFuture<List<String>> firstTables = fromSavepoint == null ? prebuild(config, stream != null) : null;
             JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint)).get().getJobID();
             long submitted = System.currentTimeMillis();
             long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
-            StatusLine status = new StatusLine(config);
-            Double firstTable = null;
+            Progress progress = new Progress(new StatusLine(config), stream, config, submitted, firstTables);
             JobStatus state = cluster.getJobStatus(job).get();
-            long nextLine = submitted + 1000;
             while (!state.isGloballyTerminalState() && System.currentTimeMillis() < deadline && !stop.requested()) {
                 stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
-                if (firstTable == null && RunCounts.now(config.naming()).tablesCreated() > 0) {
-                    firstTable = secondsSinceJvmStart();
-                }
-                if (System.currentTimeMillis() >= nextLine) {
-                    nextLine += 1000;
-                    String line = status.line();
-                    if (status.started()) {
-                        System.out.println(line);
-                    }
-                }
+                progress.tick();
                 state = cluster.getJobStatus(job).get();
+                if (stream != null && !stream.feeding() && allRunning(cluster, job)) {
+                    // Fed from when the job reads: no backlog from its deployment to catch up on.
+                    stream.feed(config);
+                }
             }
             double seconds = (System.currentTimeMillis() - submitted) / 1000.0;
             String ending;
@@ -105,6 +113,10 @@ final class LocalCluster {
                 ending = "Job " + state.name().toLowerCase() + ".";
             } else {
                 ending = stop.requested() ? "Stopped by " + stop.name() + "." : "Stopped after " + duration + ".";
+                if (stream != null) {
+                    PeriodTablesConfig fed = config;
+                    stream.stopFeeding(() -> RunCounts.now(fed.naming()).in(), progress::tick);
+                }
                 try {
                     savepoint = stopWithSavepoint(cluster, job);
                 } catch (Exception e) {
@@ -117,8 +129,70 @@ final class LocalCluster {
                 failure = failureOf(cluster, job);
             }
             return new Outcome(config, ending, savepoint, failure, RunCounts.now(config.naming()), seconds, drainSeconds,
-                    firstTable);
+                    progress.firstTable);
         }
+    }
+
+    /** The status line once a second, with what the feeder put, and when the first table was there. */
+    private static final class Progress {
+        private final StatusLine status;
+        private final LocalKinesis stream;
+        private final PeriodTablesConfig config;
+        private final CompletableFuture<List<String>> prebuilt;
+        private long nextLine;
+        private Double firstTable;
+
+        Progress(StatusLine status, LocalKinesis stream, PeriodTablesConfig config, long submitted,
+                CompletableFuture<List<String>> prebuilt) {
+            this.status = status;
+            this.stream = stream;
+            this.config = config;
+            this.nextLine = submitted + 1000;
+            this.prebuilt = prebuilt;
+        }
+
+        void tick() {
+            boolean ready = prebuilt != null && prebuilt.isDone() && !prebuilt.isCompletedExceptionally();
+            if (firstTable == null && (ready || RunCounts.now(config.naming()).tablesCreated() > 0)) {
+                firstTable = secondsSinceJvmStart();
+            }
+            if (System.currentTimeMillis() >= nextLine) {
+                nextLine += 1000;
+                String line = status.line();
+                if (status.started()) {
+                    System.out.println(stream == null ? line : line + " | " + stream.status());
+                }
+            }
+        }
+    }
+
+    /**
+     * The fleet's first tables, created while the job deploys: the period of its first reading
+     * and the next one if the fleet reaches it (or the rotation would prebuild it) within its
+     * first {@link #WARM_UP} of wall clock. Only for the fleet, whose event times are known.
+     */
+    private static CompletableFuture<List<String>> prebuild(PeriodTablesConfig config, boolean fedStream) {
+        if (config.get(ConfigKeys.SOURCE) != ConfigKeys.SourceKind.GENERATOR && !fedStream) {
+            return null;
+        }
+        Instant start = config.find(ConfigKeys.GENERATOR_START).orElse(Instant.now());
+        Duration warmUp = Duration.ofMillis((long) (WARM_UP.toMillis() * config.get(ConfigKeys.GENERATOR_SPEEDUP)));
+        CompletableFuture<List<String>> tables = RotationWiring.prebuild(config, start,
+                start.plus(warmUp).plus(config.get(ConfigKeys.ROTATION_LEAD)));
+        tables.exceptionally(e -> {
+            System.out.println("First tables not prebuilt (" + rootOf(e) + "); the job creates them as it goes.");
+            return null;
+        });
+        return tables;
+    }
+
+    private static boolean allRunning(MiniCluster cluster, JobID job) throws Exception {
+        for (AccessExecutionJobVertex vertex : cluster.getExecutionGraph(job).get().getAllVertices().values()) {
+            if (vertex.getAggregateState() != ExecutionState.RUNNING) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static JobGraph jobGraph(Configuration flink, PeriodTablesConfig config, String fromSavepoint) {

@@ -35,6 +35,10 @@ import java.util.concurrent.CompletionException;
  * instead, for the resumption; a run without {@code --from-savepoint} starts with empty tables.
  * On a terminal, DynamoDB Local keeps serving after the summary until Enter or Ctrl-C, so the
  * printed {@code query} command works.
+ *
+ * <p>{@code --source kinesis} without a {@code kinesis.stream-arn} runs on a local Kinesis
+ * ({@link LocalKinesis}): kinesalite with a stream of {@code --stream-shards} shards (default
+ * {@value LocalKinesis#DEFAULT_SHARDS}) that the fleet is put into at {@code generator.rate}.
  */
 public final class LocalRunner {
 
@@ -50,12 +54,15 @@ public final class LocalRunner {
         Duration duration = null;
         String fromSavepoint = null;
         boolean keepData = false;
+        int streamShards = LocalKinesis.DEFAULT_SHARDS;
         List<String> jobArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--from-savepoint") && i + 1 < args.length) {
                 fromSavepoint = args[++i];
             } else if (args[i].equals("--keep-data")) {
                 keepData = true;
+            } else if (args[i].equals("--stream-shards") && i + 1 < args.length) {
+                streamShards = shards(args[++i]);
             } else if (args[i].equals("--duration") && i + 1 < args.length) {
                 try {
                     duration = Duration.parse(args[++i]);
@@ -67,8 +74,19 @@ public final class LocalRunner {
             }
         }
         PeriodTablesConfig config = null;
+        boolean localKinesis = false;
         try {
-            config = ConfigLoader.load(jobArgs.toArray(new String[0]), Map.of(), true);
+            try {
+                config = ConfigLoader.load(jobArgs.toArray(new String[0]), Map.of(), true);
+            } catch (ConfigException e) {
+                if (!e.key().equals(ConfigKeys.KINESIS_STREAM_ARN.name())) {
+                    throw e;
+                }
+                // --source kinesis without a stream: the run's own kinesalite and stream.
+                config = ConfigLoader.load(LocalKinesis.argsFor(jobArgs), Map.of(), true);
+                localKinesis = true;
+                checkRealTimeFleet(config);
+            }
         } catch (ConfigException e) {
             fail(e.getMessage());
         }
@@ -76,25 +94,38 @@ public final class LocalRunner {
         LocalCluster.Outcome outcome;
         // DynamoDB Local starts in its own JVM while the MiniCluster starts in this one.
         CompletableFuture<DynamoDbLocalProcess> dynamoDb = null;
+        CompletableFuture<LocalKinesis> kinesis = null;
         try {
+            if (localKinesis) {
+                int shards = streamShards;
+                kinesis = CompletableFuture.supplyAsync(() -> LocalKinesis.start(shards));
+            }
             if (config.startsEmbeddedDynamoDb()) {
                 boolean onDisk = keepData || fromSavepoint != null;
                 boolean fresh = fromSavepoint == null;
                 dynamoDb = CompletableFuture.supplyAsync(() -> startDynamoDb(onDisk, fresh));
             }
             CompletableFuture<DynamoDbLocalProcess> started = dynamoDb;
+            CompletableFuture<LocalKinesis> stream = kinesis;
             outcome = new LocalCluster(stop).run(config, started == null ? null : () -> started.join().endpoint(),
-                    duration, fromSavepoint);
+                    stream == null ? null : stream::join, duration, fromSavepoint);
             new TableSummary(outcome.config(), dynamoDb != null).print(outcome, System.out);
+            if (kinesis != null) {
+                System.out.println(kinesis.join().summary(outcome.config()));
+            }
             if (dynamoDb != null && System.console() != null) {
                 System.out.println("DynamoDB Local keeps serving " + dynamoDb.join().endpoint()
                         + " for the query above; Enter or Ctrl-C stops it.");
                 stop.awaitEnterOrSignal();
             }
         } catch (CompletionException e) {
-            System.err.println("Cannot start DynamoDB Local: " + e.getCause().getMessage());
+            System.err.println("Cannot start " + (dynamoDb != null && dynamoDb.isCompletedExceptionally()
+                    ? "DynamoDB Local" : "kinesalite") + ": " + e.getCause().getMessage());
             outcome = null;
         } finally {
+            if (kinesis != null && !kinesis.isCompletedExceptionally()) {
+                kinesis.join().close();
+            }
             if (dynamoDb != null && !dynamoDb.isCompletedExceptionally()) {
                 dynamoDb.join().close();
             }
@@ -121,6 +152,28 @@ public final class LocalRunner {
         System.out.println("DynamoDB Local (own JVM, pid " + dynamoDb.pid() + ") at " + dynamoDb.endpoint()
                 + (onDisk ? ", data in " + data : ", data in memory"));
         return dynamoDb;
+    }
+
+    private static int shards(String text) {
+        try {
+            int shards = Integer.parseInt(text);
+            if (shards >= 1 && shards <= 50) {
+                return shards;
+            }
+        } catch (NumberFormatException e) {
+            // the message below
+        }
+        fail("Invalid argument: --stream-shards = '" + text + "': expected a whole number from 1 to 50");
+        return 0;
+    }
+
+    /** The Kinesis source holds its watermark at the wall clock: a fed fleet must not run ahead of it. */
+    private static void checkRealTimeFleet(PeriodTablesConfig config) {
+        if (config.get(ConfigKeys.GENERATOR_SPEEDUP) != 1.0) {
+            throw ConfigException.invalid(ConfigKeys.GENERATOR_SPEEDUP.name(),
+                    config.asText().get(ConfigKeys.GENERATOR_SPEEDUP.name()),
+                    "expected 1 with --source kinesis (the Kinesis source holds event time at the wall clock)");
+        }
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -60,6 +60,26 @@ public final class RotationWiring {
     }
 
     /**
+     * Creates, before a job starts, the tables its first readings need, as the table owner would
+     * create them when asked (the {@code current} tier): the period of {@code from} and the next one
+     * if it starts by {@code to}. For a run whose source's event times are known ahead (the local
+     * run's fleet), so that its first writes find their table instead of waiting for the owner
+     * while the job is still warming up. The rotation takes the tables over like its own: a table
+     * ahead of the watermark stays at the {@code current} tier. Completes with their names.
+     */
+    public static CompletableFuture<List<String>> prebuild(PeriodTablesConfig config, Instant from, Instant to) {
+        Lifecycle lifecycle = Lifecycle.of(config);
+        Period first = lifecycle.calendar().periodOf(from);
+        Period next = lifecycle.calendar().next(first);
+        List<Period> periods = next.start().isAfter(to) ? List.of(first) : List.of(first, next);
+        TableManager manager = TableManager.create(config);
+        CompletableFuture<?>[] ensured = periods.stream().map(manager::ensure).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(ensured)
+                .thenApply(done -> periods.stream().map(config.naming()::periodTable).toList())
+                .whenComplete((names, error) -> manager.close());
+    }
+
+    /**
      * Adds the rotation operator, fed by a sparse side stream of {@code readings} and the sink's
      * write {@code load} per table and second (the next table is sized from its peak); with
      * {@code archive.path}, retention deletes a table only once its period is archived.

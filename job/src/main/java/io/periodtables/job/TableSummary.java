@@ -124,7 +124,9 @@ final class TableSummary {
     private List<String> queryArgs(List<TableRef> periods) {
         Period first = periods.get(0).period();
         Period last = periods.get(periods.size() - 1).period();
-        boolean generator = config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.GENERATOR;
+        // The fleet's devices: the generator's, or the local run's stream that the fleet is put into.
+        boolean generator = config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.GENERATOR
+                || LocalKinesis.STREAM_ARN.equals(config.get(ConfigKeys.KINESIS_STREAM_ARN));
         String device = generator
                 ? FleetGenerator.deviceId(Math.min(7, config.get(ConfigKeys.GENERATOR_DEVICES) - 1))
                 : "<device id>";

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,9 +28,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  * logging configuration, and the job's {@code main} on a plain JVM.
  */
 class LocalRunnerITCase {
-    private static final Pattern TABLE_LINE = Pattern.compile("(?m)^(localrun_\\S+)\\s+([\\d,]+)\\s+(\\S*)\\s+(\\S+)$");
-    private static final Pattern TOTALS = Pattern.compile(
-            "(?m)^in ([\\d,]+) = written ([\\d,]+) \\+ late ([\\d,]+) \\+ rejected ([\\d,]+)$");
+    private static final Pattern KINESALITE_PID = Pattern.compile("kinesalite \\(node, pid (\\d+)\\)");
     private static final Pattern DYNAMODB_PID = Pattern.compile("DynamoDB Local \\(own JVM, pid (\\d+)\\)");
 
     /** The runs' working directory: their .flink-local (savepoints, log, chart) goes away with it. */
@@ -38,7 +37,7 @@ class LocalRunnerITCase {
 
     @Test
     void badConfigurationPrintsOneLineAndExitsNonZero() throws Exception {
-        Child run = Child.start(LocalRunner.class, "--tables.shards", "0");
+        ChildJvm run = ChildJvm.start(workDir, LocalRunner.class, "--tables.shards", "0");
         run.waitFor();
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.stderr().strip())
@@ -48,7 +47,8 @@ class LocalRunnerITCase {
     @Test
     void demoWritesEverythingItReadsEndsCleanlyAndListensOnLoopbackOnly(@TempDir Path archive) throws Exception {
         String archivePath = archive.toUri().toString();
-        Child run = Child.start(LocalRunner.class, "--archive.path", archivePath, "--duration", "PT15S", "--tables.period", "PT1M",
+        ChildJvm run = ChildJvm.start(workDir, LocalRunner.class, "--archive.path", archivePath, "--duration", "PT15S",
+                "--tables.period", "PT1M",
                 "--rotation.lead", "PT20S", "--window.allowed-lateness", "PT5S", "--generator.speedup", "20",
                 "--generator.rate", "500", "--generator.devices", "50", "--tables.shards", "2",
                 "--input.max-future", "P1D", "--checkpoint.interval", "PT5S",
@@ -69,27 +69,9 @@ class LocalRunnerITCase {
                 .extracting(InetSocketAddress::getPort)
                 .contains(port(out, "Flink Web UI: http://127.0.0.1:"),
                         port(out, "DynamoDB Local \\(own JVM, pid \\d+\\) at http://127.0.0.1:"));
-        long periodItems = 0;
-        long allItems = 0;
-        int periodTables = 0;
-        Matcher table = TABLE_LINE.matcher(out);
-        while (table.find()) {
-            long items = number(table.group(2));
-            allItems += items;
-            if (!table.group(1).contains("_late_") && !table.group(1).endsWith("_rejected")) {
-                periodTables++;
-                periodItems += items;
-                assertThat(table.group(3)).isIn("CURRENT", "PREVIOUS", "OLDER");
-            }
-        }
-        Matcher totals = TOTALS.matcher(out);
-        assertThat(totals.find()).as(out).isTrue();
-        long in = number(totals.group(1));
-        assertThat(periodTables).as(out).isGreaterThanOrEqualTo(3);
-        assertThat(in).isPositive()
-                .isEqualTo(number(totals.group(2)) + number(totals.group(3)) + number(totals.group(4)))
-                .isEqualTo(allItems);
-        assertThat(number(totals.group(2))).isEqualTo(periodItems);
+        LocalRunSummary summary = LocalRunSummary.parse(out, "localrun");
+        assertThat(summary.periodTables()).as(out).isNotEmpty();
+        summary.assertTotalsMatchTables();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(withoutRotationShutdownRace(out + run.stderr())).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
         assertThat(out).contains("Flink Web UI: http://127.0.0.1:", "Stopped after PT15S.", "pipeline drained",
@@ -102,7 +84,7 @@ class LocalRunnerITCase {
             marked++;
             Matcher itsTable = Pattern.compile("(?m)^localrun_" + Pattern.quote(archived.group(1)) + "\\s+([\\d,]+)").matcher(out);
             assertThat(itsTable.find()).as(out).isTrue();
-            assertThat(number(archived.group(3))).as(archived.group()).isEqualTo(number(itsTable.group(1)));
+            assertThat(LocalRunSummary.number(archived.group(3))).as(archived.group()).isEqualTo(LocalRunSummary.number(itsTable.group(1)));
         }
         assertThat(out).contains("Archive " + archivePath.replaceAll("/$", ""));
         assertThat(marked).as(out).isGreaterThanOrEqualTo(3);
@@ -113,10 +95,50 @@ class LocalRunnerITCase {
                 .contains("device-00007: ", ">temperature<", ">humidity<", ">pressure<");
     }
 
+    /**
+     * {@code --source kinesis}: the fleet put into kinesalite and read by the production source.
+     * Ended by SIGTERM as by Ctrl-C: the feeder stops, the job reads the stream to its end and
+     * drains, so everything put is in exactly one table, and kinesalite is gone with the run.
+     */
+    @Test
+    void kinesisSourceReadsEverythingTheFeederPutAndStopsKinesaliteOnSigterm() throws Exception {
+        ChildJvm run = ChildJvm.start(workDir, LocalRunner.class, "--source", "kinesis", "--stream-shards", "2",
+                "--tables.period", "PT1M", "--rotation.lead", "PT20S", "--window.allowed-lateness", "PT5S",
+                "--generator.rate", "200", "--generator.devices", "20", "--tables.shards", "2", "--tables.retention", "PT1H",
+                "--checkpoint.interval", "PT5S", "--sink.max-buffered", "250", "--sink.max-in-flight", "4",
+                "--tables.prefix", "kinesisrun");
+        run.awaitOutput("readings/s | in ");
+        Matcher node = KINESALITE_PID.matcher(run.stdout());
+        assertThat(node.find()).as(run.stdout()).isTrue();
+        long nodePid = Long.parseLong(node.group(1));
+        List<InetSocketAddress> sockets = new ArrayList<>(listening(run.pid()));
+        sockets.addAll(listening(nodePid));
+        // A few seconds of feeding and reading, then the signal Ctrl-C sends but for a terminal.
+        run.awaitLines("readings/s | in ", 5);
+        run.process().destroy();
+        run.waitFor();
+
+        String out = run.stdout();
+        assertThat(run.exitCode()).as(out + run.stderr()).isZero();
+        assertThat(ProcessHandle.of(nodePid).map(ProcessHandle::isAlive)).as("kinesalite after the run").isNotEqualTo(Optional.of(true));
+        assertThat(sockets).as("listening sockets of the run and its kinesalite")
+                .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as(a.toString()).isTrue())
+                .extracting(InetSocketAddress::getPort).contains(port(out, "kinesalite \\(node, pid \\d+\\) at http://127.0.0.1:"));
+        LocalRunSummary summary = LocalRunSummary.parse(out, "kinesisrun");
+        assertThat(summary.periodTables()).as(out).isNotEmpty();
+        summary.assertTotalsMatchTables();
+        Matcher put = Pattern.compile("(?m)^Kinesis: ([\\d,]+) records put into stream period-tables-local "
+                + "\\(2 shards, kinesalite at http://127.0.0.1:\\d+\\), read from TRIM_HORIZON$").matcher(out);
+        assertThat(put.find()).as(out).isTrue();
+        assertThat(summary.in()).as("read from the stream = put into it").isEqualTo(LocalRunSummary.number(put.group(1)));
+        assertThat(withoutRotationShutdownRace(out + run.stderr())).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
+        assertThat(out).contains("Stopped by SIGTERM.", "pipeline drained", "| put ");
+    }
+
     @Test
     void jobMainOnAPlainJvmListensOnLoopbackOnly() throws Exception {
         try (DynamoDbLocal dynamoDb = DynamoDbLocal.start(); DynamoDbClient client = dynamoDb.syncClient()) {
-            Child job = Child.start(PeriodTablesJob.class, "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
+            ChildJvm job = ChildJvm.start(workDir, PeriodTablesJob.class, "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
                     "--tables.prefix", "plainjvm", "--tables.period", "PT1H", "--generator.rate", "50",
                     "--generator.devices", "5", "--input.max-future", "P1D");
             try {
@@ -157,68 +179,4 @@ class LocalRunnerITCase {
         return Integer.parseInt(m.group(1));
     }
 
-    private static long number(String text) {
-        return Long.parseLong(text.replace(",", ""));
-    }
-
-    /** A main class in a child JVM on this class path, its output in files. */
-    private record Child(Process process, Path out, Path err) {
-
-        static Child start(Class<?> main, String... args) throws IOException {
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                    "--add-opens", "java.base/java.time=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-                    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-Xmx1g",
-                    "-Dlog4j.configurationFile=" + (main == LocalRunner.class ? "log4j2-local.properties" : "log4j2.properties"),
-                    "-cp", System.getProperty("java.class.path"), main.getName()));
-            command.addAll(List.of(args));
-            Path out = Files.createTempFile("child", ".out");
-            Path err = Files.createTempFile("child", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
-                    .redirectOutput(out.toFile()).redirectError(err.toFile());
-            builder.environment().put("DDB_LOCAL_TELEMETRY", "0");
-            return new Child(builder.start(), out, err);
-        }
-
-        long pid() {
-            return process.pid();
-        }
-
-        boolean isAlive() {
-            return process.isAlive();
-        }
-
-        void awaitOutput(String text) throws Exception {
-            while (!stdout().contains(text)) {
-                assertThat(process.isAlive()).as(stdout() + stderr()).isTrue();
-                Thread.sleep(100);
-            }
-        }
-
-        void waitFor() throws Exception {
-            if (!process.waitFor(3, TimeUnit.MINUTES)) {
-                destroy();
-                throw new AssertionError("the child JVM did not end within 3 minutes:\n" + stdout());
-            }
-        }
-
-        int exitCode() {
-            return process.exitValue();
-        }
-
-        String stdout() throws IOException {
-            return Files.readString(out, StandardCharsets.UTF_8);
-        }
-
-        String stderr() throws IOException {
-            return Files.readString(err, StandardCharsets.UTF_8);
-        }
-
-        void destroy() throws InterruptedException {
-            process.destroyForcibly().waitFor();
-            out.toFile().delete();
-            err.toFile().delete();
-        }
-    }
 }

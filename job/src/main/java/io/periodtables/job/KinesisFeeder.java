@@ -1,0 +1,148 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodTablesConfig;
+
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The local run's producer for {@code --source kinesis}: puts the synthetic fleet's readings
+ * ({@link FleetGenerator}, the same JSON the generator source yields) into a stream with
+ * {@code PutRecords}, {@code generator.rate} records per wall-clock second in batches of at most
+ * 500 (the API's limit), the device id as partition key so each device's readings stay in order
+ * on one shard. Records a response reports as failed are put again. It stops after
+ * {@code generator.count} records, on {@link #stop()}, or at the first request that fails.
+ */
+final class KinesisFeeder {
+    /** Records per {@code PutRecords} request at most (the Kinesis limit). */
+    private static final int MAX_BATCH = 500;
+
+    private final KinesisClient client;
+    private final String stream;
+    private final FleetGenerator fleet;
+    private final double rate;
+    private final long count;
+    private final int devices;
+    private final AtomicLong put = new AtomicLong();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final Thread thread;
+    private volatile Exception failure;
+
+    private KinesisFeeder(PeriodTablesConfig config, String stream, Instant start) {
+        this.client = KinesisInput.kinesisClient(config);
+        this.stream = stream;
+        this.fleet = FleetGenerator.of(config, start);
+        this.rate = config.get(ConfigKeys.GENERATOR_RATE);
+        this.count = config.find(ConfigKeys.GENERATOR_COUNT).orElse(Long.MAX_VALUE);
+        this.devices = config.get(ConfigKeys.GENERATOR_DEVICES);
+        this.thread = new Thread(this::run, "kinesis-feeder");
+        thread.setDaemon(true);
+    }
+
+    /** Starts putting into the stream {@code kinesis.stream-arn} of {@code config} at its endpoint. */
+    static KinesisFeeder start(PeriodTablesConfig config) {
+        String arn = config.get(ConfigKeys.KINESIS_STREAM_ARN);
+        KinesisFeeder feeder = new KinesisFeeder(config, arn.substring(arn.lastIndexOf('/') + 1), Instant.now());
+        feeder.thread.start();
+        return feeder;
+    }
+
+    /** Records the stream has acknowledged so far. */
+    long put() {
+        return put.get();
+    }
+
+    /** Why the feeder stopped early, or null. */
+    Exception failure() {
+        return failure;
+    }
+
+    /** Stops putting and returns the number of records the stream holds from this feeder. */
+    synchronized long stop() {
+        if (stopped.getCount() == 0) {
+            return put.get();
+        }
+        stopped.countDown();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        client.close();
+        return put.get();
+    }
+
+    private void run() {
+        long startNanos = System.nanoTime();
+        long next = 0;
+        try {
+            while (next < count && stopped.getCount() > 0) {
+                // Reading n is due n / rate seconds after the start; put whatever is due, then wait.
+                double elapsed = (System.nanoTime() - startNanos) / 1e9;
+                long due = Math.min(count, (long) (elapsed * rate) + 1);
+                if (due <= next) {
+                    long waitNanos = (long) ((next / rate - elapsed) * 1e9);
+                    stopped.await(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)), TimeUnit.MILLISECONDS);
+                    continue;
+                }
+                int size = (int) Math.min(MAX_BATCH, due - next);
+                putAll(batch(next, size));
+                put.addAndGet(size);
+                next += size;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+    }
+
+    private List<PutRecordsRequestEntry> batch(long first, int size) {
+        List<PutRecordsRequestEntry> entries = new ArrayList<>(size);
+        for (long n = first; n < first + size; n++) {
+            entries.add(PutRecordsRequestEntry.builder()
+                    .partitionKey(FleetGenerator.deviceId(n % devices))
+                    .data(SdkBytes.fromString(fleet.map(n), StandardCharsets.UTF_8))
+                    .build());
+        }
+        return entries;
+    }
+
+    /** Puts the entries, again those a response reports as failed, until all are in. */
+    private void putAll(List<PutRecordsRequestEntry> entries) throws InterruptedException {
+        List<PutRecordsRequestEntry> pending = entries;
+        for (int attempt = 1; !pending.isEmpty(); attempt++) {
+            List<PutRecordsRequestEntry> records = pending;
+            PutRecordsResponse response = client.putRecords(b -> b.streamName(stream).records(records));
+            if (response.failedRecordCount() == null || response.failedRecordCount() == 0) {
+                return;
+            }
+            List<PutRecordsRequestEntry> failed = new ArrayList<>();
+            List<PutRecordsResultEntry> results = response.records();
+            for (int i = 0; i < results.size(); i++) {
+                if (results.get(i).errorCode() != null) {
+                    failed.add(records.get(i));
+                }
+            }
+            if (attempt == 10) {
+                throw new IllegalStateException(failed.size() + " records still failing after 10 attempts: "
+                        + results.stream().filter(r -> r.errorCode() != null).findFirst().orElseThrow().errorMessage());
+            }
+            // Throughput exceeded: back off a little before putting the rest again.
+            stopped.await(50L * attempt, TimeUnit.MILLISECONDS);
+            pending = failed;
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.periodtables.job;
+
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.Kinesalite;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * The local run's Kinesis for {@code --source kinesis} without a {@code kinesis.stream-arn}:
+ * kinesalite (the pinned emulator the build installs, on 127.0.0.1, a child process that ends
+ * with this one), one stream, and the synthetic fleet put into it by a {@link KinesisFeeder}. The
+ * job reads the stream with its production source ({@link KinesisInput}) from
+ * {@code TRIM_HORIZON}, so nothing put before its readers start is missed.
+ */
+final class LocalKinesis implements AutoCloseable {
+    static final String STREAM = "period-tables-local";
+    static final String STREAM_ARN = Kinesalite.streamArn(STREAM);
+    /** Shards of the stream when {@code --stream-shards} is not given: one per source subtask of the default parallelism. */
+    static final int DEFAULT_SHARDS = 2;
+    /** How long the end of a run waits for the job to read what was put (a second Ctrl-C ends it at once). */
+    private static final long CATCH_UP_NANOS = TimeUnit.MINUTES.toNanos(2);
+
+    private final Kinesalite kinesalite;
+    private final int shards;
+    private volatile KinesisFeeder feeder;
+    private long put;
+
+    private LocalKinesis(Kinesalite kinesalite, int shards) {
+        this.kinesalite = kinesalite;
+        this.shards = shards;
+    }
+
+    /**
+     * The arguments that point {@code args} at the local stream: its ARN and {@code TRIM_HORIZON},
+     * before the given ones, so an explicit {@code --kinesis.initial-position} wins.
+     */
+    static String[] argsFor(List<String> args) {
+        List<String> local = new ArrayList<>(List.of("--kinesis.stream-arn", STREAM_ARN,
+                "--kinesis.initial-position", "TRIM_HORIZON"));
+        local.addAll(args);
+        return local.toArray(new String[0]);
+    }
+
+    /** Starts kinesalite and creates the stream; returns once the stream is active. */
+    static LocalKinesis start(int shards) {
+        Kinesalite kinesalite = Kinesalite.start();
+        try {
+            kinesalite.createStream(STREAM, shards);
+        } catch (RuntimeException e) {
+            kinesalite.close();
+            throw e;
+        }
+        System.out.println("kinesalite (node, pid " + kinesalite.pid() + ") at " + kinesalite.endpoint()
+                + ", stream " + STREAM + " with " + shards + " shards");
+        return new LocalKinesis(kinesalite, shards);
+    }
+
+    /** {@code config} with the emulator's endpoint. */
+    PeriodTablesConfig configure(PeriodTablesConfig config) {
+        return config.with(ConfigKeys.KINESIS_ENDPOINT, kinesalite.endpoint().toString());
+    }
+
+    /** Starts putting the fleet into the stream. */
+    void feed(PeriodTablesConfig config) {
+        feeder = KinesisFeeder.start(config);
+    }
+
+    boolean feeding() {
+        return feeder != null;
+    }
+
+    /** For the status line: records put so far. */
+    String status() {
+        KinesisFeeder f = feeder;
+        return String.format("put %,d", f == null ? 0 : f.put());
+    }
+
+    /**
+     * Stops the feeder, then waits (up to 2 minutes) until the job has read what it put, so that the
+     * run's totals cover everything in the stream.
+     *
+     * @param read how many records the job has read so far
+     * @param tick called about every 100 ms while waiting (the status line)
+     */
+    void stopFeeding(LongSupplier read, Runnable tick) {
+        KinesisFeeder f = feeder;
+        if (f == null) {
+            return;
+        }
+        put = f.stop();
+        long deadline = System.nanoTime() + CATCH_UP_NANOS;
+        while (read.getAsLong() < put && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+            tick.run();
+        }
+    }
+
+    /** One line for the summary: what the stream got and from where the job read it. */
+    String summary(PeriodTablesConfig config) {
+        KinesisFeeder f = feeder;
+        String line = String.format("Kinesis: %,d records put into stream %s (%d shards, kinesalite at %s), read from %s",
+                put, STREAM, shards, kinesalite.endpoint(), config.get(ConfigKeys.KINESIS_INITIAL_POSITION));
+        return f != null && f.failure() != null ? line + "; the feeder stopped early: " + f.failure() : line;
+    }
+
+    /** Stops the feeder and kinesalite. */
+    @Override
+    public void close() {
+        KinesisFeeder f = feeder;
+        if (f != null) {
+            f.stop();
+        }
+        kinesalite.close();
+    }
+}

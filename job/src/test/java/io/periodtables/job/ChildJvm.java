@@ -1,0 +1,88 @@
+package io.periodtables.job;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A main class in a child JVM on the test's class path, in a given directory, its output in files. */
+record ChildJvm(Process process, Path out, Path err) {
+
+    static ChildJvm start(Path dir, Class<?> main, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+                "--add-opens", "java.base/java.time=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-Xmx1g",
+                "-Dperiodtables.kinesalite.dir=" + kinesaliteDir(),
+                "-Dlog4j.configurationFile=" + (main == LocalRunner.class ? "log4j2-local.properties" : "log4j2.properties"),
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile("child", ".out");
+        Path err = Files.createTempFile("child", ".err");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().put("DDB_LOCAL_TELEMETRY", "0");
+        return new ChildJvm(builder.start(), out, err);
+    }
+
+    /** The repository's kinesalite install: the child runs elsewhere and would not find it by walking up. */
+    private static Path kinesaliteDir() {
+        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.exists(dir.resolve("emulators/kinesalite/launch.js"))) {
+                return dir.resolve("emulators/kinesalite");
+            }
+        }
+        throw new IllegalStateException("no emulators/kinesalite above " + System.getProperty("user.dir"));
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    void awaitOutput(String text) throws Exception {
+        awaitLines(text, 1);
+    }
+
+    /** Waits until {@code count} lines of the standard output contain {@code text}. */
+    void awaitLines(String text, int count) throws Exception {
+        while (stdout().lines().filter(l -> l.contains(text)).count() < count) {
+            if (process.waitFor(100, TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("ended (exit " + process.exitValue() + ") before printing '" + text + "':\n"
+                        + stdout() + stderr());
+            }
+        }
+    }
+
+    void waitFor() throws Exception {
+        if (!process.waitFor(3, TimeUnit.MINUTES)) {
+            destroy();
+            throw new AssertionError("the child JVM did not end within 3 minutes:\n" + stdout());
+        }
+    }
+
+    int exitCode() {
+        return process.exitValue();
+    }
+
+    String stdout() throws IOException {
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    String stderr() throws IOException {
+        return Files.readString(err, StandardCharsets.UTF_8);
+    }
+
+    void destroy() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+        out.toFile().delete();
+        err.toFile().delete();
+    }
+}
