@@ -39,7 +39,6 @@ final class Reconciler implements AutoCloseable {
     interface Host {
         /** Runs {@code action} on the operator's thread. */
         void post(Runnable action);
-
         void emit(RotationEvent event);
 
         long wallClockMillis();
@@ -289,9 +288,13 @@ final class Reconciler implements AutoCloseable {
         if (table != null) {
             operations.failed(table);
         }
-        LOG.warn("Rotation could not {} {}: {}; trying again from the next tick", what, table == null ? "" : table,
-                ControlPlaneErrors.describe(error));
-        host.emit(new RotationEvent(RotationEvent.Kind.FAILED, table, null, state.watermark, 0,
-                what + ": " + ControlPlaneErrors.describe(error)));
+        String name = table == null ? "" : table;
+        if (ControlPlaneErrors.unwrap(error) instanceof RetryLoop.ManagerClosed) {
+            LOG.info("Rotation stopped before it could {} {}: the job is ending", what, name);
+            return;
+        }
+        String why = ControlPlaneErrors.describe(error);
+        LOG.warn("Rotation could not {} {}: {}; trying again from the next tick", what, name, why);
+        host.emit(new RotationEvent(RotationEvent.Kind.FAILED, table, null, state.watermark, 0, what + ": " + why));
     }
 }

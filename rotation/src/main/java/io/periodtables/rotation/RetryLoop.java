@@ -69,7 +69,7 @@ final class RetryLoop {
         private void onFailure(Throwable error) {
             if (scheduler.isShutdown()) {
                 // Closed while the attempt ran (the end of a run): its failure is the closing client's.
-                result.completeExceptionally(new IllegalStateException(what + ": the table manager is closed", error));
+                result.completeExceptionally(new ManagerClosed(what, error));
                 return;
             }
             Duration delay;
@@ -95,7 +95,7 @@ final class RetryLoop {
             try {
                 scheduler.schedule(this::next, delay.toMillis(), TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
-                result.completeExceptionally(new IllegalStateException(what + ": the table manager is closed", error));
+                result.completeExceptionally(new ManagerClosed(what, error));
             }
         }
 
@@ -110,6 +110,15 @@ final class RetryLoop {
             // +-20% jitter, so that retries of many tables do not arrive together.
             double jitter = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
             return Duration.ofMillis(Math.max(1, (long) (capped * jitter)));
+        }
+    }
+
+    /** An operation cut short because its table manager closed (the end of a run): not a failure of the table. */
+    static final class ManagerClosed extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        ManagerClosed(String what, Throwable cause) {
+            super(what + ": the table manager is closed", cause);
         }
     }
 }
