@@ -8,7 +8,6 @@ import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.model.Reading;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,15 +19,12 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Select;
@@ -77,19 +73,6 @@ class SavepointRedeployITCase {
 
     @RegisterExtension
     static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
-    private static DynamoDbClient dynamo;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
-        dynamo = dynamoDb.syncClient();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        dynamo.close();
-    }
 
     @ParameterizedTest(name = "parallelism {0} -> {1}")
     @CsvSource({"2, 2", "2, 4", "4, 2"})
@@ -110,8 +93,8 @@ class SavepointRedeployITCase {
         // A table operation that started after the rotation looked idle may have been cut off by the stop.
         Set<String> maybeInFlight = tablesCalled(decided, CONTROL_PLANE);
         Map<String, CapacityTier> tiersAtStop = new TreeMap<>();
-        for (String table : TableContents.tablesOf(dynamo, naming)) {
-            TableContents.tierOf(dynamo, config, table).ifPresent(tier -> tiersAtStop.put(table, tier));
+        for (String table : TableContents.tablesOf(DYNAMODB.client(), naming)) {
+            TableContents.tierOf(DYNAMODB.client(), config, table).ifPresent(tier -> tiersAtStop.put(table, tier));
         }
         tiersAtStop.keySet().removeAll(maybeInFlight);
         Instant restored = Instant.now();
@@ -123,14 +106,14 @@ class SavepointRedeployITCase {
                         + "CreateTable {} / UpdateTable {} in all", before, after, writtenAtStop, READINGS, tiersAtStop,
                 maybeInFlight, DynamoDbFaults.count("CreateTable"), DynamoDbFaults.count("UpdateTable"));
         assertThat(writtenAtStop).as("stopped mid-stream").isBetween(1L, READINGS - 1L);
-        assertThat(TableContents.nonEmptyTables(dynamo, naming)).isEqualTo(expected);
+        assertThat(TableContents.nonEmptyTables(DYNAMODB.client(), naming)).isEqualTo(expected);
 
         assertThat(tablesCalled(restored, Set.of("CreateTable")))
                 .as("tables created again after the restore")
                 .doesNotContainAnyElementsOf(tiersAtStop.keySet());
         Map<String, CapacityTier> finalTiers = new TreeMap<>();
         for (String table : expected.keySet()) {
-            finalTiers.put(table, TableContents.tierOf(dynamo, config, table).orElseThrow());
+            finalTiers.put(table, TableContents.tierOf(DYNAMODB.client(), config, table).orElseThrow());
             CapacityTier atStop = tiersAtStop.getOrDefault(table, CapacityTier.CURRENT);
             assertThat(updates(table, restored))
                     .as("UpdateTable calls for %s after the restore (tier %s at the stop, %s at the end)",
@@ -147,7 +130,7 @@ class SavepointRedeployITCase {
     private static PeriodTablesConfig config(String prefix) {
         Map<String, String> keys = new HashMap<>();
         keys.put("source", "generator");
-        keys.put("dynamodb.endpoint", dynamoDb.endpoint().toString());
+        keys.put("dynamodb.endpoint", DYNAMODB.local().endpoint().toString());
         keys.put("tables.prefix", prefix);
         keys.put("tables.period", "PT1H");
         keys.put("tables.shards", "3");
@@ -192,7 +175,7 @@ class SavepointRedeployITCase {
         long items = 0;
         for (String table : tables) {
             try {
-                items += dynamo.scanPaginator(b -> b.tableName(table).select(Select.COUNT)).stream()
+                items += DYNAMODB.client().scanPaginator(b -> b.tableName(table).select(Select.COUNT)).stream()
                         .mapToLong(page -> page.count()).sum();
             } catch (ResourceNotFoundException notYet) {
                 // created when its first reading is written

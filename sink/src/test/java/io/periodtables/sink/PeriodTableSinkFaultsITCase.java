@@ -3,19 +3,15 @@ package io.periodtables.sink;
 import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.emulators.FaultKind;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Duration;
@@ -42,19 +38,6 @@ class PeriodTableSinkFaultsITCase {
 
     @RegisterExtension
     static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
-    private static DynamoDbClient client;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
-        client = dynamoDb.syncClient();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        client.close();
-    }
 
     @BeforeEach
     void resetFaults() {
@@ -114,9 +97,9 @@ class PeriodTableSinkFaultsITCase {
     void laterVersionOfAnEventIdIsStoredWhateverTheBatchingWithSixteenRequestsInFlight() throws Exception {
         int events = 600;
         int lag = 40;
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb, "sink.max-in-flight", "16", "sink.request-timeout", "PT10S");
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), "sink.max-in-flight", "16", "sink.request-timeout", "PT10S");
         String table = config.naming().prefix() + "_2026-11-22T1300";
-        DynamoDbTables.create(client, table);
+        DynamoDbTables.create(DYNAMODB.client(), table);
         DynamoDbFaults.on("BatchWriteItem").every(3).delay(Duration.ofMillis(300));
         DynamoDbFaults.on("BatchWriteItem").every(4).unprocessed(0.5);
         List<SinkRecord> records = new ArrayList<>();
@@ -132,7 +115,7 @@ class PeriodTableSinkFaultsITCase {
         SinkTestBed.run(SinkTestBed.sink(config).interceptors(List.of(DynamoDbFaults.class)).build(), records);
 
         assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS)).isPositive();
-        Map<List<String>, Map<String, AttributeValue>> stored = DynamoDbTables.contents(client, table);
+        Map<List<String>, Map<String, AttributeValue>> stored = DynamoDbTables.contents(DYNAMODB.client(), table);
         assertThat(stored).hasSize(events);
         assertThat(stored.values()).allSatisfy(item -> assertThat(item.get("version").n()).as("event %s", item.get("e").n())
                 .isEqualTo("2"));
@@ -146,9 +129,9 @@ class PeriodTableSinkFaultsITCase {
 
     @Test
     void tableStillCreatingIsHandedToTheHandlerAndWrittenOnceActive() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
         String table = config.naming().prefix() + "_2026-11-22T1300";
-        DynamoDbTables.create(client, table);
+        DynamoDbTables.create(DYNAMODB.client(), table);
         DynamoDbFaults.holdCreating(table);
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, 30).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, 90))));
@@ -157,7 +140,7 @@ class PeriodTableSinkFaultsITCase {
                 .missingTableHandler(PeriodTableSinkFaultsITCase::waitingForActive).build(), records);
 
         assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.RESOURCE_NOT_FOUND)).isPositive();
-        assertThat(DynamoDbTables.contents(client, table)).isEqualTo(TestReadings.expectedTables(config, 90).get(table));
+        assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(TestReadings.expectedTables(config, 90).get(table));
     }
 
     /** A handler that "waits until the table is active": it ends the CREATING hold. */
@@ -170,9 +153,9 @@ class PeriodTableSinkFaultsITCase {
 
     @Test
     void oversizedAndRefusedItemsAreRejectedAndTheRestIsWritten() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
         String table = config.naming().prefix() + "_2026-11-22T1300";
-        DynamoDbTables.create(client, table, config.naming().rejectedTable());
+        DynamoDbTables.create(DYNAMODB.client(), table, config.naming().rejectedTable());
         long t = Instant.parse("2026-11-22T13:20:00Z").toEpochMilli();
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, 40).forEach(i -> records.add(SinkRecord.period(new Reading("dev-" + i, t, null, "{\"v\":" + i + "}"))));
@@ -181,10 +164,10 @@ class PeriodTableSinkFaultsITCase {
 
         SinkTestBed.run(SinkTestBed.sink(config).build(), records);
 
-        assertThat(DynamoDbTables.contents(client, table).values()).extracting(item -> item.get("v").n())
+        assertThat(DynamoDbTables.contents(DYNAMODB.client(), table).values()).extracting(item -> item.get("v").n())
                 .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 40).mapToObj(Integer::toString).toList());
         Map<String, Map<String, AttributeValue>> rejectedByReason = new java.util.HashMap<>();
-        DynamoDbTables.contents(client, config.naming().rejectedTable()).values()
+        DynamoDbTables.contents(DYNAMODB.client(), config.naming().rejectedTable()).values()
                 .forEach(item -> rejectedByReason.put(item.get("pk").s().replaceFirst("#([0-9]|1[0-5])$", ""), item));
         assertThat(rejectedByReason).containsOnlyKeys("item-too-large", "dynamodb-validation");
         assertThat(rejectedByReason.get("item-too-large").get("raw").s()).contains("\"deviceId\":\"dev-huge\"");
@@ -196,7 +179,7 @@ class PeriodTableSinkFaultsITCase {
 
     @Test
     void entryThatExhaustsItsAttemptsFailsTheJobNamingTheTable() {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb, "sink.max-attempts", "3");
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), "sink.max-attempts", "3");
         Reading reading = TestReadings.reading(0, 1);
 
         assertThatThrownBy(() -> SinkTestBed.run(SinkTestBed.sink(config).build(), List.of(SinkRecord.period(reading))))
@@ -209,8 +192,8 @@ class PeriodTableSinkFaultsITCase {
     }
 
     private PeriodTablesConfig runReadings(String... keyValues) throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb, keyValues);
-        TestReadings.expectedTables(config, N).keySet().forEach(table -> DynamoDbTables.create(client, table));
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), keyValues);
+        TestReadings.expectedTables(config, N).keySet().forEach(table -> DynamoDbTables.create(DYNAMODB.client(), table));
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, N).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, N))));
         SinkTestBed.run(SinkTestBed.sink(config).interceptors(List.of(DynamoDbFaults.class)).build(), records);
@@ -220,6 +203,6 @@ class PeriodTableSinkFaultsITCase {
     private static void assertAllReadingsWritten(PeriodTablesConfig config) {
         Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = TestReadings.expectedTables(config, N);
         assertThat(expected).hasSize(3);
-        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(client, table)).isEqualTo(items));
+        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
     }
 }

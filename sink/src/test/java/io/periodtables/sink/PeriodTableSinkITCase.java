@@ -2,19 +2,15 @@ package io.periodtables.sink;
 
 import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Clock;
@@ -35,19 +31,6 @@ class PeriodTableSinkITCase {
 
     @RegisterExtension
     static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
-    private static DynamoDbClient client;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
-        client = dynamoDb.syncClient();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        client.close();
-    }
 
     @BeforeEach
     void clearHandlerCalls() {
@@ -56,9 +39,9 @@ class PeriodTableSinkITCase {
 
     @Test
     void readingsOfThreeHoursLandInTheirThreePeriodTablesAsExpectedItems() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
         String prefix = config.naming().prefix();
-        DynamoDbTables.create(client, prefix + "_2026-11-22T1300", prefix + "_2026-11-22T1400",
+        DynamoDbTables.create(DYNAMODB.client(), prefix + "_2026-11-22T1300", prefix + "_2026-11-22T1400",
                 prefix + "_2026-11-22T1500", prefix + "_rejected");
         int n = 300;
         List<SinkRecord> records = new ArrayList<>();
@@ -69,8 +52,8 @@ class PeriodTableSinkITCase {
         Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = TestReadings.expectedTables(config, n);
         assertThat(expected).containsOnlyKeys(
                 prefix + "_2026-11-22T1300", prefix + "_2026-11-22T1400", prefix + "_2026-11-22T1500");
-        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(client, table)).isEqualTo(items));
-        assertThat(DynamoDbTables.contents(client, prefix + "_rejected")).isEmpty();
+        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
+        assertThat(DynamoDbTables.contents(DYNAMODB.client(), prefix + "_rejected")).isEmpty();
         expected.values().forEach(items -> items.keySet().forEach(key ->
                 assertThat(key.get(0)).matches("dev-[0-6]#[0-3]")));
         assertThat(CreateTableHandler.CALLS).isEmpty();
@@ -78,10 +61,10 @@ class PeriodTableSinkITCase {
 
     @Test
     void duplicatesCollapseAndTwoReadingsOfOneMillisecondStayTwoItems() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
         String table = config.naming().prefix() + "_2026-11-22T1300";
         String rejected = config.naming().rejectedTable();
-        DynamoDbTables.create(client, table, rejected);
+        DynamoDbTables.create(DYNAMODB.client(), table, rejected);
         long t = Instant.parse("2026-11-22T13:10:00.007Z").toEpochMilli();
         Reading reading = new Reading("dev-1", t, null, "{\"v\":1}");
         Reading sameMillisecondOtherValue = new Reading("dev-1", t, null, "{\"v\":2}");
@@ -94,18 +77,18 @@ class PeriodTableSinkITCase {
 
         SinkTestBed.run(SinkTestBed.sink(config).build(), records);
 
-        Map<List<String>, Map<String, AttributeValue>> items = DynamoDbTables.contents(client, table);
+        Map<List<String>, Map<String, AttributeValue>> items = DynamoDbTables.contents(DYNAMODB.client(), table);
         assertThat(items).hasSize(3);
         assertThat(items.values()).extracting(item -> item.get("pk").s().substring(0, 5) + "=" + item.get("v").n())
                 .containsExactlyInAnyOrder("dev-1=1", "dev-1=2", "dev-2=3");
         assertThat(items.keySet()).extracting(key -> key.get(1))
                 .allMatch(sk -> sk.startsWith("2026-11-22T13:10:00.007Z#"));
-        assertThat(DynamoDbTables.contents(client, rejected)).isEmpty();
+        assertThat(DynamoDbTables.contents(DYNAMODB.client(), rejected)).isEmpty();
     }
 
     @Test
     void lateReadingsGoToTheirWatermarksMonthTableAndRejectionsToTheRejectedTable() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
         String prefix = config.naming().prefix();
         Clock december = Clock.fixed(Instant.parse("2026-12-01T00:30:00Z"), ZoneOffset.UTC);
         Reading late = TestReadings.reading(1, 3);
@@ -115,9 +98,9 @@ class PeriodTableSinkITCase {
                 List.of(SinkRecord.late(late, Instant.parse("2026-12-01T00:10:00Z").toEpochMilli()),
                         SinkRecord.rejected(rejection)));
 
-        assertThat(DynamoDbTables.contents(client, prefix + "_late_2026-12").values())
+        assertThat(DynamoDbTables.contents(DYNAMODB.client(), prefix + "_late_2026-12").values())
                 .containsExactly(TestReadings.expectedItem(config, 1, 3));
-        assertThat(DynamoDbTables.contents(client, prefix + "_rejected").values()).singleElement().satisfies(item -> {
+        assertThat(DynamoDbTables.contents(DYNAMODB.client(), prefix + "_rejected").values()).singleElement().satisfies(item -> {
             assertThat(item.get("pk").s()).isEqualTo("invalid-json#" + Integer.parseInt(rejection.rawHash().substring(15), 16));
             assertThat(item.get("sk").s()).isEqualTo(rejection.rawHash());
             assertThat(item.get("reason").s()).isEqualTo("Unexpected character ('x')");
@@ -136,8 +119,8 @@ class PeriodTableSinkITCase {
      */
     @Test
     void rejectionsOfOneReasonSpreadOverSixteenPartitionKeys() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
-        DynamoDbTables.create(client, config.naming().rejectedTable());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        DynamoDbTables.create(DYNAMODB.client(), config.naming().rejectedTable());
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, 2_000).forEach(i -> records.add(SinkRecord.rejected(
                 Rejection.of(RejectReason.INVALID_JSON, "not JSON", "{bad " + i, 1_000L, "shard-0/" + i))));
@@ -145,7 +128,7 @@ class PeriodTableSinkITCase {
         SinkTestBed.run(SinkTestBed.sink(config).build(), records);
 
         Map<String, Long> perKey = new java.util.TreeMap<>();
-        DynamoDbTables.contents(client, config.naming().rejectedTable()).forEach((key, item) -> {
+        DynamoDbTables.contents(DYNAMODB.client(), config.naming().rejectedTable()).forEach((key, item) -> {
             String sk = key.get(1);
             assertThat(key.get(0)).isEqualTo("invalid-json#" + Integer.parseInt(sk.substring(sk.length() - 1), 16));
             perKey.merge(key.get(0), 1L, Long::sum);
@@ -156,7 +139,7 @@ class PeriodTableSinkITCase {
 
     @Test
     void missingPeriodTablesAreCreatedByTheHandlerAndEverythingIsWritten() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
         int n = 60;
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, n).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, n))));
@@ -164,7 +147,7 @@ class PeriodTableSinkITCase {
         SinkTestBed.run(SinkTestBed.sink(config).missingTableHandler(CreateTableHandler.factory()).build(), records);
 
         Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = TestReadings.expectedTables(config, n);
-        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(client, table)).isEqualTo(items));
+        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
         assertThat(CreateTableHandler.CALLS).containsAll(expected.keySet());
     }
 }

@@ -2,7 +2,6 @@ package io.periodtables.sink;
 
 import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -15,11 +14,8 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Duration;
@@ -43,25 +39,12 @@ class PeriodTableSinkRestoreITCase {
 
     @RegisterExtension
     static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
-    private static DynamoDbClient client;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
-        client = dynamoDb.syncClient();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        client.close();
-    }
 
     @Test
     void restartFromCheckpointMidStreamYieldsTheTablesOfARunWithoutFailure() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb);
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
         Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = TestReadings.expectedTables(config, N);
-        expected.keySet().forEach(table -> DynamoDbTables.create(client, table));
+        expected.keySet().forEach(table -> DynamoDbTables.create(DYNAMODB.client(), table));
         FailOnceAfterCheckpoint.reset();
 
         Configuration restart = new Configuration();
@@ -86,7 +69,7 @@ class PeriodTableSinkRestoreITCase {
         env.execute("period-table sink restore test");
 
         assertThat(FailOnceAfterCheckpoint.FAILED).isTrue();
-        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(client, table)).isEqualTo(items));
+        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
     }
 
     /** Throws once, on the first record after the first completed checkpoint. */

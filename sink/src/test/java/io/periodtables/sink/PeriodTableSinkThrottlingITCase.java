@@ -3,7 +3,6 @@ package io.periodtables.sink;
 import io.periodtables.emulators.DynamoDbLocalExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
 import io.periodtables.emulators.FaultKind;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
@@ -18,15 +17,12 @@ import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.nio.file.Path;
@@ -60,19 +56,6 @@ class PeriodTableSinkThrottlingITCase {
 
     @RegisterExtension
     static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
-    private static DynamoDbClient client;
-
-    @BeforeAll
-    static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
-        client = dynamoDb.syncClient();
-    }
-
-    @AfterAll
-    static void stopDynamoDb() {
-        client.close();
-    }
 
     @BeforeEach
     void reset() {
@@ -90,10 +73,10 @@ class PeriodTableSinkThrottlingITCase {
     @Test
     void tableThrottledForTwelveSecondsLeavesTheOtherTablesWriteRateAndEverythingIsWrittenOnce() throws Exception {
         int n = 4_750;
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb, "sink.request-timeout", "PT10S");
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), "sink.request-timeout", "PT10S");
         String a = config.naming().periodTableOf(HOUR_A);
         String b = config.naming().periodTableOf(HOUR_B);
-        DynamoDbTables.create(client, a, b);
+        DynamoDbTables.create(DYNAMODB.client(), a, b);
 
         JobClient job = submit(config, n, 250, null);
         await(() -> AcknowledgedWrites.of(b) >= 200, "B's first writes");
@@ -124,10 +107,10 @@ class PeriodTableSinkThrottlingITCase {
     void savepointTakenWhileEntriesWaitInTheDelayQueueRestoresThemNothingLostNothingDoubled(@TempDir Path savepoints)
             throws Exception {
         int n = 4_000;
-        PeriodTablesConfig config = SinkTestBed.config(dynamoDb, "sink.request-timeout", "PT10S");
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), "sink.request-timeout", "PT10S");
         String a = config.naming().periodTableOf(HOUR_A);
         String b = config.naming().periodTableOf(HOUR_B);
-        DynamoDbTables.create(client, a, b);
+        DynamoDbTables.create(DYNAMODB.client(), a, b);
         DynamoDbFaults.on("BatchWriteItem").table(a).always().throttle();
 
         // 40 s of input: the savepoint comes long before the end of input, which would drain the queue
@@ -199,7 +182,7 @@ class PeriodTableSinkThrottlingITCase {
                     "pk", AttributeValue.fromS(key.pk()), "sk", AttributeValue.fromS(key.sk()),
                     "i", AttributeValue.fromN(Integer.toString(i))));
         }
-        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(client, table)).isEqualTo(items));
+        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
         assertThat(AcknowledgedWrites.perKey()).hasSize(n).allSatisfy((key, puts) -> assertThat(puts).as("puts of %s", key).isEqualTo(1));
     }
 }
