@@ -38,8 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * or be about to receive readings for it: without checkpointing always for 08:00, in every mode
  * for some of the later tables (an aligned checkpoint leaves up to a batch in the sink's state,
  * an unaligned one the records in flight). Every table written after its dial-down must have got
- * its capacity back; every reading is stored once, late readings in the late table; 08:00 ends
- * at its lower tier.
+ * its capacity back; every reading is stored once, late readings in the late table; 08:00, once
+ * raised back, is lowered again.
  */
 class DialDownWithBufferedEntriesITCase {
     private static final Logger LOG = LoggerFactory.getLogger(DialDownWithBufferedEntriesITCase.class);
@@ -81,6 +81,8 @@ class DialDownWithBufferedEntriesITCase {
         PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.local().endpoint(),
                 "rel_backlog_" + mode.name().toLowerCase(Locale.ROOT),
                 "tables.capacity.current", "50/5", "tables.capacity.previous", "1/1", "tables.capacity.older", "1/1",
+                // open tables at exactly the current tier: this case is about dial-down, not sizing from the peak
+                "tables.capacity.current.min", "50/5", "tables.capacity.current.max", "50/5",
                 "window.allowed-lateness", "PT1M", "rotation.lead", "PT3S", "sink.max-buffered", "50", "sink.max-in-flight", "1",
                 "window.fire-count", "1000", "window.fire-delay", "PT30S");
         String closed = config.naming().periodTableOf(T0);
@@ -118,10 +120,16 @@ class DialDownWithBufferedEntriesITCase {
             assertThat(lowered.get(closed)[1]).as("without checkpoints 08:00 is dialed down with its readings unwritten")
                     .isPositive();
         }
-        try (DynamoDbClient client = DYNAMODB.local().syncClient()) {
-            assertThat(client.describeTable(b -> b.tableName(closed)).table().provisionedThroughput().writeCapacityUnits())
-                    .as("the closed table ends at its lower tier").isEqualTo(1L);
+        // Raised back for the sink, the closed table is lowered again once it has gone rotation.lead
+        // without a raise: so a raise (second UpdateTable) is followed by a lowering (third), and it
+        // ends at one of its two tiers (a bounded input can end within rotation.lead of a raise).
+        long[] closedCounts = lowered.get(closed);
+        assertThat(closedCounts).as("08:00 was dialed down").isNotNull();
+        if (closedCounts[0] >= 2) {
+            assertThat(closedCounts[0]).as("08:00 lowered again after it was raised back").isGreaterThanOrEqualTo(3);
         }
+        long finalWcu = DYNAMODB.client().describeTable(b -> b.tableName(closed)).table().provisionedThroughput().writeCapacityUnits();
+        assertThat(finalWcu).as("the closed table ends at its lower tier, or at the current one if raised at the very end").isIn(1L, 50L);
     }
 
     /** Per period table: UpdateTable calls, and BatchWriteItem calls naming it throttled after its first UpdateTable. */
