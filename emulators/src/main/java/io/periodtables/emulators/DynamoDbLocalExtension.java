@@ -17,7 +17,8 @@ import java.util.Set;
  * One DynamoDB Local per test JVM, shared by every test class that registers this extension, with
  * tables isolated per test: the tables a test method creates are deleted after it, those a class
  * creates in {@code @BeforeAll} after the class. Starting the emulator once instead of once per
- * class saves seconds per class; a test that stopped the listener (an outage) finds it restarted.
+ * class saves seconds per class; a test that stopped the listener (an outage) finds it restarted,
+ * and {@link DynamoDbFaults} start empty for every class.
  *
  * <pre>{@code @RegisterExtension static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();}</pre>
  *
@@ -39,6 +40,7 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
         local = shared.local;
         client = shared.client;
         local.restart();
+        DynamoDbFaults.reset();
         beforeClass = tables();
     }
 
@@ -58,6 +60,7 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
     public void afterAll(ExtensionContext context) {
         local.restart();
         deleteAllBut(beforeClass);
+        DynamoDbFaults.reset(); // a fault rule or throughput limit of this class never reaches the next one
     }
 
     /** The shared emulator. */
