@@ -70,8 +70,7 @@ class NextTableCapacityITCase {
         keys.put("dynamodb.endpoint", DYNAMODB.endpoint().toString());
         keys.put("tables.prefix", prefix);
         keys.put("tables.period", "PT1M");
-        // the next table is prebuilt 20 s of event time (1 s of wall clock) before its start: its
-        // predecessor's load of 40 event seconds has reached the rotation by then, whatever the machine's load
+        // the next table is prebuilt 20 s of event time before its start, from 40 s of its predecessor's load
         keys.put("rotation.lead", "PT20S");
         // a minute's table stays at its open capacity until 55 s after its end: the run ends before
         keys.put("window.allowed-lateness", "PT55S");
