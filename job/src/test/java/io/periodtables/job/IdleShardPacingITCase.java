@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Idle shards cost little: the job as the jar runs it reads a 2-shard kinesalite stream with one
@@ -110,12 +111,12 @@ class IdleShardPacingITCase {
             assertThat(TableContents.eventually(BOUND, () -> kinesisProxy.getRecordsByShard().containsKey(idle))).isTrue();
             long start = System.nanoTime();
             long idleBefore = kinesisProxy.getRecordsByShard().get(idle);
-            for (int i = 0; i < LIVE_BATCHES; i++) {
+            for (int i = 0; i < LIVE_BATCHES; i++) { // the busy shard is live: each batch is read before the next
                 putReadings(LIVE_BATCH);
-                Thread.sleep(250);
+                awaitReadsOf(busy, 2);
             }
             boolean stored = TableContents.eventually(BOUND, () -> TableContents.items(dynamo, table).size() == put);
-            Thread.sleep(2000); // and idle for a moment: both shards empty
+            awaitReadsOf(busy, 8); // and idle for a moment: both shards empty, each rested between reads
             double seconds = (System.nanoTime() - start) / 1e9;
             Map<String, Long> calls = kinesisProxy.getRecordsByShard();
             long idleCalls = calls.get(idle) - idleBefore;
@@ -129,6 +130,13 @@ class IdleShardPacingITCase {
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /** Waits until {@code shard} has been read {@code reads} more times. */
+    private static void awaitReadsOf(String shard, long reads) {
+        long before = kinesisProxy.getRecordsByShard().getOrDefault(shard, 0L);
+        await().atMost(BOUND).pollInterval(Duration.ofMillis(20))
+                .until(() -> kinesisProxy.getRecordsByShard().getOrDefault(shard, 0L) >= before + reads);
     }
 
     /** Puts the next {@code count} readings (one a second of event time, 10 devices) on shard 0; returns its id. */

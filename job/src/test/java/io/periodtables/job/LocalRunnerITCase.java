@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,6 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
@@ -143,10 +145,10 @@ class LocalRunnerITCase {
                     "--generator.devices", "5", "--input.max-future", "P1D");
             try {
                 // The job runs once its rotation has created a table.
-                while (client.listTables().tableNames().stream().noneMatch(t -> t.startsWith("plainjvm_"))) {
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                     assertThat(job.isAlive()).as(job.stdout() + job.stderr()).isTrue();
-                    Thread.sleep(200);
-                }
+                    return client.listTables().tableNames().stream().anyMatch(t -> t.startsWith("plainjvm_"));
+                });
                 // The REST endpoint and the blob server of the job's own MiniCluster.
                 assertThat(listening(job.pid())).as("listening sockets of the job's JVM").hasSizeGreaterThanOrEqualTo(2)
                         .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as(a.toString()).isTrue());

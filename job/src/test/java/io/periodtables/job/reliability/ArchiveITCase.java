@@ -35,6 +35,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The archive (issue 16) on the production topology with {@code archive.path} on a temporary
@@ -70,11 +71,11 @@ class ArchiveITCase {
         slow.rate = RateLimiterStrategy.perSecond(25);
 
         JobClient first = submit(run, slow, null);
-        boolean midStream = eventually(BOUND, () -> committedRows(reader) >= 40);
+        await("rows committed before the stop").atMost(BOUND).pollInterval(Duration.ofMillis(100))
+                .until(() -> committedRows(reader) >= 40);
         String savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                 .get(BOUND.toSeconds(), TimeUnit.SECONDS);
         long atStop = committedRows(reader);
-        assertThat(midStream).as("rows committed before the stop").isTrue();
         assertThat(atStop).as("stopped mid-stream").isLessThan(run.expected.readings().size());
         Period last = periods(run).get(periods(run).size() - 1);
         assertThat(reader.isArchived(last)).as("last period open at the stop").isFalse();
@@ -181,22 +182,5 @@ class ArchiveITCase {
             reader.rows(partition, row -> n[0]++);
         }
         return n[0];
-    }
-
-    /** Polls {@code check} every 100 ms until it holds or {@code bound} has passed. */
-    private static boolean eventually(Duration bound, Check check) throws Exception {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(100);
-        }
-        return true;
-    }
-
-    @FunctionalInterface
-    private interface Check {
-        boolean holds() throws Exception;
     }
 }
