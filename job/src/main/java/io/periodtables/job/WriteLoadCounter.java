@@ -42,6 +42,9 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad> implement
     private transient PeriodCalendar calendar;
     private transient long lateness;
     private transient long watermark;
+    /** The last reading's period and its table name: readings come in runs of one period. */
+    private transient Period lastPeriod;
+    private transient String lastTable;
 
     /** One table's second of event time. */
     private record Second(String table, long second) {}
@@ -75,7 +78,11 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad> implement
         } catch (IllegalArgumentException rejectedBySink) {
             return; // the sink writes it to the rejected table (on-demand) instead
         }
-        open.merge(new Second(naming.periodTable(period), Math.floorDiv(millis, 1000L)), (bytes + 1023) / 1024, Long::sum);
+        if (!period.equals(lastPeriod)) {
+            lastPeriod = period;
+            lastTable = naming.periodTable(period);
+        }
+        open.merge(new Second(lastTable, Math.floorDiv(millis, 1000L)), (bytes + 1023) / 1024, Long::sum);
     }
 
     @Override
