@@ -12,6 +12,7 @@ import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
@@ -51,6 +52,8 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<SinkReco
     public CheckpointedWatermark(PeriodTablesConfig config) {
         this.calendar = config.calendar();
         this.allowedLateness = config.get(ConfigKeys.ALLOWED_LATENESS).toMillis();
+        // An AbstractStreamOperator heads its own task unless told otherwise.
+        setChainingStrategy(ChainingStrategy.ALWAYS);
     }
 
     @Override
