@@ -58,6 +58,8 @@ public final class PeriodCalendar implements Serializable {
 
     private final PeriodLength length;
     private final ZoneId zone;
+    /** The period found last; immutable, so any thread may read whichever one it sees. */
+    private transient Period lastPeriod;
 
     public PeriodCalendar(PeriodLength length, ZoneId zone) {
         this.length = Objects.requireNonNull(length, "length");
@@ -95,7 +97,14 @@ public final class PeriodCalendar implements Serializable {
 
     /** The period that contains the given epoch millisecond. */
     public Period periodOf(long epochMillis) {
-        return periodOf(Instant.ofEpochMilli(epochMillis));
+        // Readings come in runs of one period: most calls are answered by the last period.
+        Period last = lastPeriod;
+        if (last != null && epochMillis >= last.startMillis() && epochMillis < last.endMillis()) {
+            return last;
+        }
+        Period period = periodOf(Instant.ofEpochMilli(epochMillis));
+        lastPeriod = period;
+        return period;
     }
 
     /** The period that starts where {@code period} ends. */

@@ -75,17 +75,15 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad> implement
         if (period.endMillis() - 1 + lateness <= watermark) {
             return; // the windows route it to the late table (on-demand), as Flink's window lateness
         }
-        long bytes;
-        try {
-            bytes = DynamoDbItemSize.of(items.item(reading));
-        } catch (IllegalArgumentException rejectedBySink) {
+        long units = items.writeUnits(reading);
+        if (units == 0) {
             return; // the sink writes it to the rejected table (on-demand) instead
         }
         if (!period.equals(lastPeriod)) {
             lastPeriod = period;
             lastTable = naming.periodTable(period);
         }
-        open.merge(new Second(lastTable, Math.floorDiv(millis, 1000L)), (bytes + 1023) / 1024, Long::sum);
+        open.merge(new Second(lastTable, Math.floorDiv(millis, 1000L)), units, Long::sum);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 
@@ -18,10 +19,46 @@ import java.util.Map;
 @PublicEvolving
 public final class ReadingItems {
 
+    private static final long WRITE_UNIT_BYTES = 1024;
+
     private final ItemBuilder items;
+    private final boolean ttl;
+    /** The most the key attributes and the ttl attribute add to an item, the device id aside. */
+    private final long fixedBytes;
 
     public ReadingItems(PeriodTablesConfig config) {
         this.items = new ItemBuilder(config.sharding(), config.ttl().orElse(null));
+        this.ttl = config.ttl().isPresent();
+        int shardSuffix = config.sharding().shards() == 1 ? 0 : 1 + String.valueOf(config.sharding().shards() - 1).length();
+        // pk = device id and shard suffix, sk = 24-char instant, '#' and 8 hex digits, ttl = a number of at most 20 digits
+        this.fixedBytes = ItemAttributes.PK.length() + shardSuffix + ItemAttributes.SK.length() + 33
+                + (ttl ? ItemAttributes.TTL.length() + 12 : 0);
+    }
+
+    /**
+     * The write units of the item of {@code reading} (one per started KB of {@link DynamoDbItemSize}),
+     * or 0 when the sink would reject it. A reading whose item is bound to stay under 1 KB counts 1
+     * without building the item: a payload attribute costs DynamoDB at most twice its JSON text in
+     * bytes (a string its UTF-8 bytes, a number one byte per two digits plus two, true, false and
+     * null one byte, each map or list element one byte paid by its comma or colon, a map or list
+     * three bytes paid by its brackets), and a char is at most three UTF-8 bytes. The bound holds
+     * for the canonical payloads {@link Reading} promises; one naming a key attribute is sized exactly.
+     */
+    public long writeUnits(Reading reading) {
+        long bound = fixedBytes + 3L * reading.deviceId().length() + 6L * reading.payloadJson().length();
+        if (bound <= WRITE_UNIT_BYTES && !namesKeyAttribute(reading.payloadJson())) {
+            return 1;
+        }
+        try {
+            return (DynamoDbItemSize.of(item(reading)) + WRITE_UNIT_BYTES - 1) / WRITE_UNIT_BYTES;
+        } catch (IllegalArgumentException rejected) {
+            return 0;
+        }
+    }
+
+    private boolean namesKeyAttribute(String payload) {
+        return payload.contains("\"" + ItemAttributes.PK + "\"") || payload.contains("\"" + ItemAttributes.SK + "\"")
+                || (ttl && payload.contains("\"" + ItemAttributes.TTL + "\""));
     }
 
     /** The item of {@code reading}; {@link IllegalArgumentException} when the sink would reject it instead. */
