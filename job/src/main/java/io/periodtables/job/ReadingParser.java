@@ -29,7 +29,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -247,7 +246,7 @@ public final class ReadingParser {
             throw new IllegalArgumentException("timestamp " + time + " is out of range");
         } else if (time instanceof String iso) {
             try {
-                millis = OffsetDateTime.parse(iso).toInstant().toEpochMilli();
+                millis = IsoTimestamp.epochMillis(iso);
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("timestamp '" + abbreviate(iso)
                         + "' is not an ISO-8601 instant such as 2026-11-22T13:45:01.123Z");
