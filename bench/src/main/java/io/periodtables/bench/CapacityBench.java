@@ -16,7 +16,6 @@ import jdk.jfr.Recording;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +24,7 @@ import java.util.Locale;
 
 /**
  * Benchmark 2: the pipeline's own capacity, with DynamoDB replaced by {@link InstantDynamoDb}.
- * The full job (generator JSON → parse → watermarks → period windows → period sink, rotation)
+ * The full job (pre-built JSON records → parse → watermarks → period windows → period sink, rotation),
  * the sink alone (pre-built readings) and, as the ceiling, the SDK alone ({@link RawBatchLoop}, one
  * thread, no Flink) write {@code n} readings; the result is readings per
  * second and readings per CPU-second of the job (the responder's threads subtracted). One extra
@@ -62,7 +61,7 @@ final class CapacityBench {
         Instant start = BenchConfigs.fleetStart(4);
         try (InstantDynamoDb backend = InstantDynamoDb.start(1); BenchCluster cluster = new BenchCluster()) {
             PeriodTablesConfig seed = config(backend, "capseed", n, start);
-            PrebuiltReadings.set(new FleetReadings(seed, start).readings(n));
+            PrebuiltReadings.set(new FleetReadings(seed, start), n);
             for (int round = 0; round <= rounds; round++) {
                 Run job = measure(cluster, "full-job", round, n, fullJob(backend, "cap" + round, n, start));
                 Run sink = measure(cluster, "sink-only", round, n, sinkOnly(backend, "caps" + round, n, start));
@@ -94,7 +93,7 @@ final class CapacityBench {
 
     private static JobGraph fullJob(InstantDynamoDb backend, String prefix, int n, Instant start) {
         PeriodTablesConfig config = config(backend, prefix, n, start);
-        return BenchCluster.graphOf(Contenders.CHECKPOINT_MILLIS, env -> PeriodTablesTopology.build(env, config, Clock.systemUTC()));
+        return BenchCluster.graphOf(Contenders.CHECKPOINT_MILLIS, env -> PeriodTablesTopology.build(env, config, PrebuiltReadings.jsonRecords(config, n)));
     }
 
     private static JobGraph sinkOnly(InstantDynamoDb backend, String prefix, int n, Instant start) {

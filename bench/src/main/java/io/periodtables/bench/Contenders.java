@@ -18,7 +18,6 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,8 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (3 hourly periods, 4 shards, parallelism 2) into DynamoDB Local in its own JVM:
  * {@value #OURS} ({@code PeriodTableSink} on pre-built readings, 3 tables), {@value #STOCK}
  * (the stock {@code DynamoDbSink}, same items, one table), {@value #RAW} (an SDK
- * {@code BatchWriteItem} loop, one table) and {@value #JOB} (the whole job from the generator's
- * JSON: parse, watermarks, period windows, period sink, rotation). Every run gets fresh tables,
+ * {@code BatchWriteItem} loop, one table) and {@value #JOB} (the whole job from the JSON records
+ * of the same readings: parse, watermarks, period windows, period sink, rotation). Every run gets fresh tables,
  * is checked for the item count, and its tables are deleted afterwards.
  */
 final class Contenders {
@@ -71,9 +70,9 @@ final class Contenders {
         return BenchConfigs.load(BenchConfigs.fleet(prefix, dynamoDb.endpoint(), n, DEVICES, start, SPAN));
     }
 
-    /** The readings every contender writes: the full job's generator output, parsed. */
-    Reading[] readings() {
-        return new FleetReadings(config("x"), start).readings(n);
+    /** The fleet whose readings every contender writes (the full job its JSON records). */
+    FleetReadings fleet() {
+        return new FleetReadings(config("x"), start);
     }
 
     Measurement ourSink(int run) throws Exception {
@@ -114,7 +113,7 @@ final class Contenders {
     Measurement fullJob(int run) throws Exception {
         PeriodTablesConfig config = config(JOB);
         JobGraph graph = BenchCluster.graphOf(CHECKPOINT_MILLIS,
-                env -> PeriodTablesTopology.build(env, config, Clock.systemUTC()));
+                env -> PeriodTablesTopology.build(env, config, PrebuiltReadings.jsonRecords(config, n)));
         return timed(JOB, run, config, () -> cluster.run(graph));
     }
 

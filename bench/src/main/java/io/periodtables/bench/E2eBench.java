@@ -2,7 +2,6 @@ package io.periodtables.bench;
 
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.emulators.DynamoDbLocalProcess;
-import io.periodtables.model.Reading;
 import io.periodtables.sink.ReadingItems;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -33,8 +32,7 @@ final class E2eBench {
              DynamoDbClient admin = dynamoDb.syncClient();
              BenchCluster cluster = new BenchCluster()) {
             Contenders contenders = new Contenders(cluster, dynamoDb, admin, n);
-            Reading[] readings = contenders.readings();
-            PrebuiltReadings.set(readings);
+            PrebuiltReadings.set(contenders.fleet(), n);
 
             Contenders warmUp = new Contenders(cluster, dynamoDb, admin, Math.min(n, 20_000));
             log("warm-up: " + warmUp.ourSink(0));
@@ -57,7 +55,7 @@ final class E2eBench {
                 measured.forEach(m -> log(m.toString()));
                 all.addAll(measured);
             }
-            long itemBytes = DynamoDbItemSize.of(new ReadingItems(contenders.config("x")).item(readings[0]));
+            long itemBytes = DynamoDbItemSize.of(new ReadingItems(contenders.config("x")).item(PrebuiltReadings.all()[0]));
             return section(n, rounds, bestInFlight, all, itemBytes, load);
         }
     }
@@ -70,7 +68,7 @@ final class E2eBench {
                 + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
                 + " (our-sink, stock-sink, raw-sdk, full-job) after one warm-up run each; load average at start %s."
                 + " Each sink at its defaults (ours: 16 requests in flight, 1 s buffer time; stock: 50 in flight, 5 s),"
-                + " checkpoints every 10 s; the sinks read pre-built readings, the full job the generator's JSON."
+                + " checkpoints every 10 s; the sinks read pre-built readings, the full job their pre-built JSON records (parsed in its source, as Kinesis records are)."
                 + " Wall time from job submission to its end; CPU of the client JVM and of DynamoDB Local's JVM.%n%n",
                 n, itemBytes, 3, rounds, load));
         md.append("| contender | readings/s median (min–max) | client CPU s per 1,000 readings | DynamoDB Local CPU s per 1,000 |\n");

@@ -37,6 +37,15 @@ public final class FleetReadings {
         return generator.eventMillis(n);
     }
 
+    /** The JSON records of readings {@code 0..count-1}, as UTF-8 bytes. */
+    public byte[][] records(int count) {
+        byte[][] out = new byte[count][];
+        for (int n = 0; n < count; n++) {
+            out[n] = json(n).getBytes(StandardCharsets.UTF_8);
+        }
+        return out;
+    }
+
     /** Readings {@code 0..count-1}, parsed as the job parses them. */
     public Reading[] readings(int count) {
         long now = System.currentTimeMillis();

@@ -1,22 +1,46 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.job.InputSource;
+import io.periodtables.job.ParsingGenerator;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 
 /**
- * Readings built before a run and handed to the MiniCluster's sources through a static field
- * (the cluster runs in this JVM): the sink contenders then measure writing, not generating.
+ * Readings and their JSON records, built before a run and handed to the MiniCluster's sources
+ * through static fields (the cluster runs in this JVM): the sink contenders then measure
+ * writing, and the full job parsing and writing, not generating.
  */
 final class PrebuiltReadings {
 
     private static volatile Reading[] readings = new Reading[0];
+    private static volatile byte[][] records = new byte[0][];
 
     private PrebuiltReadings() {}
 
-    static void set(Reading[] value) {
-        readings = value;
+    /** Readings {@code 0..n-1} of {@code fleet} and the JSON records they were parsed from. */
+    static void set(FleetReadings fleet, int n) {
+        readings = fleet.readings(n);
+        records = fleet.records(n);
+    }
+
+    /**
+     * The full job's input: the first {@code n} JSON records, parsed in the source by the job's
+     * parser as a Kinesis source's records are, with no generator and no rate limiter in the
+     * measured path (the local run's generator is neither free nor part of a production job).
+     * Under the generator's uid, at parallelism 1, like the generator.
+     */
+    static InputSource jsonRecords(PeriodTablesConfig config, long n) {
+        return new InputSource(new DataGeneratorSource<>(new ParsingGenerator(config, "generator", PrebuiltReadings::record), n,
+                TypeInformation.of(SinkRecord.class)), "generator-source", "Prebuilt records", 1, false);
+    }
+
+    private static byte[] record(long n) {
+        return records[(int) n];
     }
 
     static Reading[] all() {
