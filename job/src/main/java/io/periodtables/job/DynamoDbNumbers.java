@@ -18,6 +18,11 @@ final class DynamoDbNumbers {
         if (value.signum() == 0) {
             return value;
         }
+        // At most 38 digits with a decimal exponent in -130..125: within range (the usual case, checked cheaply).
+        int exponent = value.precision() - value.scale() - 1;
+        if (value.precision() <= 38 && exponent >= -130 && exponent <= 125) {
+            return value;
+        }
         BigDecimal abs = value.abs();
         if (value.stripTrailingZeros().precision() > 38) {
             throw new CanonicalPayload.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " has more than 38 significant digits");

@@ -31,6 +31,7 @@ public final class TableWriteEntry implements Serializable {
     private final long sizeBytes;
     private final int failedAttempts;
     private final transient Origin origin;
+    private transient EntryKey key;
 
     /** When and how an entry was made; not kept in state. */
     record Origin(MissingTableHandler.Arrival arrival, long eventTime) {
@@ -105,7 +106,12 @@ public final class TableWriteEntry implements Serializable {
 
     /** The table and key that identify the item this entry writes. */
     EntryKey key() {
-        return new EntryKey(table, pk(), sk());
+        EntryKey k = key;
+        if (k == null) {
+            k = new EntryKey(table, pk(), sk());
+            key = k; // the writer thread asks several times per entry: deduplication, keys in flight
+        }
+        return k;
     }
 
     @Override
