@@ -150,7 +150,7 @@ final class Contenders {
         double serverCpu = dynamoDb.cpuSeconds();
         CpuClock clock = new CpuClock();
         body.run();
-        Measurement m = new Measurement(contender, run, n, clock.wallSeconds(), clock.cpuSeconds(),
+        Measurement m = new Measurement(contender, run, n, clock.wallSeconds(), clock.cpuSeconds(), clock.jitSeconds(),
                 dynamoDb.cpuSeconds() - serverCpu);
         E2eBench.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
         String prefix = config.get(ConfigKeys.TABLES_PREFIX);

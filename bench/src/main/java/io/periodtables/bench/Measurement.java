@@ -2,10 +2,11 @@ package io.periodtables.bench;
 
 /**
  * One timed run of one contender: readings written, wall seconds from submission to the end of
- * the job, CPU seconds of the client JVM and of the DynamoDB Local JVM during the run.
+ * the job, CPU seconds of the client JVM (and of it, JIT compilation) and of the DynamoDB Local
+ * JVM during the run.
  */
 record Measurement(String contender, int run, long readings, double wallSeconds, double clientCpuSeconds,
-                   double serverCpuSeconds) {
+                   double clientJitSeconds, double serverCpuSeconds) {
 
     double readingsPerSecond() {
         return readings / wallSeconds;
@@ -16,6 +17,11 @@ record Measurement(String contender, int run, long readings, double wallSeconds,
         return clientCpuSeconds * 1000.0 / readings;
     }
 
+    /** Client CPU seconds per 1,000 readings without JIT compilation: what a long-running job pays. */
+    double clientCpuPerThousandCompiled() {
+        return (clientCpuSeconds - clientJitSeconds) * 1000.0 / readings;
+    }
+
     double serverCpuPerThousand() {
         return serverCpuSeconds * 1000.0 / readings;
     }
@@ -23,8 +29,8 @@ record Measurement(String contender, int run, long readings, double wallSeconds,
     @Override
     public String toString() {
         return String.format(java.util.Locale.ROOT, "%-10s run %d: %,d readings in %.2f s = %,.0f/s; client CPU %.2f s"
-                        + " (%.3f s/1k), DynamoDB Local CPU %.2f s",
+                        + " (%.3f s/1k), of it JIT %.2f s; DynamoDB Local CPU %.2f s",
                 contender, run, readings, wallSeconds, readingsPerSecond(), clientCpuSeconds, clientCpuPerThousand(),
-                serverCpuSeconds);
+                clientJitSeconds, serverCpuSeconds);
     }
 }
