@@ -17,7 +17,7 @@ class IsoTimestampTest {
     void agreesWithOffsetDateTimeOnTimestampsAndNearMisses() {
         Random random = new Random(18);
         int accepted = 0;
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < 10_000; i++) {
             String text = String.format("%04d-%02d-%02dT%02d:%02d:%02d", random.nextInt(10_000), random.nextInt(14),
                     random.nextInt(33), random.nextInt(26), random.nextInt(62), random.nextInt(62))
                     + FRACTIONS[random.nextInt(FRACTIONS.length)] + OFFSETS[random.nextInt(OFFSETS.length)];
@@ -31,7 +31,7 @@ class IsoTimestampTest {
             accepted += outcome(text).startsWith("millis") ? 1 : 0;
             assertThat(outcome(text)).as(text).isEqualTo(expected(text));
         }
-        assertThat(accepted).as("valid timestamps among the cases").isGreaterThan(1_500);
+        assertThat(accepted).as("valid timestamps among the cases").isGreaterThan(800);
     }
 
     @Test
