@@ -13,7 +13,7 @@ import java.util.Set;
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
  * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness},
  * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
- * {@code --freshness-warm-up 15} and {@code --freshness-seconds 45} (per rate). Start it with {@code ./bench/run}.
+ * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate). Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
 
@@ -37,7 +37,7 @@ public final class BenchMain {
         Set<String> only = ALL;
         Path benchDir = Path.of("bench");
         List<Double> freshnessRates = List.of(1000.0, 5000.0);
-        Duration freshnessWarmUp = Duration.ofSeconds(15);
+        Duration freshnessWarmUp = Duration.ofSeconds(30);
         Duration freshnessPhase = Duration.ofSeconds(45);
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {

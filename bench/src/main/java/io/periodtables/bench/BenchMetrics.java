@@ -65,10 +65,15 @@ public final class BenchMetrics implements MetricReporter {
 
     /** Mean over subtasks of the live numeric gauges named {@code name}; NaN when there is none. */
     static double gaugeMean(String name) {
+        return gaugeMean(name, "");
+    }
+
+    /** As {@link #gaugeMean(String)}, of the gauges whose scope contains {@code scope} (e.g. a task name). */
+    static double gaugeMean(String name, String scope) {
         double sum = 0;
         int n = 0;
         for (Map.Entry<String, Gauge<?>> e : GAUGES.entrySet()) {
-            if (matches(e.getKey(), name) && e.getValue().getValue() instanceof Number value) {
+            if (matches(e.getKey(), name) && e.getKey().contains(scope) && e.getValue().getValue() instanceof Number value) {
                 sum += value.doubleValue();
                 n++;
             }

@@ -14,22 +14,29 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Puts the job's synthetic fleet ({@link FleetReadings}, event time = the reading's due time)
- * into a stream at a steady rate for one phase: every {@link #TICK} one {@code PutRecords} with
- * the readings due by then (at most 500, the API's limit; a late tick catches up). The partition
+ * into a stream at a steady rate for one phase: every {@link #TICK} the readings due by then go
+ * out in {@code PutRecords} calls of at most 500 (the API's limit), up to {@link #IN_FLIGHT}
+ * calls at a time (one connection to kinesalite does not take 5,000 records/s on this machine;
+ * a late tick catches up). The partition
  * key is the device's index, so each device stays on one shard as with the device id. Every
  * {@code sampleEvery}-th reading is handed to a {@link FreshnessProbe} with its item's table and
  * key (from the reading as the job parses it) and the time its PutRecords call was sent.
  */
 final class FreshnessFeeder {
     static final Duration TICK = Duration.ofMillis(20);
+    static final int IN_FLIGHT = 4;
     private static final int MAX_BATCH = 500;
 
     /** What one phase put: records, seconds, and the PutRecords round trips (ns). */
@@ -44,8 +51,11 @@ final class FreshnessFeeder {
     private final long total;
     private final long sampleEvery;
     private final FreshnessProbe probe;
-    private final List<Long> putNanos = new ArrayList<>();
+    private final List<Long> putNanos = Collections.synchronizedList(new ArrayList<>());
     private final CompletableFuture<Long> done = new CompletableFuture<>();
+    private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
+    private final AtomicLong acked = new AtomicLong();
+    private ExecutorService puts;
     private long startNanos;
     private long next;
 
@@ -72,33 +82,48 @@ final class FreshnessFeeder {
             t.setDaemon(true);
             return t;
         });
+        puts = Executors.newFixedThreadPool(IN_FLIGHT, r -> {
+            Thread t = new Thread(r, "freshness-put");
+            t.setDaemon(true);
+            return t;
+        });
         startNanos = System.nanoTime();
         try {
             ticks.scheduleAtFixedRate(this::tick, 0, TICK.toNanos(), TimeUnit.NANOSECONDS);
             long records = done.get((long) (total / rate) + 600, TimeUnit.SECONDS);
-            return new Fed(records, (System.nanoTime() - startNanos) / 1e9, List.copyOf(putNanos));
+            synchronized (putNanos) {
+                return new Fed(records, (System.nanoTime() - startNanos) / 1e9, List.copyOf(putNanos));
+            }
         } finally {
             ticks.shutdownNow();
+            puts.shutdownNow();
         }
     }
 
     private void tick() {
-        if (done.isDone()) {
-            return;
-        }
         try {
             // Reading n is due n / rate seconds after the start.
             long due = Math.min(total, (long) ((System.nanoTime() - startNanos) / 1e9 * rate) + 1);
-            while (next < due) {
+            while (next < due && !done.isDone()) {
                 int size = (int) Math.min(MAX_BATCH, due - next);
-                put(next, size);
+                long first = next;
+                inFlight.acquire();
+                puts.execute(() -> {
+                    try {
+                        put(first, size);
+                        if (acked.addAndGet(size) == total) {
+                            done.complete(total);
+                        }
+                    } catch (RuntimeException e) {
+                        done.completeExceptionally(e);
+                    } finally {
+                        inFlight.release();
+                    }
+                });
                 next += size;
             }
-            if (next == total) {
-                done.complete(total);
-            }
-        } catch (RuntimeException e) {
-            done.completeExceptionally(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -131,7 +156,10 @@ final class FreshnessFeeder {
         long now = System.currentTimeMillis();
         WriteSharding sharding = config.sharding();
         for (long n = first + Math.floorMod(-first, sampleEvery); n < first + size; n += sampleEvery) {
-            Reading reading = fleet.reading(n, now);
+            Reading reading;
+            synchronized (fleet) { // the job's parser reuses its buffers
+                reading = fleet.reading(n, now);
+            }
             WriteSharding.ItemKey key = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(),
                     reading.canonical());
             String table = config.naming().periodTableOf(Instant.ofEpochMilli(reading.eventMillis()));

@@ -1,7 +1,6 @@
 package io.periodtables.bench;
 
 import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.UserMetrics;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -25,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * (fixed delay, so under load the spacing grows; it is measured), one strongly consistent
  * {@code BatchGetItem} per 100 pending keys, keys only. A sample's delay is the start of the poll
  * that first found its item minus the time its {@code PutRecords} call was sent, so it is late by
- * at most the poll spacing. Each poll also reads the sink's {@code avgSendLatencyMs} gauges.
+ * at most the poll spacing. A sample not found while no other sample is found for
+ * {@code patience} counts as never found.
  */
 final class FreshnessProbe implements AutoCloseable {
     /** DynamoDB's limit on keys per {@code BatchGetItem}. */
@@ -34,8 +34,8 @@ final class FreshnessProbe implements AutoCloseable {
     /** A sampled reading: its item's table and key, and when its PutRecords call was sent. */
     record Sample(String table, String pk, String sk, long sentNanos) {}
 
-    /** What the samples of one phase found: delays (ns), samples never found, poll spacing and write latency. */
-    record Result(List<Long> delays, int neverFound, List<Long> pollSpacings, double sinkLatencyMillis) {}
+    /** What the samples of one phase found: delays (ns), samples never found, and the poll spacing (ns). */
+    record Result(List<Long> delays, int neverFound, List<Long> pollSpacings) {}
 
     private final DynamoDbClient dynamoDb;
     private final ConcurrentLinkedQueue<Sample> added = new ConcurrentLinkedQueue<>();
@@ -48,8 +48,6 @@ final class FreshnessProbe implements AutoCloseable {
     private final Map<String, Sample> pending = new LinkedHashMap<>();
     private final List<Long> delays = new ArrayList<>();
     private final List<Long> spacings = new ArrayList<>();
-    private double latencySum;
-    private int latencyCount;
     private long lastPollNanos;
     private RuntimeException failure;
 
@@ -63,25 +61,27 @@ final class FreshnessProbe implements AutoCloseable {
     }
 
     /**
-     * Waits until every sample added so far was found or {@code timeout} passed, returns what
-     * this phase's samples found and starts the next phase with nothing pending.
+     * Waits until every sample added so far was found, or none was found for {@code patience},
+     * returns what this phase's samples found and starts the next phase with nothing pending.
      */
-    synchronized Result drain(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized Result drain(Duration patience) throws InterruptedException {
+        int found = delays.size();
+        long deadline = System.nanoTime() + patience.toNanos();
         while ((!pending.isEmpty() || !added.isEmpty()) && failure == null && System.nanoTime() < deadline) {
             wait(100);
+            if (delays.size() > found) {
+                found = delays.size();
+                deadline = System.nanoTime() + patience.toNanos();
+            }
         }
         if (failure != null) {
             throw failure;
         }
-        Result result = new Result(List.copyOf(delays), pending.size() + added.size(), List.copyOf(spacings),
-                latencyCount == 0 ? Double.NaN : latencySum / latencyCount);
+        Result result = new Result(List.copyOf(delays), pending.size() + added.size(), List.copyOf(spacings));
         pending.clear();
         added.clear();
         delays.clear();
         spacings.clear();
-        latencySum = 0;
-        latencyCount = 0;
         return result;
     }
 
@@ -91,11 +91,6 @@ final class FreshnessProbe implements AutoCloseable {
             spacings.add(start - lastPollNanos);
         }
         lastPollNanos = start;
-        double latency = BenchMetrics.gaugeMean(UserMetrics.AVG_SEND_LATENCY_MS);
-        if (!Double.isNaN(latency)) {
-            latencySum += latency;
-            latencyCount++;
-        }
         for (Sample s = added.poll(); s != null; s = added.poll()) {
             pending.put(id(s.table(), s.pk(), s.sk()), s);
         }

@@ -21,7 +21,7 @@ final class FreshnessReport {
         StringBuilder md = new StringBuilder("## 11. Freshness\n\n");
         md.append("Command: `").append(options.command()).append("`. Load average at start **").append(load)
                 .append("** on 2 cores (other sessions were building; every delay below includes waiting for a core).\n\n");
-        md.append("Kinesalite (").append(FreshnessBench.SHARDS).append(" shards; the job's GetRecords pass a counting proxy), ")
+        md.append("Kinesalite (").append(FreshnessBench.SHARDS).append(" shards), ")
                 .append("DynamoDB Local in its own JVM, the production topology (`PeriodTablesTopology.build`, source `kinesis` ")
                 .append("from TRIM_HORIZON, default window and sink settings: `window.fire-count` ").append(FIRE_COUNT)
                 .append(", `tables.period` ").append(ConfigKeys.TABLES_PERIOD.defaultValue()).append(", `tables.shards` ")
@@ -36,8 +36,8 @@ final class FreshnessReport {
                 .append("its item (key from `WriteSharding`, table from `TableNaming`), for ")
                 .append(fmt0(FreshnessBench.SAMPLES_PER_SECOND)).append(" sampled readings per second, polled every ")
                 .append(FreshnessBench.POLL.toMillis()).append(" ms (fixed delay: the resolution is the measured poll ")
-                .append("spacing below). Each phase is drained (every sample found, at most ")
-                .append(FreshnessBench.DRAIN.toMinutes()).append(" min) before the next.\n\n");
+                .append("spacing below). Each phase is drained (every sample found, or none for ")
+                .append(FreshnessBench.PATIENCE.toSeconds()).append(" s) before the next.\n\n");
 
         md.append("| fire delay | target/s | put/s | written/s | backlog at end | sustained | samples | p50 | p90 | p99 | max | never found |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -53,32 +53,56 @@ final class FreshnessReport {
         }
         int lost = phases.stream().mapToInt(p -> p.found().neverFound()).sum();
         md.append('\n').append(lost == 0 ? "Every sampled reading was found in its period table.\n"
-                : "**" + lost + " sampled readings were never found within " + FreshnessBench.DRAIN.toMinutes()
-                        + " min: lost or stuck. These numbers do not describe a healthy job.**\n");
+                : "**" + lost + " sampled readings were never found (no sample found for "
+                        + FreshnessBench.PATIENCE.toSeconds() + " s): lost or stuck. These numbers do not describe a healthy job.**\n");
         md.append("*Sustained*: less than one second of input unwritten when feeding stopped (backlog = put − written, ")
                 .append("cumulative) and the feeder kept ≥ 95 % of the target rate; written/s counts the sink's ")
                 .append("`recordsWritten` over the phase.\n\n");
 
         md.append("Where the time goes, per phase (measured while feeding):\n\n")
-                .append("| fire delay | target/s | fires/s | readings per fire | trigger wait, mean (est.) | GetRecords/s per shard | ")
-                .append("records per GetRecords | PutRecords p50 | sink write latency (avg gauge) | poll spacing p50 / max |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|\n");
+                .append("| fire delay | target/s | fires/s | readings per fire | trigger wait, mean (est.) | PutRecords p50 | ")
+                .append("sink write latency | source back-pressured | busy: windows / sink writer | poll spacing p50 / max ")
+                .append("| CPU % of a core: JVM / kinesalite / DynamoDB Local |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (FreshnessBench.Phase p : phases) {
             double seconds = p.fed().seconds();
             double perFire = p.fires() == 0 ? Double.NaN : (double) p.firedReadings() / p.fires();
-            double callsPerShard = p.getRecordsByShard().values().stream().mapToLong(Long::longValue).sum()
-                    / (double) FreshnessBench.SHARDS / seconds;
-            double recordsPerCall = p.fed().records() / (callsPerShard * FreshnessBench.SHARDS * seconds);
             Percentiles spacing = Percentiles.of(p.found().pollSpacings());
             md.append("| ").append(p.fireDelay().toMillis()).append(" ms | ").append(fmt0(p.targetRate())).append(" | ")
                     .append(fmt0(p.fires() / seconds)).append(" | ").append(fmt1(perFire)).append(" | ")
-                    .append(fmt0(triggerWaitMillis(p.fireDelay(), perFire))).append(" ms | ").append(fmt1(callsPerShard))
-                    .append(" | ").append(fmt1(recordsPerCall)).append(" | ").append(ms(Percentiles.of(p.fed().putNanos()).p50()))
-                    .append(" | ").append(fmt0(p.found().sinkLatencyMillis())).append(" ms | ").append(ms(spacing.p50()))
-                    .append(" / ").append(ms(spacing.max())).append(" |\n");
+                    .append(fmt0(triggerWaitMillis(p.fireDelay(), perFire))).append(" ms | ")
+                    .append(ms(Percentiles.of(p.fed().putNanos()).p50()))
+                    .append(" | ").append(fmt0(p.gauges().get(FreshnessBench.SINK_LATENCY))).append(" ms | ")
+                    .append(fmt0(p.gauges().get(FreshnessBench.SOURCE_BACKPRESSURE))).append(" ms/s | ")
+                    .append(fmt0(p.gauges().get(FreshnessBench.WINDOWS_BUSY))).append(" / ")
+                    .append(fmt0(p.gauges().get(FreshnessBench.SINK_BUSY))).append(" ms/s | ").append(ms(spacing.p50()))
+                    .append(" / ").append(ms(spacing.max())).append(" | ").append(fmt0(percent(p.cpu().jvm(), p)))
+                    .append(" / ").append(fmt0(percent(p.cpu().kinesalite(), p))).append(" / ")
+                    .append(fmt0(percent(p.cpu().dynamoDb(), p))).append(" |\n");
+        }
+        for (FreshnessBench.Phase p : phases) {
+            if (!p.sustained()) {
+                md.append('\n').append(verdict(p));
+            }
         }
         md.append('\n').append(budget(phases));
         return md.toString();
+    }
+
+    /** Why a phase was not sustained, as far as the task gauges tell. */
+    static String verdict(FreshnessBench.Phase p) {
+        double backPressured = p.gauges().get(FreshnessBench.SOURCE_BACKPRESSURE);
+        String where = backPressured >= 500
+                ? "the source was back-pressured " + fmt0(backPressured) + " ms/s: the windows (busy "
+                        + fmt0(p.gauges().get(FreshnessBench.WINDOWS_BUSY)) + " ms/s) or the sink (busy "
+                        + fmt0(p.gauges().get(FreshnessBench.SINK_BUSY)) + " ms/s, write latency "
+                        + fmt0(p.gauges().get(FreshnessBench.SINK_LATENCY)) + " ms) set the pace"
+                : "the source was back-pressured only " + fmt0(backPressured) + " ms/s, so it read no faster by itself: "
+                        + "its GetRecords from kinesalite (" + fmt0(percent(p.cpu().kinesalite(), p))
+                        + " % of a core, taking the feeder's puts too) set the pace";
+        return "**Not sustained at " + fmt0(p.targetRate()) + "/s:** put " + fmt0(p.putRate()) + "/s, written "
+                + fmt0(p.writtenRate()) + "/s, " + String.format(Locale.ROOT, "%,d", p.backlog())
+                + " readings behind when feeding stopped, so the delay grew during the phase; " + where + ".\n";
     }
 
     /**
@@ -94,11 +118,14 @@ final class FreshnessReport {
         double perDevice = first.targetRate() / DEVICES;
         StringBuilder md = new StringBuilder("**The delay budget**, in the order a reading meets it:\n\n");
         md.append("1. *PutRecords* — the clock starts when the call is sent; its round trip is the PutRecords column.\n")
-                .append("2. *Source* — `PacedShardSplitReader` reads its subtask's shards round robin with GetRecords; a shard ")
-                .append("that returned records is read again at once, one that returned none is left alone for 250 ms ")
-                .append("(`EMPTY_SHARD_PAUSE`; Kinesis allows 5 GetRecords/s per shard). A record waits on average half ")
-                .append("the gap between two reads of its shard (1 / GetRecords/s per shard): near 4 calls/s the shards ")
-                .append("mostly come back empty and pause, so a record waits up to 250 ms, ~125 ms on average.\n")
+                .append("2. *Source* — each source subtask has one fetcher thread (`PacedShardSplitReader`) that reads its ")
+                .append(FreshnessBench.SHARDS / SINK_SUBTASKS).append(" shards in turn with one GetRecords each, a round trip ")
+                .append("to kinesalite; a shard that returned records is read again at its next turn, one that returned none ")
+                .append("is left alone for 250 ms (`EMPTY_SHARD_PAUSE`; Kinesis allows 5 GetRecords/s per shard). A record ")
+                .append("thus waits for the rest of its shard's turn, and up to 250 ms more when its shard had just come back ")
+                .append("empty: likely at low per-shard rates (").append(fmt0(first.targetRate() / FreshnessBench.SHARDS))
+                .append(" records/s per shard at ").append(fmt0(first.targetRate())).append("/s, put every ")
+                .append(FreshnessFeeder.TICK.toMillis()).append(" ms). Not measured separately here.\n")
                 .append("3. *Trigger* — `SmallBatchTrigger` fires a device's window after `window.fire-count` = ")
                 .append(FIRE_COUNT).append(" readings or `window.fire-delay` after its first buffered one. With ")
                 .append(DEVICES).append(" devices, ").append(fmt0(first.targetRate())).append(" readings/s give a device ")
@@ -116,7 +143,9 @@ final class FreshnessReport {
                 .append(" ms on average (and fires deliver readings in bursts), so the size limit sends, not the buffer time; ")
                 .append("the 1 s matters only below ").append(BATCH_ITEMS * SINK_SUBTASKS).append(" readings/s.\n")
                 .append("5. *Write* — the `BatchWriteItem` round trip to DynamoDB Local (the sink's `avgSendLatencyMs` ")
-                .append("gauge, a moving average, sampled at every poll).\n")
+                .append("gauge, a moving average; like the task gauges `backPressuredTimeMsPerSecond` of the source and ")
+                .append("`busyTimeMsPerSecond` of the windows and the sink writer, averaged over samples every ")
+                .append(FreshnessBench.GAUGE_INTERVAL.toMillis()).append(" ms while feeding, over subtasks).\n")
                 .append("6. *Poll* — the probe finds the item at its next poll: up to one poll spacing late.\n\n")
                 .append("Whatever the parts do not explain is queueing for a core on this loaded machine (network buffers, ")
                 .append("task mailboxes, GC), which grows with the rate when the job approaches what it can take.\n");
@@ -126,11 +155,18 @@ final class FreshnessReport {
     /** One log line for a phase. */
     static String line(FreshnessBench.Phase p) {
         Percentiles d = Percentiles.of(p.found().delays());
-        return String.format(Locale.ROOT, "delay %d ms, target %.0f/s: put %.0f/s, written %.0f/s, backlog %d; "
-                        + "p50 %s p90 %s p99 %s max %s of %d samples, %d never found; %d fires, %.1f readings per fire",
-                p.fireDelay().toMillis(), p.targetRate(), p.putRate(), p.writtenRate(), p.backlog(),
-                ms(d.p50()), ms(d.p90()), ms(d.p99()), ms(d.max()), d.n(), p.found().neverFound(), p.fires(),
-                p.fires() == 0 ? Double.NaN : (double) p.firedReadings() / p.fires());
+        return String.format(Locale.ROOT, "delay %d ms, target %.0f/s: put %.0f/s (PutRecords p50 %s), written %.0f/s, "
+                        + "backlog %d; p50 %s p90 %s p99 %s max %s of %d samples, %d never found; %d fires, %.1f readings "
+                        + "per fire; CPU %% JVM %.0f, kinesalite %.0f, DynamoDB Local %.0f; %s",
+                p.fireDelay().toMillis(), p.targetRate(), p.putRate(), ms(Percentiles.of(p.fed().putNanos()).p50()),
+                p.writtenRate(), p.backlog(), ms(d.p50()), ms(d.p90()), ms(d.p99()), ms(d.max()), d.n(),
+                p.found().neverFound(), p.fires(), p.fires() == 0 ? Double.NaN : (double) p.firedReadings() / p.fires(),
+                percent(p.cpu().jvm(), p), percent(p.cpu().kinesalite(), p),
+                percent(p.cpu().dynamoDb(), p), p.gauges());
+    }
+
+    private static double percent(double cpuSeconds, FreshnessBench.Phase p) {
+        return 100 * cpuSeconds / p.fed().seconds();
     }
 
     static String ms(long nanos) {
