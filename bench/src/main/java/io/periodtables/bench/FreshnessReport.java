@@ -26,7 +26,8 @@ final class FreshnessReport {
                 .append("from TRIM_HORIZON, default window and sink settings: `window.fire-count` ").append(FIRE_COUNT)
                 .append(", `tables.period` ").append(ConfigKeys.TABLES_PERIOD.defaultValue()).append(", `tables.shards` ")
                 .append(ConfigKeys.TABLES_SHARDS.defaultValue()).append(") on a loopback MiniCluster at parallelism ")
-                .append(SINK_SUBTASKS).append(", checkpoints every ").append(ConfigKeys.CHECKPOINT_INTERVAL.defaultValue())
+                .append(SINK_SUBTASKS).append(", checkpoints every ")
+                .append(ConfigKeys.CHECKPOINT_INTERVAL.parse(ConfigKeys.CHECKPOINT_INTERVAL.defaultValue()).toSeconds()).append(" s")
                 .append(". A feeder puts the local run's fleet (").append(DEVICES)
                 .append(" devices, the seed reading) with `PutRecords` every ").append(FreshnessFeeder.TICK.toMillis())
                 .append(" ms. One job per `window.fire-delay`: ").append(sec(options.warmUp()))
@@ -97,9 +98,9 @@ final class FreshnessReport {
                         + fmt0(p.gauges().get(FreshnessBench.WINDOWS_BUSY)) + " ms/s) or the sink (busy "
                         + fmt0(p.gauges().get(FreshnessBench.SINK_BUSY)) + " ms/s, write latency "
                         + fmt0(p.gauges().get(FreshnessBench.SINK_LATENCY)) + " ms) set the pace"
-                : "the source was back-pressured only " + fmt0(backPressured) + " ms/s, so it read no faster by itself: "
-                        + "its GetRecords from kinesalite (" + fmt0(percent(p.cpu().kinesalite(), p))
-                        + " % of a core, taking the feeder's puts too) set the pace";
+                : "the source was back-pressured only " + fmt0(backPressured) + " ms/s, so the backlog built at the "
+                        + "source itself: GetRecords from kinesalite (" + fmt0(percent(p.cpu().kinesalite(), p))
+                        + " % of a core, taking the feeder's puts too) and parsing, on a machine short of cores";
         return "**Not sustained at " + fmt0(p.targetRate()) + "/s:** put " + fmt0(p.putRate()) + "/s, written "
                 + fmt0(p.writtenRate()) + "/s, " + String.format(Locale.ROOT, "%,d", p.backlog())
                 + " readings behind when feeding stopped, so the delay grew during the phase; " + where + ".\n";
