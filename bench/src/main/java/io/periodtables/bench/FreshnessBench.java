@@ -52,7 +52,8 @@ final class FreshnessBench {
 
     /** One measured phase. */
     record Phase(Duration fireDelay, double targetRate, FreshnessFeeder.Fed fed, long written, long backlog,
-            long fires, long firedReadings, Cpu cpu, Map<String, Double> gauges, FreshnessProbe.Result found) {
+            long fires, long firedReadings, Cpu cpu, Map<String, Double> gauges, List<Long> getRecordsNanos,
+            FreshnessProbe.Result found) {
 
         double putRate() {
             return fed.records() / fed.seconds();
@@ -93,6 +94,9 @@ final class FreshnessBench {
         return FreshnessReport.section(options, load, phases);
     }
 
+    /** What watches a job while it runs. */
+    private record Probes(FreshnessProbe items, GaugeSampler gauges, GetRecordsTimer getRecords) {}
+
     private record Environment(Kinesalite kinesalite, long kinesalitePid, DynamoDbLocalProcess dynamoDb,
             BenchCluster cluster, KinesisClient kinesis, DynamoDbClient reader) {}
 
@@ -116,6 +120,7 @@ final class FreshnessBench {
         List<Phase> phases = new ArrayList<>();
         long[] put = {0};
         try (FreshnessProbe probe = new FreshnessProbe(env.reader(), POLL);
+                GetRecordsTimer getRecords = new GetRecordsTimer(env.kinesis(), stream);
                 // task names as PeriodTablesTopology and InputSource give them
                 GaugeSampler gauges = new GaugeSampler(Map.of(
                         SINK_LATENCY, () -> BenchMetrics.gaugeMean(UserMetrics.AVG_SEND_LATENCY_MS),
@@ -123,10 +128,11 @@ final class FreshnessBench {
                         WINDOWS_BUSY, () -> BenchMetrics.gaugeMean("busyTimeMsPerSecond", "Period windows"),
                         SINK_BUSY, () -> BenchMetrics.gaugeMean("busyTimeMsPerSecond", "DynamoDB period tables")),
                         GAUGE_INTERVAL)) {
-            Phase warmUp = phase(env, stream, config, fireDelay, rates.get(0), options.warmUp(), probe, gauges, put);
+            Probes probes = new Probes(probe, gauges, getRecords);
+            Phase warmUp = phase(env, stream, config, fireDelay, rates.get(0), options.warmUp(), probes, put);
             E2eBench.log("freshness warm-up (job start, table creation): " + FreshnessReport.line(warmUp));
             for (double rate : rates) {
-                Phase phase = phase(env, stream, config, fireDelay, rate, options.phase(), probe, gauges, put);
+                Phase phase = phase(env, stream, config, fireDelay, rate, options.phase(), probes, put);
                 E2eBench.log("freshness: " + FreshnessReport.line(phase));
                 phases.add(phase);
             }
@@ -141,24 +147,26 @@ final class FreshnessBench {
     }
 
     private static Phase phase(Environment env, String stream, PeriodTablesConfig config, Duration fireDelay, double rate,
-            Duration duration, FreshnessProbe probe, GaugeSampler gauges, long[] putSoFar) throws Exception {
+            Duration duration, Probes probes, long[] putSoFar) throws Exception {
         long written0 = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
         long fires0 = BenchMetrics.sum(UserMetrics.WINDOW_FIRES);
         long fired0 = BenchMetrics.sum(UserMetrics.WINDOW_FIRED_READINGS);
         CpuClock jvm = new CpuClock();
         double node0 = DynamoDbLocalProcess.cpuSecondsOf(env.kinesalitePid());
         double dynamoDb0 = env.dynamoDb().cpuSeconds();
-        gauges.take();
-        FreshnessFeeder.Fed fed = new FreshnessFeeder(env.kinesis(), stream, config, rate, duration, SAMPLES_PER_SECOND, probe)
-                .feed();
+        probes.gauges().take();
+        probes.getRecords().take();
+        FreshnessFeeder.Fed fed = new FreshnessFeeder(env.kinesis(), stream, config, rate, duration, SAMPLES_PER_SECOND,
+                probes.items()).feed();
         long written1 = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
-        Map<String, Double> means = gauges.take();
+        Map<String, Double> means = probes.gauges().take();
+        List<Long> getRecordsNanos = probes.getRecords().take();
         Cpu cpu = new Cpu(jvm.cpuSeconds(), DynamoDbLocalProcess.cpuSecondsOf(env.kinesalitePid()) - node0,
                 env.dynamoDb().cpuSeconds() - dynamoDb0);
         long fires = BenchMetrics.sum(UserMetrics.WINDOW_FIRES) - fires0;
         long fired = BenchMetrics.sum(UserMetrics.WINDOW_FIRED_READINGS) - fired0;
         putSoFar[0] += fed.records();
-        FreshnessProbe.Result found = probe.drain(PATIENCE);
-        return new Phase(fireDelay, rate, fed, written1 - written0, putSoFar[0] - written1, fires, fired, cpu, means, found);
+        FreshnessProbe.Result found = probes.items().drain(PATIENCE);
+        return new Phase(fireDelay, rate, fed, written1 - written0, putSoFar[0] - written1, fires, fired, cpu, means, getRecordsNanos, found);
     }
 }

@@ -61,19 +61,21 @@ final class FreshnessReport {
                 .append("`recordsWritten` over the phase.\n\n");
 
         md.append("Where the time goes, per phase (measured while feeding):\n\n")
-                .append("| fire delay | target/s | fires/s | readings per fire | trigger wait, mean (est.) | PutRecords p50 | ")
-                .append("sink write latency | source back-pressured | busy: windows / sink writer | poll spacing p50 / max ")
-                .append("| CPU % of a core: JVM / kinesalite / DynamoDB Local |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append("| fire delay | target/s | PutRecords p50 | GetRecords p50 / p90 (calls) | fires/s | readings per fire ")
+                .append("| trigger wait, mean (est.) | sink write latency | source back-pressured | busy: windows / sink writer ")
+                .append("| poll spacing p50 / max | CPU % of a core: JVM / kinesalite / DynamoDB Local |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (FreshnessBench.Phase p : phases) {
             double seconds = p.fed().seconds();
             double perFire = p.fires() == 0 ? Double.NaN : (double) p.firedReadings() / p.fires();
             Percentiles spacing = Percentiles.of(p.found().pollSpacings());
+            Percentiles getRecords = Percentiles.of(p.getRecordsNanos());
             md.append("| ").append(p.fireDelay().toMillis()).append(" ms | ").append(fmt0(p.targetRate())).append(" | ")
+                    .append(ms(Percentiles.of(p.fed().putNanos()).p50())).append(" | ").append(ms(getRecords.p50()))
+                    .append(" / ").append(ms(getRecords.p90())).append(" (").append(getRecords.n()).append(") | ")
                     .append(fmt0(p.fires() / seconds)).append(" | ").append(fmt1(perFire)).append(" | ")
                     .append(fmt0(triggerWaitMillis(p.fireDelay(), perFire))).append(" ms | ")
-                    .append(ms(Percentiles.of(p.fed().putNanos()).p50()))
-                    .append(" | ").append(fmt0(p.gauges().get(FreshnessBench.SINK_LATENCY))).append(" ms | ")
+                    .append(fmt0(p.gauges().get(FreshnessBench.SINK_LATENCY))).append(" ms | ")
                     .append(fmt0(p.gauges().get(FreshnessBench.SOURCE_BACKPRESSURE))).append(" ms/s | ")
                     .append(fmt0(p.gauges().get(FreshnessBench.WINDOWS_BUSY))).append(" / ")
                     .append(fmt0(p.gauges().get(FreshnessBench.SINK_BUSY))).append(" ms/s | ").append(ms(spacing.p50()))
@@ -99,8 +101,9 @@ final class FreshnessReport {
                         + fmt0(p.gauges().get(FreshnessBench.SINK_BUSY)) + " ms/s, write latency "
                         + fmt0(p.gauges().get(FreshnessBench.SINK_LATENCY)) + " ms) set the pace"
                 : "the source was back-pressured only " + fmt0(backPressured) + " ms/s, so the backlog built at the "
-                        + "source itself: GetRecords from kinesalite (" + fmt0(percent(p.cpu().kinesalite(), p))
-                        + " % of a core, taking the feeder's puts too) and parsing, on a machine short of cores";
+                        + "source itself: GetRecords from kinesalite took " + ms(Percentiles.of(p.getRecordsNanos()).p50())
+                        + " per call (p50; kinesalite at " + fmt0(percent(p.cpu().kinesalite(), p))
+                        + " % of a core, taking the feeder's puts too), on a machine short of cores";
         return "**Not sustained at " + fmt0(p.targetRate()) + "/s:** put " + fmt0(p.putRate()) + "/s, written "
                 + fmt0(p.writtenRate()) + "/s, " + String.format(Locale.ROOT, "%,d", p.backlog())
                 + " readings behind when feeding stopped, so the delay grew during the phase; " + where + ".\n";
@@ -124,9 +127,10 @@ final class FreshnessReport {
                 .append("to kinesalite; a shard that returned records is read again at its next turn, one that returned none ")
                 .append("is left alone for 250 ms (`EMPTY_SHARD_PAUSE`; Kinesis allows 5 GetRecords/s per shard). A record ")
                 .append("thus waits for the rest of its shard's turn, and up to 250 ms more when its shard had just come back ")
-                .append("empty: likely at low per-shard rates (").append(fmt0(first.targetRate() / FreshnessBench.SHARDS))
-                .append(" records/s per shard at ").append(fmt0(first.targetRate())).append("/s, put every ")
-                .append(FreshnessFeeder.TICK.toMillis()).append(" ms). Not measured separately here.\n")
+                .append("empty. The GetRecords column times the same call by a second reader of one shard (from LATEST, ")
+                .append("pausing like the job's reader): on kinesalite it is the largest part of the budget, and it grows ")
+                .append("with the put rate (kinesalite is one node process; puts and reads share its one thread). Real ")
+                .append("Kinesis answers GetRecords in tens of milliseconds.\n")
                 .append("3. *Trigger* — `SmallBatchTrigger` fires a device's window after `window.fire-count` = ")
                 .append(FIRE_COUNT).append(" readings or `window.fire-delay` after its first buffered one. With ")
                 .append(DEVICES).append(" devices, ").append(fmt0(first.targetRate())).append(" readings/s give a device ")
@@ -158,12 +162,13 @@ final class FreshnessReport {
         Percentiles d = Percentiles.of(p.found().delays());
         return String.format(Locale.ROOT, "delay %d ms, target %.0f/s: put %.0f/s (PutRecords p50 %s), written %.0f/s, "
                         + "backlog %d; p50 %s p90 %s p99 %s max %s of %d samples, %d never found; %d fires, %.1f readings "
-                        + "per fire; CPU %% JVM %.0f, kinesalite %.0f, DynamoDB Local %.0f; %s",
+                        + "per fire; CPU %% JVM %.0f, kinesalite %.0f, DynamoDB Local %.0f; %s; GetRecords p50 %s of %d",
                 p.fireDelay().toMillis(), p.targetRate(), p.putRate(), ms(Percentiles.of(p.fed().putNanos()).p50()),
                 p.writtenRate(), p.backlog(), ms(d.p50()), ms(d.p90()), ms(d.p99()), ms(d.max()), d.n(),
                 p.found().neverFound(), p.fires(), p.fires() == 0 ? Double.NaN : (double) p.firedReadings() / p.fires(),
                 percent(p.cpu().jvm(), p), percent(p.cpu().kinesalite(), p),
-                percent(p.cpu().dynamoDb(), p), p.gauges());
+                percent(p.cpu().dynamoDb(), p), p.gauges(), ms(Percentiles.of(p.getRecordsNanos()).p50()),
+                p.getRecordsNanos().size());
     }
 
     private static double percent(double cpuSeconds, FreshnessBench.Phase p) {
