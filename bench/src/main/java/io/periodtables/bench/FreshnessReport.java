@@ -88,8 +88,26 @@ final class FreshnessReport {
                 md.append('\n').append(verdict(p));
             }
         }
-        md.append('\n').append(budget(phases));
+        md.append('\n').append(triggerShare(phases)).append(budget(phases));
         return md.toString();
+    }
+
+    /** The default delay's phase against the short delay's at the same rate: what the trigger costs. */
+    static String triggerShare(List<FreshnessBench.Phase> phases) {
+        FreshnessBench.Phase base = phases.get(0);
+        FreshnessBench.Phase fast = phases.get(phases.size() - 1);
+        if (fast.fireDelay().equals(base.fireDelay()) || fast.targetRate() != base.targetRate()) {
+            return "";
+        }
+        double baseWait = triggerWaitMillis(base.fireDelay(), (double) base.firedReadings() / base.fires());
+        double fastWait = triggerWaitMillis(fast.fireDelay(), (double) fast.firedReadings() / fast.fires());
+        return "**The trigger's share** at " + fmt0(base.targetRate()) + "/s: p50 " + ms(Percentiles.of(base.found().delays()).p50())
+                + " with `window.fire-delay` " + base.fireDelay().toMillis() + " ms, " + ms(Percentiles.of(fast.found().delays()).p50())
+                + " with " + fast.fireDelay().toMillis() + " ms. The estimated mean trigger wait differs by "
+                + fmt0(baseWait - fastWait) + " ms, the p50s by "
+                + ms(Percentiles.of(base.found().delays()).p50() - Percentiles.of(fast.found().delays()).p50())
+                + "; whatever is not the trigger comes from the other parts (GetRecords, write latency and queueing "
+                + "differ between the two jobs at this load: see the table).\n\n";
     }
 
     /** Why a phase was not sustained, as far as the task gauges tell. */
