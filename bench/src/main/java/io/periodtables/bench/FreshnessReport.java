@@ -146,7 +146,7 @@ final class FreshnessReport {
                 .append("is left alone for 250 ms (`EMPTY_SHARD_PAUSE`; Kinesis allows 5 GetRecords/s per shard). A record ")
                 .append("thus waits for the rest of its shard's turn, and up to 250 ms more when its shard had just come back ")
                 .append("empty. The GetRecords column times the same call by a second reader of one shard (from LATEST, ")
-                .append("pausing like the job's reader): on kinesalite it is the largest part of the budget, and it grows ")
+                .append("pausing like the job's reader); on kinesalite it grows ")
                 .append("with the put rate (kinesalite is one node process; puts and reads share its one thread). Real ")
                 .append("Kinesis answers GetRecords in tens of milliseconds.\n")
                 .append("3. *Trigger* — `SmallBatchTrigger` fires a device's window after `window.fire-count` = ")
