@@ -1,22 +1,31 @@
 package io.periodtables.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis}
- * and {@code --bench-dir bench}. Start it with {@code ./bench/run}.
+ * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness},
+ * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
+ * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate). Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
 
-    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList("size", "e2e", "capacity", "rollover", "memory", "recovery", "query", "idle-kinesis"));
+    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList("size", "e2e", "capacity", "rollover", "memory", "recovery", "query", "idle-kinesis",
+            "freshness"));
 
     static final String QUERY_SECTION = "7-query.md";
     static final String IDLE_KINESIS_SECTION = "8-idle-kinesis.md";
+    static final String FRESHNESS_SECTION = "11-freshness.md";
+    /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
+    static final Map<String, String> SPLICED = Map.of("query", QUERY_SECTION, "idle-kinesis", IDLE_KINESIS_SECTION,
+            "freshness", FRESHNESS_SECTION);
 
     private BenchMain() {}
 
@@ -27,6 +36,9 @@ public final class BenchMain {
         int memoryN = 1_000_000;
         Set<String> only = ALL;
         Path benchDir = Path.of("bench");
+        List<Double> freshnessRates = List.of(1000.0, 5000.0);
+        Duration freshnessWarmUp = Duration.ofSeconds(30);
+        Duration freshnessPhase = Duration.ofSeconds(45);
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
@@ -35,8 +47,13 @@ public final class BenchMain {
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[i + 1].split(",")));
                 case "--bench-dir" -> benchDir = Path.of(args[i + 1]);
+                case "--freshness-rates" -> freshnessRates = Arrays.stream(args[i + 1].split(","))
+                        .map(r -> Double.parseDouble(r.replace("_", ""))).toList();
+                case "--freshness-warm-up" -> freshnessWarmUp = Duration.ofSeconds(Long.parseLong(args[i + 1]));
+                case "--freshness-seconds" -> freshnessPhase = Duration.ofSeconds(Long.parseLong(args[i + 1]));
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; expected --n, --capacity-n, --memory-n, --runs, --only " + String.join(",", ALL) + ", --bench-dir");
+                        + "; expected --n, --capacity-n, --memory-n, --runs, --only " + String.join(",", ALL) + ", --bench-dir, "
+                        + "--freshness-rates, --freshness-warm-up, --freshness-seconds");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -51,14 +68,19 @@ public final class BenchMain {
                 case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir));
                 case "query" -> results.writeSection(QUERY_SECTION, QueryBench.run());
                 case "idle-kinesis" -> results.writeSection(IDLE_KINESIS_SECTION, IdleKinesisBench.run());
+                case "freshness" -> results.writeSection(FRESHNESS_SECTION, FreshnessBench.run(new FreshnessBench.Options(
+                        ("./bench/run " + String.join(" ", args)).trim(), freshnessRates, freshnessWarmUp, freshnessPhase)));
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }
         }
-        // the query or idle-kinesis part alone adds its section to the RESULTS.md there is, whatever
-        // sections target/ still holds
-        Path written = only.equals(Set.of("query")) ? results.spliceSection(QUERY_SECTION)
-                : only.equals(Set.of("idle-kinesis")) ? results.spliceSection(IDLE_KINESIS_SECTION)
-                : results.assemble(header());
+        Path written = null;
+        if (SPLICED.keySet().containsAll(only)) {
+            for (String part : only) {
+                written = results.spliceSection(SPLICED.get(part));
+            }
+        } else {
+            written = results.assemble(header());
+        }
         E2eBench.log("wrote " + written.toAbsolutePath());
         System.exit(0);
     }

@@ -1,6 +1,7 @@
 package io.periodtables.bench;
 
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricConfig;
 import org.apache.flink.metrics.MetricGroup;
@@ -13,15 +14,17 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Keeps the counters the benchmark's MiniCluster (same JVM) registers, so a benchmark can sample
- * live values ({@code recordsWritten}, per table, {@code missingTableFallbacks}). A counter
- * that is unregistered when its task ends keeps its last value until {@link #reset()}.
+ * Keeps the counters and gauges the benchmark's MiniCluster (same JVM) registers, so a benchmark
+ * can sample live values ({@code recordsWritten}, per table, {@code missingTableFallbacks},
+ * {@code avgSendLatencyMs}). A counter that is unregistered when its task ends keeps its last
+ * value until {@link #reset()}; a gauge is forgotten.
  */
 public final class BenchMetrics implements MetricReporter {
 
     private static final String TABLE_GROUP = ".table.";
     private static final Map<String, Counter> LIVE = new ConcurrentHashMap<>();
     private static final Map<String, Long> RETIRED = new ConcurrentHashMap<>();
+    private static final Map<String, Gauge<?>> GAUGES = new ConcurrentHashMap<>();
 
     @Override
     public void open(MetricConfig config) {}
@@ -33,12 +36,15 @@ public final class BenchMetrics implements MetricReporter {
     public void notifyOfAddedMetric(Metric metric, String name, MetricGroup group) {
         if (metric instanceof Counter) {
             LIVE.put(group.getMetricIdentifier(name), (Counter) metric);
+        } else if (metric instanceof Gauge) {
+            GAUGES.put(group.getMetricIdentifier(name), (Gauge<?>) metric);
         }
     }
 
     @Override
     public void notifyOfRemovedMetric(Metric metric, String name, MetricGroup group) {
         String id = group.getMetricIdentifier(name);
+        GAUGES.remove(id);
         Counter counter = LIVE.remove(id);
         if (counter != null) {
             RETIRED.merge(id, counter.getCount(), Long::sum);
@@ -54,6 +60,25 @@ public final class BenchMetrics implements MetricReporter {
     static void reset() {
         LIVE.clear();
         RETIRED.clear();
+        GAUGES.clear();
+    }
+
+    /** Mean over subtasks of the live numeric gauges named {@code name}; NaN when there is none. */
+    static double gaugeMean(String name) {
+        return gaugeMean(name, "");
+    }
+
+    /** As {@link #gaugeMean(String)}, of the gauges whose scope contains {@code scope} (e.g. a task name). */
+    static double gaugeMean(String name, String scope) {
+        double sum = 0;
+        int n = 0;
+        for (Map.Entry<String, Gauge<?>> e : GAUGES.entrySet()) {
+            if (matches(e.getKey(), name) && e.getKey().contains(scope) && e.getValue().getValue() instanceof Number value) {
+                sum += value.doubleValue();
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
     }
 
     /** Sum over subtasks of the counters named {@code name}, per-table subgroups excluded. */

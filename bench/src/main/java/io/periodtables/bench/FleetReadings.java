@@ -51,10 +51,17 @@ public final class FleetReadings {
         long now = System.currentTimeMillis();
         List<Reading> out = new ArrayList<>(count);
         for (int n = 0; n < count; n++) {
-            parser.parse(json(n).getBytes(StandardCharsets.UTF_8), "bench", now, out::add, rejection -> {
-                throw new IllegalStateException("generator reading rejected: " + rejection);
-            });
+            out.add(reading(n, now));
         }
         return out.toArray(new Reading[0]);
+    }
+
+    /** Reading {@code n}, parsed as the job parses it at wall-clock time {@code nowMillis}. */
+    public Reading reading(long n, long nowMillis) {
+        Reading[] parsed = new Reading[1];
+        parser.parse(json(n).getBytes(StandardCharsets.UTF_8), "bench", nowMillis, r -> parsed[0] = r, rejection -> {
+            throw new IllegalStateException("generator reading rejected: " + rejection);
+        });
+        return parsed[0];
     }
 }

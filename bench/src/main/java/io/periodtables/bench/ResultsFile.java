@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -14,6 +15,11 @@ import java.util.stream.Stream;
  * spliced into the RESULTS.md there is ({@link #spliceSection}), keeping everything else in it.
  */
 final class ResultsFile {
+
+    /** {@code <n>-<name>.md} by its number n, so section 11 comes after section 8. */
+    static final Comparator<Path> IN_SECTION_ORDER = Comparator
+            .comparingInt((Path p) -> sectionNumber(p.getFileName().toString()))
+            .thenComparing(p -> p.getFileName().toString());
 
     private final Path benchDir;
 
@@ -30,12 +36,12 @@ final class ResultsFile {
         Files.writeString(sectionsDir().resolve(fileName), markdown);
     }
 
-    /** Writes RESULTS.md from the header and every section file, in file-name order. */
+    /** Writes RESULTS.md from the header and every section file, in section-number order. */
     Path assemble(String header) throws IOException {
         List<Path> sections = new ArrayList<>();
         if (Files.isDirectory(sectionsDir())) {
             try (Stream<Path> files = Files.list(sectionsDir())) {
-                files.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().forEach(sections::add);
+                files.filter(p -> p.getFileName().toString().endsWith(".md")).sorted(IN_SECTION_ORDER).forEach(sections::add);
             }
         }
         StringBuilder out = new StringBuilder(header);
@@ -57,6 +63,15 @@ final class ResultsFile {
         String existing = Files.isRegularFile(results) ? Files.readString(results) : "";
         Files.writeString(results, spliced(existing, Files.readString(sectionsDir().resolve(fileName))));
         return results;
+    }
+
+    private static int sectionNumber(String fileName) {
+        int dash = fileName.indexOf('-');
+        try {
+            return Integer.parseInt(fileName.substring(0, Math.max(dash, 0)));
+        } catch (NumberFormatException e) {
+            return Integer.MAX_VALUE;
+        }
     }
 
     /** {@code document} with {@code section} in place of the section of the same first line, or at its end. */

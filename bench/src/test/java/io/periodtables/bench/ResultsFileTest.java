@@ -39,4 +39,17 @@ class ResultsFileTest {
 
         assertThat(Files.readString(dir.resolve("RESULTS.md"))).startsWith(EXISTING).endsWith("## 7. Query\n\nnumbers\n");
     }
+
+    @Test
+    void assemblesSectionsByTheirNumber(@TempDir Path dir) throws Exception {
+        ResultsFile results = new ResultsFile(dir);
+        results.writeSection("11-freshness.md", "## 11. Freshness\n");
+        results.writeSection("8-idle-kinesis.md", "## 8. Idle\n");
+        results.writeSection("2-capacity.md", "## 2. Capacity\n");
+
+        results.assemble("# benchmarks\n");
+
+        assertThat(Files.readString(dir.resolve("RESULTS.md")))
+                .isEqualTo("# benchmarks\n\n## 2. Capacity\n\n## 8. Idle\n\n## 11. Freshness\n");
+    }
 }

@@ -18,6 +18,8 @@ public final class UserMetrics {
     public static final String READINGS_IN = "readingsIn";
     public static final String READINGS_REJECTED = "readingsRejected";
     public static final String READINGS_LATE = "readingsLate";
+    public static final String WINDOW_FIRES = "windowFires";
+    public static final String WINDOW_FIRED_READINGS = "windowFiredReadings";
     // the sink
     public static final String RECORDS_WRITTEN = "recordsWritten";
     public static final String BATCHES = "batches";

@@ -3,12 +3,16 @@ package io.periodtables.job;
 import io.periodtables.archive.Archive;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.rotation.TableLoad;
 import io.periodtables.sink.PeriodTableSink;
 
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -115,15 +119,33 @@ public final class PeriodTablesTopology {
                 .build();
     }
 
-    /** Emits each fired reading for its period's table. */
+    /**
+     * Emits each fired reading for its period's table. Counts the fires ({@code windowFires}) and
+     * the readings they emit ({@code windowFiredReadings}): their ratio tells whether the trigger
+     * fires on its count or on its delay.
+     */
     static final class ToPeriodTable extends ProcessWindowFunction<Reading, SinkRecord, String, TimeWindow> {
         private static final long serialVersionUID = 1L;
 
+        private transient Counter fires;
+        private transient Counter firedReadings;
+
+        @Override
+        public void open(OpenContext openContext) {
+            MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
+            fires = metrics.counter(UserMetrics.WINDOW_FIRES);
+            firedReadings = metrics.counter(UserMetrics.WINDOW_FIRED_READINGS);
+        }
+
         @Override
         public void process(String device, Context context, Iterable<Reading> readings, Collector<SinkRecord> out) {
+            long emitted = 0;
             for (Reading reading : readings) {
                 out.collect(SinkRecord.period(reading));
+                emitted++;
             }
+            fires.inc();
+            firedReadings.inc(emitted);
         }
     }
 }

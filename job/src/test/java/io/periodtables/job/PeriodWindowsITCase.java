@@ -3,14 +3,18 @@ package io.periodtables.job;
 import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodLength;
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -25,16 +29,23 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The period windows on a MiniCluster: every reading leaves exactly once, on time or late. */
+/**
+ * The period windows on a MiniCluster: every reading leaves exactly once, on time or late, and
+ * the window function counts its fires and the readings they emit.
+ */
 class PeriodWindowsITCase {
+
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
             new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
-            .setConfiguration(LoopbackFlink.configuration("0")).build());
+            .setConfiguration(METRICS.addToConfiguration(LoopbackFlink.configuration("0"))).build());
 
     /** A watermark after every reading, so lateness does not depend on the periodic emitter's timing. */
     private static final class EveryEvent implements WatermarkGenerator<Reading> {
@@ -53,7 +64,7 @@ class PeriodWindowsITCase {
     private static final long T0 = Instant.parse("2026-11-22T13:00:00Z").toEpochMilli();
 
     @Test
-    void readingsLeaveInSmallBatchesAndLateOnesThroughTheSideOutput() throws Exception {
+    void readingsLeaveInCountedSmallBatchesAndLateOnesThroughTheSideOutput() throws Exception {
         List<Reading> input = new ArrayList<>();
         // Three hourly periods, 5 devices, one reading per device every 30 s.
         for (long t = T0; t < T0 + Duration.ofHours(3).toMillis(); t += 30_000) {
@@ -86,7 +97,9 @@ class PeriodWindowsITCase {
                 .process(new RouteLate.FromWindows(), TypeInformation.of(SinkRecord.class));
 
         List<SinkRecord> out = new ArrayList<>();
-        try (CloseableIterator<SinkRecord> it = windowed.union(late).executeAndCollect()) {
+        JobID job;
+        try (CloseableIterator<SinkRecord> it = windowed.union(late).collectAsync()) {
+            job = env.executeAsync().getJobID();
             it.forEachRemaining(out::add);
         }
 
@@ -107,5 +120,24 @@ class PeriodWindowsITCase {
         List<Reading> expectedOnTime = new ArrayList<>(input);
         expectedOnTime.removeIf(r -> r.deviceId().equals("dev-late"));
         assertThat(onTime).containsExactlyInAnyOrderElementsOf(expectedOnTime);
+
+        // Each on-time reading left in exactly one fire; a fire emits at most 7 (the count), so a
+        // device's period of n readings took at least ceil(n / 7) fires.
+        Map<String, Long> perDevicePeriod = expectedOnTime.stream().collect(Collectors.groupingBy(
+                r -> r.deviceId() + "@" + (r.eventMillis() - T0) / Duration.ofHours(1).toMillis(), Collectors.counting()));
+        long leastFires = perDevicePeriod.values().stream().mapToLong(n -> (n + 6) / 7).sum();
+        assertThat(counter(job, UserMetrics.WINDOW_FIRED_READINGS)).isEqualTo(expectedOnTime.size());
+        assertThat(counter(job, UserMetrics.WINDOW_FIRES)).isBetween(leastFires, (long) expectedOnTime.size());
+    }
+
+    /** The sum over the window operator's subtasks of our counter {@code name}. */
+    private static long counter(JobID job, String name) {
+        return METRICS.getMetricsByGroup().entrySet().stream()
+                .filter(g -> job.toString().equals(g.getKey().getAllVariables().get("<job_id>")))
+                .filter(g -> g.getKey().getMetricIdentifier(name).endsWith("." + UserMetrics.GROUP + "." + name))
+                .map(g -> g.getValue().get(name))
+                .filter(metric -> metric instanceof Counter)
+                .mapToLong(metric -> ((Counter) metric).getCount())
+                .sum();
     }
 }
