@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis}
+ * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis}
  * and {@code --bench-dir bench}. Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
@@ -26,17 +26,19 @@ public final class BenchMain {
         int capacityN = 500_000;
         int memoryN = 1_000_000;
         Set<String> only = ALL;
+        Set<String> contenders = new LinkedHashSet<>(CapacityBench.CONTENDERS);
         Path benchDir = Path.of("bench");
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
                 case "--capacity-n" -> capacityN = Integer.parseInt(args[i + 1].replace("_", ""));
+                case "--contenders" -> contenders = new LinkedHashSet<>(Arrays.asList(args[i + 1].split(",")));
                 case "--memory-n" -> memoryN = Integer.parseInt(args[i + 1].replace("_", ""));
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[i + 1].split(",")));
                 case "--bench-dir" -> benchDir = Path.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; expected --n, --capacity-n, --memory-n, --runs, --only " + String.join(",", ALL) + ", --bench-dir");
+                        + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only " + String.join(",", ALL) + ", --bench-dir");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -48,7 +50,7 @@ public final class BenchMain {
                 case "rollover" -> results.writeSection("3-rollover.md", RolloverBench.run(benchDir));
                 case "memory" -> results.writeSection("5-memory.md", MemoryBench.run(memoryN, benchDir));
                 case "recovery" -> results.writeSection("6-recovery.md", RecoveryBench.run(runs, benchDir));
-                case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir));
+                case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir, contenders));
                 case "query" -> results.writeSection(QUERY_SECTION, QueryBench.run());
                 case "idle-kinesis" -> results.writeSection(IDLE_KINESIS_SECTION, IdleKinesisBench.run());
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
