@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness},
+ * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness},
  * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
  * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate). Start it with {@code ./bench/run}.
  */
@@ -35,6 +35,7 @@ public final class BenchMain {
         int capacityN = 500_000;
         int memoryN = 1_000_000;
         Set<String> only = ALL;
+        Set<String> contenders = new LinkedHashSet<>(CapacityBench.CONTENDERS);
         Path benchDir = Path.of("bench");
         List<Double> freshnessRates = List.of(1000.0, 5000.0);
         Duration freshnessWarmUp = Duration.ofSeconds(30);
@@ -43,6 +44,7 @@ public final class BenchMain {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
                 case "--capacity-n" -> capacityN = Integer.parseInt(args[i + 1].replace("_", ""));
+                case "--contenders" -> contenders = new LinkedHashSet<>(Arrays.asList(args[i + 1].split(",")));
                 case "--memory-n" -> memoryN = Integer.parseInt(args[i + 1].replace("_", ""));
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[i + 1].split(",")));
@@ -52,7 +54,7 @@ public final class BenchMain {
                 case "--freshness-warm-up" -> freshnessWarmUp = Duration.ofSeconds(Long.parseLong(args[i + 1]));
                 case "--freshness-seconds" -> freshnessPhase = Duration.ofSeconds(Long.parseLong(args[i + 1]));
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; expected --n, --capacity-n, --memory-n, --runs, --only " + String.join(",", ALL) + ", --bench-dir, "
+                        + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only " + String.join(",", ALL) + ", --bench-dir, "
                         + "--freshness-rates, --freshness-warm-up, --freshness-seconds");
             }
         }
@@ -65,7 +67,7 @@ public final class BenchMain {
                 case "rollover" -> results.writeSection("3-rollover.md", RolloverBench.run(benchDir));
                 case "memory" -> results.writeSection("5-memory.md", MemoryBench.run(memoryN, benchDir));
                 case "recovery" -> results.writeSection("6-recovery.md", RecoveryBench.run(runs, benchDir));
-                case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir));
+                case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir, contenders));
                 case "query" -> results.writeSection(QUERY_SECTION, QueryBench.run());
                 case "idle-kinesis" -> results.writeSection(IDLE_KINESIS_SECTION, IdleKinesisBench.run());
                 case "freshness" -> results.writeSection(FRESHNESS_SECTION, FreshnessBench.run(new FreshnessBench.Options(

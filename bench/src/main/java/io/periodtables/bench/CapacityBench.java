@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Benchmark 2: the pipeline's own capacity, with DynamoDB replaced by {@link InstantDynamoDb}.
@@ -28,11 +29,13 @@ import java.util.Locale;
  * the sink alone (pre-built readings) and, as the ceiling, the SDK alone ({@link RawBatchLoop}, one
  * thread, no Flink) write {@code n} readings; the result is readings per
  * second and readings per CPU-second of the job (the responder's threads subtracted). One extra
- * run of the full job is recorded with JFR and summarised.
+ * run of the full job is recorded with JFR and summarised. {@code contenders} picks some of
+ * {@link #CONTENDERS} (the SDK version sweep, {@code bench/sdk-sweep}, runs only the SDK-bound ones).
  */
 final class CapacityBench {
 
     static final int DEVICES = 1000;
+    static final List<String> CONTENDERS = List.of("full-job", "sink-only", "raw-sdk");
 
     private CapacityBench() {}
 
@@ -59,7 +62,10 @@ final class CapacityBench {
         }
     }
 
-    static String run(int n, int rounds, Path benchDir) throws Exception {
+    static String run(int n, int rounds, Path benchDir, Set<String> contenders) throws Exception {
+        if (!CONTENDERS.containsAll(contenders)) {
+            throw new IllegalArgumentException("unknown contender in --contenders " + contenders + "; expected some of " + CONTENDERS);
+        }
         List<Run> runs = new ArrayList<>();
         String load = MachineFacts.loadAverage();
         Path jfr = benchDir.resolve("target").resolve("capacity.jfr");
@@ -68,15 +74,25 @@ final class CapacityBench {
             PeriodTablesConfig seed = config(backend, "capseed", n, start);
             PrebuiltReadings.set(new FleetReadings(seed, start), n);
             for (int round = 0; round <= rounds; round++) {
-                Run job = measure(cluster, "full-job", round, n, fullJob(backend, "cap" + round, n, start));
-                Run sink = measure(cluster, "sink-only", round, n, sinkOnly(backend, "caps" + round, n, start));
-                Run raw = measureRaw(round, n, config(backend, "capr" + round, n, start));
-                for (Run r : List.of(job, sink, raw)) {
+                List<Run> measured = new ArrayList<>();
+                if (contenders.contains("full-job")) {
+                    measured.add(measure(cluster, "full-job", round, n, fullJob(backend, "cap" + round, n, start)));
+                }
+                if (contenders.contains("sink-only")) {
+                    measured.add(measure(cluster, "sink-only", round, n, sinkOnly(backend, "caps" + round, n, start)));
+                }
+                if (contenders.contains("raw-sdk")) {
+                    measured.add(measureRaw(round, n, config(backend, "capr" + round, n, start)));
+                }
+                for (Run r : measured) {
                     E2eBench.log((round == 0 ? "warm-up: " : "") + r);
                     if (round > 0) {
                         runs.add(r);
                     }
                 }
+            }
+            if (!contenders.contains("full-job")) {
+                return section(n, rounds, runs, load, null);
             }
             Files.createDirectories(jfr.getParent());
             // default settings (low overhead) with execution samples every 10 ms
@@ -147,8 +163,11 @@ final class CapacityBench {
                 + " that a job running for hours pays once).%n%n", n, DEVICES, rounds, load));
         md.append("| pipeline | readings/s median (min–max) | readings per core-second median (min–max) | same, compiled |"
                 + " target |\n|---|---|---|---|---|\n");
-        for (String what : List.of("full-job", "sink-only", "raw-sdk")) {
+        for (String what : CONTENDERS) {
             List<Run> mine = runs.stream().filter(r -> r.what().equals(what)).toList();
+            if (mine.isEmpty()) {
+                continue;
+            }
             md.append("| ").append(what).append(" | ")
                     .append(Stats.of(mine.stream().map(Run::perSecond).toList()).format("%,.0f")).append(" | ")
                     .append(Stats.of(mine.stream().map(Run::perCore).toList()).format("%,.0f")).append(" | ")
@@ -157,8 +176,10 @@ final class CapacityBench {
         }
         md.append("\n```\n");
         runs.forEach(r -> md.append(r).append('\n'));
-        md.append("```\n\n### CPU profile of one more full-job run\n\n");
-        md.append(JfrSummary.markdown(jfr, 30));
+        md.append("```\n");
+        if (jfr != null) {
+            md.append("\n### CPU profile of one more full-job run\n\n").append(JfrSummary.markdown(jfr, 30));
+        }
         return md.toString();
     }
 }
