@@ -5,6 +5,7 @@ import io.periodtables.conf.PeriodTablesConfig;
 
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer;
+import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
@@ -20,26 +21,19 @@ import java.util.Objects;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every record the production topology sends between operators, and every key, has an explicit
- * serializer: the graph builds with Flink's generic (Kryo) types disabled, which fails on the
- * first type that would fall back to Kryo. Kryo would cost CPU on the hot path and break
- * savepoints on any class change.
+ * The hot path of the production topology, both sources. Every record it sends between operators,
+ * and every key, has an explicit serializer: the graph builds with Flink's generic (Kryo) types
+ * disabled, which fails on the first type that would fall back to Kryo (Kryo would cost CPU and
+ * break savepoints on any class change). And the operators between the source and the key-by run
+ * in the source's task: a reading is parsed, checked against the restored watermark, split off
+ * from rejections and counted for the write load without being serialized in between.
  */
 class TopologySerializersTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"generator", "kinesis"})
     void productionTopologyNeedsNoGenericSerializer(String source) {
-        PeriodTablesConfig config = ConfigLoader.fromMap(Map.of(
-                "source", source,
-                "kinesis.stream-arn", "arn:aws:kinesis:eu-west-1:000000000000:stream/readings",
-                "kinesis.endpoint", "http://127.0.0.1:1",
-                "dynamodb.endpoint", "http://127.0.0.1:1"), true);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.getConfig().disableGenericTypes();
-        PeriodTablesTopology.build(env, config, Clock.systemUTC());
-
-        StreamGraph graph = env.getStreamGraph();
+        StreamGraph graph = productionGraph(source, true);
 
         List<TypeSerializer<?>> serializers = new ArrayList<>();
         for (StreamNode node : graph.getStreamNodes()) {
@@ -51,5 +45,33 @@ class TopologySerializersTest {
         assertThat(serializers.stream().filter(Objects::nonNull).toList())
                 .isNotEmpty()
                 .noneMatch(s -> s instanceof KryoSerializer);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"generator", "kinesis"})
+    void everythingBeforeTheKeyByIsChainedToTheSource(String source) {
+        List<String> vertices = new ArrayList<>();
+        for (JobVertex vertex : productionGraph(source, false).getJobGraph().getVertices()) {
+            vertices.add(vertex.getName());
+        }
+        assertThat(vertices)
+                .filteredOn(name -> name.startsWith("Source: "))
+                .singleElement()
+                .satisfies(name -> assertThat(name).contains("Checkpointed watermark", "Readings and rejections", "Write load"));
+        assertThat(vertices).noneMatch(name -> name.startsWith("Write load") || name.startsWith("Checkpointed watermark"));
+    }
+
+    private static StreamGraph productionGraph(String source, boolean withoutGenericTypes) {
+        PeriodTablesConfig config = ConfigLoader.fromMap(Map.of(
+                "source", source,
+                "kinesis.stream-arn", "arn:aws:kinesis:eu-west-1:000000000000:stream/readings",
+                "kinesis.endpoint", "http://127.0.0.1:1",
+                "dynamodb.endpoint", "http://127.0.0.1:1"), true);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        if (withoutGenericTypes) {
+            env.getConfig().disableGenericTypes();
+        }
+        PeriodTablesTopology.build(env, config, Clock.systemUTC());
+        return env.getStreamGraph();
     }
 }
