@@ -53,7 +53,6 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow> implements 
 
     private transient ListState<Tuple2<Long, Long>> state;
     private transient TreeMap<Long, Long> rowsByPeriod;
-    private transient Period last;
 
     ToArchiveRows(PeriodTablesConfig config, ArchiveItems items) {
         this.calendar = config.calendar();
@@ -105,14 +104,11 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow> implements 
     }
 
     private Period periodOf(long eventMillis) {
-        if (last == null || eventMillis < last.startMillis() || eventMillis >= last.endMillis()) {
-            try {
-                last = calendar.periodOf(eventMillis);
-            } catch (IllegalArgumentException outsideTableNames) {
-                return null;
-            }
+        try {
+            return calendar.periodOf(eventMillis); // the calendar answers a run of one period from its last one
+        } catch (IllegalArgumentException outsideTableNames) {
+            return null;
         }
-        return last;
     }
 
     @Override

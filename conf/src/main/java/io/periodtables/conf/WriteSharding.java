@@ -28,6 +28,9 @@ public final class WriteSharding implements Serializable {
     /** DynamoDB's limit on a partition key value, in UTF-8 bytes. */
     public static final int MAX_PARTITION_KEY_BYTES = 2048;
 
+    /** Length of a sort key of an instant in the years 0000-9999: 24-char instant, {@code '#'}, 8 hex digits. */
+    public static final int SORT_KEY_LENGTH = 33;
+
     private static final DateTimeFormatter SK_INSTANT =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -120,7 +123,12 @@ public final class WriteSharding implements Serializable {
 
     /** The longest device id, in UTF-8 bytes, whose sharded partition key DynamoDB accepts. */
     public int maxDeviceIdBytes() {
-        return MAX_PARTITION_KEY_BYTES - (shards == 1 ? 0 : 1 + String.valueOf(shards - 1).length());
+        return MAX_PARTITION_KEY_BYTES - maxShardSuffixBytes();
+    }
+
+    /** The most bytes the shard suffix {@code #k} adds to a device id: 0 with one shard. */
+    public int maxShardSuffixBytes() {
+        return shards == 1 ? 0 : 1 + String.valueOf(shards - 1).length();
     }
 
     static long crc32c(String s) {

@@ -1,7 +1,9 @@
 package io.periodtables.job;
 
 import java.time.LocalDate;
+import java.time.Month;
 import java.time.OffsetDateTime;
+import java.time.Year;
 
 /**
  * Epoch milliseconds of an ISO-8601 timestamp with an offset, exactly as
@@ -36,7 +38,7 @@ final class IsoTimestamp {
         int minute = digits(s, 14, 2);
         int second = digits(s, 17, 2);
         if ((year | month | day | hour | minute | second) < 0 || month < 1 || month > 12 || day < 1
-                || day > LocalDate.of(year, month, 1).lengthOfMonth() || hour > 23 || minute > 59 || second > 59) {
+                || day > Month.of(month).length(Year.isLeap(year)) || hour > 23 || minute > 59 || second > 59) {
             return Long.MIN_VALUE;
         }
         int at = 19;

@@ -3,12 +3,14 @@ package io.periodtables.sink;
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
 
 import org.apache.flink.annotation.PublicEvolving;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,17 +24,19 @@ public final class ReadingItems {
     private static final long WRITE_UNIT_BYTES = 1024;
 
     private final ItemBuilder items;
-    private final boolean ttl;
+    /** The key attributes as a payload would name them: {@code "pk"}, {@code "sk"} and, with a ttl, {@code "ttl"}. */
+    private final List<String> quotedKeyAttributes;
     /** The most the key attributes and the ttl attribute add to an item, the device id aside. */
     private final long fixedBytes;
 
     public ReadingItems(PeriodTablesConfig config) {
         this.items = new ItemBuilder(config.sharding(), config.ttl().orElse(null));
-        this.ttl = config.ttl().isPresent();
-        int shardSuffix = config.sharding().shards() == 1 ? 0 : 1 + String.valueOf(config.sharding().shards() - 1).length();
-        // pk = device id and shard suffix, sk = 24-char instant, '#' and 8 hex digits, ttl = a number of at most 20 digits
-        this.fixedBytes = ItemAttributes.PK.length() + shardSuffix + ItemAttributes.SK.length() + 33
-                + (ttl ? ItemAttributes.TTL.length() + 12 : 0);
+        boolean ttl = config.ttl().isPresent();
+        this.quotedKeyAttributes = (ttl ? List.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL)
+                : List.of(ItemAttributes.PK, ItemAttributes.SK)).stream().map(name -> '"' + name + '"').toList();
+        // pk = device id and shard suffix, sk of WriteSharding, ttl = a number of at most 20 digits (12 bytes)
+        this.fixedBytes = ItemAttributes.PK.length() + config.sharding().maxShardSuffixBytes()
+                + ItemAttributes.SK.length() + WriteSharding.SORT_KEY_LENGTH + (ttl ? ItemAttributes.TTL.length() + 12 : 0);
     }
 
     /**
@@ -57,8 +61,12 @@ public final class ReadingItems {
     }
 
     private boolean namesKeyAttribute(String payload) {
-        return payload.contains("\"" + ItemAttributes.PK + "\"") || payload.contains("\"" + ItemAttributes.SK + "\"")
-                || (ttl && payload.contains("\"" + ItemAttributes.TTL + "\""));
+        for (String name : quotedKeyAttributes) {
+            if (payload.contains(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The item of {@code reading}; {@link IllegalArgumentException} when the sink would reject it instead. */
