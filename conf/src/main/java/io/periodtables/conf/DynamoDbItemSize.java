@@ -80,6 +80,10 @@ public final class DynamoDbItemSize {
      * of exponent, plus a terminator for negative numbers.
      */
     static long numberSize(String number) {
+        long plain = plainNumberSize(number);
+        if (plain >= 0) {
+            return plain;
+        }
         BigDecimal value;
         try {
             value = new BigDecimal(number).stripTrailingZeros();
@@ -94,6 +98,47 @@ public final class DynamoDbItemSize {
         int pointPosition = digits - value.scale();
         int alignedDigits = digits + (Math.floorMod(pointPosition, 2) == 1 ? 1 : 0);
         return (alignedDigits + 1) / 2 + 1 + (value.signum() < 0 ? 1 : 0);
+    }
+
+    /**
+     * {@link #numberSize} of a number in plain notation ({@code -?digits(.digits)?}, as JSON
+     * readings usually carry them) read from its digits, or -1 for any other text. The
+     * significant digits run from the first to the last non-zero digit; the decimal point sits
+     * {@code integerDigits - first} digits after the first of them.
+     */
+    private static long plainNumberSize(String number) {
+        int n = number.length();
+        int start = n > 0 && number.charAt(0) == '-' ? 1 : 0;
+        int point = -1;
+        int first = -1;
+        int last = -1;
+        int digits = 0;
+        for (int i = start; i < n; i++) {
+            char c = number.charAt(i);
+            if (c == '.' && point < 0 && digits > 0) {
+                point = digits;
+            } else if (c >= '0' && c <= '9') {
+                if (c != '0') {
+                    if (first < 0) {
+                        first = digits;
+                    }
+                    last = digits;
+                }
+                digits++;
+            } else {
+                return -1;
+            }
+        }
+        if (digits == 0 || point == digits) {
+            return -1; // "", "-", "5.": left to BigDecimal
+        }
+        if (first < 0) {
+            return 1; // zero
+        }
+        int integerDigits = point < 0 ? digits : point;
+        int precision = last - first + 1;
+        int alignedDigits = precision + (Math.floorMod(integerDigits - first, 2) == 1 ? 1 : 0);
+        return (alignedDigits + 1) / 2 + 1 + (start == 1 ? 1 : 0);
     }
 
     /** UTF-8 length of {@code s} without encoding it. */

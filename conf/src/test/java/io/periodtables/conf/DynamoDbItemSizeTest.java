@@ -6,8 +6,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,6 +34,47 @@ class DynamoDbItemSizeTest {
         "0.001, 2", "-1, 3", "-12345, 5", "1500, 2", "1.5e3, 2", "12345678901234567890123456789012345678, 20"})
     void numbersTakeOneBytePerTwoSignificantDigitsPlusOne(String number, long bytes) {
         assertThat(DynamoDbItemSize.numberSize(number)).isEqualTo(bytes);
+    }
+
+    /** Plain decimals are sized from their digits; the rule spelled out with BigDecimal must agree. */
+    @Test
+    void plainDecimalsAreSizedLikeTheRuleSaysForAnyDigits() {
+        Random random = new Random(18);
+        for (int i = 0; i < 50_000; i++) {
+            StringBuilder number = new StringBuilder(random.nextBoolean() ? "-" : "");
+            appendDigits(number, random, 1 + random.nextInt(random.nextBoolean() ? 3 : 25));
+            if (random.nextBoolean()) {
+                appendDigits(number.append('.'), random, 1 + random.nextInt(random.nextBoolean() ? 3 : 25));
+            }
+            String text = number.toString();
+            assertThat(DynamoDbItemSize.numberSize(text)).as(text).isEqualTo(byTheRule(text));
+        }
+        for (String text : List.of("5.", ".5", "-", "", "1e5", "1.2.3", "+1", "--1", "1-", "0x10")) {
+            long expected;
+            try {
+                expected = byTheRule(text);
+            } catch (NumberFormatException notANumber) {
+                expected = text.length();
+            }
+            assertThat(DynamoDbItemSize.numberSize(text)).as(text).isEqualTo(expected);
+        }
+    }
+
+    /** Digits biased to zeros, so leading, trailing and inner zeros all occur often. */
+    private static void appendDigits(StringBuilder out, Random random, int count) {
+        for (int i = 0; i < count; i++) {
+            out.append(random.nextInt(3) == 0 ? (char) ('0' + random.nextInt(10)) : '0');
+        }
+    }
+
+    private static long byTheRule(String text) {
+        BigDecimal value = new BigDecimal(text).stripTrailingZeros();
+        if (value.signum() == 0) {
+            return 1;
+        }
+        int pointPosition = value.precision() - value.scale();
+        int aligned = value.precision() + (Math.floorMod(pointPosition, 2) == 1 ? 1 : 0);
+        return (aligned + 1) / 2 + 1 + (value.signum() < 0 ? 1 : 0);
     }
 
     @Test

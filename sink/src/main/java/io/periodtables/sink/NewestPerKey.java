@@ -1,9 +1,11 @@
 package io.periodtables.sink;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Removes entries for the same table and item key from a batch, because DynamoDB rejects a
@@ -16,6 +18,16 @@ final class NewestPerKey {
     private NewestPerKey() {}
 
     static List<TableWriteEntry> of(List<TableWriteEntry> batch) {
+        Set<TableWriteEntry.EntryKey> keys = new HashSet<>(batch.size() * 2);
+        for (TableWriteEntry entry : batch) {
+            if (!keys.add(entry.key())) {
+                return withoutOlderVersions(batch); // rare: the same key twice within one batch
+            }
+        }
+        return batch;
+    }
+
+    private static List<TableWriteEntry> withoutOlderVersions(List<TableWriteEntry> batch) {
         Map<TableWriteEntry.EntryKey, TableWriteEntry> newest = new LinkedHashMap<>(batch.size() * 2);
         for (TableWriteEntry entry : batch) {
             TableWriteEntry.EntryKey key = entry.key();
@@ -23,6 +35,6 @@ final class NewestPerKey {
             newest.remove(key);
             newest.put(key, entry);
         }
-        return newest.size() == batch.size() ? batch : new ArrayList<>(newest.values());
+        return new ArrayList<>(newest.values());
     }
 }

@@ -95,7 +95,8 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
                 .build();
         return new PeriodTableSinkWriter(converter, context, writerConfig, recoveredState,
                 // the delay queue's requests and bisection halves travel next to the regular ones
-                DynamoDbClients.of(config).withInterceptors(interceptors).newAsyncClient(3 * getMaxInFlightRequests()),
+                DynamoDbClients.of(config).withInterceptors(interceptors)
+                        .newAsyncClientForNonBlockingCallbacks(3 * getMaxInFlightRequests()),
                 missingTables.create(config), config.naming().rejectedTable(),
                 backoff, config.get(ConfigKeys.SINK_MAX_ATTEMPTS), clock);
     }

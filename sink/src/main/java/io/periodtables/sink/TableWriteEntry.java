@@ -130,6 +130,36 @@ public final class TableWriteEntry implements Serializable {
         return table + "[pk=" + pk() + ", sk=" + sk() + ", " + sizeBytes + " bytes, " + failedAttempts + " failed attempts]";
     }
 
-    /** Table and item key of an entry: what DynamoDB refuses twice in one request. */
-    record EntryKey(String table, String pk, String sk) {}
+    /**
+     * Table and item key of an entry: what DynamoDB refuses twice in one request. Its hash is
+     * computed once: the writer looks every entry up several times (deduplication, keys in flight).
+     */
+    static final class EntryKey {
+        private final String table;
+        private final String pk;
+        private final String sk;
+        private final int hash;
+
+        EntryKey(String table, String pk, String sk) {
+            this.table = table;
+            this.pk = pk;
+            this.sk = sk;
+            this.hash = (31 * table.hashCode() + pk.hashCode()) * 31 + sk.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof EntryKey k && hash == k.hash && pk.equals(k.pk) && sk.equals(k.sk) && table.equals(k.table);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return table + "[pk=" + pk + ", sk=" + sk + "]";
+        }
+    }
 }
