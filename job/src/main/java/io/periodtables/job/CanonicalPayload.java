@@ -126,6 +126,8 @@ final class CanonicalPayload {
             gen.writeString(s);
         } else if (value instanceof Long l) {
             gen.writeNumber(l); // any long is within DynamoDB's range
+        } else if (value instanceof JsonFields.Decimal d) {
+            gen.writeNumber(d.text()); // in range by construction
         } else if (value instanceof BigDecimal d) {
             gen.writeNumber(DynamoDbNumbers.check(d));
         } else if (value instanceof BigInteger i) {
