@@ -67,32 +67,31 @@ final class CapacityBench {
             throw new IllegalArgumentException("unknown contender in --contenders " + contenders + "; expected some of " + CONTENDERS);
         }
         List<Run> runs = new ArrayList<>();
+        int warmUpRounds = 0;
         String load = MachineFacts.loadAverage();
         Path jfr = benchDir.resolve("target").resolve("capacity.jfr");
         Instant start = BenchConfigs.fleetStart(4);
         try (InstantDynamoDb backend = InstantDynamoDb.start(1); BenchCluster cluster = new BenchCluster()) {
             PeriodTablesConfig seed = config(backend, "capseed", n, start);
             PrebuiltReadings.set(new FleetReadings(seed, start), n);
-            for (int round = 0; round <= rounds; round++) {
-                List<Run> measured = new ArrayList<>();
-                if (contenders.contains("full-job")) {
-                    measured.add(measure(cluster, "full-job", round, n, fullJob(backend, "cap" + round, n, start)));
-                }
-                if (contenders.contains("sink-only")) {
-                    measured.add(measure(cluster, "sink-only", round, n, sinkOnly(backend, "caps" + round, n, start)));
-                }
-                if (contenders.contains("raw-sdk")) {
-                    measured.add(measureRaw(round, n, config(backend, "capr" + round, n, start)));
-                }
+            for (int warmUp = 1; ; warmUp++) {
+                List<Run> measured = round(cluster, backend, contenders, 0, "w" + warmUp, n, start);
                 for (Run r : measured) {
-                    E2eBench.log((round == 0 ? "warm-up: " : "") + r);
-                    if (round > 0) {
-                        runs.add(r);
-                    }
+                    E2eBench.log("warm-up " + warmUp + ": " + r);
+                }
+                warmUpRounds = warmUp;
+                if (WarmUp.over(warmUp, measured.stream().map(r -> new WarmUp.Cpu(r.cpu() - r.backendCpu(), r.jitCpu())).toList())) {
+                    break;
+                }
+            }
+            for (int round = 1; round <= rounds; round++) {
+                for (Run r : round(cluster, backend, contenders, round, "r" + round, n, start)) {
+                    E2eBench.log(r.toString());
+                    runs.add(r);
                 }
             }
             if (!contenders.contains("full-job")) {
-                return section(n, rounds, runs, load, null);
+                return section(n, rounds, warmUpRounds, runs, load, null);
             }
             Files.createDirectories(jfr.getParent());
             // default settings (low overhead) with execution samples every 10 ms
@@ -105,7 +104,23 @@ final class CapacityBench {
                 E2eBench.log("profiled: " + profiled);
             }
         }
-        return section(n, rounds, runs, load, jfr);
+        return section(n, rounds, warmUpRounds, runs, load, jfr);
+    }
+
+    /** One run of each contender, in the order of {@link #CONTENDERS}. */
+    private static List<Run> round(BenchCluster cluster, InstantDynamoDb backend, Set<String> contenders, int round, String tag,
+            int n, Instant start) throws Exception {
+        List<Run> measured = new ArrayList<>();
+        if (contenders.contains("full-job")) {
+            measured.add(measure(cluster, "full-job", round, n, fullJob(backend, "cap" + tag, n, start)));
+        }
+        if (contenders.contains("sink-only")) {
+            measured.add(measure(cluster, "sink-only", round, n, sinkOnly(backend, "caps" + tag, n, start)));
+        }
+        if (contenders.contains("raw-sdk")) {
+            measured.add(measureRaw(round, n, config(backend, "capr" + tag, n, start)));
+        }
+        return measured;
     }
 
     static PeriodTablesConfig config(InstantDynamoDb backend, String prefix, int n, Instant start) {
@@ -153,14 +168,14 @@ final class CapacityBench {
                 clock.jitSeconds());
     }
 
-    private static String section(int n, int rounds, List<Run> runs, String load, Path jfr) throws Exception {
+    private static String section(int n, int rounds, int warmUpRounds, List<Run> runs, String load, Path jfr) throws Exception {
         StringBuilder md = new StringBuilder("## 2. Pipeline capacity with an instant backend\n\n");
         md.append(String.format(Locale.ROOT, "N = %,d readings per run, %,d devices, 3 hourly periods, 4 shards,"
                 + " parallelism 2, checkpoints every 10 s; DynamoDB replaced by an in-process Netty responder on"
-                + " 127.0.0.1 (BatchWriteItem → `{\"UnprocessedItems\":{}}`); %d rounds after a warm-up; load average"
+                + " 127.0.0.1 (BatchWriteItem → `{\"UnprocessedItems\":{}}`); %d rounds after %d warm-up rounds (%s); load average"
                 + " at start %s. *Per core* = readings ÷ CPU-seconds of the job's JVM, the responder's"
                 + " event-loop thread excluded; *compiled* also without the JIT compiler threads' CPU (a warm-up cost"
-                + " that a job running for hours pays once).%n%n", n, DEVICES, rounds, load));
+                + " that a job running for hours pays once).%n%n", n, DEVICES, rounds, warmUpRounds, WarmUp.rule(), load));
         md.append("| pipeline | readings/s median (min–max) | readings per core-second median (min–max) | same, compiled |"
                 + " target |\n|---|---|---|---|---|\n");
         for (String what : CONTENDERS) {

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The backend's ceiling as a client sees it: one thread builds the same items as the sinks and
  * sends them in {@code BatchWriteItem}s of 25 to one table with {@code inFlight} requests
- * outstanding; unprocessed items and failed requests are sent again. No Flink.
+ * outstanding, through a client built as the sink's is; unprocessed items and failed requests are
+ * sent again. No Flink.
  */
 final class RawBatchLoop {
 
@@ -32,7 +33,7 @@ final class RawBatchLoop {
         ReadingItems items = new ReadingItems(config);
         Semaphore permits = new Semaphore(inFlight);
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(inFlight)) {
+        try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClientForNonBlockingCallbacks(inFlight)) {
             for (int i = 0; i < readings.length; i += BATCH) {
                 List<WriteRequest> batch = new ArrayList<>(BATCH);
                 for (int j = i; j < Math.min(i + BATCH, readings.length); j++) {
