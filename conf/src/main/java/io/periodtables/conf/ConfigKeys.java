@@ -132,7 +132,8 @@ public final class ConfigKeys {
     public static final ConfigKey<Integer> SINK_MAX_BUFFERED =
             key("sink.max-buffered", "10000", "items buffered per sink subtask before backpressure", s -> ConfigValues.intInRange(s, 25, 10_000_000));
     public static final ConfigKey<Duration> SINK_REQUEST_TIMEOUT =
-            key("sink.request-timeout", "PT10S", "timeout of one DynamoDB request attempt", ConfigValues::positiveDuration);
+            key("sink.request-timeout", "PT10S", "a DynamoDB request attempt fails after this long without an answer"
+                    + " (the HTTP read and write timeouts)", ConfigValues::positiveDuration);
     public static final ConfigKey<Integer> GENERATOR_DEVICES =
             key("generator.devices", "100", "synthetic fleet: number of devices", s -> ConfigValues.intInRange(s, 1, 10_000_000));
     public static final ConfigKey<Double> GENERATOR_RATE =

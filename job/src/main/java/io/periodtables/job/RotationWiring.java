@@ -87,6 +87,8 @@ public final class RotationWiring {
     static void attach(DataStream<Reading> readings, DataStream<TableLoad> load, PeriodTablesConfig config) {
         DataStream<Long> ticks = readings
                 .process(new RotationTicks(), Types.LONG)
+                // the readings' parallelism keeps it in their task: a stateless filter, no hop
+                .setParallelism(readings.getParallelism())
                 .uid("rotation-ticks").name("Rotation ticks");
         Rotation.Builder rotation = Rotation.builder(config);
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> rotation.retentionGate(new ArchivedPeriods(path)));

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * disabled, which fails on the first type that would fall back to Kryo (Kryo would cost CPU and
  * break savepoints on any class change). And the operators between the source and the key-by run
  * in the source's task: a reading is parsed, checked against the restored watermark, split off
- * from rejections and counted for the write load without being serialized in between.
+ * from rejections, counted for the write load and thinned into rotation ticks without being
+ * serialized in between.
  */
 class TopologySerializersTest {
 
@@ -57,8 +58,10 @@ class TopologySerializersTest {
         assertThat(vertices)
                 .filteredOn(name -> name.startsWith("Source: "))
                 .singleElement()
-                .satisfies(name -> assertThat(name).contains("Checkpointed watermark", "Readings and rejections", "Write load"));
-        assertThat(vertices).noneMatch(name -> name.startsWith("Write load") || name.startsWith("Checkpointed watermark"));
+                .satisfies(name -> assertThat(name).contains("Checkpointed watermark", "Readings and rejections", "Write load",
+                        "Rotation ticks"));
+        assertThat(vertices).noneMatch(name -> name.startsWith("Write load") || name.startsWith("Checkpointed watermark")
+                || name.startsWith("Rotation ticks"));
     }
 
     private static StreamGraph productionGraph(String source, boolean withoutGenericTypes) {
