@@ -35,7 +35,7 @@ final class E2eBench {
             Contenders contenders = new Contenders(cluster, dynamoDb, admin, n);
             PrebuiltReadings.set(contenders.fleet(), n);
 
-            Contenders warmUp = new Contenders(cluster, dynamoDb, admin, Math.min(n, 50_000));
+            Contenders warmUp = new Contenders(cluster, dynamoDb, admin, Math.min(n, 100_000));
             for (int round = 1; ; round++) {
                 List<Measurement> measured = List.of(warmUp.ourSink(0), warmUp.stockSink(0), warmUp.rawLoop(0, 8),
                         warmUp.fullJob(0));
@@ -74,7 +74,7 @@ final class E2eBench {
         md.append("## 1. End-to-end throughput into DynamoDB Local (separate JVM)\n\n");
         md.append(String.format(Locale.ROOT, "N = %,d readings per run (the seed reading, %d bytes as DynamoDB counts it),"
                 + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
-                + " (our-sink, stock-sink, raw-sdk, full-job) after %d warm-up rounds of up to 50,000 readings (%s); load average at start %s."
+                + " (our-sink, stock-sink, raw-sdk, full-job) after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."
                 + " Each sink at its defaults (ours: 16 requests in flight, 1 s buffer time; stock: 50 in flight, 5 s),"
                 + " checkpoints every 10 s; the sinks read pre-built readings, the full job their pre-built JSON records (parsed in its source, as Kinesis records are)."
                 + " Wall time from job submission to its end; CPU of the client JVM (with and without its JIT compilation, a"
