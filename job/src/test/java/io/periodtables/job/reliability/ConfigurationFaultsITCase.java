@@ -98,7 +98,7 @@ class ConfigurationFaultsITCase {
 
             Throwable failure = failureOf(config);
 
-            assertThat(sinkError(failure)).contains("failed 3 attempts (sink.max-attempts=3)").containsIgnoringCase("timeout");
+            assertThat(sinkError(failure)).contains("failed 3 attempts (sink.max-attempts=3)").containsIgnoringCase("timed out");
         }
         assertNothingWritten("rel_black_hole");
     }
