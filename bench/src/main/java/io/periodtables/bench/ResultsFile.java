@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 /**
  * {@code bench/RESULTS.md}: a header with the machine facts, then one section per benchmark. Each
  * benchmark writes its section to {@code bench/target/results/<n>-<name>.md}, so one benchmark
- * can be run again alone; the file is assembled from all sections present. A section can also be
+ * can be run again alone; the file is assembled from all sections present and the ones it already holds. A section can also be
  * spliced into the RESULTS.md there is ({@link #spliceSection}), keeping everything else in it.
  */
 final class ResultsFile {
@@ -36,7 +36,12 @@ final class ResultsFile {
         Files.writeString(sectionsDir().resolve(fileName), markdown);
     }
 
-    /** Writes RESULTS.md from the header and every section file, in section-number order. */
+    /**
+     * Writes RESULTS.md from the header, the numbered sections of the RESULTS.md there is, and
+     * every section file in section-number order: a file replaces the section of the same heading
+     * in its place, or is appended (so a run of some benchmarks after {@code mvn clean} loses no
+     * other section).
+     */
     Path assemble(String header) throws IOException {
         List<Path> sections = new ArrayList<>();
         if (Files.isDirectory(sectionsDir())) {
@@ -44,13 +49,30 @@ final class ResultsFile {
                 files.filter(p -> p.getFileName().toString().endsWith(".md")).sorted(IN_SECTION_ORDER).forEach(sections::add);
             }
         }
-        StringBuilder out = new StringBuilder(header);
-        for (Path section : sections) {
-            out.append('\n').append(Files.readString(section));
-        }
         Path results = benchDir.resolve("RESULTS.md");
-        Files.writeString(results, out.toString());
+        String document = header;
+        if (Files.isRegularFile(results)) {
+            for (String kept : numberedSections(Files.readString(results))) {
+                document = spliced(document, kept);
+            }
+        }
+        for (Path section : sections) {
+            document = spliced(document, Files.readString(section));
+        }
+        Files.writeString(results, document);
         return results;
+    }
+
+    /** The {@code ## <n>.} sections of {@code document}, each through the line before the next {@code ## }. */
+    private static List<String> numberedSections(String document) {
+        List<String> sections = new ArrayList<>();
+        String[] parts = document.split("(?m)^(?=## )");
+        for (String part : parts) {
+            if (part.startsWith("## ") && part.length() > 3 && Character.isDigit(part.charAt(3))) {
+                sections.add(part.endsWith("\n\n") ? part.substring(0, part.length() - 1) : part);
+            }
+        }
+        return sections;
     }
 
     /**

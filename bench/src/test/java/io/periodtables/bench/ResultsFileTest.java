@@ -41,6 +41,19 @@ class ResultsFileTest {
     }
 
     @Test
+    void assemblingKeepsTheSectionsNoFileReplaces(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("RESULTS.md"), "# old header\n\n## Machine\n\nold\n\n## 1. E2e\n\nold e2e\n\n"
+                + "## 2. Capacity\n\nold capacity\n\n### profile\n\nold profile\n\n## 3. Rollover\n\nold rollover\n");
+        ResultsFile results = new ResultsFile(dir);
+        results.writeSection("2-capacity.md", "## 2. Capacity\n\nnew capacity\n");
+
+        results.assemble("# benchmarks\n\n## Machine\n\nnew\n");
+
+        assertThat(Files.readString(dir.resolve("RESULTS.md"))).isEqualTo("# benchmarks\n\n## Machine\n\nnew\n\n"
+                + "## 1. E2e\n\nold e2e\n\n## 2. Capacity\n\nnew capacity\n\n## 3. Rollover\n\nold rollover\n");
+    }
+
+    @Test
     void assemblesSectionsByTheirNumber(@TempDir Path dir) throws Exception {
         ResultsFile results = new ResultsFile(dir);
         results.writeSection("11-freshness.md", "## 11. Freshness\n");
