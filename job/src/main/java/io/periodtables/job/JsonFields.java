@@ -88,9 +88,9 @@ final class JsonFields {
 
     /**
      * The text of {@code number} without trailing zeros, as {@link BigDecimal#toString()} writes
-     * it, when that is plain notation read off the digits: {@code -?I.F} with at most 38
-     * digits (so within DynamoDB's range), where dropping F's trailing zeros leaves either some fraction (and at
-     * most five zeros after the point before the first significant digit, else BigDecimal
+     * it, when that is plain notation read off the digits: {@code -?I.F} with at most 38 digits
+     * (so within DynamoDB's range), where dropping F's trailing zeros leaves either some fraction
+     * (and at most five zeros after the point before the first significant digit, else BigDecimal
      * switches to an exponent) or an integer not ending in zero (else the exponent is positive).
      * Null for anything else, including exponents; zero is {@code "0"}.
      */
