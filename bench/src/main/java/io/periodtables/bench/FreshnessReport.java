@@ -62,7 +62,7 @@ final class FreshnessReport {
 
         md.append("Where the time goes, per phase (measured while feeding):\n\n")
                 .append("| fire delay | target/s | PutRecords p50 | GetRecords p50 / p90 (calls) | fires/s | readings per fire ")
-                .append("| trigger wait, mean (est.) | sink write latency | source back-pressured | busy: windows / sink writer ")
+                .append("| trigger wait, mean (est.) | sink write latency | source back-pressured | busy: windows and sink ")
                 .append("| poll spacing p50 / max | CPU % of a core: JVM / kinesalite / DynamoDB Local |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (FreshnessBench.Phase p : phases) {
@@ -77,8 +77,7 @@ final class FreshnessReport {
                     .append(fmt0(triggerWaitMillis(p.fireDelay(), perFire))).append(" ms | ")
                     .append(fmt0(p.gauges().get(FreshnessBench.SINK_LATENCY))).append(" ms | ")
                     .append(fmt0(p.gauges().get(FreshnessBench.SOURCE_BACKPRESSURE))).append(" ms/s | ")
-                    .append(fmt0(p.gauges().get(FreshnessBench.WINDOWS_BUSY))).append(" / ")
-                    .append(fmt0(p.gauges().get(FreshnessBench.SINK_BUSY))).append(" ms/s | ").append(ms(spacing.p50()))
+                    .append(fmt0(p.gauges().get(FreshnessBench.WINDOWS_BUSY))).append(" ms/s | ").append(ms(spacing.p50()))
                     .append(" / ").append(ms(spacing.max())).append(" | ").append(fmt0(percent(p.cpu().jvm(), p)))
                     .append(" / ").append(fmt0(percent(p.cpu().kinesalite(), p))).append(" / ")
                     .append(fmt0(percent(p.cpu().dynamoDb(), p))).append(" |\n");
@@ -114,9 +113,8 @@ final class FreshnessReport {
     static String verdict(FreshnessBench.Phase p) {
         double backPressured = p.gauges().get(FreshnessBench.SOURCE_BACKPRESSURE);
         String where = backPressured >= 500
-                ? "the source was back-pressured " + fmt0(backPressured) + " ms/s: the windows (busy "
-                        + fmt0(p.gauges().get(FreshnessBench.WINDOWS_BUSY)) + " ms/s) or the sink (busy "
-                        + fmt0(p.gauges().get(FreshnessBench.SINK_BUSY)) + " ms/s, write latency "
+                ? "the source was back-pressured " + fmt0(backPressured) + " ms/s: the windows and the sink (their task busy "
+                        + fmt0(p.gauges().get(FreshnessBench.WINDOWS_BUSY)) + " ms/s, write latency "
                         + fmt0(p.gauges().get(FreshnessBench.SINK_LATENCY)) + " ms) set the pace"
                 : "the source was back-pressured only " + fmt0(backPressured) + " ms/s, so the backlog built at the "
                         + "source itself: GetRecords from kinesalite took " + ms(Percentiles.of(p.getRecordsNanos()).p50())
@@ -167,7 +165,7 @@ final class FreshnessReport {
                 .append("the 1 s matters only below ").append(BATCH_ITEMS * SINK_SUBTASKS).append(" readings/s.\n")
                 .append("5. *Write* — the `BatchWriteItem` round trip to DynamoDB Local (the sink's `avgSendLatencyMs` ")
                 .append("gauge, a moving average; like the task gauges `backPressuredTimeMsPerSecond` of the source and ")
-                .append("`busyTimeMsPerSecond` of the windows and the sink writer, averaged over samples every ")
+                .append("`busyTimeMsPerSecond` of the task of the windows and the sink writer, averaged over samples every ")
                 .append(FreshnessBench.GAUGE_INTERVAL.toMillis()).append(" ms while feeding, over subtasks).\n")
                 .append("6. *Poll* — the probe finds the item at its next poll: up to one poll spacing late.\n\n")
                 .append("Whatever the parts do not explain is queueing for a core on this loaded machine (network buffers, ")

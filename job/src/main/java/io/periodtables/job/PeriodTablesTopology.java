@@ -84,17 +84,27 @@ public final class PeriodTablesTopology {
                 .process(new ToPeriodTable(), TypeInformation.of(SinkRecord.class))
                 .uid("period-windows").name(WINDOWS_NAME);
 
-        DataStream<SinkRecord> late = periodRecords.getSideOutput(LATE)
-                .process(new RouteLate.FromWindows(), TypeInformation.of(SinkRecord.class))
-                .uid("window-late").name("Late in windows")
-                .union(timed.getSideOutput(SplitRejected.LATE))
-                .process(new RouteLate(config.get(ConfigKeys.LATE_POLICY)), TypeInformation.of(SinkRecord.class))
+        ConfigKeys.LatePolicy latePolicy = config.get(ConfigKeys.LATE_POLICY);
+        SingleOutputStreamOperator<SinkRecord> lateInShards = timed.getSideOutput(SplitRejected.LATE)
+                .process(new RouteLate(latePolicy), TypeInformation.of(SinkRecord.class))
                 .uid("late-router").name("Late readings");
+        if (input.parallelism() > 0) {
+            lateInShards.setParallelism(input.parallelism());
+        }
+        DataStream<SinkRecord> late = periodRecords.getSideOutput(LATE)
+                .process(new RouteLate.FromWindows(latePolicy), TypeInformation.of(SinkRecord.class))
+                .uid("window-late").name("Late in windows")
+                .union(lateInShards);
         DataStream<SinkRecord> rejected = timed.getSideOutput(SplitRejected.REJECTED);
 
-        periodRecords.union(late, rejected)
+        // Two sinks: the period records', chained to the windows (one input, so no hop between
+        // tasks), and the few others', which come from both the source's and the windows' tasks.
+        periodRecords
                 .sinkTo(sink(config))
                 .uid("period-sink").name("DynamoDB period tables");
+        late.union(rejected)
+                .sinkTo(sink(config))
+                .uid("late-rejected-sink").name("DynamoDB late and rejected");
         if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
             Archive.attach(periodRecords.union(late), config, new StoredItems(config));
             LOG.info("Archiving to {}: retention deletes a table only once its period's _SUCCESS marker is there",

@@ -7,6 +7,7 @@ import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -17,6 +18,8 @@ import org.apache.flink.util.Collector;
  * which they carry; the rest come from the window operator's late side output and carry its
  * watermark at the moment it judged them (the side output precedes the next watermark). Either
  * way the late table depends on the data alone: a replay, whenever it runs, writes the same one.
+ * Each path routes in the task that judged the reading (the source's, the windows'), so a late
+ * reading is not sent between tasks before it reaches the sink.
  */
 final class RouteLate extends ProcessFunction<SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
@@ -30,22 +33,43 @@ final class RouteLate extends ProcessFunction<SinkRecord, SinkRecord> {
 
     @Override
     public void open(OpenContext openContext) {
-        late = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter(UserMetrics.READINGS_LATE);
+        late = lateCounter(getRuntimeContext().getMetricGroup());
     }
 
     @Override
     public void processElement(SinkRecord record, Context ctx, Collector<SinkRecord> out) {
         late.inc();
-        out.collect(policy == ConfigKeys.LatePolicy.PERIOD_TABLE ? SinkRecord.period(record.reading()) : record);
+        out.collect(route(policy, record));
+    }
+
+    private static Counter lateCounter(MetricGroup operator) {
+        return UserMetrics.of(operator).counter(UserMetrics.READINGS_LATE);
+    }
+
+    private static SinkRecord route(ConfigKeys.LatePolicy policy, SinkRecord late) {
+        return policy == ConfigKeys.LatePolicy.PERIOD_TABLE ? SinkRecord.period(late.reading()) : late;
     }
 
     /** A reading of the window operator's late side output, with the watermark that made it late. */
     static final class FromWindows extends ProcessFunction<Reading, SinkRecord> {
         private static final long serialVersionUID = 1L;
 
+        private final ConfigKeys.LatePolicy policy;
+        private transient Counter late;
+
+        FromWindows(ConfigKeys.LatePolicy policy) {
+            this.policy = policy;
+        }
+
+        @Override
+        public void open(OpenContext openContext) {
+            late = lateCounter(getRuntimeContext().getMetricGroup());
+        }
+
         @Override
         public void processElement(Reading reading, Context ctx, Collector<SinkRecord> out) {
-            out.collect(SinkRecord.late(reading, ctx.timerService().currentWatermark()));
+            late.inc();
+            out.collect(route(policy, SinkRecord.late(reading, ctx.timerService().currentWatermark())));
         }
     }
 }

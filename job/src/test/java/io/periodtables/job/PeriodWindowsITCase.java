@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodLength;
@@ -94,7 +95,7 @@ class PeriodWindowsITCase {
                 .sideOutputLateData(PeriodTablesTopology.LATE)
                 .process(new PeriodTablesTopology.ToPeriodTable(), TypeInformation.of(SinkRecord.class));
         DataStream<SinkRecord> late = windowed.getSideOutput(PeriodTablesTopology.LATE)
-                .process(new RouteLate.FromWindows(), TypeInformation.of(SinkRecord.class));
+                .process(new RouteLate.FromWindows(ConfigKeys.LatePolicy.LATE_TABLE), TypeInformation.of(SinkRecord.class));
 
         List<SinkRecord> out = new ArrayList<>();
         JobID job;

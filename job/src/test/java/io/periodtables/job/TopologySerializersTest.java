@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * break savepoints on any class change). And the operators between the source and the key-by run
  * in the source's task: a reading is parsed, checked against the restored watermark, split off
  * from rejections, counted for the write load and thinned into rotation ticks without being
- * serialized in between.
+ * serialized in between. After the key-by, the period records are written in the windows' task.
  */
 class TopologySerializersTest {
 
@@ -62,6 +62,24 @@ class TopologySerializersTest {
                         "Rotation ticks"));
         assertThat(vertices).noneMatch(name -> name.startsWith("Write load") || name.startsWith("Checkpointed watermark")
                 || name.startsWith("Rotation ticks"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"generator", "kinesis"})
+    void periodRecordsReachTheirSinkInTheWindowsTaskAndLateOnesAreRoutedWhereJudged(String source) {
+        List<String> vertices = new ArrayList<>();
+        for (JobVertex vertex : productionGraph(source, false).getJobGraph().getVertices()) {
+            vertices.add(vertex.getName());
+        }
+        assertThat(vertices)
+                .filteredOn(name -> name.startsWith(PeriodTablesTopology.WINDOWS_NAME))
+                .singleElement()
+                .satisfies(name -> assertThat(name).contains("Late in windows", "DynamoDB period tables"));
+        assertThat(vertices)
+                .filteredOn(name -> name.startsWith("Source: "))
+                .singleElement()
+                .satisfies(name -> assertThat(name).contains("Late readings"));
+        assertThat(vertices).noneMatch(name -> name.startsWith("DynamoDB period tables") || name.startsWith("Late readings"));
     }
 
     private static StreamGraph productionGraph(String source, boolean withoutGenericTypes) {
