@@ -5,11 +5,8 @@ import io.periodtables.job.JsonFields.JsonArray;
 import io.periodtables.job.JsonFields.JsonObject;
 import io.periodtables.model.RejectReason;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
-import java.io.IOException;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -25,12 +22,17 @@ import java.util.Set;
  * always gets the same reason: a reserved key at the top ({@code reserved-attribute}, checked
  * first, in input order), an empty nested key ({@code bad-field-name}), a number outside
  * DynamoDB's range ({@code bad-number}).
+ *
+ * <p>The text is what Jackson's generator writes with its default settings (strings escaped by
+ * Jackson's own encoder, numbers as {@code toString}), built in one {@link StringBuilder}: a
+ * generator per reading cost more than the writing itself.
  */
 final class CanonicalPayload {
 
     private static final Comparator<Field> BY_NAME = Comparator.comparing(Field::name);
 
-    private final JsonFactory factory;
+    private static final JsonStringEncoder ESCAPES = JsonStringEncoder.getInstance();
+
     private final Set<String> excluded;
     private final Set<String> reserved;
 
@@ -38,8 +40,7 @@ final class CanonicalPayload {
      * @param excluded top-level keys that are not payload (device, timestamp, eventId)
      * @param reserved top-level keys the item itself uses ({@code pk}, {@code sk}, maybe {@code ttl})
      */
-    CanonicalPayload(JsonFactory factory, Set<String> excluded, Set<String> reserved) {
-        this.factory = factory;
+    CanonicalPayload(Set<String> excluded, Set<String> reserved) {
         this.excluded = excluded;
         this.reserved = reserved;
     }
@@ -47,12 +48,8 @@ final class CanonicalPayload {
     /** The canonical payload of a reading's top-level fields (in input order, as read). */
     String write(List<Field> fields) throws BadValueException {
         checkReserved(fields);
-        StringWriter out = new StringWriter(64);
-        try (JsonGenerator gen = factory.createGenerator(out)) {
-            writeObject(gen, fields, true);
-        } catch (IOException e) {
-            throw new IllegalStateException("writing to a StringWriter failed", e);
-        }
+        StringBuilder out = new StringBuilder(64);
+        writeObject(out, fields, true);
         return out.toString();
     }
 
@@ -88,9 +85,10 @@ final class CanonicalPayload {
         return value;
     }
 
-    private void writeObject(JsonGenerator gen, List<Field> fields, boolean top) throws IOException, BadValueException {
+    private void writeObject(StringBuilder out, List<Field> fields, boolean top) throws BadValueException {
         List<Field> sorted = sortedCopy(fields);
-        gen.writeStartObject();
+        out.append('{');
+        int start = out.length();
         int n = sorted.size();
         for (int i = 0; i < n; i++) {
             Field field = sorted.get(i);
@@ -103,10 +101,14 @@ final class CanonicalPayload {
             if (!top && field.name().isEmpty()) {
                 throw new BadValueException(RejectReason.BAD_FIELD_NAME, "a nested field has an empty name");
             }
-            gen.writeFieldName(field.name());
-            writeValue(gen, field.value());
+            if (out.length() > start) {
+                out.append(',');
+            }
+            writeString(out, field.name());
+            out.append(':');
+            writeValue(out, field.value());
         }
-        gen.writeEndObject();
+        out.append('}');
     }
 
     /** Input order is often sorted already; then no copy is needed. */
@@ -121,32 +123,42 @@ final class CanonicalPayload {
         return fields;
     }
 
-    private void writeValue(JsonGenerator gen, Object value) throws IOException, BadValueException {
+    private void writeValue(StringBuilder out, Object value) throws BadValueException {
         if (value instanceof String s) {
-            gen.writeString(s);
+            writeString(out, s);
         } else if (value instanceof Long l) {
-            gen.writeNumber(l); // any long is within DynamoDB's range
+            out.append(l.longValue()); // any long is within DynamoDB's range
         } else if (value instanceof JsonFields.Decimal d) {
-            gen.writeNumber(d.text()); // in range by construction
+            out.append(d.text()); // in range by construction
         } else if (value instanceof BigDecimal d) {
-            gen.writeNumber(DynamoDbNumbers.check(d));
+            out.append(DynamoDbNumbers.check(d).toString());
         } else if (value instanceof BigInteger i) {
-            gen.writeNumber(DynamoDbNumbers.check(new BigDecimal(i)));
+            out.append(DynamoDbNumbers.check(new BigDecimal(i)).toString());
         } else if (value instanceof Boolean b) {
-            gen.writeBoolean(b);
+            out.append(b.booleanValue());
         } else if (value instanceof JsonObject o) {
-            writeObject(gen, o.fields(), false);
+            writeObject(out, o.fields(), false);
         } else if (value instanceof JsonArray a) {
-            gen.writeStartArray();
+            out.append('[');
+            int start = out.length();
             for (Object element : a.elements()) {
                 if (element != null) {
-                    writeValue(gen, element);
+                    if (out.length() > start) {
+                        out.append(',');
+                    }
+                    writeValue(out, element);
                 }
             }
-            gen.writeEndArray();
+            out.append(']');
         } else {
             throw new IllegalStateException("not a JSON value: " + value);
         }
+    }
+
+    private static void writeString(StringBuilder out, String s) {
+        out.append('"');
+        ESCAPES.quoteAsString(s, out);
+        out.append('"');
     }
 
     /** A payload value DynamoDB cannot store. */

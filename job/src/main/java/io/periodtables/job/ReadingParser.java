@@ -90,7 +90,7 @@ public final class ReadingParser {
         this.maxDeviceIdBytes = config.sharding().maxDeviceIdBytes();
         this.maxFutureMillis = config.get(ConfigKeys.INPUT_MAX_FUTURE).toMillis();
         this.calendar = config.calendar();
-        this.payload = new CanonicalPayload(FACTORY, Set.of(deviceField, timestampField, EVENT_ID),
+        this.payload = new CanonicalPayload(Set.of(deviceField, timestampField, EVENT_ID),
                 config.ttl().isPresent() ? Set.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL)
                         : Set.of(ItemAttributes.PK, ItemAttributes.SK));
     }
