@@ -86,7 +86,7 @@ public final class PeriodTablesTopology {
 
         ConfigKeys.LatePolicy latePolicy = config.get(ConfigKeys.LATE_POLICY);
         SingleOutputStreamOperator<SinkRecord> lateInShards = timed.getSideOutput(SplitRejected.LATE)
-                .process(new RouteLate(latePolicy), TypeInformation.of(SinkRecord.class))
+                .process(new RouteLate.InShards(latePolicy), TypeInformation.of(SinkRecord.class))
                 .uid("late-router").name("Late readings");
         if (input.parallelism() > 0) {
             lateInShards.setParallelism(input.parallelism());

@@ -7,7 +7,6 @@ import io.periodtables.model.SinkRecord;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -21,7 +20,7 @@ import org.apache.flink.util.Collector;
  * Each path routes in the task that judged the reading (the source's, the windows'), so a late
  * reading is not sent between tasks before it reaches the sink.
  */
-final class RouteLate extends ProcessFunction<SinkRecord, SinkRecord> {
+abstract class RouteLate<IN> extends ProcessFunction<IN, SinkRecord> {
     private static final long serialVersionUID = 1L;
 
     private final ConfigKeys.LatePolicy policy;
@@ -33,43 +32,39 @@ final class RouteLate extends ProcessFunction<SinkRecord, SinkRecord> {
 
     @Override
     public void open(OpenContext openContext) {
-        late = lateCounter(getRuntimeContext().getMetricGroup());
+        late = UserMetrics.of(getRuntimeContext().getMetricGroup()).counter(UserMetrics.READINGS_LATE);
     }
 
-    @Override
-    public void processElement(SinkRecord record, Context ctx, Collector<SinkRecord> out) {
+    final void route(SinkRecord lateRecord, Collector<SinkRecord> out) {
         late.inc();
-        out.collect(route(policy, record));
+        out.collect(policy == ConfigKeys.LatePolicy.PERIOD_TABLE ? SinkRecord.period(lateRecord.reading()) : lateRecord);
     }
 
-    private static Counter lateCounter(MetricGroup operator) {
-        return UserMetrics.of(operator).counter(UserMetrics.READINGS_LATE);
-    }
-
-    private static SinkRecord route(ConfigKeys.LatePolicy policy, SinkRecord late) {
-        return policy == ConfigKeys.LatePolicy.PERIOD_TABLE ? SinkRecord.period(late.reading()) : late;
-    }
-
-    /** A reading of the window operator's late side output, with the watermark that made it late. */
-    static final class FromWindows extends ProcessFunction<Reading, SinkRecord> {
+    /** A reading the source judged late against its shard's watermark, which it carries. */
+    static final class InShards extends RouteLate<SinkRecord> {
         private static final long serialVersionUID = 1L;
 
-        private final ConfigKeys.LatePolicy policy;
-        private transient Counter late;
-
-        FromWindows(ConfigKeys.LatePolicy policy) {
-            this.policy = policy;
+        InShards(ConfigKeys.LatePolicy policy) {
+            super(policy);
         }
 
         @Override
-        public void open(OpenContext openContext) {
-            late = lateCounter(getRuntimeContext().getMetricGroup());
+        public void processElement(SinkRecord record, Context ctx, Collector<SinkRecord> out) {
+            route(record, out);
+        }
+    }
+
+    /** A reading of the window operator's late side output, with the watermark that made it late. */
+    static final class FromWindows extends RouteLate<Reading> {
+        private static final long serialVersionUID = 1L;
+
+        FromWindows(ConfigKeys.LatePolicy policy) {
+            super(policy);
         }
 
         @Override
         public void processElement(Reading reading, Context ctx, Collector<SinkRecord> out) {
-            late.inc();
-            out.collect(route(policy, SinkRecord.late(reading, ctx.timerService().currentWatermark())));
+            route(SinkRecord.late(reading, ctx.timerService().currentWatermark()), out);
         }
     }
 }

@@ -51,10 +51,7 @@ class TopologySerializersTest {
     @ParameterizedTest
     @ValueSource(strings = {"generator", "kinesis"})
     void everythingBeforeTheKeyByIsChainedToTheSource(String source) {
-        List<String> vertices = new ArrayList<>();
-        for (JobVertex vertex : productionGraph(source, false).getJobGraph().getVertices()) {
-            vertices.add(vertex.getName());
-        }
+        List<String> vertices = taskNames(source);
         assertThat(vertices)
                 .filteredOn(name -> name.startsWith("Source: "))
                 .singleElement()
@@ -67,10 +64,7 @@ class TopologySerializersTest {
     @ParameterizedTest
     @ValueSource(strings = {"generator", "kinesis"})
     void periodRecordsReachTheirSinkInTheWindowsTaskAndLateOnesAreRoutedWhereJudged(String source) {
-        List<String> vertices = new ArrayList<>();
-        for (JobVertex vertex : productionGraph(source, false).getJobGraph().getVertices()) {
-            vertices.add(vertex.getName());
-        }
+        List<String> vertices = taskNames(source);
         assertThat(vertices)
                 .filteredOn(name -> name.startsWith(PeriodTablesTopology.WINDOWS_NAME))
                 .singleElement()
@@ -80,6 +74,14 @@ class TopologySerializersTest {
                 .singleElement()
                 .satisfies(name -> assertThat(name).contains("Late readings"));
         assertThat(vertices).noneMatch(name -> name.startsWith("DynamoDB period tables") || name.startsWith("Late readings"));
+    }
+
+    private static List<String> taskNames(String source) {
+        List<String> names = new ArrayList<>();
+        for (JobVertex vertex : productionGraph(source, false).getJobGraph().getVertices()) {
+            names.add(vertex.getName());
+        }
+        return names;
     }
 
     private static StreamGraph productionGraph(String source, boolean withoutGenericTypes) {
