@@ -11,8 +11,9 @@ import java.util.stream.Stream;
 /**
  * {@code bench/RESULTS.md}: a header with the machine facts, then one section per benchmark. Each
  * benchmark writes its section to {@code bench/target/results/<n>-<name>.md}, so one benchmark
- * can be run again alone; the file is assembled from all sections present and the ones it already holds. A section can also be
- * spliced into the RESULTS.md there is ({@link #spliceSection}), keeping everything else in it.
+ * can be run again alone; the file is assembled from all sections present and the ones it
+ * already holds. A section can also be spliced into the RESULTS.md there is
+ * ({@link #spliceSection}), keeping everything else in it.
  */
 final class ResultsFile {
 
