@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
 import io.periodtables.conf.UserMetrics;
-import io.periodtables.emulators.DynamoDbLocalProcess;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The four contenders of the end-to-end benchmark, each writing the same {@code n} seed readings
- * (3 hourly periods, 4 shards, parallelism 2) into DynamoDB Local in its own JVM:
+ * (3 hourly periods, 4 shards, parallelism 2) into dynalite in its own JVM:
  * {@value #OURS} ({@code PeriodTableSink} on pre-built readings, 3 tables), {@value #STOCK}
  * (the stock {@code DynamoDbSink}, same items, one table), {@value #RAW} (an SDK
  * {@code BatchWriteItem} loop, one table) and {@value #JOB} (the whole job from the JSON records
@@ -51,12 +51,12 @@ final class Contenders {
     private static final AtomicInteger PREFIXES = new AtomicInteger();
 
     private final BenchCluster cluster;
-    private final DynamoDbLocalProcess dynamoDb;
+    private final Dynalite dynamoDb;
     private final DynamoDbClient admin;
     private final int n;
     private final Instant start;
 
-    Contenders(BenchCluster cluster, DynamoDbLocalProcess dynamoDb, DynamoDbClient admin, int n) {
+    Contenders(BenchCluster cluster, Dynalite dynamoDb, DynamoDbClient admin, int n) {
         this.cluster = cluster;
         this.dynamoDb = dynamoDb;
         this.admin = admin;

@@ -1,11 +1,12 @@
 package io.periodtables.bench;
 
 import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.emulators.DynamoDbLocalProcess;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.sink.ReadingItems;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
+import java.util.Set;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Benchmark 1: end-to-end throughput into DynamoDB Local in a separate JVM. Warms every
+ * Benchmark 1: end-to-end throughput into dynalite in a separate JVM. Warms every
  * contender up, finds the raw loop's best concurrency, then runs the contenders interleaved
  * ({@code ours, stock, raw, job} per round) and reports medians, ranges and per-round ratios.
  */
@@ -29,7 +30,7 @@ final class E2eBench {
         int bestInFlight;
         int warmUpRounds = 0;
         String load = MachineFacts.loadAverage();
-        try (DynamoDbLocalProcess dynamoDb = DynamoDbLocalProcess.start("4g");
+        try (Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
              DynamoDbClient admin = dynamoDb.syncClient();
              BenchCluster cluster = new BenchCluster()) {
             Contenders contenders = new Contenders(cluster, dynamoDb, admin, n);
@@ -71,16 +72,16 @@ final class E2eBench {
     private static String section(int n, int rounds, int warmUpRounds, int bestInFlight, List<Measurement> all, long itemBytes, String load) {
         String raw = Contenders.RAW + "-" + bestInFlight;
         StringBuilder md = new StringBuilder();
-        md.append("## 1. End-to-end throughput into DynamoDB Local (separate JVM)\n\n");
+        md.append("## 1. End-to-end throughput into dynalite (separate JVM)\n\n");
         md.append(String.format(Locale.ROOT, "N = %,d readings per run (the seed reading, %d bytes as DynamoDB counts it),"
                 + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
                 + " (our-sink, stock-sink, raw-sdk, full-job) after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."
                 + " Each sink at its defaults (ours: 16 requests in flight, 1 s buffer time; stock: 50 in flight, 5 s),"
                 + " checkpoints every 10 s; the sinks read pre-built readings, the full job their pre-built JSON records (parsed in its source, as Kinesis records are)."
                 + " Wall time from job submission to its end; CPU of the client JVM (with and without its JIT compilation, a"
-                + " warm-up cost that a long-running job pays once) and of DynamoDB Local's JVM.%n%n",
+                + " warm-up cost that a long-running job pays once) and of dynalite's JVM.%n%n",
                 n, itemBytes, 3, rounds, warmUpRounds, WarmUp.rule(), load));
-        md.append("| contender | readings/s median (min–max) | client CPU s per 1,000 readings | same, JIT excluded | DynamoDB Local CPU s per 1,000 |\n");
+        md.append("| contender | readings/s median (min–max) | client CPU s per 1,000 readings | same, JIT excluded | dynalite CPU s per 1,000 |\n");
         md.append("|---|---|---|---|---|\n");
         for (String c : List.of(Contenders.OURS, Contenders.STOCK, raw, Contenders.JOB)) {
             List<Measurement> runs = rounds(all, c);

@@ -4,7 +4,7 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.UserMetrics;
-import io.periodtables.emulators.DynamoDbLocalProcess;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.job.PeriodTablesTopology;
 
@@ -13,6 +13,7 @@ import org.apache.flink.api.common.JobID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 
+import java.util.Set;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Freshness: the delay from a reading's {@code PutRecords} call to its item being readable in
- * its period table, at steady input rates. Kinesalite ({@link #SHARDS} shards), DynamoDB Local
+ * its period table, at steady input rates. Kinesalite ({@link #SHARDS} shards), dynalite
  * in its own JVM, the production
  * topology (source {@code kinesis} from TRIM_HORIZON, default window and sink settings,
  * checkpoints every {@code checkpoint.interval}) on the benchmark's MiniCluster at parallelism 2.
@@ -69,7 +70,7 @@ final class FreshnessBench {
         }
     }
 
-    /** CPU seconds while feeding: the benchmark JVM (job, feeder, probe), kinesalite, DynamoDB Local. */
+    /** CPU seconds while feeding: the benchmark JVM (job, feeder, probe), kinesalite, dynalite. */
     record Cpu(double jvm, double kinesalite, double dynamoDb) {}
 
     private FreshnessBench() {}
@@ -78,7 +79,7 @@ final class FreshnessBench {
         String load = MachineFacts.loadAverage();
         List<Phase> phases = new ArrayList<>();
         try (Kinesalite kinesalite = Kinesalite.start();
-                DynamoDbLocalProcess dynamoDb = DynamoDbLocalProcess.start("1g");
+                Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
                 BenchCluster cluster = new BenchCluster();
                 KinesisClient kinesis = kinesalite.kinesisClient();
                 DynamoDbClient reader = dynamoDb.syncClient()) {
@@ -97,7 +98,7 @@ final class FreshnessBench {
     /** What watches a job while it runs. */
     private record Probes(FreshnessProbe items, GaugeSampler gauges, GetRecordsTimer getRecords) {}
 
-    private record Environment(Kinesalite kinesalite, long kinesalitePid, DynamoDbLocalProcess dynamoDb,
+    private record Environment(Kinesalite kinesalite, long kinesalitePid, Dynalite dynamoDb,
             BenchCluster cluster, KinesisClient kinesis, DynamoDbClient reader) {}
 
     private static List<Phase> runJob(Environment env, int index, Map<String, String> window, List<Double> rates,
@@ -151,7 +152,7 @@ final class FreshnessBench {
         long fires0 = BenchMetrics.sum(UserMetrics.WINDOW_FIRES);
         long fired0 = BenchMetrics.sum(UserMetrics.WINDOW_FIRED_READINGS);
         CpuClock jvm = new CpuClock();
-        double node0 = DynamoDbLocalProcess.cpuSecondsOf(env.kinesalitePid());
+        double node0 = Dynalite.cpuSecondsOf(env.kinesalitePid());
         double dynamoDb0 = env.dynamoDb().cpuSeconds();
         probes.gauges().take();
         probes.getRecords().take();
@@ -160,7 +161,7 @@ final class FreshnessBench {
         long written1 = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
         Map<String, Double> means = probes.gauges().take();
         List<Long> getRecordsNanos = probes.getRecords().take();
-        Cpu cpu = new Cpu(jvm.cpuSeconds(), DynamoDbLocalProcess.cpuSecondsOf(env.kinesalitePid()) - node0,
+        Cpu cpu = new Cpu(jvm.cpuSeconds(), Dynalite.cpuSecondsOf(env.kinesalitePid()) - node0,
                 env.dynamoDb().cpuSeconds() - dynamoDb0);
         long fires = BenchMetrics.sum(UserMetrics.WINDOW_FIRES) - fires0;
         long fired = BenchMetrics.sum(UserMetrics.WINDOW_FIRED_READINGS) - fired0;

@@ -22,7 +22,7 @@ final class FreshnessReport {
         md.append("Command: `").append(options.command()).append("`. Load average at start **").append(load)
                 .append("** on 2 cores (other sessions were building; every delay below includes waiting for a core).\n\n");
         md.append("Kinesalite (").append(FreshnessBench.SHARDS).append(" shards), ")
-                .append("DynamoDB Local in its own JVM, the production topology (`PeriodTablesTopology.build`, source `kinesis` ")
+                .append("dynalite in its own JVM, the production topology (`PeriodTablesTopology.build`, source `kinesis` ")
                 .append("from TRIM_HORIZON, default window and sink settings: `window.fire-count` ").append(FIRE_COUNT)
                 .append(", `tables.period` ").append(ConfigKeys.TABLES_PERIOD.defaultValue()).append(", `tables.shards` ")
                 .append(ConfigKeys.TABLES_SHARDS.defaultValue()).append(") on a loopback MiniCluster at parallelism ")
@@ -63,7 +63,7 @@ final class FreshnessReport {
         md.append("Where the time goes, per phase (measured while feeding):\n\n")
                 .append("| fire delay | target/s | PutRecords p50 | GetRecords p50 / p90 (calls) | fires/s | readings per fire ")
                 .append("| trigger wait, mean (est.) | sink write latency | source back-pressured | busy: windows and sink ")
-                .append("| poll spacing p50 / max | CPU % of a core: JVM / kinesalite / DynamoDB Local |\n")
+                .append("| poll spacing p50 / max | CPU % of a core: JVM / kinesalite / dynalite |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (FreshnessBench.Phase p : phases) {
             double seconds = p.fed().seconds();
@@ -163,7 +163,7 @@ final class FreshnessReport {
                 .append(fmt0(1000.0 * BATCH_ITEMS * SINK_SUBTASKS / first.targetRate()))
                 .append(" ms on average (and fires deliver readings in bursts), so the size limit sends, not the buffer time; ")
                 .append("the 1 s matters only below ").append(BATCH_ITEMS * SINK_SUBTASKS).append(" readings/s.\n")
-                .append("5. *Write* — the `BatchWriteItem` round trip to DynamoDB Local (the sink's `avgSendLatencyMs` ")
+                .append("5. *Write* — the `BatchWriteItem` round trip to dynalite (the sink's `avgSendLatencyMs` ")
                 .append("gauge, a moving average; like the task gauges `backPressuredTimeMsPerSecond` of the source and ")
                 .append("`busyTimeMsPerSecond` of the task of the windows and the sink writer, averaged over samples every ")
                 .append(FreshnessBench.GAUGE_INTERVAL.toMillis()).append(" ms while feeding, over subtasks).\n")
@@ -178,7 +178,7 @@ final class FreshnessReport {
         Percentiles d = Percentiles.of(p.found().delays());
         return String.format(Locale.ROOT, "delay %d ms, target %.0f/s: put %.0f/s (PutRecords p50 %s), written %.0f/s, "
                         + "backlog %d; p50 %s p90 %s p99 %s max %s of %d samples, %d never found; %d fires, %.1f readings "
-                        + "per fire; CPU %% JVM %.0f, kinesalite %.0f, DynamoDB Local %.0f; %s; GetRecords p50 %s of %d",
+                        + "per fire; CPU %% JVM %.0f, kinesalite %.0f, dynalite %.0f; %s; GetRecords p50 %s of %d",
                 p.fireDelay().toMillis(), p.targetRate(), p.putRate(), ms(Percentiles.of(p.fed().putNanos()).p50()),
                 p.writtenRate(), p.backlog(), ms(d.p50()), ms(d.p90()), ms(d.p99()), ms(d.max()), d.n(),
                 p.found().neverFound(), p.fires(), p.fires() == 0 ? Double.NaN : (double) p.firedReadings() / p.fires(),

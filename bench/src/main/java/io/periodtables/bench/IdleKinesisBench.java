@@ -3,7 +3,7 @@ package io.periodtables.bench;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
-import io.periodtables.emulators.DynamoDbLocalProcess;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.job.PeriodTablesTopology;
 
@@ -16,6 +16,7 @@ import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
+import java.util.Set;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,7 +49,7 @@ final class IdleKinesisBench {
         Run baseline;
         try (Kinesalite kinesalite = Kinesalite.start();
                 CountingProxy proxy = CountingProxy.start(kinesalite.endpoint());
-                DynamoDbLocalProcess dynamoDb = DynamoDbLocalProcess.start("1g");
+                Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
                 BenchCluster cluster = new BenchCluster()) {
             long node = ProcessHandle.current().descendants()
                     .filter(p -> p.info().arguments().map(a -> List.of(a).contains(String.valueOf(kinesalite.port())))
@@ -84,12 +85,12 @@ final class IdleKinesisBench {
     private static Run measure(String contender, int parallelism, CountingProxy proxy, long node)
             throws InterruptedException {
         Map<String, Long> before = proxy.getRecordsByShard();
-        double nodeBefore = DynamoDbLocalProcess.cpuSecondsOf(node);
+        double nodeBefore = Dynalite.cpuSecondsOf(node);
         CpuClock clock = new CpuClock();
         Thread.sleep(WINDOW.toMillis());
         double seconds = clock.wallSeconds();
         double jvm = clock.cpuSeconds();
-        double nodeCpu = DynamoDbLocalProcess.cpuSecondsOf(node) - nodeBefore;
+        double nodeCpu = Dynalite.cpuSecondsOf(node) - nodeBefore;
         Map<String, Long> calls = proxy.getRecordsByShard();
         calls.replaceAll((shard, n) -> n - before.getOrDefault(shard, 0L));
         calls.values().removeIf(n -> n == 0);

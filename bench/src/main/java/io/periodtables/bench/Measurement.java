@@ -2,7 +2,7 @@ package io.periodtables.bench;
 
 /**
  * One timed run of one contender: readings written, wall seconds from submission to the end of
- * the job, CPU seconds of the client JVM (and of it, JIT compilation) and of the DynamoDB Local
+ * the job, CPU seconds of the client JVM (and of it, JIT compilation) and of the dynalite
  * JVM during the run.
  */
 record Measurement(String contender, int run, long readings, double wallSeconds, double clientCpuSeconds,
@@ -29,7 +29,7 @@ record Measurement(String contender, int run, long readings, double wallSeconds,
     @Override
     public String toString() {
         return String.format(java.util.Locale.ROOT, "%-10s run %d: %,d readings in %.2f s = %,.0f/s; client CPU %.2f s"
-                        + " (%.3f s/1k), of it JIT %.2f s; DynamoDB Local CPU %.2f s",
+                        + " (%.3f s/1k), of it JIT %.2f s; dynalite CPU %.2f s",
                 contender, run, readings, wallSeconds, readingsPerSecond(), clientCpuSeconds, clientCpuPerThousand(),
                 clientJitSeconds, serverCpuSeconds);
     }

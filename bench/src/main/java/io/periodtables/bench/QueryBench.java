@@ -1,6 +1,6 @@
 package io.periodtables.bench;
 
-import io.periodtables.emulators.DynamoDbLocalProcess;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -12,6 +12,7 @@ import io.periodtables.query.StoredReading;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
+import java.util.Set;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +28,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Latency of reading back with {@link ReadingsQuery} against DynamoDB Local in its own JVM: one
+ * Latency of reading back with {@link ReadingsQuery} against dynalite in its own JVM: one
  * device's day ({@code range} over 24 hourly tables) for 1, 4 and 16 shards, and its newest 1
  * and 100 readings ({@code latest}). Rounds are interleaved across shard counts after a warm-up.
  */
@@ -61,7 +62,7 @@ final class QueryBench {
         Map<Integer, Map<Kind, List<Sample>>> samples = new LinkedHashMap<>();
         long items = 0;
         double writeSeconds;
-        try (DynamoDbLocalProcess dynamoDb = DynamoDbLocalProcess.start("2g");
+        try (Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
                 DynamoDbClient admin = dynamoDb.syncClient()) {
             Map<Integer, PeriodTablesConfig> configs = new LinkedHashMap<>();
             long writeStart = System.nanoTime();
@@ -101,7 +102,7 @@ final class QueryBench {
         return markdown(samples, items, writeSeconds, load);
     }
 
-    private static Map<String, String> keys(String prefix, DynamoDbLocalProcess dynamoDb, int shards) {
+    private static Map<String, String> keys(String prefix, Dynalite dynamoDb, int shards) {
         Map<String, String> keys = new HashMap<>();
         keys.put("tables.prefix", prefix);
         keys.put("tables.period", "PT1H");
@@ -110,7 +111,7 @@ final class QueryBench {
         return keys;
     }
 
-    private static Sample once(ReadingsQuery query, Kind kind, Instant from, Instant to, DynamoDbLocalProcess dynamoDb) {
+    private static Sample once(ReadingsQuery query, Kind kind, Instant from, Instant to, Dynalite dynamoDb) {
         RequestCounter.drain();
         double cpuBefore = dynamoDb.cpuSeconds();
         long start = System.nanoTime();
@@ -150,7 +151,7 @@ final class QueryBench {
         StringBuilder md = new StringBuilder("## 7. Reading back: range and latest\n\n");
         md.append(String.format(Locale.ROOT, "`ReadingsQuery` (module `query`, `QuerySettings.defaults()`: 4 tables in "
                 + "flight, each with all its shards in parallel; DynamoDB's page size; eventually consistent reads) "
-                + "against DynamoDB Local in its own JVM. For each shard count, one day of hourly tables "
+                + "against dynalite in its own JVM. For each shard count, one day of hourly tables "
                 + "(`tables.period=PT1H`, 24 tables tagged `period-tables.shards`, as the rotation creates them) "
                 + "holds `%s` with a reading every 10 s (8,640) and %d other devices with one a minute; "
                 + "%,d items in all (3 shard counts), written with direct `BatchWriteItem`s of the sink's item "
@@ -159,7 +160,7 @@ final class QueryBench {
                 + "Load average at start %s.\n\n", QueryData.DEVICE, OTHER_DEVICES, items, writeSeconds, WARM_UP,
                 MEASURED, load));
         md.append("| query | shards | `Query` requests (`QueryReport`) | requests sent per query | readings "
-                + "| first query, cold | median (min–max) | DynamoDB Local CPU per query |\n");
+                + "| first query, cold | median (min–max) | dynalite CPU per query |\n");
         md.append("|---|---|---|---|---|---|---|---|\n");
         for (Kind kind : Kind.values()) {
             for (Map.Entry<Integer, Map<Kind, List<Sample>>> e : samples.entrySet()) {
@@ -179,7 +180,7 @@ final class QueryBench {
                 + "query used (`latest` may have had more tables in flight). The cold first query also looks up "
                 + "each table's shard count once (`DescribeTable` + `ListTagsOfResource`, cached per query "
                 + "instance; the late tables `range` asks about do not exist here). `latest` lists the tables "
-                + "(`ListTables`) on every call. DynamoDB Local CPU is the emulator JVM's user + system time "
+                + "(`ListTables`) on every call. dynalite CPU is the emulator JVM's user + system time "
                 + "during the query (10 ms ticks).\n");
         return md.toString();
     }

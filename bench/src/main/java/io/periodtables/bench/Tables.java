@@ -12,7 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Set-up, item counts and clean-up of the benchmark's tables in DynamoDB Local ({@code pk}/{@code sk} strings). */
+/** Set-up, item counts and clean-up of the benchmark's tables in dynalite ({@code pk}/{@code sk} strings). */
 final class Tables {
 
     private Tables() {}
@@ -39,7 +39,7 @@ final class Tables {
         return tables;
     }
 
-    /** Items in {@code table}, counted by a scan (DynamoDB Local's item count is not live). */
+    /** Items in {@code table}, counted by a scan (dynalite's item count is not live). */
     static long count(DynamoDbClient client, String table) {
         long count = 0;
         for (var page : client.scanPaginator(b -> b.tableName(table).select(Select.COUNT))) {

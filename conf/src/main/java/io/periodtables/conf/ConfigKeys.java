@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Every configuration key of period-tables, with default and meaning: the single source from
@@ -54,7 +55,10 @@ public final class ConfigKeys {
             key("kinesis.endpoint", null, "Kinesis endpoint override", ConfigValues::endpoint);
     public static final ConfigKey<Boolean> DYNAMODB_EMBEDDED =
             key("dynamodb.embedded", "true locally, false on MSF",
-                    "local run: start DynamoDB Local (own JVM) when no endpoint is set", ConfigValues::bool);
+                    "local run: start the embedded DynamoDB emulator (dynalite) when no endpoint is set", ConfigValues::bool);
+    public static final ConfigKey<Set<String>> DYNAMODB_LIMITS =
+            key("dynamodb.limits", "off", "local run: DynamoDB limits the embedded emulator enforces: `off`, `all`, or"
+                    + " a list of `throughput,decreases,on-demand,tables`", ConfigValues::dynamoDbLimits);
     public static final ConfigKey<String> TABLES_PREFIX =
             key("tables.prefix", "readings", "table name prefix, 1-200 of `[A-Za-z0-9_.-]`", ConfigValues::prefix);
     public static final ConfigKey<PeriodLength> TABLES_PERIOD =

@@ -4,7 +4,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The value rules of the configuration keys: each parses a text value or throws with what would be
@@ -26,6 +29,27 @@ final class ConfigValues {
             accepted.append(' ').append(e.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         }
         throw new IllegalArgumentException(accepted.toString());
+    }
+
+    /** The DynamoDB limits a local emulator enforces: {@code off}, {@code all} or a list of {@link #DYNAMODB_LIMITS}. */
+    static final List<String> DYNAMODB_LIMITS = List.of("throughput", "decreases", "on-demand", "tables");
+
+    static Set<String> dynamoDbLimits(String s) {
+        String text = s.trim().toLowerCase(Locale.ROOT);
+        if (text.equals("off") || text.equals("false") || text.equals("none")) {
+            return Set.of();
+        }
+        if (text.equals("all") || text.equals("on") || text.equals("true")) {
+            return new LinkedHashSet<>(DYNAMODB_LIMITS);
+        }
+        Set<String> limits = new LinkedHashSet<>();
+        for (String limit : text.split(",")) {
+            if (!DYNAMODB_LIMITS.contains(limit.trim())) {
+                throw new IllegalArgumentException("expected off, all, or a list of " + String.join(",", DYNAMODB_LIMITS));
+            }
+            limits.add(limit.trim());
+        }
+        return limits;
     }
 
     static int intInRange(String s, int min, int max) {

@@ -23,7 +23,7 @@ import java.util.List;
  * Builds the DynamoDB client every part of period-tables uses, from configuration: region,
  * endpoint override, the default credential chain, and an explicit Netty HTTP/1.1 client (so
  * that no "multiple HTTP implementations" surprise can happen in the shaded jar or next to
- * DynamoDB Local). The SDK's own retries are off: the sink and the table manager retry with
+ * dynalite). The SDK's own retries are off: the sink and the table manager retry with
  * their own schedules and count what they retry. {@code sink.request-timeout} bounds a request
  * attempt through the HTTP client's read and write timeouts (no answer, or no progress sending,
  * for that long fails the attempt); the SDK's attempt timeout would add a timer task on a thread
@@ -48,7 +48,7 @@ public final class DynamoDbClients implements Serializable {
 
     /**
      * Adds SDK interceptors, instantiated per client with their no-argument constructor (tests
-     * use this to inject faults on top of DynamoDB Local).
+     * use this to inject faults on top of dynalite).
      */
     public DynamoDbClients withInterceptors(List<Class<? extends ExecutionInterceptor>> more) {
         java.util.ArrayList<Class<? extends ExecutionInterceptor>> all = new java.util.ArrayList<>(interceptors);

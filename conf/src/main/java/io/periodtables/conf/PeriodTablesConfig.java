@@ -103,7 +103,7 @@ public final class PeriodTablesConfig implements Serializable {
         return find(ConfigKeys.KINESIS_ENDPOINT).or(() -> find(ConfigKeys.AWS_ENDPOINT));
     }
 
-    /** True when the job should start DynamoDB Local itself: embedded and no endpoint set. */
+    /** True when the job should start dynalite itself: embedded and no endpoint set. */
     public boolean startsEmbeddedDynamoDb() {
         return get(ConfigKeys.DYNAMODB_EMBEDDED) && dynamoDbEndpoint().isEmpty();
     }

@@ -15,7 +15,6 @@ import software.amazon.awssdk.services.dynamodb.model.CreateTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
-import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -70,16 +69,14 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
     private static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
     private static final Map<String, AtomicLong> INJECTED = new ConcurrentHashMap<>();
     private static final Deque<SeenRequest> REQUESTS = new ArrayDeque<>();
-    private static volatile ProvisionedThroughput throughput;
 
     /** The fault chosen for one API call. */
     private record Decision(FaultKind kind, FaultRule rule, PartialBatch partial, String message) {
     }
 
-    /** Clears the script, the CREATING holds, throughput enforcement, the counters and the request log. */
+    /** Clears the script, the CREATING holds, the counters and the request log. */
     public static void reset() {
         synchronized (LOCK) {
-            throughput = null;
             RULES.clear();
             CREATING.clear();
             SEEN.clear();
@@ -96,17 +93,6 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
     static FaultRule add(FaultRule rule) {
         RULES.add(rule);
         return rule;
-    }
-
-    /**
-     * From now on, limits writes to provisioned tables to their write capacity and capacity
-     * decreases to DynamoDB's daily quota, as DynamoDB does (see {@link ProvisionedThroughput});
-     * {@code burst} is how much unused capacity a table saves up (DynamoDB: up to 300 s). Writes
-     * beyond it come back as UnprocessedItems (counted as {@link FaultKind#UNPROCESSED_ITEMS}) or
-     * fail with {@link FaultKind#PROVISIONED_THROUGHPUT_EXCEEDED}; script rules go first.
-     */
-    public static void enforceThroughput(Duration burst) {
-        throughput = new ProvisionedThroughput(burst);
     }
 
     /** Holds {@code table} in CREATING until {@link #release(String)} (see the class comment). */
@@ -187,8 +173,7 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
     @Override
     public SdkResponse modifyResponse(Context.ModifyResponse context, ExecutionAttributes attributes) {
         Decision decision = attributes.getAttribute(DECISION);
-        ProvisionedThroughput limits = throughput;
-        SdkResponse response = limits == null ? context.response() : limits.observe(context.request(), context.response());
+        SdkResponse response = context.response();
         if (decision == null) {
             return response;
         }
@@ -222,9 +207,6 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
                     decision = new Decision(rule.kind(), rule, partial, null);
                 }
             }
-            if (decision == null && throughput != null) {
-                decision = beyondThroughput(throughput, request);
-            }
             Optional<FaultKind> fault = Optional.ofNullable(decision).map(Decision::kind);
             fault.ifPresent(kind -> INJECTED.computeIfAbsent(operation + "/" + kind, k -> new AtomicLong()).incrementAndGet());
             if (REQUESTS.size() == LOG_CAPACITY) {
@@ -233,22 +215,6 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
             REQUESTS.addLast(new SeenRequest(Instant.now(), operation, tables, fault));
             return decision;
         }
-    }
-
-    private static Decision beyondThroughput(ProvisionedThroughput limits, SdkRequest request) {
-        if (request instanceof BatchWriteItemRequest batch) {
-            PartialBatch throttled = limits.admit(batch);
-            if (throttled == null) {
-                return null;
-            }
-            return throttled.nothingSent() ? new Decision(FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED, null, null, null)
-                    : new Decision(FaultKind.UNPROCESSED_ITEMS, null, throttled, null);
-        }
-        if (request instanceof UpdateTableRequest update && limits.refusesDecrease(update)) {
-            return new Decision(FaultKind.LIMIT_EXCEEDED, null, null, "Subscriber limit exceeded: Provisioned throughput"
-                    + " decreases are limited within a given UTC day (table " + update.tableName() + ")");
-        }
-        return null;
     }
 
     /** A hold on a table in CREATING beats the script: it is the table's state, not a random fault. */

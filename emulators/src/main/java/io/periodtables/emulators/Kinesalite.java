@@ -22,8 +22,8 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Kinesis emulator kinesalite 3.3.3 (a node process started from {@code emulators/kinesalite},
- * see {@code launch.js}) listening on {@code 127.0.0.1} on a free port. Its launcher fills
+ * The Kinesis emulator kinesalite 3.3.3 (a node process started from {@code emulators/node},
+ * see {@code kinesalite.js}) listening on {@code 127.0.0.1} on a free port. Its launcher fills
  * {@code StreamName} from {@code StreamARN}, so clients may address streams by ARN as Flink's
  * {@code KinesisStreamsSource} does. Streams live in memory and belong to account
  * {@value #ACCOUNT_ID} in us-east-1.
@@ -62,11 +62,11 @@ public final class Kinesalite implements AutoCloseable {
 
     /** Starts kinesalite on a free loopback port and returns once it answers requests. */
     public static Kinesalite start() {
-        Path dir = KinesaliteInstall.ready();
+        Path dir = NodeEmulators.ready();
         int port = FreePorts.onLoopback();
         Process process;
         try {
-            process = new ProcessBuilder("node", "launch.js", "--port", String.valueOf(port), "--host", "127.0.0.1")
+            process = new ProcessBuilder("node", "kinesalite.js", "--port", String.valueOf(port), "--host", "127.0.0.1")
                     .directory(dir.toFile())
                     .redirectErrorStream(true)
                     .start();
@@ -192,7 +192,7 @@ public final class Kinesalite implements AutoCloseable {
     }
 
     private static URI endpointOf(int port) {
-        return URI.create("http://" + DynamoDbLocal.HOST + ":" + port);
+        return URI.create("http://" + Dynalite.HOST + ":" + port);
     }
 
     private static void pause() {

@@ -31,11 +31,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-/** Write-path faults of {@link DynamoDbFaults}, checked against the items really in DynamoDB Local. */
+/** Write-path faults of {@link DynamoDbFaults}, checked against the items really in dynalite. */
 class DynamoDbFaultsITCase {
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal local;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite local;
     private static DynamoDbClient plain;
     private static DynamoDbClient sync;
     private static DynamoDbAsyncClient async;
@@ -44,7 +44,7 @@ class DynamoDbFaultsITCase {
 
     @BeforeAll
     static void startDynamoDb() {
-        local = DYNAMODB.local();
+        local = DYNAMODB.emulator();
         plain = local.syncClient();
         sync = FaultyClients.sync(local);
         async = FaultyClients.async(local);
@@ -61,7 +61,7 @@ class DynamoDbFaultsITCase {
     void freshTableAndScript() {
         DynamoDbFaults.reset();
         table = "faults" + (++tables);
-        DynamoDbLocalITCase.createTable(plain, table);
+        DynaliteITCase.createTable(plain, table);
     }
 
     @Test
@@ -166,7 +166,7 @@ class DynamoDbFaultsITCase {
     @Test
     void aRuleForOneTableLeavesOtherTablesAlone() {
         String other = table + "x";
-        DynamoDbLocalITCase.createTable(plain, other);
+        DynaliteITCase.createTable(plain, other);
         DynamoDbFaults.on("BatchWriteItem").table(other).always().throttle();
 
         sync.batchWriteItem(batch("t1"));
@@ -191,7 +191,7 @@ class DynamoDbFaultsITCase {
     }
 
     private static Map<String, AttributeValue> item(String key) {
-        return DynamoDbLocalITCase.item(key, "1");
+        return DynaliteITCase.item(key, "1");
     }
 
     private static Set<String> keysIn(String tableName) {

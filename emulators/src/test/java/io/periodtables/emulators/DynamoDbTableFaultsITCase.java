@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Table-management faults of {@link DynamoDbFaults} and tables held in CREATING. */
 class DynamoDbTableFaultsITCase {
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal local;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite local;
     private static DynamoDbClient plain;
     private static DynamoDbClient sync;
     private static DynamoDbAsyncClient async;
@@ -32,7 +32,7 @@ class DynamoDbTableFaultsITCase {
 
     @BeforeAll
     static void startDynamoDb() {
-        local = DYNAMODB.local();
+        local = DYNAMODB.emulator();
         plain = local.syncClient();
         sync = FaultyClients.sync(local);
         async = FaultyClients.async(local);
@@ -55,18 +55,18 @@ class DynamoDbTableFaultsITCase {
     void limitExceededOnCreateTableCreatesNothing() {
         DynamoDbFaults.on("CreateTable").once().limitExceeded();
 
-        assertThatThrownBy(() -> DynamoDbLocalITCase.createTable(sync, table))
+        assertThatThrownBy(() -> DynaliteITCase.createTable(sync, table))
                 .isInstanceOf(LimitExceededException.class)
                 .hasMessageContaining("Subscriber limit exceeded");
         assertThat(plain.listTables().tableNames()).doesNotContain(table);
 
-        DynamoDbLocalITCase.createTable(sync, table);
+        DynaliteITCase.createTable(sync, table);
         assertThat(plain.listTables().tableNames()).contains(table);
     }
 
     @Test
     void resourceInUseOnUpdateTable() {
-        DynamoDbLocalITCase.createTable(plain, table);
+        DynaliteITCase.createTable(plain, table);
         DynamoDbFaults.on("UpdateTable").table(table).once().resourceInUse();
 
         assertThatThrownBy(() -> sync.updateTable(b -> b.tableName(table)
@@ -76,7 +76,7 @@ class DynamoDbTableFaultsITCase {
 
     @Test
     void enablingTtlTwiceFailsWithTheServiceMessage() {
-        DynamoDbLocalITCase.createTable(plain, table);
+        DynaliteITCase.createTable(plain, table);
         DynamoDbFaults.on("UpdateTimeToLive").once().ttlAlreadyEnabled();
 
         assertThatThrownBy(() -> async.updateTimeToLive(b -> b.tableName(table)
@@ -91,10 +91,10 @@ class DynamoDbTableFaultsITCase {
     void aTableHeldInCreatingRejectsWritesUntilReleased() {
         DynamoDbFaults.holdCreating(table);
 
-        assertThat(async.createTable(DynamoDbLocalITCase.createTableRequest(table)).join()
+        assertThat(async.createTable(DynaliteITCase.createTableRequest(table)).join()
                 .tableDescription().tableStatus()).isEqualTo(TableStatus.CREATING);
         assertThat(sync.describeTable(b -> b.tableName(table)).table().tableStatus()).isEqualTo(TableStatus.CREATING);
-        assertThatThrownBy(() -> sync.putItem(b -> b.tableName(table).item(DynamoDbLocalITCase.item("c1", "1"))))
+        assertThatThrownBy(() -> sync.putItem(b -> b.tableName(table).item(DynaliteITCase.item("c1", "1"))))
                 .isInstanceOf(ResourceNotFoundException.class);
         assertThatThrownBy(() -> sync.updateTimeToLive(b -> b.tableName(table)
                 .timeToLiveSpecification(t -> t.attributeName("expires").enabled(true))))
@@ -104,14 +104,14 @@ class DynamoDbTableFaultsITCase {
         DynamoDbFaults.release(table);
 
         assertThat(sync.describeTable(b -> b.tableName(table)).table().tableStatus()).isEqualTo(TableStatus.ACTIVE);
-        sync.putItem(b -> b.tableName(table).item(DynamoDbLocalITCase.item("c1", "1")));
+        sync.putItem(b -> b.tableName(table).item(DynaliteITCase.item("c1", "1")));
         assertThat(DynamoDbFaults.injected(FaultKind.TABLE_CREATING)).isEqualTo(2);
         assertThat(DynamoDbFaults.injected("PutItem", FaultKind.RESOURCE_NOT_FOUND)).isEqualTo(1);
     }
 
     @Test
     void aTimedHoldEndsByItself() {
-        DynamoDbLocalITCase.createTable(plain, table);
+        DynaliteITCase.createTable(plain, table);
         DynamoDbFaults.holdCreating(table, Duration.ofMillis(200));
 
         Polling.until(() -> sync.describeTable(b -> b.tableName(table)).table().tableStatus() == TableStatus.ACTIVE,

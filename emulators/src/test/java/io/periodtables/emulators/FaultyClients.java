@@ -18,20 +18,20 @@ final class FaultyClients {
     private FaultyClients() {
     }
 
-    static DynamoDbClient sync(DynamoDbLocal local) {
+    static DynamoDbClient sync(Dynalite local) {
         return DynamoDbClient.builder()
                 .endpointOverride(local.endpoint())
-                .region(DynamoDbLocal.REGION)
+                .region(Dynalite.REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(override())
                 .build();
     }
 
-    static DynamoDbAsyncClient async(DynamoDbLocal local) {
+    static DynamoDbAsyncClient async(Dynalite local) {
         return DynamoDbAsyncClient.builder()
                 .endpointOverride(local.endpoint())
-                .region(DynamoDbLocal.REGION)
+                .region(Dynalite.REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder().protocol(Protocol.HTTP1_1).maxConcurrency(4))
                 .overrideConfiguration(override())

@@ -62,6 +62,6 @@ class KinesaliteITCase {
             kinesalite.close();
             kinesalite.close();
         }
-        assertThatThrownBy(() -> new Socket(DynamoDbLocal.HOST, port).close()).isInstanceOf(ConnectException.class);
+        assertThatThrownBy(() -> new Socket(Dynalite.HOST, port).close()).isInstanceOf(ConnectException.class);
     }
 }

@@ -60,7 +60,7 @@ final class LocalCluster {
     }
 
     /**
-     * @param dynamoDbEndpoint when not null, the endpoint of the run's DynamoDB Local, asked for
+     * @param dynamoDbEndpoint when not null, the endpoint of the run's dynalite, asked for
      *     once the MiniCluster has started (both start at the same time)
      * @param kinesis when not null, the run's kinesalite, likewise: the job reads its stream, fed
      *     from when all its tasks run until the end, when the feeder stops first and the job reads the rest

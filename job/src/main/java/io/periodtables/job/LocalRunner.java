@@ -4,8 +4,7 @@ import io.periodtables.conf.ConfigException;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
-import io.periodtables.emulators.DynamoDbLocalProcess;
+import io.periodtables.emulators.Dynalite;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,26 +14,30 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.stream.Collectors;
 
 /**
  * The local run: the real topology on a MiniCluster (Web UI on http://127.0.0.1:8081), with
- * DynamoDB Local in a child JVM unless an endpoint is configured, and the synthetic fleet as
+ * dynalite in a child JVM unless an endpoint is configured, and the synthetic fleet as
  * source by default. Prints a status line about once a second and, at the end, a summary.
  *
  * <p>Arguments: the job's {@code --key value} configuration, plus {@code --duration PT30S} for
  * a bounded run (default: until the source ends or Ctrl-C), {@code --from-savepoint PATH} to
  * resume a run and {@code --keep-data}. The end of a run, bounded or by Ctrl-C, stops the
  * source, lets the pipeline drain, takes a savepoint under {@code .flink-local/savepoints} and
- * prints the summary. DynamoDB Local keeps the tables in memory, as long as it runs: a database
- * file costs it a synced write per item, which on a virtual disk caps it near 100 items/s. With
- * {@code --keep-data} (and when resuming) it keeps them in {@link DynamoDbLocal#LOCAL_RUN_DATA}
- * instead, for the resumption; a run without {@code --from-savepoint} starts with empty tables.
- * On a terminal, DynamoDB Local keeps serving after the summary until Enter or Ctrl-C, so the
- * printed {@code query} command works.
+ * prints the summary. The embedded DynamoDB ({@link Dynalite}) keeps the tables in memory, as
+ * long as it runs. With {@code --keep-data} (and when resuming) it keeps them in LevelDB files in
+ * {@link Dynalite#LOCAL_RUN_DATA} instead, so that a resumed run finds the first run's tables; a
+ * run without {@code --from-savepoint} starts with empty tables. {@code --dynamodb.limits} turns
+ * on the DynamoDB limits its fidelity layer enforces (off by default in the demo). On a terminal,
+ * the emulator keeps serving after the summary until Enter or Ctrl-C, so the printed
+ * {@code query} command works.
  *
  * <p>{@code --source kinesis} without a {@code kinesis.stream-arn} runs on a local Kinesis
  * ({@link LocalKinesis}): kinesalite with a stream of {@code --stream-shards} shards (default
@@ -42,8 +45,8 @@ import java.util.concurrent.CompletionException;
  */
 public final class LocalRunner {
 
-    /** Where the local run keeps its savepoints, logs and DynamoDB Local's data. */
-    static final Path WORK_DIR = DynamoDbLocal.LOCAL_RUN_DATA.getParent();
+    /** Where the local run keeps its savepoints, logs and the embedded DynamoDB's data. */
+    static final Path WORK_DIR = Dynalite.LOCAL_RUN_DATA.getParent();
 
     private LocalRunner() {}
 
@@ -92,8 +95,8 @@ public final class LocalRunner {
         }
         StopSignal stop = StopSignal.install();
         LocalCluster.Outcome outcome;
-        // DynamoDB Local starts in its own JVM while the MiniCluster starts in this one.
-        CompletableFuture<DynamoDbLocalProcess> dynamoDb = null;
+        // dynalite starts in its own process while the MiniCluster starts in this one.
+        CompletableFuture<Dynalite> dynamoDb = null;
         CompletableFuture<LocalKinesis> kinesis = null;
         try {
             if (localKinesis) {
@@ -103,9 +106,10 @@ public final class LocalRunner {
             if (config.startsEmbeddedDynamoDb()) {
                 boolean onDisk = keepData || fromSavepoint != null;
                 boolean fresh = fromSavepoint == null;
-                dynamoDb = CompletableFuture.supplyAsync(() -> startDynamoDb(onDisk, fresh));
+                Set<String> limits = config.get(ConfigKeys.DYNAMODB_LIMITS);
+                dynamoDb = CompletableFuture.supplyAsync(() -> startDynamoDb(onDisk, fresh, limits));
             }
-            CompletableFuture<DynamoDbLocalProcess> started = dynamoDb;
+            CompletableFuture<Dynalite> started = dynamoDb;
             CompletableFuture<LocalKinesis> stream = kinesis;
             outcome = new LocalCluster(stop).run(config, started == null ? null : () -> started.join().endpoint(),
                     stream == null ? null : stream::join, duration, fromSavepoint);
@@ -114,13 +118,13 @@ public final class LocalRunner {
                 System.out.println(kinesis.join().summary(outcome.config()));
             }
             if (dynamoDb != null && System.console() != null) {
-                System.out.println("DynamoDB Local keeps serving " + dynamoDb.join().endpoint()
+                System.out.println("dynalite keeps serving " + dynamoDb.join().endpoint()
                         + " for the query above; Enter or Ctrl-C stops it.");
                 stop.awaitEnterOrSignal();
             }
         } catch (CompletionException e) {
             System.err.println("Cannot start " + (dynamoDb != null && dynamoDb.isCompletedExceptionally()
-                    ? "DynamoDB Local" : "kinesalite") + ": " + e.getCause().getMessage());
+                    ? "dynalite" : "kinesalite") + ": " + e.getCause().getMessage());
             outcome = null;
         } finally {
             if (kinesis != null && !kinesis.isCompletedExceptionally()) {
@@ -134,23 +138,26 @@ public final class LocalRunner {
         System.exit(outcome == null || outcome.failed() ? 1 : 0);
     }
 
-    private static DynamoDbLocalProcess startDynamoDb(boolean onDisk, boolean fresh) {
-        Path data = DynamoDbLocal.LOCAL_RUN_DATA;
-        DynamoDbLocalProcess dynamoDb;
+    private static Dynalite startDynamoDb(boolean onDisk, boolean fresh, Set<String> limits) {
+        Path data = Dynalite.LOCAL_RUN_DATA;
         try {
             if (fresh) {
                 deleteRecursively(data);
             }
-            if (onDisk) {
-                Files.createDirectories(data);
-            }
-            dynamoDb = DynamoDbLocalProcess.start("1g", onDisk ? Optional.of(data) : Optional.empty(),
-                    Optional.of(WORK_DIR.resolve("dynamodb-local.log")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        System.out.println("DynamoDB Local (own JVM, pid " + dynamoDb.pid() + ") at " + dynamoDb.endpoint()
-                + (onDisk ? ", data in " + data : ", data in memory"));
+        Dynalite.Launcher launcher = Dynalite.launcher()
+                .limits(limits.stream().map(l -> Dynalite.Limit.valueOf(l.toUpperCase(Locale.ROOT).replace('-', '_')))
+                        .collect(Collectors.toSet()))
+                .log(WORK_DIR.resolve("dynalite.log"));
+        if (onDisk) {
+            launcher.dataDir(data);
+        }
+        Dynalite dynamoDb = launcher.start();
+        System.out.println("dynalite (pid " + dynamoDb.pid() + ") at " + dynamoDb.endpoint()
+                + (onDisk ? ", data in " + data : ", data in memory") + "; DynamoDB limits enforced: "
+                + (limits.isEmpty() ? "none (--dynamodb.limits all turns them on)" : String.join(", ", limits)));
         return dynamoDb;
     }
 

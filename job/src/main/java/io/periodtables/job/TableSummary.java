@@ -10,7 +10,7 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.TableNaming.TableRef;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.query.QueryCli;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -47,7 +47,7 @@ final class TableSummary {
     private final PeriodTablesConfig config;
     private final boolean localData;
 
-    /** @param localData true when the data is in the local run's DynamoDB Local */
+    /** @param localData true when the data is in the local run's dynalite */
     TableSummary(PeriodTablesConfig config, boolean localData) {
         this.config = config;
         this.localData = localData;
@@ -98,8 +98,8 @@ final class TableSummary {
                 : String.format("; first table ready %.1f s after start", outcome.firstTableSeconds()));
         String endpoint = config.dynamoDbEndpoint().map(Object::toString).orElse("DynamoDB in " + config.get(ConfigKeys.AWS_REGION));
         out.println("Data: " + (localData
-                ? "DynamoDB Local at " + endpoint + (Files.isDirectory(DynamoDbLocal.LOCAL_RUN_DATA)
-                        ? ", files in " + DynamoDbLocal.LOCAL_RUN_DATA : ", in memory until it stops")
+                ? "dynalite at " + endpoint + (Files.isDirectory(Dynalite.LOCAL_RUN_DATA)
+                        ? ", files in " + Dynalite.LOCAL_RUN_DATA : ", in memory until it stops")
                 : endpoint));
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> ArchiveSummary.print(path, out));
         if (!periods.isEmpty()) {
@@ -109,7 +109,7 @@ final class TableSummary {
         }
     }
 
-    /** Draws the sample device with the query CLI itself, while DynamoDB Local still runs. */
+    /** Draws the sample device with the query CLI itself, while dynalite still runs. */
     private static void chart(List<String> query, PrintStream out) {
         Path svg = LocalRunner.WORK_DIR.resolve(query.get(query.indexOf("--chart") + 1)).toAbsolutePath();
         List<String> args = new ArrayList<>(query);

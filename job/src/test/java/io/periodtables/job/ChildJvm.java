@@ -25,7 +25,6 @@ record ChildJvm(Process process, Path out, Path err) {
         Path err = Files.createTempFile("child", ".err");
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
-        builder.environment().put("DDB_LOCAL_TELEMETRY", "0");
         return new ChildJvm(builder.start(), out, err);
     }
 

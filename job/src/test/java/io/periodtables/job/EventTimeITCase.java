@@ -1,11 +1,11 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;
 
 import org.apache.flink.core.execution.JobClient;
@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Event time as the Kinesis source tracks it, on the production topology with kinesalite and
- * DynamoDB Local: the table a reading lands in depends on the reading and its shard, not on
+ * dynalite: the table a reading lands in depends on the reading and its shard, not on
  * how shards interleave, on a device's clock, or on a restore.
  */
 class EventTimeITCase {
@@ -59,15 +59,15 @@ class EventTimeITCase {
     private static Kinesalite kinesalite;
     private static KinesisClient kinesis;
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
     private static DynamoDbClient dynamo;
 
     @BeforeAll
     static void startEmulators() {
         kinesalite = Kinesalite.start();
         kinesis = kinesalite.kinesisClient();
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
         dynamo = dynamoDb.syncClient();
     }
 

@@ -1,10 +1,10 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;
 
 import org.apache.flink.core.execution.JobClient;
@@ -61,8 +61,8 @@ class IdleShardPacingITCase {
     private static Kinesalite kinesalite;
     private static CountingProxy kinesisProxy;
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
     private static DynamoDbClient dynamo;
     private static KinesisClient kinesis;
 
@@ -73,7 +73,7 @@ class IdleShardPacingITCase {
         kinesalite = Kinesalite.start();
         kinesisProxy = CountingProxy.start(kinesalite.endpoint());
         kinesis = kinesalite.kinesisClient();
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
         dynamo = dynamoDb.syncClient();
     }
 

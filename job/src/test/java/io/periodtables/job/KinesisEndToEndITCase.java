@@ -1,11 +1,11 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.CountingProxy;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;
 
 import org.apache.flink.core.execution.JobClient;
@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The job as the jar runs it ({@link PeriodTablesJob#configure}, {@link PeriodTablesTopology#build})
  * on a MiniCluster, reading a real Kinesis emulator (kinesalite, a stream of 2 shards created through
- * the SDK, from TRIM_HORIZON) and writing to DynamoDB Local. Readings of four devices across four
+ * the SDK, from TRIM_HORIZON) and writing to dynalite. Readings of four devices across four
  * hourly periods, with duplicates, an eventId resend, an array record, malformed records and late
  * readings, must end up as exactly the expected items of the period, late and rejected tables.
  *
@@ -77,8 +77,8 @@ class KinesisEndToEndITCase {
     private static Kinesalite kinesalite;
     private static CountingProxy kinesisProxy;
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
     private static DynamoDbClient dynamo;
     private static KinesisClient kinesis;
 
@@ -96,7 +96,7 @@ class KinesisEndToEndITCase {
         kinesalite = Kinesalite.start();
         kinesisProxy = CountingProxy.start(kinesalite.endpoint());
         kinesis = kinesalite.kinesisClient();
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
         dynamo = dynamoDb.syncClient();
     }
 

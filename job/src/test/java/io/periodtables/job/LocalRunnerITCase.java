@@ -1,6 +1,6 @@
 package io.periodtables.job;
 
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.ListeningSockets;
 
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  */
 class LocalRunnerITCase {
     private static final Pattern KINESALITE_PID = Pattern.compile("kinesalite \\(node, pid (\\d+)\\)");
-    private static final Pattern DYNAMODB_PID = Pattern.compile("DynamoDB Local \\(own JVM, pid (\\d+)\\)");
+    private static final Pattern DYNAMODB_PID = Pattern.compile("dynalite \\(pid (\\d+)\\)");
 
     /** The runs' working directory: their .flink-local (savepoints, log, chart) goes away with it. */
     @TempDir
@@ -65,19 +65,19 @@ class LocalRunnerITCase {
 
         String out = run.stdout();
         assertThat(run.exitCode()).as(out + run.stderr()).isZero();
-        // The Web UI, the blob server, DynamoDB Local: each on 127.0.0.1, none on another interface.
-        assertThat(sockets).as("listening sockets of the run and its DynamoDB Local")
+        // The Web UI, the blob server, dynalite: each on 127.0.0.1, none on another interface.
+        assertThat(sockets).as("listening sockets of the run and its dynalite")
                 .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as(a.toString()).isTrue())
                 .extracting(InetSocketAddress::getPort)
                 .contains(port(out, "Flink Web UI: http://127.0.0.1:"),
-                        port(out, "DynamoDB Local \\(own JVM, pid \\d+\\) at http://127.0.0.1:"));
+                        port(out, "dynalite \\(pid \\d+\\) at http://127.0.0.1:"));
         LocalRunSummary summary = LocalRunSummary.parse(out, "localrun");
         assertThat(summary.periodTables()).as(out).isNotEmpty();
         summary.assertTotalsMatchTables();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
         assertThat(out).contains("Flink Web UI: http://127.0.0.1:", "Stopped after PT15S.", "pipeline drained",
-                "Savepoint: file:", "Data: DynamoDB Local at http://127.0.0.1:",
+                "Savepoint: file:", "Data: dynalite at http://127.0.0.1:",
                 "One device: ./query/run-query range --device device-00007 --from ");
         // The archive: each marked period's distinct keys are its table's items.
         Matcher archived = Pattern.compile("(?m)^period=(\\S+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)  archived$").matcher(out);
@@ -139,7 +139,7 @@ class LocalRunnerITCase {
 
     @Test
     void jobMainOnAPlainJvmListensOnLoopbackOnly() throws Exception {
-        try (DynamoDbLocal dynamoDb = DynamoDbLocal.start(); DynamoDbClient client = dynamoDb.syncClient()) {
+        try (Dynalite dynamoDb = Dynalite.start(); DynamoDbClient client = dynamoDb.syncClient()) {
             ChildJvm job = ChildJvm.start(workDir, PeriodTablesJob.class, "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
                     "--tables.prefix", "plainjvm", "--tables.period", "PT1H", "--generator.rate", "50",
                     "--generator.devices", "5", "--input.max-future", "P1D");

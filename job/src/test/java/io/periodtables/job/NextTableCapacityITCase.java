@@ -3,7 +3,7 @@ package io.periodtables.job;
 import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The next table follows the load: the production topology on the synthetic fleet at a steady
- * rate, minute tables on DynamoDB Local. The fleet writes {@code perSecond} readings (one write
+ * rate, minute tables on dynalite. The fleet writes {@code perSecond} readings (one write
  * unit each: about 180 bytes) in every second of event time, so the peak of a minute's table is
  * {@code perSecond} WCU and the next one opens at {@code ceil(perSecond / 0.7)} WCU, within
  * {@code tables.capacity.current.min}..{@code .max}; the first table of the run opens at the
@@ -36,7 +36,7 @@ class NextTableCapacityITCase {
             .setConfiguration(LoopbackFlink.configuration("0")).build());
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @ParameterizedTest(name = "{0} writes per second -> {1} WCU")
     @CsvSource({

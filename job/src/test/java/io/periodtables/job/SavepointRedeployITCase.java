@@ -1,7 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
@@ -72,7 +72,7 @@ class SavepointRedeployITCase {
             "UpdateTimeToLive", "DescribeTimeToLive", "DeleteTable", "ListTables", "TagResource", "ListTagsOfResource");
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @ParameterizedTest(name = "parallelism {0} -> {1}")
     @CsvSource({"2, 2", "2, 4", "4, 2"})
@@ -130,7 +130,7 @@ class SavepointRedeployITCase {
     private static PeriodTablesConfig config(String prefix) {
         Map<String, String> keys = new HashMap<>();
         keys.put("source", "generator");
-        keys.put("dynamodb.endpoint", DYNAMODB.local().endpoint().toString());
+        keys.put("dynamodb.endpoint", DYNAMODB.emulator().endpoint().toString());
         keys.put("tables.prefix", prefix);
         keys.put("tables.period", "PT1H");
         keys.put("tables.shards", "3");

@@ -25,7 +25,7 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
- * Reading the job's tables back from DynamoDB Local for assertions: items by {@code [pk, sk]}
+ * Reading the job's tables back from dynalite for assertions: items by {@code [pk, sk]}
  * with numbers in one canonical form (DynamoDB may print {@code 18.0} as {@code 18}), the
  * tables of a prefix, the capacity tier of a table, and bounded polling.
  */

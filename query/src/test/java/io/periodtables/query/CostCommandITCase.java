@@ -3,7 +3,7 @@ package io.periodtables.query;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code cost} against DynamoDB Local with known tables: an older, a previous and a sized
+ * {@code cost} against dynalite with known tables: an older, a previous and a sized
  * current daily table, and an on-demand late table. The monthly costs, checked by hand at
  * us-east-1 prices ($0.00065/WCU-h, $0.00013/RCU-h, 730 h):
  * 1/1 = 730 * 0.00078 = $0.57; 1/100 = 730 * 0.01365 = $9.96; 858/300 = 730 * 0.5967 = $435.59;
@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CostCommandITCase {
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     private static DynamoDbClient client;
     private static PeriodTablesConfig config;

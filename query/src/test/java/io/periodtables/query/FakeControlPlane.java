@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * DescribeTable and ListTagsOfResource of a few tables held in memory, for what DynamoDB Local
+ * DescribeTable and ListTagsOfResource of a few tables held in memory, for what dynalite
  * cannot do (it supports no tags): tables with tags, without, with tags that cannot be read,
  * and a number of throttled answers before the real one.
  */

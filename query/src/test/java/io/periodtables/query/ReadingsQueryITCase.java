@@ -1,11 +1,11 @@
 package io.periodtables.query;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 
@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code range} and {@code latest} against DynamoDB Local, on data the real sink wrote on a
+ * {@code range} and {@code latest} against dynalite, on data the real sink wrote on a
  * MiniCluster: hourly tables with 4 shards and a TTL, three devices, readings on the range's
  * edges, two readings in one millisecond, late readings in the late table of April and one
  * reading stored twice (on time, and again as late after a replay).
@@ -52,15 +52,15 @@ class ReadingsQueryITCase {
     private static final Clock NOW = Clock.fixed(Instant.parse("2025-04-20T00:00:00Z"), ZoneOffset.UTC);
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
     private static DynamoDbClient client;
     private static PeriodTablesConfig config;
     private static TestFleet fleet;
 
     @BeforeAll
     static void writeReadingsWithTheSink() throws Exception {
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
         client = dynamoDb.syncClient();
         config = ConfigLoader.fromMap(Map.of(
                 "tables.prefix", "q",

@@ -15,7 +15,7 @@ class TableShardsTest {
             .table("r_2026-11-22", Map.of("managed-by", "period-tables", TableNaming.SHARDS_TAG, "6"))
             .table("r_2026-11-21", Map.of("managed-by", "period-tables"))
             .table("r_2026-11-20", Map.of(TableNaming.SHARDS_TAG, "many"))
-            .tagsFail("r_2026-11-19", "Tagging is not currently supported in DynamoDB Local.");
+            .tagsFail("r_2026-11-19", "Tagging is not currently supported in dynalite.");
     private final TableShards shards = new TableShards(dynamoDb, new DynamoDbRetry(4), 2);
 
     @Test

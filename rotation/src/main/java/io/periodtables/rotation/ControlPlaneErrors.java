@@ -8,7 +8,7 @@ import io.periodtables.conf.DynamoDbFailure.Kind;
  * classification: retry with backoff (throttling, 5xx, I/O, too many concurrent table
  * operations, a table busy with another change) or give up; and the few error answers that are
  * really successes or facts about the table ("TimeToLive is already enabled", a same-value
- * throughput update, deletion protection, DynamoDB Local's missing tagging support).
+ * throughput update, deletion protection, dynalite's missing tagging support).
  */
 final class ControlPlaneErrors {
 
@@ -52,7 +52,7 @@ final class ControlPlaneErrors {
         return DynamoDbFailure.messageContains(t, "protected against deletion");
     }
 
-    /** DynamoDB Local answers every tagging call with this; real DynamoDB never does. */
+    /** dynalite answers every tagging call with this; real DynamoDB never does. */
     static boolean isTaggingUnsupported(Throwable t) {
         return DynamoDbFailure.messageContains(t, "tagging is not currently supported");
     }

@@ -89,7 +89,7 @@ final class TableCalls implements AutoCloseable {
         });
     }
 
-    /** True when the table carries our tag; false when it does not, or tags cannot be read (DynamoDB Local). */
+    /** True when the table carries our tag; false when it does not, or tags cannot be read (dynalite). */
     CompletableFuture<Boolean> hasOurTag(String table) {
         return describeArn(table).thenCompose(arn -> tagsFrom(arn, null, new LinkedHashMap<>())).handle((tags, error) -> {
             if (error == null) {

@@ -5,7 +5,7 @@ import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.AutoScalingEndpoint;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,11 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The open table and Application Auto Scaling: the real SDK client, built as the job builds it
- * ({@code aws.endpoint} pointing at {@link AutoScalingEndpoint}), and DynamoDB Local.
+ * ({@code aws.endpoint} pointing at {@link AutoScalingEndpoint}), and dynalite.
  */
 class AutoScalingITCase {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
-    private static DynamoDbLocal local;
+    private static Dynalite local;
     private static AutoScalingEndpoint autoScaling;
     private static DynamoDbAsyncClient client;
 

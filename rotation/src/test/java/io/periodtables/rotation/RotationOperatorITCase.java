@@ -3,7 +3,7 @@ package io.periodtables.rotation;
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
@@ -32,7 +32,7 @@ import static io.periodtables.rotation.RotationTestBed.timestamps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The rotation operator on a MiniCluster against DynamoDB Local, driven by event time only. */
+/** The rotation operator on a MiniCluster against dynalite, driven by event time only. */
 class RotationOperatorITCase {
     private static final Capacity CURRENT = Capacity.provisioned(1000, 300);
     private static final Capacity PREVIOUS = Capacity.provisioned(1, 100);
@@ -41,7 +41,7 @@ class RotationOperatorITCase {
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER = RotationTestBed.miniCluster();
 
-    private final DynamoDbLocal local = TestSetup.dynamoDb();
+    private final Dynalite local = TestSetup.dynamoDb();
 
     @BeforeEach
     void reset() {

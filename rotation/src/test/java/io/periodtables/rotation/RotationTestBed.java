@@ -4,7 +4,7 @@ import io.periodtables.conf.Capacity;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.LoopbackFlink;
 
 import org.apache.flink.api.common.eventtime.Watermark;
@@ -34,7 +34,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The rotation operator's test bed: a loopback MiniCluster, per-minute tables with a 20 s lead
- * and 5 s allowed lateness on the shared DynamoDB Local, and a synthetic source of readings
+ * and 5 s allowed lateness on the shared dynalite, and a synthetic source of readings
  * whose event time starts in 2021, far behind the wall clock (a backlog replay: nothing the
  * tests check can come from the wall clock).
  */
@@ -120,7 +120,7 @@ final class RotationTestBed {
     }
 
     static List<Capacity> capacities(List<String> tables) {
-        DynamoDbLocal local = TestSetup.dynamoDb();
+        Dynalite local = TestSetup.dynamoDb();
         return tables.stream().map(t -> {
             try {
                 return ManagedTable.capacityOf(TestSetup.describe(local, t));

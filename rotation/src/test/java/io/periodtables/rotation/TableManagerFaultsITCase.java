@@ -5,7 +5,7 @@ import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.FaultKind;
 
 import org.junit.jupiter.api.AfterAll;
@@ -24,13 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The table manager against what DynamoDB Local never does by itself, injected with
+ * The table manager against what dynalite never does by itself, injected with
  * {@link DynamoDbFaults}: tables that take seconds to become ACTIVE, the capacity-decrease
  * quota, too many concurrent table operations, server errors, busy tables.
  */
 class TableManagerFaultsITCase {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
-    private static DynamoDbLocal local;
+    private static Dynalite local;
     private static DynamoDbAsyncClient client;
 
     @BeforeAll

@@ -5,7 +5,7 @@ import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class TableManagerITCase {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
-    private static DynamoDbLocal local;
+    private static Dynalite local;
     /** One client for all managers here: building and closing a Netty client per test costs seconds. */
     private static DynamoDbAsyncClient client;
 

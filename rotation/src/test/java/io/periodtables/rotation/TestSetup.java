@@ -3,8 +3,8 @@ package io.periodtables.rotation;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
 
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -26,11 +26,11 @@ final class TestSetup {
     private TestSetup() {}
 
     /**
-     * The DynamoDB Local all tests of this JVM share (its first request costs seconds); rotation
+     * The dynalite all tests of this JVM share (its first request costs seconds); rotation
      * tests keep apart by table prefix.
      */
-    static DynamoDbLocal dynamoDb() {
-        return DynamoDbLocalExtension.shared();
+    static Dynalite dynamoDb() {
+        return DynaliteExtension.shared();
     }
 
     /** A table prefix no other test of this JVM uses. */
@@ -49,7 +49,7 @@ final class TestSetup {
         return ConfigLoader.fromMap(map, true);
     }
 
-    /** Fast settings: DynamoDB Local answers in milliseconds. */
+    /** Fast settings: dynalite answers in milliseconds. */
     static TableManagerSettings fastSettings() {
         return TableManagerSettings.builder()
                 .pollInterval(Duration.ofMillis(20))
@@ -64,13 +64,13 @@ final class TestSetup {
         return DynamoDbClients.of(config).withInterceptors(List.of(interceptors));
     }
 
-    static TableDescription describe(DynamoDbLocal local, String table) {
+    static TableDescription describe(Dynalite local, String table) {
         try (DynamoDbClient client = local.syncClient()) {
             return client.describeTable(b -> b.tableName(table)).table();
         }
     }
 
-    static List<String> tableNames(DynamoDbLocal local, String prefix) {
+    static List<String> tableNames(Dynalite local, String prefix) {
         try (DynamoDbClient client = local.syncClient()) {
             return client.listTablesPaginator(b -> b.limit(100)).tableNames().stream()
                     .filter(n -> n.startsWith(prefix + "_"))

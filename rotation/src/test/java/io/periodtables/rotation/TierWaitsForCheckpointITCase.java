@@ -2,7 +2,7 @@ package io.periodtables.rotation;
 
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,7 @@ class TierWaitsForCheckpointITCase {
 
     @Test
     void closedTableIsDialedDownOnlyAfterACompletedCheckpoint() throws Exception {
-        DynamoDbLocal local = TestSetup.dynamoDb();
+        Dynalite local = TestSetup.dynamoDb();
         PeriodTablesConfig config = TestSetup.config(local.endpoint(), "tables.prefix", TestSetup.uniquePrefix("gate"),
                 "tables.period", "PT1M", "rotation.lead", "PT10S", "window.allowed-lateness", "PT5S");
         try (ReconcilerHarness rotation = new ReconcilerHarness(config, Instant.now())) {

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The tests' missing-table handler: creates the table in DynamoDB Local with the SDK (key
+ * The tests' missing-table handler: creates the table in dynalite with the SDK (key
  * {@code pk}/{@code sk}, on demand) and records each call, as the rotation's table manager will.
  */
 final class CreateTableHandler implements MissingTableHandler {

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-/** Test set-up and read-back of the sink's tables in DynamoDB Local: {@code pk}/{@code sk} strings. */
+/** Test set-up and read-back of the sink's tables in dynalite: {@code pk}/{@code sk} strings. */
 final class DynamoDbTables {
 
     private DynamoDbTables() {}

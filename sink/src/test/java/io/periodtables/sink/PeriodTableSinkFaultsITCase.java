@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;
@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The sink under injected faults ({@link DynamoDbFaults} on top of DynamoDB Local): after each,
+ * The sink under injected faults ({@link DynamoDbFaults} on top of dynalite): after each,
  * the tables hold exactly the expected items.
  */
 class PeriodTableSinkFaultsITCase {
@@ -37,7 +37,7 @@ class PeriodTableSinkFaultsITCase {
     static final MiniClusterExtension FLINK = SinkTestBed.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @BeforeEach
     void resetFaults() {
@@ -97,7 +97,7 @@ class PeriodTableSinkFaultsITCase {
     void laterVersionOfAnEventIdIsStoredWhateverTheBatchingWithSixteenRequestsInFlight() throws Exception {
         int events = 600;
         int lag = 40;
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), "sink.max-in-flight", "16", "sink.request-timeout", "PT10S");
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), "sink.max-in-flight", "16", "sink.request-timeout", "PT10S");
         String table = config.naming().prefix() + "_2026-11-22T1300";
         DynamoDbTables.create(DYNAMODB.client(), table);
         DynamoDbFaults.on("BatchWriteItem").every(3).delay(Duration.ofMillis(300));
@@ -129,7 +129,7 @@ class PeriodTableSinkFaultsITCase {
 
     @Test
     void tableStillCreatingIsHandedToTheHandlerAndWrittenOnceActive() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator());
         String table = config.naming().prefix() + "_2026-11-22T1300";
         DynamoDbTables.create(DYNAMODB.client(), table);
         DynamoDbFaults.holdCreating(table);
@@ -153,7 +153,7 @@ class PeriodTableSinkFaultsITCase {
 
     @Test
     void oversizedAndRefusedItemsAreRejectedAndTheRestIsWritten() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator());
         String table = config.naming().prefix() + "_2026-11-22T1300";
         DynamoDbTables.create(DYNAMODB.client(), table, config.naming().rejectedTable());
         long t = Instant.parse("2026-11-22T13:20:00Z").toEpochMilli();
@@ -179,7 +179,7 @@ class PeriodTableSinkFaultsITCase {
 
     @Test
     void entryThatExhaustsItsAttemptsFailsTheJobNamingTheTable() {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), "sink.max-attempts", "3");
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), "sink.max-attempts", "3");
         Reading reading = TestReadings.reading(0, 1);
 
         assertThatThrownBy(() -> SinkTestBed.run(SinkTestBed.sink(config).build(), List.of(SinkRecord.period(reading))))
@@ -192,7 +192,7 @@ class PeriodTableSinkFaultsITCase {
     }
 
     private PeriodTablesConfig runReadings(String... keyValues) throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), keyValues);
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), keyValues);
         TestReadings.expectedTables(config, N).keySet().forEach(table -> DynamoDbTables.create(DYNAMODB.client(), table));
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, N).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, N))));

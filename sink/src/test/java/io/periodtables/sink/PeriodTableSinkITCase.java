@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
@@ -23,14 +23,14 @@ import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The sink on a MiniCluster (parallelism 2) against DynamoDB Local. */
+/** The sink on a MiniCluster (parallelism 2) against dynalite. */
 class PeriodTableSinkITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = SinkTestBed.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @BeforeEach
     void clearHandlerCalls() {
@@ -39,7 +39,7 @@ class PeriodTableSinkITCase {
 
     @Test
     void readingsOfThreeHoursLandInTheirThreePeriodTablesAsExpectedItems() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator());
         String prefix = config.naming().prefix();
         DynamoDbTables.create(DYNAMODB.client(), prefix + "_2026-11-22T1300", prefix + "_2026-11-22T1400",
                 prefix + "_2026-11-22T1500", prefix + "_rejected");
@@ -61,7 +61,7 @@ class PeriodTableSinkITCase {
 
     @Test
     void duplicatesCollapseAndTwoReadingsOfOneMillisecondStayTwoItems() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator());
         String table = config.naming().prefix() + "_2026-11-22T1300";
         String rejected = config.naming().rejectedTable();
         DynamoDbTables.create(DYNAMODB.client(), table, rejected);
@@ -88,7 +88,7 @@ class PeriodTableSinkITCase {
 
     @Test
     void lateReadingsGoToTheirWatermarksMonthTableAndRejectionsToTheRejectedTable() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator());
         String prefix = config.naming().prefix();
         Clock december = Clock.fixed(Instant.parse("2026-12-01T00:30:00Z"), ZoneOffset.UTC);
         Reading late = TestReadings.reading(1, 3);
@@ -119,7 +119,7 @@ class PeriodTableSinkITCase {
      */
     @Test
     void rejectionsOfOneReasonSpreadOverSixteenPartitionKeys() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator());
         DynamoDbTables.create(DYNAMODB.client(), config.naming().rejectedTable());
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, 2_000).forEach(i -> records.add(SinkRecord.rejected(
@@ -139,7 +139,7 @@ class PeriodTableSinkITCase {
 
     @Test
     void missingPeriodTablesAreCreatedByTheHandlerAndEverythingIsWritten() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator());
         int n = 60;
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, n).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, n))));

@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
 
@@ -38,11 +38,11 @@ class PeriodTableSinkRestoreITCase {
     static final MiniClusterExtension FLINK = SinkTestBed.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @Test
     void restartFromCheckpointMidStreamYieldsTheTablesOfARunWithoutFailure() throws Exception {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local());
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator());
         Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = TestReadings.expectedTables(config, N);
         expected.keySet().forEach(table -> DynamoDbTables.create(DYNAMODB.client(), table));
         FailOnceAfterCheckpoint.reset();

@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;
@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One table throttled for a sustained time while another takes writes (faults on top of
- * DynamoDB Local): the other table keeps its write rate, and nothing is lost or written twice,
+ * dynalite): the other table keeps its write rate, and nothing is lost or written twice,
  * also across a savepoint taken while throttled entries wait in the writer's delay queue.
  * Readings come from a rate-limited source, every fifth for table A (hour 13), the rest for
  * table B (hour 14); {@link AcknowledgedWrites} counts what DynamoDB acknowledged, per key.
@@ -55,7 +55,7 @@ class PeriodTableSinkThrottlingITCase {
     static final MiniClusterExtension FLINK = SinkTestBed.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @BeforeEach
     void reset() {
@@ -73,7 +73,7 @@ class PeriodTableSinkThrottlingITCase {
     @Test
     void tableThrottledForTwelveSecondsLeavesTheOtherTablesWriteRateAndEverythingIsWrittenOnce() throws Exception {
         int n = 4_750;
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), "sink.request-timeout", "PT10S");
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), "sink.request-timeout", "PT10S");
         String a = config.naming().periodTableOf(HOUR_A);
         String b = config.naming().periodTableOf(HOUR_B);
         DynamoDbTables.create(DYNAMODB.client(), a, b);
@@ -107,7 +107,7 @@ class PeriodTableSinkThrottlingITCase {
     void savepointTakenWhileEntriesWaitInTheDelayQueueRestoresThemNothingLostNothingDoubled(@TempDir Path savepoints)
             throws Exception {
         int n = 4_000;
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.local(), "sink.request-timeout", "PT10S");
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), "sink.request-timeout", "PT10S");
         String a = config.naming().periodTableOf(HOUR_A);
         String b = config.naming().periodTableOf(HOUR_B);
         DynamoDbTables.create(DYNAMODB.client(), a, b);

@@ -1,7 +1,7 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.model.SinkRecord;
 
@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The sink's ITCase bed: a loopback MiniCluster with 2 slots and configurations for DynamoDB Local. */
+/** The sink's ITCase bed: a loopback MiniCluster with 2 slots and configurations for dynalite. */
 final class SinkTestBed {
 
     private static final AtomicInteger PREFIXES = new AtomicInteger();
@@ -32,7 +32,7 @@ final class SinkTestBed {
     }
 
     /** Hourly tables, 4 shards, a fresh table prefix, short timeouts; more keys as pairs. */
-    static PeriodTablesConfig config(DynamoDbLocal dynamoDb, String... keyValues) {
+    static PeriodTablesConfig config(Dynalite dynamoDb, String... keyValues) {
         List<String> pairs = new ArrayList<>(List.of(
                 "tables.prefix", "t" + PREFIXES.incrementAndGet(),
                 "dynamodb.endpoint", dynamoDb.endpoint().toString(),

@@ -9,7 +9,7 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.ArchivedPeriods;
 import io.periodtables.model.Reading;
 
@@ -52,7 +52,7 @@ class ArchiveITCase {
     private static final Duration BOUND = Duration.ofSeconds(60);
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @Test
     void everyStoredItemIsArchivedOnceAndEachPeriodIsMarkedWithItsCounts(@TempDir Path archive) throws Exception {
@@ -87,7 +87,7 @@ class ArchiveITCase {
     }
 
     private static PeriodTablesConfig config(String prefix, Path archive) {
-        return ReliabilityRun.config(DYNAMODB.local().endpoint(), prefix, "archive.path", archive.toUri().toString());
+        return ReliabilityRun.config(DYNAMODB.emulator().endpoint(), prefix, "archive.path", archive.toUri().toString());
     }
 
     private static JobClient submit(ReliabilityRun run, TestSource.Hooks hooks, String savepoint) throws Exception {
@@ -103,7 +103,7 @@ class ArchiveITCase {
     }
 
     private static void assertArchiveMatchesTables(ReliabilityRun run, ArchiveReader reader) throws IOException {
-        TableSnapshot tables = run.snapshot(DYNAMODB.local());
+        TableSnapshot tables = run.snapshot(DYNAMODB.emulator());
         TableNaming naming = run.config.naming();
         Map<String, List<ArchiveRow>> rows = new TreeMap<>();
         for (String partition : reader.partitions()) {

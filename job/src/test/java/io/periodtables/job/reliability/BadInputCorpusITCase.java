@@ -1,10 +1,10 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
@@ -55,15 +55,15 @@ class BadInputCorpusITCase {
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
     private static List<BadInputCorpus.Entry> corpus;
     private static ReliabilityRun run;
     private static TableSnapshot tables;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
         corpus = BadInputCorpus.load();
     }
 

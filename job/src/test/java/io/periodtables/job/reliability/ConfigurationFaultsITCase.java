@@ -1,9 +1,9 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.rotation.TableSchemaMismatchException;
 import io.periodtables.sink.PeriodTableSinkException;
 
@@ -53,12 +53,12 @@ class ConfigurationFaultsITCase {
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
     }
 
     @AfterAll

@@ -2,7 +2,7 @@ package io.periodtables.job.reliability;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.SeenRequest;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -66,7 +66,7 @@ class DialDownWithBufferedEntriesITCase {
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @BeforeEach
     void clearFaults() {
@@ -77,8 +77,8 @@ class DialDownWithBufferedEntriesITCase {
     @EnumSource(Checkpointing.class)
     void aTableClosedWithABacklogInTheSinkGetsItWrittenOnceAndEndsAtItsLowerTier(Checkpointing mode) throws Exception {
         // Each provisioned table takes 50 items a second (1 s of burst), closed ones 1.
-        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
-        PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.local().endpoint(),
+        DYNAMODB.emulator().burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
+        PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.emulator().endpoint(),
                 "rel_backlog_" + mode.name().toLowerCase(Locale.ROOT),
                 "tables.capacity.current", "50/5", "tables.capacity.previous", "1/1", "tables.capacity.older", "1/1",
                 // open tables at exactly the current tier: this case is about dial-down, not sizing from the peak
@@ -105,7 +105,7 @@ class DialDownWithBufferedEntriesITCase {
         hooks.rate = new PhasedRate(input.size() - tail, 20);
         ReliabilityRun run = ReliabilityRun.of(config, input).execute(hooks, mode.setup);
 
-        TableSnapshot tables = run.assertExactlyOnce(DYNAMODB.local());
+        TableSnapshot tables = run.assertExactlyOnce(DYNAMODB.emulator());
         assertThat(tables.itemsOf(closed)).hasSize(BACKLOG);
         assertThat(tables.itemsOf(ExpectedTables.LATE)).hasSize(5);
         Map<String, long[]> lowered = writesAfterFirstUpdate(run.requests(), tables.tables());

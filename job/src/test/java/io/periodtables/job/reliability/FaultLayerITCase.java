@@ -1,9 +1,9 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.FaultKind;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -18,7 +18,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The job under DynamoDB faults injected by {@link DynamoDbFaults} on top of DynamoDB Local, on
+ * The job under DynamoDB faults injected by {@link DynamoDbFaults} on top of dynalite, on
  * the MiniCluster with the {@link Fleet} input: each case must end with every reading and every
  * rejection stored exactly once, every item as expected.
  */
@@ -28,12 +28,12 @@ class FaultLayerITCase {
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
     }
 
     @AfterAll

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP forwarder on 127.0.0.2 to DynamoDB Local on 127.0.0.1. The job gives fixed dummy
+ * A TCP forwarder on 127.0.0.2 to dynalite on 127.0.0.1. The job gives fixed dummy
  * credentials to an endpoint named {@code 127.0.0.1} or {@code localhost} only; through this
  * address its clients use the SDK's default credential chain, as against real DynamoDB.
  */

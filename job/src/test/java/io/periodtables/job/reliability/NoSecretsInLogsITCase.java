@@ -1,11 +1,11 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.ConfigException;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.job.PeriodTablesJob;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Security: the job's logs never contain credentials. The job's own main runs the production
- * topology (synthetic fleet, bounded) against DynamoDB Local reached through a non-emulator
+ * topology (synthetic fleet, bounded) against dynalite reached through a non-emulator
  * address, so its clients sign every request with credentials from the SDK's default chain,
  * here the {@code aws.accessKeyId}/{@code aws.secretAccessKey}/{@code aws.sessionToken} system
  * properties; throttling, server errors and resets are injected so that the retry and warning
@@ -43,13 +43,13 @@ class NoSecretsInLogsITCase {
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
     private final Map<String, String> saved = new HashMap<>();
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
     }
 
     @AfterAll

@@ -2,7 +2,7 @@ package io.periodtables.job.reliability;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 
@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Process faults on the MiniCluster: a task that fails mid-stream and is restored from its last
- * checkpoint, and DynamoDB Local gone for 20 seconds (same port, same data directory) while the
+ * checkpoint, and dynalite gone for 20 seconds (same port, same data directory) while the
  * job runs. Each ends with the exactly-once check.
  */
 class ProcessFaultsITCase {
@@ -45,11 +45,11 @@ class ProcessFaultsITCase {
     @TempDir
     static Path dataDir;
 
-    private static DynamoDbLocal dynamoDb;
+    private static Dynalite dynamoDb;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DynamoDbLocal.start(dataDir);
+        dynamoDb = Dynalite.start(dataDir);
     }
 
     @AfterAll
@@ -100,10 +100,10 @@ class ProcessFaultsITCase {
                 env -> { }, job -> {
                     awaitFirstItem(config);
                     dynamoDb.stop();
-                    LOG.info("DynamoDB Local stopped at {}", Instant.now());
+                    LOG.info("dynalite stopped at {}", Instant.now());
                     Thread.sleep(Duration.ofSeconds(20).toMillis()); // the outage itself
                     dynamoDb.restart();
-                    LOG.info("DynamoDB Local listening again at {} on {}", Instant.now(), dynamoDb.endpoint());
+                    LOG.info("dynalite listening again at {} on {}", Instant.now(), dynamoDb.endpoint());
                     assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("the job outlived the outage").isFalse();
                 });
     }

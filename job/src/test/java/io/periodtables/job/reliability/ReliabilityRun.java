@@ -4,7 +4,7 @@ import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.FaultKind;
 import io.periodtables.emulators.SeenRequest;
 
@@ -28,7 +28,7 @@ import java.util.function.Consumer;
 
 /**
  * One reliability case from configuration to verdict: the configuration (hourly tables, two
- * shards, DynamoDB Local), the run of the production topology ({@link TestSource}) on the shared MiniCluster, and
+ * shards, dynalite), the run of the production topology ({@link TestSource}) on the shared MiniCluster, and
  * the {@link ExactlyOnceCheck} of every table of the case's prefix.
  */
 final class ReliabilityRun {
@@ -96,15 +96,15 @@ final class ReliabilityRun {
      * Runs the job until its tables hold exactly the expected items (polling with a bound), then
      * cancels it and checks once more: for cases where the job itself does not finish soon.
      */
-    ReliabilityRun executeUntilStored(DynamoDbLocal dynamoDb, Duration bound) throws Exception {
+    ReliabilityRun executeUntilStored(Dynalite dynamoDb, Duration bound) throws Exception {
         return executeUntilStored(dynamoDb, bound, new TestSource.Hooks(), env -> { }, job -> { });
     }
 
     /**
-     * As {@link #executeUntilStored(DynamoDbLocal, Duration)}, with hooks, environment settings,
+     * As {@link #executeUntilStored(Dynalite, Duration)}, with hooks, environment settings,
      * and {@code duringRun}, which the test thread runs once the job is submitted (an outage).
      */
-    ReliabilityRun executeUntilStored(DynamoDbLocal dynamoDb, Duration bound, TestSource.Hooks hooks,
+    ReliabilityRun executeUntilStored(Dynalite dynamoDb, Duration bound, TestSource.Hooks hooks,
             Consumer<StreamExecutionEnvironment> setup, DuringRun duringRun) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
@@ -158,14 +158,14 @@ final class ReliabilityRun {
     }
 
     /** Ends the fault script (so the reads are not faulted) and checks every table of the prefix. */
-    TableSnapshot assertExactlyOnce(DynamoDbLocal dynamoDb) {
+    TableSnapshot assertExactlyOnce(Dynalite dynamoDb) {
         TableSnapshot snapshot = snapshot(dynamoDb);
         ExactlyOnceCheck.assertExactlyOnce(expected, snapshot, start, end);
         return snapshot;
     }
 
     /** Ends the fault script (keeping its request log) and reads every table of the prefix. */
-    TableSnapshot snapshot(DynamoDbLocal dynamoDb) {
+    TableSnapshot snapshot(Dynalite dynamoDb) {
         if (seen == null) {
             seen = DynamoDbFaults.requests();
         }

@@ -2,7 +2,7 @@ package io.periodtables.job.reliability;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.SeenRequest;
 
 import org.apache.flink.core.execution.JobClient;
@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A savepoint that holds the sink's buffered entries for a closed, dialed-down table, restored
  * into the same production topology, with DynamoDB's per-table write capacity enforced on top of
- * DynamoDB Local. Late readings for 08:00 ({@code late.policy=period-table}, so its own table)
+ * dynalite. Late readings for 08:00 ({@code late.policy=period-table}, so its own table)
  * arrive after the watermark closed it, and the job is stopped with a savepoint right then: they
  * wait in the sink's buffer and go into its writer state. (Entries in flight, throttled or not,
  * are not: a savepoint waits for every request in flight, retries included.) The restored job
@@ -53,13 +53,13 @@ class SavepointWithClosedTableEntriesITCase {
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @Test
     void entriesForADialedDownTableInASavepointAreWrittenOnceAfterTheRestore(@TempDir Path savepoints) throws Exception {
         DynamoDbFaults.reset();
-        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
-        PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.local().endpoint(), "rel_restore_closed",
+        DYNAMODB.emulator().burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
+        PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.emulator().endpoint(), "rel_restore_closed",
                 "late.policy", "period-table", "window.allowed-lateness", "PT1M", "rotation.lead", "PT3S",
                 "tables.capacity.current", "50/5", "tables.capacity.previous", "1/1", "tables.capacity.older", "1/1");
         String closed = config.naming().periodTableOf(T0);
@@ -100,14 +100,13 @@ class SavepointWithClosedTableEntriesITCase {
         List<SeenRequest> before = DynamoDbFaults.requests();
         Set<String> tablesAtStop;
         int closedAtStop;
-        try (DynamoDbClient client = DYNAMODB.local().syncClient()) {
+        try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
             TableSnapshot snapshot = TableSnapshot.read(client, config.naming());
             tablesAtStop = snapshot.tables();
             closedAtStop = snapshot.itemsOf(closed).size();
         }
 
-        DynamoDbFaults.reset(); // a fresh request log; capacity is still enforced
-        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
+        DynamoDbFaults.reset(); // a fresh request log; the layer still enforces capacity
         submit(config, input, hooks, savepoint).getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
         Instant end = Instant.now();
         List<SeenRequest> after = DynamoDbFaults.requests();
@@ -121,7 +120,7 @@ class SavepointWithClosedTableEntriesITCase {
 
         assertThat(closedAtStop).as("late readings for 08:00 unwritten at the stop, so in the savepoint")
                 .isLessThan(ON_TIME + LATE);
-        try (DynamoDbClient client = DYNAMODB.local().syncClient()) {
+        try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
             ExactlyOnceCheck.assertExactlyOnce(expected, TableSnapshot.read(client, config.naming()), start, end);
         }
         assertThat(created).as("tables created again after the restore").doesNotContainAnyElementsOf(tablesAtStop);

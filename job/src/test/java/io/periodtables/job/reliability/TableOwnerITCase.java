@@ -1,9 +1,9 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynamoDbLocalExtension;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynamoDbLocal;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.FaultKind;
 
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The sink asks, the table owner decides, in the production wiring on a MiniCluster with
  * checkpointing off: a closed period's table is never created (its readings go to the late
  * table), and a table dialed down while readings for it were still unwritten gets its capacity
- * back, with DynamoDB's per-table write capacity enforced on top of DynamoDB Local.
+ * back, with DynamoDB's per-table write capacity enforced on top of dynalite.
  */
 class TableOwnerITCase {
     private static final Instant T0 = Instant.parse("2025-06-01T08:00:00Z");
@@ -34,12 +34,12 @@ class TableOwnerITCase {
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
-    static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();
-    private static DynamoDbLocal dynamoDb;
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
 
     @BeforeAll
     static void startDynamoDb() {
-        dynamoDb = DYNAMODB.local();
+        dynamoDb = DYNAMODB.emulator();
     }
 
     @AfterAll
@@ -77,7 +77,7 @@ class TableOwnerITCase {
     @Test
     void aTableDialedDownWithReadingsUnwrittenGetsCapacityBackAndEveryReadingIsStoredOnce() throws Exception {
         // Each provisioned table takes writes at its own WCU, with 1 s of burst; 1 WCU is ~1 item a second.
-        DynamoDbFaults.enforceThroughput(Duration.ofSeconds(1));
+        dynamoDb.burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
         PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_owner_throttled",
                 "late.policy", "period-table");
         String closed = config.naming().periodTableOf(T0);
@@ -97,9 +97,7 @@ class TableOwnerITCase {
         ReliabilityRun run = ReliabilityRun.of(config, input).execute(hooks, env -> { });
 
         run.assertExactlyOnce(dynamoDb);
-        assertThat(run.injectedBeforeCheck("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS)
-                + run.injectedBeforeCheck("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED))
-                .as("writes to the dialed-down table were throttled").isPositive();
+        assertThat(dynamoDb.refused("throttledWrites")).as("writes to the dialed-down table were throttled").isPositive();
         assertThat(run.requests().stream().filter(r -> r.operation().equals("UpdateTable") && r.tables().contains(closed))
                 .count()).as("lowered by the rotation, raised for the sink").isGreaterThanOrEqualTo(2);
         try (DynamoDbClient client = dynamoDb.syncClient()) {

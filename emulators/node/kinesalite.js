@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Starts kinesalite (the pinned Kinesis emulator) for period-tables tests and the local run.
 //
-//   node launch.js --port <port> [--host 127.0.0.1] [--createStreamMs <ms>] [other kinesalite options]
+//   node kinesalite.js --port <port> [--host 127.0.0.1] [--createStreamMs <ms>] [other kinesalite options]
 //
 // - Listens on 127.0.0.1 only (kinesalite's own cli.js binds all interfaces).
 // - Fills StreamName from StreamARN in request bodies before kinesalite validates them:
@@ -24,7 +24,7 @@ const AMZ_CBOR = 'application/x-amz-cbor-1.1'
 const STREAM_IN_ARN = /^arn:[^:]+:kinesis:[^:]*:[^:]*:stream\/(.+)$/
 
 if (!argv.port) {
-  console.error('usage: node launch.js --port <port> [--host 127.0.0.1] [kinesalite options]')
+  console.error('usage: node kinesalite.js --port <port> [--host 127.0.0.1] [kinesalite options]')
   process.exit(2)
 }
 const host = argv.host || '127.0.0.1'

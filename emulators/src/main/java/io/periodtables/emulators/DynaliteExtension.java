@@ -14,22 +14,22 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One DynamoDB Local per test JVM, shared by every test class that registers this extension, with
+ * One {@link Dynalite} per test JVM, every limit of its fidelity layer enforced, shared by every test class that registers this extension, with
  * tables isolated per test: the tables a test method creates are deleted after it, those a class
  * creates in {@code @BeforeAll} after the class. Starting the emulator once instead of once per
  * class saves seconds per class; a test that stopped the listener (an outage) finds it restarted,
  * and {@link DynamoDbFaults} start empty for every class.
  *
- * <pre>{@code @RegisterExtension static final DynamoDbLocalExtension DYNAMODB = new DynamoDbLocalExtension();}</pre>
+ * <pre>{@code @RegisterExtension static final DynaliteExtension DYNAMODB = new DynaliteExtension();}</pre>
  *
- * Tests that need their own emulator (a data directory, closing it) start a {@link DynamoDbLocal}.
+ * Tests that need their own emulator (a data directory, closing it) start a {@link Dynalite}.
  */
-public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
+public final class DynaliteExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
         AfterEachCallback {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(DynamoDbLocalExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(DynaliteExtension.class);
 
-    private DynamoDbLocal local;
+    private Dynalite local;
     private DynamoDbClient client;
     private Set<String> beforeClass = Set.of();
     private Set<String> beforeTest = Set.of();
@@ -40,6 +40,7 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
         local = shared.local;
         client = shared.client;
         local.restart();
+        local.resetLayer();
         DynamoDbFaults.reset();
         beforeClass = tables();
     }
@@ -60,17 +61,18 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
     public void afterAll(ExtensionContext context) {
         local.restart();
         deleteAllBut(beforeClass);
-        DynamoDbFaults.reset(); // a fault rule or throughput limit of this class never reaches the next one
+        local.resetLayer(); // a limit this class turned off never reaches the next one
+        DynamoDbFaults.reset(); // nor a fault rule
     }
 
     /** The shared emulator. */
-    public DynamoDbLocal local() {
+    public Dynalite emulator() {
         return checkStarted(local);
     }
 
     /** {@code http://127.0.0.1:<port>} of the shared emulator. */
     public URI endpoint() {
-        return local().endpoint();
+        return emulator().endpoint();
     }
 
     /** A synchronous client shared by the tests of this JVM (do not close it). */
@@ -97,7 +99,7 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
 
     private static <T> T checkStarted(T value) {
         if (value == null) {
-            throw new IllegalStateException("DynamoDbLocalExtension is not started: register it as a static @RegisterExtension field");
+            throw new IllegalStateException("DynaliteExtension is not started: register it as a static @RegisterExtension field");
         }
         return value;
     }
@@ -106,14 +108,14 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
      * The JVM's shared emulator, for test helpers that run outside a registered extension (they
      * get no table isolation). Started on first use.
      */
-    public static DynamoDbLocal shared() {
+    public static Dynalite shared() {
         return Shared.get().local;
     }
 
     /** The per-JVM emulator, closed by JUnit when the root context closes (end of the run). */
     private static final class Shared implements ExtensionContext.Store.CloseableResource {
         private static Shared instance;
-        final DynamoDbLocal local = DynamoDbLocal.start();
+        final Dynalite local = Dynalite.start();
         final DynamoDbClient client = local.syncClient();
 
         static synchronized Shared get() {

@@ -19,11 +19,11 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class DynamoDbLocalITCase {
+class DynaliteITCase {
 
     @Test
     void storesAndReturnsAnItem() {
-        try (DynamoDbLocal local = DynamoDbLocal.start(); DynamoDbClient client = local.syncClient()) {
+        try (Dynalite local = Dynalite.start(); DynamoDbClient client = local.syncClient()) {
             createTable(client, "readings");
             client.putItem(b -> b.tableName("readings").item(item("dev-1", "42")));
 
@@ -37,7 +37,7 @@ class DynamoDbLocalITCase {
     @Test
     void listensOnLoopbackOnly() {
         assertThat(ListeningSockets.available()).as("reads the kernel socket tables, /proc/net/tcp (Linux)").isTrue();
-        try (DynamoDbLocal local = DynamoDbLocal.start()) {
+        try (Dynalite local = Dynalite.start()) {
             assertThat(local.endpoint().getHost()).isEqualTo("127.0.0.1");
             assertThat(ListeningSockets.addressesListeningOn(local.port()))
                     .isNotEmpty()
@@ -47,13 +47,13 @@ class DynamoDbLocalITCase {
 
     @Test
     void keepsInMemoryDataAcrossAnOutageOnTheSamePort() {
-        try (DynamoDbLocal local = DynamoDbLocal.start(); DynamoDbClient client = local.syncClient()) {
+        try (Dynalite local = Dynalite.start(); DynamoDbClient client = local.syncClient()) {
             createTable(client, "readings");
             client.putItem(b -> b.tableName("readings").item(item("dev-1", "7")));
 
             local.stop();
             assertThat(local.isListening()).isFalse();
-            assertThatThrownBy(() -> new Socket(DynamoDbLocal.HOST, local.port()).close())
+            assertThatThrownBy(() -> new Socket(Dynalite.HOST, local.port()).close())
                     .isInstanceOf(ConnectException.class);
 
             local.restart();
@@ -65,11 +65,11 @@ class DynamoDbLocalITCase {
 
     @Test
     void keepsPersistentDataAcrossRestarts(@TempDir Path dataDir) {
-        try (DynamoDbLocal local = DynamoDbLocal.start(dataDir); DynamoDbClient client = local.syncClient()) {
+        try (Dynalite local = Dynalite.start(dataDir); DynamoDbClient client = local.syncClient()) {
             createTable(client, "readings");
             client.putItem(b -> b.tableName("readings").item(item("dev-1", "9")));
         }
-        try (DynamoDbLocal local = DynamoDbLocal.start(dataDir); DynamoDbClient client = local.syncClient()) {
+        try (Dynalite local = Dynalite.start(dataDir); DynamoDbClient client = local.syncClient()) {
             assertThat(client.getItem(b -> b.tableName("readings")
                     .key(Map.of("pk", AttributeValue.fromS("dev-1")))).item())
                     .containsEntry("value", AttributeValue.fromN("9"));
@@ -78,7 +78,7 @@ class DynamoDbLocalITCase {
 
     @Test
     void closeIsIdempotent() {
-        DynamoDbLocal local = DynamoDbLocal.start();
+        Dynalite local = Dynalite.start();
         local.close();
         local.close();
         assertThat(local.isListening()).isFalse();

@@ -9,34 +9,40 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Finds the project-local kinesalite install ({@code emulators/kinesalite}: our {@code launch.js},
- * the pinned {@code package-lock.json} and {@code node_modules}) and runs {@code npm ci} there if
- * the Maven build has not done it yet.
+ * Finds the project-local install of the node emulators ({@code emulators/node}: our launchers
+ * {@code dynalite.js} and {@code kinesalite.js}, the pinned {@code package-lock.json} and
+ * {@code node_modules}) and runs {@code npm ci} there if the Maven build has not done it yet.
  *
  * <p>The folder is, in this order: the system property {@value #DIR_PROPERTY}, the environment
  * variable {@value #DIR_ENV}, or found by walking up from the working directory (any module of the
  * repository, or its root).
  */
-final class KinesaliteInstall {
-    private static final Logger LOG = LoggerFactory.getLogger(KinesaliteInstall.class);
-    static final String DIR_PROPERTY = "periodtables.kinesalite.dir";
-    static final String DIR_ENV = "PERIOD_TABLES_KINESALITE_DIR";
-    private static final String LAUNCHER = "launch.js";
+final class NodeEmulators {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeEmulators.class);
+    static final String DIR_PROPERTY = "periodtables.node-emulators.dir";
+    static final String DIR_ENV = "PERIOD_TABLES_NODE_EMULATORS_DIR";
+    private static final String MARKER = "dynalite.js";
+    private static final List<String> PACKAGES = List.of("dynalite", "kinesalite", "leveldown");
 
-    private KinesaliteInstall() {
+    private NodeEmulators() {
     }
 
-    /** The folder holding {@code launch.js} and an installed {@code node_modules/kinesalite}. */
+    /** The folder holding the launchers and an installed {@code node_modules}. */
     static synchronized Path ready() {
         Path dir = locate();
-        if (!Files.exists(dir.resolve("node_modules/kinesalite/package.json"))) {
+        if (!installed(dir)) {
             install(dir);
         }
         return dir;
+    }
+
+    private static boolean installed(Path dir) {
+        return PACKAGES.stream().allMatch(p -> Files.exists(dir.resolve("node_modules").resolve(p).resolve("package.json")));
     }
 
     private static Path locate() {
@@ -44,19 +50,19 @@ final class KinesaliteInstall {
                 .or(() -> Optional.ofNullable(System.getenv(DIR_ENV)));
         if (configured.isPresent()) {
             Path dir = Path.of(configured.get()).toAbsolutePath();
-            if (!Files.exists(dir.resolve(LAUNCHER))) {
-                throw new IllegalStateException("no " + LAUNCHER + " in " + dir + " (from " + DIR_PROPERTY + "/" + DIR_ENV + ")");
+            if (!Files.exists(dir.resolve(MARKER))) {
+                throw new IllegalStateException("no " + MARKER + " in " + dir + " (from " + DIR_PROPERTY + "/" + DIR_ENV + ")");
             }
             return dir;
         }
         for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            for (Path candidate : new Path[] {dir.resolve("kinesalite"), dir.resolve("emulators/kinesalite")}) {
-                if (Files.exists(candidate.resolve(LAUNCHER))) {
+            for (Path candidate : new Path[] {dir.resolve("node"), dir.resolve("emulators/node")}) {
+                if (Files.exists(candidate.resolve(MARKER))) {
                     return candidate;
                 }
             }
         }
-        throw new IllegalStateException("cannot find emulators/kinesalite/" + LAUNCHER + " above "
+        throw new IllegalStateException("cannot find emulators/node/" + MARKER + " above "
                 + System.getProperty("user.dir") + "; set -D" + DIR_PROPERTY + "=<dir>");
     }
 
@@ -65,10 +71,10 @@ final class KinesaliteInstall {
         try (FileChannel channel = FileChannel.open(dir.resolve(".install.lock"),
                 StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock ignored = channel.lock()) {
-            if (Files.exists(dir.resolve("node_modules/kinesalite/package.json"))) {
+            if (installed(dir)) {
                 return;
             }
-            LOG.info("installing kinesalite with npm ci in {}", dir);
+            LOG.info("installing the node emulators with npm ci in {}", dir);
             Process npm = new ProcessBuilder("npm", "ci", "--omit=optional", "--no-audit", "--no-fund")
                     .directory(dir.toFile())
                     .redirectErrorStream(true)
@@ -82,7 +88,7 @@ final class KinesaliteInstall {
             throw new IllegalStateException("cannot run npm ci in " + dir + " (are node and npm on the PATH?)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted installing kinesalite in " + dir, e);
+            throw new IllegalStateException("interrupted installing the node emulators in " + dir, e);
         }
     }
 }

@@ -1,0 +1,284 @@
+package io.periodtables.emulators;
+
+import io.periodtables.emulators.Dynalite.Limit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.TableClass;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The fidelity layer in front of dynalite: what it fills in and the limits it enforces, as DynamoDB has them. */
+class FidelityLayerITCase {
+    @RegisterExtension
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+    private static Dynalite dynamoDb;
+    private static DynamoDbClient client;
+    /** A client that does not retry, so that a refusal reaches the test as DynamoDB answered it. */
+    private static DynamoDbClient once;
+    private static int tables;
+
+    @BeforeAll
+    static void emulator() {
+        dynamoDb = DYNAMODB.emulator();
+        client = DYNAMODB.client();
+        once = DynamoDbClient.builder().endpointOverride(dynamoDb.endpoint()).region(Dynalite.REGION)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build();
+    }
+
+    @AfterAll
+    static void closeClient() {
+        once.close();
+    }
+
+    @AfterEach
+    void limitsBack() {
+        dynamoDb.resetLayer();
+    }
+
+    @Test
+    void startsWithEveryLimitOn() {
+        assertThat(dynamoDb.limits()).isEqualTo(EnumSet.allOf(Limit.class));
+    }
+
+    @Test
+    void writesBeyondProvisionedCapacityComeBackUnprocessedThenFailAsThrottled() {
+        dynamoDb.burst(Duration.ofSeconds(2));
+        String table = provisioned(5);
+
+        // 5 WCU with 2 s of burst: 10 small items fit, the other 15 of a full batch come back.
+        BatchWriteItemResponse first = client.batchWriteItem(b -> b.requestItems(Map.of(table, items("a", 25))));
+
+        assertThat(first.unprocessedItems().get(table)).hasSizeBetween(14, 15);
+        assertThat(client.scan(b -> b.tableName(table)).count()).isEqualTo(25 - first.unprocessedItems().get(table).size());
+        // An item of 11 KB costs 11 WCU: more than the table ever saves up, so the call fails and writes nothing.
+        assertThatThrownBy(() -> once.batchWriteItem(b -> b.requestItems(Map.of(table, List.of(large("b"))))))
+                .isInstanceOf(ProvisionedThroughputExceededException.class);
+        assertThat(dynamoDb.refused("throttledCalls")).isEqualTo(1);
+
+        client.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.writeCapacityUnits(1000L).readCapacityUnits(5L)));
+        assertThat(client.batchWriteItem(b -> b.requestItems(Map.of(table, List.of(large("c"))))).unprocessedItems()).isEmpty();
+    }
+
+    @Test
+    void withTheThroughputLimitOffNothingIsThrottled() {
+        dynamoDb.burst(Duration.ofSeconds(2));
+        dynamoDb.limits(EnumSet.complementOf(EnumSet.of(Limit.THROUGHPUT)));
+        String table = provisioned(1);
+
+        assertThat(client.batchWriteItem(b -> b.requestItems(Map.of(table, items("a", 25)))).unprocessedItems()).isEmpty();
+        assertThat(dynamoDb.refused("throttledWrites")).isZero();
+    }
+
+    @Test
+    void decreasesFollowTheDailyQuotaThenOneAnHour() {
+        startOfAUtcDay(); // the quota counts per UTC day: the test must not straddle midnight
+        String table = provisioned(5);
+        for (long units = 4; units >= 1; units--) {
+            long write = units;
+            client.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.writeCapacityUnits(write).readCapacityUnits(5L)));
+        }
+        assertThatThrownBy(() -> client.updateTable(b -> b.tableName(table)
+                .provisionedThroughput(p -> p.writeCapacityUnits(1L).readCapacityUnits(1L))))
+                .isInstanceOf(LimitExceededException.class)
+                .hasMessageContaining("Number of decreases today: 4");
+        client.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.writeCapacityUnits(50L).readCapacityUnits(5L)));
+
+        ProvisionedThroughputDescription throughput = client.describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+        assertThat(throughput.numberOfDecreasesToday()).isEqualTo(4);
+        assertThat(throughput.writeCapacityUnits()).isEqualTo(50L);
+        assertThat(dynamoDb.refused("refusedDecreases")).isEqualTo(1);
+
+        dynamoDb.advanceClock(Duration.ofMinutes(61)); // then one an hour
+        client.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.writeCapacityUnits(10L).readCapacityUnits(5L)));
+        assertThatThrownBy(() -> client.updateTable(b -> b.tableName(table)
+                .provisionedThroughput(p -> p.writeCapacityUnits(9L).readCapacityUnits(5L))))
+                .isInstanceOf(LimitExceededException.class);
+        assertThat(client.describeTable(b -> b.tableName(table)).table().provisionedThroughput().numberOfDecreasesToday())
+                .isEqualTo(5);
+    }
+
+    @Test
+    void timeToLiveChangesOncePerHour() {
+        String table = onDemand();
+        assertThat(client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription().timeToLiveStatus())
+                .isEqualTo(TimeToLiveStatus.DISABLED);
+
+        client.updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(true).attributeName("ttl")));
+
+        assertThat(client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription())
+                .satisfies(ttl -> assertThat(ttl.timeToLiveStatus()).isEqualTo(TimeToLiveStatus.ENABLED))
+                .satisfies(ttl -> assertThat(ttl.attributeName()).isEqualTo("ttl"));
+        assertThatThrownBy(() -> client.updateTimeToLive(b -> b.tableName(table)
+                .timeToLiveSpecification(t -> t.enabled(true).attributeName("ttl"))))
+                .hasMessageContaining("already enabled");
+        assertThatThrownBy(() -> client.updateTimeToLive(b -> b.tableName(table)
+                .timeToLiveSpecification(t -> t.enabled(false).attributeName("ttl"))))
+                .isInstanceOf(DynamoDbException.class);
+        assertThat(dynamoDb.refused("refusedTtlChanges")).isEqualTo(1);
+
+        dynamoDb.advanceClock(Duration.ofMinutes(61));
+        client.updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(false).attributeName("ttl")));
+        assertThat(client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription().timeToLiveStatus())
+                .isEqualTo(TimeToLiveStatus.DISABLED);
+    }
+
+    @Test
+    void keepsTheOptionsGivenAtCreationAndEnforcesDeletionProtection() {
+        String table = "options" + (++tables);
+        client.createTable(DynaliteITCase.createTableRequest(table).toBuilder()
+                .tags(Tag.builder().key("period-tables:role").value("current").build())
+                .deletionProtectionEnabled(true)
+                .tableClass(TableClass.STANDARD_INFREQUENT_ACCESS)
+                .sseSpecification(s -> s.enabled(true))
+                .onDemandThroughput(o -> o.maxWriteRequestUnits(100L).maxReadRequestUnits(200L))
+                .build());
+
+        TableDescription description = client.describeTable(b -> b.tableName(table)).table();
+        assertThat(description.deletionProtectionEnabled()).isTrue();
+        assertThat(description.tableClassSummary().tableClass()).isEqualTo(TableClass.STANDARD_INFREQUENT_ACCESS);
+        assertThat(description.sseDescription()).isNotNull();
+        assertThat(description.onDemandThroughput().maxWriteRequestUnits()).isEqualTo(100L);
+        assertThat(client.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags())
+                .containsExactly(Tag.builder().key("period-tables:role").value("current").build());
+
+        assertThatThrownBy(() -> client.deleteTable(b -> b.tableName(table))).hasMessageContaining("protected against deletion");
+        client.updateTable(b -> b.tableName(table).deletionProtectionEnabled(false));
+        client.deleteTable(b -> b.tableName(table));
+    }
+
+    @Test
+    void capsABatchAt25WritesAcrossTablesAndCountsItemSizeInUtf8() {
+        String one = onDemand();
+        String two = onDemand();
+
+        assertThatThrownBy(() -> client.batchWriteItem(b -> b.requestItems(Map.of(one, items("a", 13), two, items("b", 13)))))
+                .hasMessageContaining("Too many items");
+        assertThat(client.scan(b -> b.tableName(one)).count() + client.scan(b -> b.tableName(two)).count()).isZero();
+
+        // 140,000 euro signs: 140,000 UTF-16 units, 420,000 UTF-8 bytes, above DynamoDB's 400 KB
+        assertThatThrownBy(() -> client.putItem(b -> b.tableName(one)
+                .item(Map.of("pk", AttributeValue.fromS("euro"), "blob", AttributeValue.fromS("€".repeat(140_000))))))
+                .hasMessageContaining("Item size has exceeded");
+        assertThatThrownBy(() -> client.putItem(b -> b.tableName(one)
+                .item(Map.of("pk", AttributeValue.fromS("empty"), "", AttributeValue.fromS("x")))))
+                .hasMessageContaining("attribute name cannot be empty");
+        assertThat(dynamoDb.refused("refusedBatches")).isEqualTo(1);
+        assertThat(dynamoDb.refused("refusedItems")).isEqualTo(1);
+    }
+
+    @Test
+    void reportsItemCountAndSize() {
+        String table = onDemand();
+        client.batchWriteItem(b -> b.requestItems(Map.of(table, items("a", 20))));
+
+        TableDescription description = client.describeTable(b -> b.tableName(table)).table();
+        assertThat(description.itemCount()).isEqualTo(20L);
+        assertThat(description.tableSizeBytes()).isPositive();
+    }
+
+    @Test
+    void aNewOnDemandTableWrites4000UnitsASecondUntilWarmed() {
+        String cold = onDemand();
+        String warm = "warm" + (++tables);
+        client.createTable(DynaliteITCase.createTableRequest(warm).toBuilder()
+                .warmThroughput(w -> w.writeUnitsPerSecond(40_000L).readUnitsPerSecond(12_000L)).build());
+
+        // 16 KB items cost 16 units: 400 units a call, 16,000 in 40 calls that take well under 3 s.
+        long unprocessedCold = writeCalls(cold, 40);
+        long unprocessedWarm = writeCalls(warm, 40);
+
+        assertThat(unprocessedCold).as("a cold table throttles past 4,000 units in a second").isPositive();
+        assertThat(unprocessedWarm).as("WarmThroughput 40,000 serves it").isZero();
+        assertThat(client.describeTable(b -> b.tableName(warm)).table().warmThroughput().writeUnitsPerSecond())
+                .isEqualTo(40_000L);
+    }
+
+    @Test
+    void refusesTablesBeyondTheAccountQuota() {
+        int existing = client.listTables().tableNames().size();
+        dynamoDb.maxTables(existing + 1);
+        onDemand();
+
+        assertThatThrownBy(FidelityLayerITCase::onDemand).isInstanceOf(LimitExceededException.class);
+        assertThat(dynamoDb.refused("refusedTables")).isEqualTo(1);
+    }
+
+    private static long writeCalls(String table, int calls) {
+        long unprocessed = 0;
+        for (int call = 0; call < calls; call++) {
+            List<WriteRequest> batch = IntStream.range(0, 25).mapToObj(i -> WriteRequest.builder().putRequest(PutRequest.builder()
+                    .item(Map.of("pk", AttributeValue.fromS("k" + i), "blob", AttributeValue.fromS("x".repeat(16 * 1024 - 16))))
+                    .build()).build()).toList();
+            try {
+                BatchWriteItemResponse response = once.batchWriteItem(b -> b.requestItems(Map.of(table, batch)));
+                unprocessed += response.unprocessedItems().getOrDefault(table, List.of()).size();
+            } catch (ProvisionedThroughputExceededException throttled) {
+                unprocessed += batch.size();
+            }
+        }
+        return unprocessed;
+    }
+
+    /** Moves the layer's clock to 01:00 UTC of a coming day. */
+    private static void startOfAUtcDay() {
+        long day = Duration.ofDays(1).toMillis();
+        long layerNow = System.currentTimeMillis() + dynamoDb.clockOffset().toMillis();
+        long target = (layerNow / day + 1) * day + Duration.ofHours(1).toMillis();
+        dynamoDb.advanceClock(Duration.ofMillis(target - layerNow));
+    }
+
+    private static String provisioned(long writeUnits) {
+        String table = "throughput" + (++tables);
+        client.createTable(DynaliteITCase.createTableRequest(table).toBuilder().billingMode(BillingMode.PROVISIONED)
+                .provisionedThroughput(p -> p.writeCapacityUnits(writeUnits).readCapacityUnits(5L)).build());
+        return table;
+    }
+
+    private static String onDemand() {
+        String table = "ondemand" + (++tables);
+        CreateTableRequest request = DynaliteITCase.createTableRequest(table);
+        client.createTable(request);
+        return table;
+    }
+
+    private static List<WriteRequest> items(String prefix, int n) {
+        return IntStream.range(0, n).mapToObj(i -> WriteRequest.builder().putRequest(PutRequest.builder()
+                .item(Map.of("pk", AttributeValue.fromS(prefix + i))).build()).build()).toList();
+    }
+
+    private static WriteRequest large(String key) {
+        return WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of("pk", AttributeValue.fromS(key),
+                "blob", AttributeValue.fromS("x".repeat(11 * 1024)))).build()).build();
+    }
+}
