@@ -116,6 +116,11 @@ server.keepAliveTimeout = 75 * 1000 // above the SDK's 60 s idle time, so the cl
 server.headersTimeout = 76 * 1000
 server.requestTimeout = 0
 const sockets = new Set()
+server.on('clientError', (e, socket) => {
+  console.error('client error: ' + e.message)
+  if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+  else socket.destroy()
+})
 server.on('connection', (socket) => {
   sockets.add(socket)
   socket.on('close', () => sockets.delete(socket))
@@ -279,7 +284,8 @@ function notFound(name) {
  * delay is 0 ms, so a status is only binding when its configured delay is above 0: with 0 ms, changes are instant.
  */
 function busy(table) {
-  const delay = { CREATING: settings.createTableMs, UPDATING: settings.updateTableMs, DELETING: settings.deleteTableMs }
+  const o = store.options
+  const delay = { CREATING: o.createTableMs, UPDATING: o.updateTableMs, DELETING: o.deleteTableMs }
   return table.TableStatus !== 'ACTIVE' && (delay[table.TableStatus] === undefined || delay[table.TableStatus] > 0)
 }
 

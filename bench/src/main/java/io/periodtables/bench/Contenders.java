@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The four contenders of the end-to-end benchmark, each writing the same {@code n} seed readings
- * (3 hourly periods, 4 shards, parallelism 2) into dynalite in its own JVM:
+ * (3 hourly periods, 4 shards, parallelism 2) into dynalite (a node process of its own):
  * {@value #OURS} ({@code PeriodTableSink} on pre-built readings, 3 tables), {@value #STOCK}
  * (the stock {@code DynamoDbSink}, same items, one table), {@value #RAW} (an SDK
  * {@code BatchWriteItem} loop, one table) and {@value #JOB} (the whole job from the JSON records

@@ -6,7 +6,6 @@ import io.periodtables.sink.ReadingItems;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-import java.util.Set;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +29,7 @@ final class E2eBench {
         int bestInFlight;
         int warmUpRounds = 0;
         String load = MachineFacts.loadAverage();
-        try (Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
+        try (Dynalite dynamoDb = Tables.dynamoDb();
              DynamoDbClient admin = dynamoDb.syncClient();
              BenchCluster cluster = new BenchCluster()) {
             Contenders contenders = new Contenders(cluster, dynamoDb, admin, n);

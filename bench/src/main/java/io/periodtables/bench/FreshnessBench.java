@@ -13,7 +13,6 @@ import org.apache.flink.api.common.JobID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 
-import java.util.Set;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Freshness: the delay from a reading's {@code PutRecords} call to its item being readable in
  * its period table, at steady input rates. Kinesalite ({@link #SHARDS} shards), dynalite
- * in its own JVM, the production
+ * (a node process), the production
  * topology (source {@code kinesis} from TRIM_HORIZON, default window and sink settings,
  * checkpoints every {@code checkpoint.interval}) on the benchmark's MiniCluster at parallelism 2.
  * One job per fire delay: a warm-up phase, then one phase per rate, each drained (every sample
@@ -79,7 +78,7 @@ final class FreshnessBench {
         String load = MachineFacts.loadAverage();
         List<Phase> phases = new ArrayList<>();
         try (Kinesalite kinesalite = Kinesalite.start();
-                Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
+                Dynalite dynamoDb = Tables.dynamoDb();
                 BenchCluster cluster = new BenchCluster();
                 KinesisClient kinesis = kinesalite.kinesisClient();
                 DynamoDbClient reader = dynamoDb.syncClient()) {

@@ -22,7 +22,7 @@ final class FreshnessReport {
         md.append("Command: `").append(options.command()).append("`. Load average at start **").append(load)
                 .append("** on 2 cores (other sessions were building; every delay below includes waiting for a core).\n\n");
         md.append("Kinesalite (").append(FreshnessBench.SHARDS).append(" shards), ")
-                .append("dynalite in its own JVM, the production topology (`PeriodTablesTopology.build`, source `kinesis` ")
+                .append("dynalite (a node process of its own), the production topology (`PeriodTablesTopology.build`, source `kinesis` ")
                 .append("from TRIM_HORIZON, default window and sink settings: `window.fire-count` ").append(FIRE_COUNT)
                 .append(", `tables.period` ").append(ConfigKeys.TABLES_PERIOD.defaultValue()).append(", `tables.shards` ")
                 .append(ConfigKeys.TABLES_SHARDS.defaultValue()).append(") on a loopback MiniCluster at parallelism ")

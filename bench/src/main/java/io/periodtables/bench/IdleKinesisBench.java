@@ -16,7 +16,6 @@ import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
-import java.util.Set;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,7 +48,7 @@ final class IdleKinesisBench {
         Run baseline;
         try (Kinesalite kinesalite = Kinesalite.start();
                 CountingProxy proxy = CountingProxy.start(kinesalite.endpoint());
-                Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
+                Dynalite dynamoDb = Tables.dynamoDb();
                 BenchCluster cluster = new BenchCluster()) {
             long node = ProcessHandle.current().descendants()
                     .filter(p -> p.info().arguments().map(a -> List.of(a).contains(String.valueOf(kinesalite.port())))

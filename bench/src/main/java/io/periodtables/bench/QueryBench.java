@@ -12,7 +12,6 @@ import io.periodtables.query.StoredReading;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-import java.util.Set;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +27,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Latency of reading back with {@link ReadingsQuery} against dynalite in its own JVM: one
+ * Latency of reading back with {@link ReadingsQuery} against dynalite (a node process of its own): one
  * device's day ({@code range} over 24 hourly tables) for 1, 4 and 16 shards, and its newest 1
  * and 100 readings ({@code latest}). Rounds are interleaved across shard counts after a warm-up.
  */
@@ -62,7 +61,7 @@ final class QueryBench {
         Map<Integer, Map<Kind, List<Sample>>> samples = new LinkedHashMap<>();
         long items = 0;
         double writeSeconds;
-        try (Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
+        try (Dynalite dynamoDb = Tables.dynamoDb();
                 DynamoDbClient admin = dynamoDb.syncClient()) {
             Map<Integer, PeriodTablesConfig> configs = new LinkedHashMap<>();
             long writeStart = System.nanoTime();
@@ -151,7 +150,7 @@ final class QueryBench {
         StringBuilder md = new StringBuilder("## 7. Reading back: range and latest\n\n");
         md.append(String.format(Locale.ROOT, "`ReadingsQuery` (module `query`, `QuerySettings.defaults()`: 4 tables in "
                 + "flight, each with all its shards in parallel; DynamoDB's page size; eventually consistent reads) "
-                + "against dynalite in its own JVM. For each shard count, one day of hourly tables "
+                + "against dynalite (a node process of its own). For each shard count, one day of hourly tables "
                 + "(`tables.period=PT1H`, 24 tables tagged `period-tables.shards`, as the rotation creates them) "
                 + "holds `%s` with a reading every 10 s (8,640) and %d other devices with one a minute; "
                 + "%,d items in all (3 shard counts), written with direct `BatchWriteItem`s of the sink's item "

@@ -13,7 +13,6 @@ import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-import java.util.Set;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +23,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Benchmark 6: recovery. The full job writes to dynalite (own JVM) from a throttled
+ * Benchmark 6: recovery. The full job writes to dynalite (a node process) from a throttled
  * generator, is stopped with a savepoint, and is submitted again from it; measured are the
  * stop-with-savepoint time and, from the resubmission, the time to RUNNING and to the first
  * successful write ({@code recordsWritten} > 0 on the new job).
@@ -41,7 +40,7 @@ final class RecoveryBench {
         String load = MachineFacts.loadAverage();
         Path savepoints = benchDir.resolve("target").resolve("savepoints").toAbsolutePath();
         List<Recovery> recoveries = new ArrayList<>();
-        try (Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
+        try (Dynalite dynamoDb = Tables.dynamoDb();
              DynamoDbClient admin = dynamoDb.syncClient();
              BenchCluster cluster = new BenchCluster()) {
             for (int run = 0; run <= runs; run++) {
@@ -87,7 +86,7 @@ final class RecoveryBench {
             }
         }
         StringBuilder md = new StringBuilder("## 6. Recovery from a savepoint\n\n");
-        md.append(String.format(Locale.ROOT, "Full job into dynalite (own JVM), generator throttled to %,d readings/s,"
+        md.append(String.format(Locale.ROOT, "Full job into dynalite (a node process), generator throttled to %,d readings/s,"
                 + " stopped with a savepoint after %,d readings were written, then submitted again from the savepoint to"
                 + " the same MiniCluster; %d runs after a warm-up; load average at start %s. Times from the"
                 + " resubmission.%n%n", RATE, 10 * RATE, runs, load));

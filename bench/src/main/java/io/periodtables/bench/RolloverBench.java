@@ -9,7 +9,6 @@ import org.apache.flink.api.common.JobID;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-import java.util.Set;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,7 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Benchmark 3: rollovers under load. The full job writes hourly tables in dynalite (own JVM)
+ * Benchmark 3: rollovers under load. The full job writes hourly tables in dynalite (a node process)
  * from a generator throttled to {@value #RATE} readings/s whose event time runs {@value #SPEEDUP}×
  * faster than the wall clock, so an hour passes every 12 s and 6 boundaries pass in the run. The
  * sink's counters are sampled every 100 ms; throughput in 1-second buckets around each
@@ -47,7 +46,7 @@ final class RolloverBench {
         List<Sampler.Sample> samples;
         Map<String, Long> firstWrites;
         long written;
-        try (Dynalite dynamoDb = Dynalite.launcher().limits(Set.of()).start();
+        try (Dynalite dynamoDb = Tables.dynamoDb();
              DynamoDbClient admin = dynamoDb.syncClient();
              BenchCluster cluster = new BenchCluster()) {
             Map<String, String> keys = BenchConfigs.fleet("roll", dynamoDb.endpoint(), count, 100, start, Duration.ofHours(1));
@@ -127,7 +126,7 @@ final class RolloverBench {
                 "Full job into dynalite: readings written per second across hourly rollovers", perSecond, rollovers, median));
         StringBuilder md = new StringBuilder("## 3. Rollover\n\n");
         md.append(String.format(Locale.ROOT, "Full job (generator → parse → watermarks → period windows → period sink,"
-                + " rotation) into dynalite in its own JVM; hourly tables, 4 shards, parallelism 2, 100 devices;"
+                + " rotation) into dynalite (a node process of its own); hourly tables, 4 shards, parallelism 2, 100 devices;"
                 + " the generator is throttled to %,d readings/s and its event time runs %d× the wall clock (an hour"
                 + " every %d s), %,d readings; rotation lead 15 min (= %.0f s), allowed lateness 5 min. Load average"
                 + " at start %s.%n%n", RATE, SPEEDUP, 3600 / SPEEDUP, count, 900.0 / SPEEDUP, load));

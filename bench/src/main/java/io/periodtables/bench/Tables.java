@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.emulators.Dynalite;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -11,11 +12,21 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** Set-up, item counts and clean-up of the benchmark's tables in dynalite ({@code pk}/{@code sk} strings). */
 final class Tables {
 
     private Tables() {}
+
+    /**
+     * The benchmark's dynalite, with the fidelity layer's limits off: the benchmarks measure what
+     * our code costs and sustains, so a provisioned table's WCU or a new on-demand table's warm-up
+     * must not set the pace (the tests enforce those limits).
+     */
+    static Dynalite dynamoDb() {
+        return Dynalite.launcher().limits(Set.of()).start();
+    }
 
     static void create(DynamoDbClient client, String table) {
         client.createTable(b -> b.tableName(table)

@@ -13,6 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
@@ -30,7 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Fault injection on top of a real DynamoDB (Local): an SDK {@link ExecutionInterceptor} that
+ * Fault injection on top of a DynamoDB (dynalite behind its fidelity layer, or the service): an SDK {@link ExecutionInterceptor} that
  * follows one static, thread-safe script per JVM, so it works when the SDK instantiates it by its
  * no-argument constructor inside a Flink operator. Install it with
  * {@code DynamoDbClients.of(config).withInterceptors(List.of(DynamoDbFaults.class))}.
@@ -46,15 +47,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>How faults are made, so that both the sync and the async Netty client see them exactly as a
  * real service failure: error responses, connection resets and delays redirect the HTTP request
  * to a loopback {@code FaultServer} that answers with the canned DynamoDB error (status and
- * {@code __type}), resets the TCP connection, or waits and then forwards the request to DynamoDB
- * Local. Unprocessed items are held back from the request before it is sent and added to the
+ * {@code __type}), resets the TCP connection, or waits and then forwards the request to
+ * DynamoDB. Unprocessed items are held back from the request before it is sent and added to the
  * response's UnprocessedItems, so they are really not written. A table held in CREATING gets its
  * TableStatus rewritten in DescribeTable/CreateTable responses, and data-plane calls to it fail
  * with ResourceNotFoundException (table updates with ResourceInUseException).
  *
  * <p>A fault is decided once per API call (SDK retries, which period-tables turns off, would
  * repeat the same fault). Rules are tried in the order they were added; the first one that hits
- * a call injects its fault, and every rule counts every call it matches.
+ * a call injects its fault, and every rule counts every call it matches. The request log
+ * ({@link #requests()}) also records which calls DynamoDB itself throttled (the fidelity layer's
+ * limits), so a test sees both in one place; a call enters the log when its answer arrives.
  */
 public final class DynamoDbFaults implements ExecutionInterceptor {
     private static final int LOG_CAPACITY = 10_000;
@@ -62,6 +65,7 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
             "GetItem", "BatchGetItem", "Query", "Scan");
     private static final Set<String> TABLE_UPDATES = Set.of("UpdateTable", "UpdateTimeToLive", "DeleteTable");
     private static final ExecutionAttribute<Decision> DECISION = new ExecutionAttribute<>("PeriodTablesFault");
+    private static final ExecutionAttribute<SeenRequest> SEEN_REQUEST = new ExecutionAttribute<>("PeriodTablesSeen");
 
     private static final Object LOCK = new Object();
     private static final List<FaultRule> RULES = new CopyOnWriteArrayList<>();
@@ -128,7 +132,7 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
                 .mapToLong(e -> e.getValue().get()).sum();
     }
 
-    /** The calls seen since the last {@link #reset()}, oldest first (the last 10,000). */
+    /** The calls answered since the last {@link #reset()}, in the order of their answers (the last 10,000). */
     public static List<SeenRequest> requests() {
         synchronized (LOCK) {
             return List.copyOf(REQUESTS);
@@ -139,7 +143,10 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
     public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
         String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
         SdkRequest request = context.request();
-        Decision decision = decide(operation, tablesOf(request), request);
+        List<String> tables = tablesOf(request);
+        Decision decision = decide(operation, tables, request);
+        attributes.putAttribute(SEEN_REQUEST, new SeenRequest(Instant.now(), operation, tables,
+                Optional.ofNullable(decision).map(Decision::kind), false));
         if (decision == null) {
             return request;
         }
@@ -191,6 +198,33 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
         return response;
     }
 
+    @Override
+    public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+        Decision decision = attributes.getAttribute(DECISION);
+        boolean heldBack = context.response() instanceof BatchWriteItemResponse batch && batch.hasUnprocessedItems()
+                && !batch.unprocessedItems().isEmpty() && (decision == null || decision.partial() == null);
+        log(attributes, heldBack);
+    }
+
+    @Override
+    public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+        Decision decision = attributes.getAttribute(DECISION);
+        log(attributes, decision == null && context.exception() instanceof ProvisionedThroughputExceededException);
+    }
+
+    private static void log(ExecutionAttributes attributes, boolean throttled) {
+        SeenRequest seen = attributes.getAttribute(SEEN_REQUEST);
+        if (seen == null) {
+            return;
+        }
+        synchronized (LOCK) {
+            if (REQUESTS.size() == LOG_CAPACITY) {
+                REQUESTS.removeFirst();
+            }
+            REQUESTS.addLast(throttled ? seen.throttledByDynamoDb() : seen);
+        }
+    }
+
     private static TableDescription creating(TableDescription table) {
         return table.toBuilder().tableStatus(TableStatus.CREATING).build();
     }
@@ -207,12 +241,8 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
                     decision = new Decision(rule.kind(), rule, partial, null);
                 }
             }
-            Optional<FaultKind> fault = Optional.ofNullable(decision).map(Decision::kind);
-            fault.ifPresent(kind -> INJECTED.computeIfAbsent(operation + "/" + kind, k -> new AtomicLong()).incrementAndGet());
-            if (REQUESTS.size() == LOG_CAPACITY) {
-                REQUESTS.removeFirst();
-            }
-            REQUESTS.addLast(new SeenRequest(Instant.now(), operation, tables, fault));
+            Optional.ofNullable(decision).map(Decision::kind)
+                    .ifPresent(kind -> INJECTED.computeIfAbsent(operation + "/" + kind, k -> new AtomicLong()).incrementAndGet());
             return decision;
         }
     }

@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
  * variable {@value #DIR_ENV}, or found by walking up from the working directory (any module of the
  * repository, or its root).
  */
-final class NodeEmulators {
+public final class NodeEmulators {
     private static final Logger LOG = LoggerFactory.getLogger(NodeEmulators.class);
-    static final String DIR_PROPERTY = "periodtables.node-emulators.dir";
+    public static final String DIR_PROPERTY = "periodtables.node-emulators.dir";
     static final String DIR_ENV = "PERIOD_TABLES_NODE_EMULATORS_DIR";
     private static final String MARKER = "dynalite.js";
     private static final List<String> PACKAGES = List.of("dynalite", "kinesalite", "leveldown");
@@ -39,6 +39,11 @@ final class NodeEmulators {
             install(dir);
         }
         return dir;
+    }
+
+    /** The folder, found as described above; for a child process that runs elsewhere. */
+    public static Path dir() {
+        return locate();
     }
 
     private static boolean installed(Path dir) {

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
 
 /**
  * The local run: the real topology on a MiniCluster (Web UI on http://127.0.0.1:8081), with
- * dynalite in a child JVM unless an endpoint is configured, and the synthetic fleet as
+ * dynalite (a node process) unless an endpoint is configured, and the synthetic fleet as
  * source by default. Prints a status line about once a second and, at the end, a summary.
  *
  * <p>Arguments: the job's {@code --key value} configuration, plus {@code --duration PT30S} for

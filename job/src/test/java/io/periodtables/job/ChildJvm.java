@@ -1,5 +1,7 @@
 package io.periodtables.job;
 
+import io.periodtables.emulators.NodeEmulators;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +19,8 @@ record ChildJvm(Process process, Path out, Path err) {
                 "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
                 "--add-opens", "java.base/java.time=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
                 "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-Xmx1g",
-                "-Dperiodtables.kinesalite.dir=" + kinesaliteDir(),
+                // the child runs elsewhere and would not find the emulators by walking up
+                "-D" + NodeEmulators.DIR_PROPERTY + "=" + NodeEmulators.dir(),
                 "-Dlog4j.configurationFile=" + (main == LocalRunner.class ? "log4j2-local.properties" : "log4j2.properties"),
                 "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
@@ -26,16 +29,6 @@ record ChildJvm(Process process, Path out, Path err) {
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
         return new ChildJvm(builder.start(), out, err);
-    }
-
-    /** The repository's kinesalite install: the child runs elsewhere and would not find it by walking up. */
-    private static Path kinesaliteDir() {
-        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.exists(dir.resolve("emulators/kinesalite/launch.js"))) {
-                return dir.resolve("emulators/kinesalite");
-            }
-        }
-        throw new IllegalStateException("no emulators/kinesalite above " + System.getProperty("user.dir"));
     }
 
     long pid() {

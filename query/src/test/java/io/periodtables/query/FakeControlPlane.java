@@ -17,9 +17,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * DescribeTable and ListTagsOfResource of a few tables held in memory, for what dynalite
- * cannot do (it supports no tags): tables with tags, without, with tags that cannot be read,
- * and a number of throttled answers before the real one.
+ * DescribeTable and ListTagsOfResource of a few tables held in memory, for answers an emulator
+ * does not give on demand: tags that cannot be read, and a number of throttled answers before
+ * the real one (besides tables with tags and without).
  */
 final class FakeControlPlane implements DynamoDbAsyncClient {
 

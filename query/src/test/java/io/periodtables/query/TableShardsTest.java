@@ -15,7 +15,7 @@ class TableShardsTest {
             .table("r_2026-11-22", Map.of("managed-by", "period-tables", TableNaming.SHARDS_TAG, "6"))
             .table("r_2026-11-21", Map.of("managed-by", "period-tables"))
             .table("r_2026-11-20", Map.of(TableNaming.SHARDS_TAG, "many"))
-            .tagsFail("r_2026-11-19", "Tagging is not currently supported in dynalite.");
+            .tagsFail("r_2026-11-19", "User is not authorized to perform: dynamodb:ListTagsOfResource");
     private final TableShards shards = new TableShards(dynamoDb, new DynamoDbRetry(4), 2);
 
     @Test
@@ -30,7 +30,7 @@ class TableShardsTest {
         assertThat(shards.of("r_2026-11-20").join().get().fallbackNote()).contains("'many' is not a shard count");
         assertThat(shards.of("r_2026-11-19").join().get().fallbackNote())
                 .startsWith("shard count 2 from tables.shards: tags cannot be read")
-                .contains("Tagging is not currently supported");
+                .contains("not authorized to perform: dynamodb:ListTagsOfResource");
     }
 
     @Test

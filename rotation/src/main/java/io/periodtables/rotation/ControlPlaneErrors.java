@@ -8,7 +8,7 @@ import io.periodtables.conf.DynamoDbFailure.Kind;
  * classification: retry with backoff (throttling, 5xx, I/O, too many concurrent table
  * operations, a table busy with another change) or give up; and the few error answers that are
  * really successes or facts about the table ("TimeToLive is already enabled", a same-value
- * throughput update, deletion protection, dynalite's missing tagging support).
+ * throughput update, deletion protection).
  */
 final class ControlPlaneErrors {
 
@@ -50,11 +50,6 @@ final class ControlPlaneErrors {
     /** DeleteTable on a table with deletion protection. */
     static boolean isDeletionProtected(Throwable t) {
         return DynamoDbFailure.messageContains(t, "protected against deletion");
-    }
-
-    /** dynalite answers every tagging call with this; real DynamoDB never does. */
-    static boolean isTaggingUnsupported(Throwable t) {
-        return DynamoDbFailure.messageContains(t, "tagging is not currently supported");
     }
 
     static String describe(Throwable t) {

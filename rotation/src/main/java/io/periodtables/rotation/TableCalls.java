@@ -89,14 +89,11 @@ final class TableCalls implements AutoCloseable {
         });
     }
 
-    /** True when the table carries our tag; false when it does not, or tags cannot be read (dynalite). */
+    /** True when the table carries our tag, false when it does not; fails when its tags cannot be read. */
     CompletableFuture<Boolean> hasOurTag(String table) {
         return describeArn(table).thenCompose(arn -> tagsFrom(arn, null, new LinkedHashMap<>())).handle((tags, error) -> {
             if (error == null) {
                 return TableNaming.MANAGED_BY_VALUE.equals(tags.get(TableNaming.MANAGED_BY_TAG));
-            }
-            if (ControlPlaneErrors.isTaggingUnsupported(error)) {
-                return false;
             }
             throw new CompletionException(ControlPlaneErrors.unwrap(error));
         });

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A {@link Reconciler} outside Flink for tests: its mailbox is a queue the test drains, its wall
  * clock is set by the test, its events are collected. The table manager carries {@link CallLog}
- * and {@link LocalTagging}, plus any further interceptors.
+ * plus any further interceptors.
  */
 final class ReconcilerHarness implements AutoCloseable {
     final PeriodTablesConfig config;
@@ -41,7 +41,7 @@ final class ReconcilerHarness implements AutoCloseable {
         this.config = config;
         this.wallClock = new AtomicLong(wallClock.toEpochMilli());
         List<Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>> interceptors =
-                new ArrayList<>(List.of(CallLog.class, LocalTagging.class));
+                new ArrayList<>(List.of(CallLog.class));
         interceptors.addAll(List.of(more));
         this.manager = TableManager.create(config, io.periodtables.conf.DynamoDbClients.of(config).withInterceptors(interceptors),
                 TestSetup.fastSettings());

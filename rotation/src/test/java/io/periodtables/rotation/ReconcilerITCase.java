@@ -34,7 +34,6 @@ class ReconcilerITCase {
     @BeforeEach
     void reset() {
         CallLog.reset();
-        LocalTagging.reset();
         DynamoDbFaults.reset();
     }
 

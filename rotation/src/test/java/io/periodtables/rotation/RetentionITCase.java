@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,11 +25,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Retention against dynalite, with tags emulated by {@link LocalTagging}. */
+/** Retention against dynalite behind the fidelity layer, which keeps the tags given at CreateTable. */
 class RetentionITCase {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
     private static Dynalite local;
@@ -37,7 +39,7 @@ class RetentionITCase {
     @BeforeAll
     static void startDynamoDbLocal() {
         local = TestSetup.dynamoDb();
-        client = TestSetup.clients(TestSetup.config(local.endpoint()), LocalTagging.class).newAsyncClient(8);
+        client = TestSetup.clients(TestSetup.config(local.endpoint())).newAsyncClient(8);
     }
 
     @AfterAll
@@ -46,8 +48,7 @@ class RetentionITCase {
     }
 
     @BeforeEach
-    void forgetTags() {
-        LocalTagging.reset();
+    void forgetCalls() {
         CallLog.reset();
     }
 
@@ -111,7 +112,11 @@ class RetentionITCase {
         try (TableManager manager = manager(config)) {
             manager.ensure(expired).join();
         }
-        LocalTagging.reset(); // as on dynalite without the emulation: ListTagsOfResource answers nothing of ours
+        try (DynamoDbClient byHand = local.syncClient()) { // someone removed our tags
+            String arn = byHand.describeTable(b -> b.tableName(name)).table().tableArn();
+            List<String> keys = byHand.listTagsOfResource(b -> b.resourceArn(arn)).tags().stream().map(Tag::key).toList();
+            byHand.untagResource(b -> b.resourceArn(arn).tagKeys(keys));
+        }
 
         try (ReconcilerHarness rotation = new ReconcilerHarness(config, NOW)) {
             rotation.watermark(NOW).tick();

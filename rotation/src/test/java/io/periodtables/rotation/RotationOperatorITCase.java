@@ -108,7 +108,7 @@ class RotationOperatorITCase {
         PeriodTablesConfig config = config(ConfigKeys.TABLES_RETENTION.name(), "PT3M");
         String expired = tableAt(config, -600);
         String kept = tableAt(config, -120);
-        try (TableManager manager = TableManager.create(config, TestSetup.clients(config, LocalTagging.class),
+        try (TableManager manager = TableManager.create(config, TestSetup.clients(config),
                 TestSetup.fastSettings())) {
             manager.ensureTable(expired).join();
             manager.ensureTable(kept).join();

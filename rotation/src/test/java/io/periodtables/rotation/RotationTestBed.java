@@ -57,7 +57,6 @@ final class RotationTestBed {
 
     static void reset() {
         CallLog.reset();
-        LocalTagging.reset();
         GATE.clear();
         READY.clear();
     }
@@ -78,7 +77,7 @@ final class RotationTestBed {
     /** The rotation as the tests attach it: fast settings, a 500 ms guard, calls logged. */
     static Rotation.Builder rotation(PeriodTablesConfig config) {
         return Rotation.builder(config)
-                .clients(TestSetup.clients(config, CallLog.class, LocalTagging.class))
+                .clients(TestSetup.clients(config, CallLog.class))
                 .tableManagerSettings(TestSetup.fastSettings())
                 .reconcileInterval(Duration.ofMillis(500));
     }

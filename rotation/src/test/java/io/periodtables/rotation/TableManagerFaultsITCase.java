@@ -36,7 +36,7 @@ class TableManagerFaultsITCase {
     @BeforeAll
     static void startDynamoDbLocal() {
         local = TestSetup.dynamoDb();
-        client = TestSetup.clients(TestSetup.config(local.endpoint()), DynamoDbFaults.class, LocalTagging.class)
+        client = TestSetup.clients(TestSetup.config(local.endpoint()), DynamoDbFaults.class)
                 .newAsyncClient(8);
     }
 
@@ -48,7 +48,6 @@ class TableManagerFaultsITCase {
     @BeforeEach
     void resetFaults() {
         DynamoDbFaults.reset();
-        LocalTagging.reset();
     }
 
     private static PeriodTablesConfig config(String... more) {

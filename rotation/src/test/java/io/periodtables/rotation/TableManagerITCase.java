@@ -40,7 +40,7 @@ class TableManagerITCase {
     @BeforeAll
     static void startDynamoDbLocal() {
         local = TestSetup.dynamoDb();
-        client = TestSetup.clients(TestSetup.config(local.endpoint()), CallLog.class, LocalTagging.class).newAsyncClient(8);
+        client = TestSetup.clients(TestSetup.config(local.endpoint()), CallLog.class).newAsyncClient(8);
     }
 
     @AfterAll
@@ -49,8 +49,7 @@ class TableManagerITCase {
     }
 
     @BeforeEach
-    void forgetTagsAndCalls() {
-        LocalTagging.reset();
+    void forgetCalls() {
         CallLog.reset();
     }
 
@@ -241,7 +240,7 @@ class TableManagerITCase {
             assertThat(late.name()).isEqualTo(naming.prefix() + "_late_2030-03");
             assertThat(late.capacity()).isEqualTo(Capacity.ON_DEMAND);
             assertThat(ttlStatus(late.name())).isEqualTo(TimeToLiveStatus.ENABLED);
-            assertThat(LocalTagging.tagsOf(late.name())).containsEntry(TableManager.TAG_LATE_MONTH, "2030-03");
+            assertThat(tagsReadBack(client.describeTable(b -> b.tableName(late.name())).join().table().tableArn())).contains(TableManager.TAG_LATE_MONTH + "=2030-03");
             assertThat(rejected.capacity()).isEqualTo(Capacity.ON_DEMAND);
             assertThat(ttlStatus(rejected.name())).isEqualTo(TimeToLiveStatus.DISABLED);
             assertThatThrownBy(() -> manager.ensureTable("someone_elses_table").join())

@@ -143,7 +143,7 @@ class DialDownWithBufferedEntriesITCase {
             }
             Instant first = updates.get(0).at();
             long throttled = requests.stream().filter(r -> r.operation().equals("BatchWriteItem")
-                    && r.tables().contains(table) && r.at().isAfter(first) && r.fault().isPresent()).count();
+                    && r.tables().contains(table) && r.at().isAfter(first) && r.throttled()).count();
             counts.put(table, new long[] {updates.size(), throttled});
         }
         return counts;

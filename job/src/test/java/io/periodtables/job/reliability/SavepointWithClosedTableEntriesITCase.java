@@ -145,6 +145,6 @@ class SavepointWithClosedTableEntriesITCase {
 
     private static long throttledWrites(List<SeenRequest> requests, String table) {
         return requests.stream().filter(r -> r.operation().equals("BatchWriteItem") && r.tables().contains(table)
-                && r.fault().isPresent()).count();
+                && r.throttled()).count();
     }
 }
