@@ -29,12 +29,11 @@ import java.util.stream.Collectors;
  *
  * <p>Arguments: the job's {@code --key value} configuration, plus {@code --duration PT30S} for
  * a bounded run (default: until the source ends or Ctrl-C), {@code --from-savepoint PATH} to
- * resume a run and {@code --keep-data}. The end of a run, bounded or by Ctrl-C, stops the
+ * resume a run. The end of a run, bounded or by Ctrl-C, stops the
  * source, lets the pipeline drain, takes a savepoint under {@code .flink-local/savepoints} and
- * prints the summary. The embedded DynamoDB ({@link Dynalite}) keeps the tables in memory, as
- * long as it runs. With {@code --keep-data} (and when resuming) it keeps them in LevelDB files in
- * {@link Dynalite#LOCAL_RUN_DATA} instead, so that a resumed run finds the first run's tables; a
- * run without {@code --from-savepoint} starts with empty tables. {@code --dynamodb.limits} turns
+ * prints the summary. The embedded DynamoDB ({@link Dynalite}) keeps the tables in LevelDB files in
+ * {@link Dynalite#LOCAL_RUN_DATA} (as fast as in memory on the demo), so that a run resumed from
+ * its savepoint finds its tables; a run without {@code --from-savepoint} starts with empty ones. {@code --dynamodb.limits} turns
  * on the DynamoDB limits its fidelity layer enforces (off by default in the demo). On a terminal,
  * the emulator keeps serving after the summary until Enter or Ctrl-C, so the printed
  * {@code query} command works.
@@ -56,14 +55,11 @@ public final class LocalRunner {
         System.setProperty("log.file", System.getProperty("log.file", WORK_DIR.resolve("flink.log").toString()));
         Duration duration = null;
         String fromSavepoint = null;
-        boolean keepData = false;
         int streamShards = LocalKinesis.DEFAULT_SHARDS;
         List<String> jobArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--from-savepoint") && i + 1 < args.length) {
                 fromSavepoint = args[++i];
-            } else if (args[i].equals("--keep-data")) {
-                keepData = true;
             } else if (args[i].equals("--stream-shards") && i + 1 < args.length) {
                 streamShards = shards(args[++i]);
             } else if (args[i].equals("--duration") && i + 1 < args.length) {
@@ -104,10 +100,9 @@ public final class LocalRunner {
                 kinesis = CompletableFuture.supplyAsync(() -> LocalKinesis.start(shards));
             }
             if (config.startsEmbeddedDynamoDb()) {
-                boolean onDisk = keepData || fromSavepoint != null;
                 boolean fresh = fromSavepoint == null;
                 Set<String> limits = config.get(ConfigKeys.DYNAMODB_LIMITS);
-                dynamoDb = CompletableFuture.supplyAsync(() -> startDynamoDb(onDisk, fresh, limits));
+                dynamoDb = CompletableFuture.supplyAsync(() -> startDynamoDb(fresh, limits));
             }
             CompletableFuture<Dynalite> started = dynamoDb;
             CompletableFuture<LocalKinesis> stream = kinesis;
@@ -138,7 +133,7 @@ public final class LocalRunner {
         System.exit(outcome == null || outcome.failed() ? 1 : 0);
     }
 
-    private static Dynalite startDynamoDb(boolean onDisk, boolean fresh, Set<String> limits) {
+    private static Dynalite startDynamoDb(boolean fresh, Set<String> limits) {
         Path data = Dynalite.LOCAL_RUN_DATA;
         try {
             if (fresh) {
@@ -150,13 +145,11 @@ public final class LocalRunner {
         Dynalite.Launcher launcher = Dynalite.launcher()
                 .limits(limits.stream().map(l -> Dynalite.Limit.valueOf(l.toUpperCase(Locale.ROOT).replace('-', '_')))
                         .collect(Collectors.toSet()))
-                .log(WORK_DIR.resolve("dynalite.log"));
-        if (onDisk) {
-            launcher.dataDir(data);
-        }
+                .log(WORK_DIR.resolve("dynalite.log"))
+                .dataDir(data);
         Dynalite dynamoDb = launcher.start();
         System.out.println("dynalite (pid " + dynamoDb.pid() + ") at " + dynamoDb.endpoint()
-                + (onDisk ? ", data in " + data : ", data in memory") + "; DynamoDB limits enforced: "
+                + ", data in " + data + "; DynamoDB limits enforced: "
                 + (limits.isEmpty() ? "none (--dynamodb.limits all turns them on)" : String.join(", ", limits)));
         return dynamoDb;
     }

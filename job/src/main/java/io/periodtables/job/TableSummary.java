@@ -98,8 +98,8 @@ final class TableSummary {
                 : String.format("; first table ready %.1f s after start", outcome.firstTableSeconds()));
         String endpoint = config.dynamoDbEndpoint().map(Object::toString).orElse("DynamoDB in " + config.get(ConfigKeys.AWS_REGION));
         out.println("Data: " + (localData
-                ? "dynalite at " + endpoint + (Files.isDirectory(Dynalite.LOCAL_RUN_DATA)
-                        ? ", files in " + Dynalite.LOCAL_RUN_DATA : ", in memory until it stops")
+                ? "dynalite at " + endpoint + ", files in " + Dynalite.LOCAL_RUN_DATA
+                        + " (a resume from the savepoint above keeps them; a new run starts empty)"
                 : endpoint));
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> ArchiveSummary.print(path, out));
         if (!periods.isEmpty()) {
