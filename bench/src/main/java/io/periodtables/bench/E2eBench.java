@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Benchmark 1: end-to-end throughput into dynalite in a separate JVM. Warms every
+ * Benchmark 1: end-to-end throughput into dynalite (a node process). Warms every
  * contender up, finds the raw loop's best concurrency, then runs the contenders interleaved
  * ({@code ours, stock, raw, job} per round) and reports medians, ranges and per-round ratios.
  */
@@ -71,7 +71,7 @@ final class E2eBench {
     private static String section(int n, int rounds, int warmUpRounds, int bestInFlight, List<Measurement> all, long itemBytes, String load) {
         String raw = Contenders.RAW + "-" + bestInFlight;
         StringBuilder md = new StringBuilder();
-        md.append("## 1. End-to-end throughput into dynalite (separate JVM)\n\n");
+        md.append("## 1. End-to-end throughput into dynalite (a node process)\n\n");
         md.append(String.format(Locale.ROOT, "N = %,d readings per run (the seed reading, %d bytes as DynamoDB counts it),"
                 + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
                 + " (our-sink, stock-sink, raw-sdk, full-job) after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."

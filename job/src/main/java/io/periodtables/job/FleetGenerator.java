@@ -78,7 +78,7 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
     }
 
     /** The id of device {@code index} of the fleet: {@code device-00007}. */
-    static String deviceId(long index) {
+    public static String deviceId(long index) {
         String digits = Long.toString(index);
         return "device-" + "00000".substring(Math.min(5, digits.length())) + digits;
     }

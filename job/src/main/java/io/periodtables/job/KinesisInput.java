@@ -31,7 +31,7 @@ import java.time.format.DateTimeFormatter;
  * choice is permanent for savepoints: the legacy {@code FlinkKinesisConsumer} keeps its shard
  * offsets in a different, incompatible state layout.
  */
-final class KinesisInput {
+public final class KinesisInput {
     /**
      * The source's own date format for {@code AT_TIMESTAMP} (read with {@code SimpleDateFormat}):
      * always three fraction digits, because {@code SSS} reads ".1" as 1 ms and rejects a missing
@@ -81,7 +81,7 @@ final class KinesisInput {
      * The client our shard reader reads with: region, endpoint override, the default credential
      * chain (dummy credentials for an emulator on this machine), and an explicit HTTP client.
      */
-    static KinesisClient kinesisClient(PeriodTablesConfig config) {
+    public static KinesisClient kinesisClient(PeriodTablesConfig config) {
         KinesisClientBuilder builder = KinesisClient.builder()
                 .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
                 .httpClientBuilder(ApacheHttpClient.builder());

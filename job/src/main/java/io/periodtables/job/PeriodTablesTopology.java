@@ -1,5 +1,6 @@
 package io.periodtables.job;
 
+import io.periodtables.rotation.Rotation;
 import io.periodtables.archive.Archive;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -38,7 +39,7 @@ public final class PeriodTablesTopology {
     /** Upper bound of the job's parallelism for as long as savepoints are kept; it fixes the key groups. */
     public static final int MAX_PARALLELISM = 720;
 
-    static final String WINDOWS_NAME = "Period windows";
+    public static final String WINDOWS_NAME = "Period windows";
 
     /** Readings that arrive after their period's grace: they go to the late table. */
     static final OutputTag<Reading> LATE = new OutputTag<>("late", TypeInformation.of(Reading.class));
@@ -125,7 +126,7 @@ public final class PeriodTablesTopology {
     private static PeriodTableSink sink(PeriodTablesConfig config) {
         return PeriodTableSink.builder()
                 .config(config)
-                .missingTableHandler(RotationWiring.missingTableHandler(config))
+                .missingTableHandler(Rotation.tableOwner())
                 .build();
     }
 

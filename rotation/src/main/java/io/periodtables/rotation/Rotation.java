@@ -1,7 +1,9 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.DynamoDbClients;
+import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.MissingTableHandler;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -9,7 +11,11 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.Preconditions;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Wires the table rotation into a job with one call:
@@ -45,6 +51,35 @@ public final class Rotation {
     /** Attaches the rotation with defaults: a client from {@link DynamoDbClients#of}, a pass every 30 s. */
     public static <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide, PeriodTablesConfig config) {
         return builder(config).attach(sparseSide);
+    }
+
+    /**
+     * The table owner the sinks ask about a missing table (create it, or send its readings to the
+     * late or rejected table) and tell about a throttled one: give it to the sink builder's
+     * {@code missingTableHandler}.
+     */
+    public static MissingTableHandler.Factory tableOwner() {
+        return config -> new TableOwner(TableManager.create(config), config, Clock.systemUTC());
+    }
+
+    /**
+     * Creates, before a job starts, the tables its first readings need, as the table owner would
+     * create them when asked (the {@code current} tier): the period of {@code from} and the next one
+     * if it starts by {@code to}. For a run whose source's event times are known ahead (the local
+     * run's fleet), so that its first writes find their table instead of waiting for the owner
+     * while the job is still warming up. The rotation takes the tables over like its own: a table
+     * ahead of the watermark stays at the {@code current} tier. Completes with their names.
+     */
+    public static CompletableFuture<List<String>> prebuild(PeriodTablesConfig config, Instant from, Instant to) {
+        Lifecycle lifecycle = Lifecycle.of(config);
+        Period first = lifecycle.calendar().periodOf(from);
+        Period next = lifecycle.calendar().next(first);
+        List<Period> periods = next.start().isAfter(to) ? List.of(first) : List.of(first, next);
+        TableManager manager = TableManager.create(config);
+        CompletableFuture<?>[] ensured = periods.stream().map(manager::ensure).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(ensured)
+                .thenApply(done -> periods.stream().map(config.naming()::periodTable).toList())
+                .whenComplete((names, error) -> manager.close());
     }
 
     public static Builder builder(PeriodTablesConfig config) {

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.RejectReason;
 import io.periodtables.conf.DynamoDbItemSize;
 

@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.model.MissingTableHandler;
 import io.periodtables.conf.DynamoDbClients;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;

@@ -1,5 +1,6 @@
-package io.periodtables.job;
+package io.periodtables.local;
 
+import io.periodtables.job.PeriodTablesJob;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.ListeningSockets;
 

@@ -1,5 +1,7 @@
-package io.periodtables.job;
+package io.periodtables.local;
 
+import io.periodtables.job.PeriodTablesTopology;
+import io.periodtables.rotation.Rotation;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.LoopbackFlink;
@@ -177,7 +179,7 @@ final class LocalCluster {
         }
         Instant start = config.find(ConfigKeys.GENERATOR_START).orElse(Instant.now());
         Duration warmUp = Duration.ofMillis((long) (WARM_UP.toMillis() * config.get(ConfigKeys.GENERATOR_SPEEDUP)));
-        CompletableFuture<List<String>> tables = RotationWiring.prebuild(config, start,
+        CompletableFuture<List<String>> tables = Rotation.prebuild(config, start,
                 start.plus(warmUp).plus(config.get(ConfigKeys.ROTATION_LEAD)));
         tables.exceptionally(e -> {
             System.out.println("First tables not prebuilt (" + rootOf(e) + "); the job creates them as it goes.");

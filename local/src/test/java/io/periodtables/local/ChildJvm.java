@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.local;
 
 import io.periodtables.emulators.NodeEmulators;
 

@@ -1,5 +1,6 @@
-package io.periodtables.job;
+package io.periodtables.local;
 
+import io.periodtables.job.FleetGenerator;
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;

@@ -1,5 +1,6 @@
-package io.periodtables.job;
+package io.periodtables.local;
 
+import io.periodtables.job.KinesisInput;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;

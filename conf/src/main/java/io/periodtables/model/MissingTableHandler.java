@@ -1,7 +1,6 @@
-package io.periodtables.sink;
+package io.periodtables.model;
 
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.model.RejectReason;
 
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.util.Preconditions;

@@ -1,5 +1,6 @@
-package io.periodtables.job;
+package io.periodtables.local;
 
+import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;

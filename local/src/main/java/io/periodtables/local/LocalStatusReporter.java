@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.local;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;

@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.local;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

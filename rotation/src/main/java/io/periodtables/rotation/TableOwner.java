@@ -1,0 +1,159 @@
+package io.periodtables.rotation;
+
+import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+import io.periodtables.model.MissingTableHandler;
+import io.periodtables.model.RejectReason;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The table owner's answers to the sink, in the sink's task: the rotation's {@link Lifecycle}
+ * decides. A missing period table is created only while its period is open; a closed period's
+ * readings go to the late table, and a period beyond the next one gets no table (its readings are
+ * rejected as {@code ahead-of-watermark}), so no input can make the job create more tables than
+ * its configuration plans. Readings the period windows emitted are on time, readings routed back
+ * to their period table by {@code late.policy=period-table} are late; for entries restored from a
+ * checkpoint the period is judged by event time: the tables the rotation keeps open (the newest
+ * one at the {@code current} tier) and the sink's own event time. A table that throttles the sink
+ * and is below the {@code current} tier is raised back; the rotation lowers it again later.
+ * Reached through {@link Rotation#tableOwner()}.
+ */
+final class TableOwner implements MissingTableHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(TableOwner.class);
+    /**
+     * One raise request per table at most this often (throttling repeats on every batch), or every
+     * {@code rotation.lead} when that is shorter: the rotation may lower a raised table again after
+     * that long, and a sink still throttled on it then must be able to ask again at once.
+     */
+    private static final Duration RAISE_INTERVAL = Duration.ofSeconds(10);
+    /** How long the owner's view of its open tables is reused for the sink's questions. */
+    private static final Duration REREAD = Duration.ofSeconds(5);
+
+    private final TableManager manager;
+    private final Lifecycle lifecycle;
+    private final TableNaming naming;
+    private final Clock wallClock;
+    private final Duration raiseInterval;
+    private final Map<String, Instant> lastRaise = new ConcurrentHashMap<>();
+    private volatile Opened opened;
+
+    /** What {@link #openedBy} found, and when. */
+    private record Opened(Instant readAt, Optional<Instant> watermarkAtLeast) {}
+
+    TableOwner(TableManager manager, PeriodTablesConfig config, Clock wallClock) {
+        this.manager = manager;
+        this.lifecycle = Lifecycle.of(config);
+        this.naming = config.naming();
+        this.wallClock = wallClock;
+        Duration lead = config.get(ConfigKeys.ROTATION_LEAD);
+        this.raiseInterval = lead.compareTo(RAISE_INTERVAL) < 0 ? lead : RAISE_INTERVAL;
+    }
+
+    @Override
+    public CompletableFuture<Verdict> ensureTable(String tableName, Arrival arrival, long eventTime) {
+        Optional<TableNaming.TableRef> ref = naming.parse(tableName);
+        if (ref.isEmpty() || ref.get().kind() != TableNaming.TableRef.Kind.PERIOD) {
+            // late and rejected tables: one per month and one, never input-driven beyond that
+            return manager.ensureTable(tableName).thenApply(table -> Verdict.created());
+        }
+        Period period = ref.get().period();
+        if (arrival == Arrival.LATE) {
+            return CompletableFuture.completedFuture(Verdict.late("its readings arrived after the period "
+                    + period.label() + " closed (end plus window.allowed-lateness)"));
+        }
+        // Entries restored before any input: the wall clock is the only time there is.
+        Instant sinkTime = eventTime == Long.MIN_VALUE ? wallClock.instant() : Instant.ofEpochMilli(eventTime);
+        return openedBy().thenCompose(opened -> {
+            // On-time readings: their period was open when the windows emitted them. Otherwise
+            // closed only by the oldest bound of event time; ahead only by the newest one.
+            Instant oldest = opened.orElse(sinkTime);
+            Instant newest = opened.filter(o -> o.isAfter(sinkTime)).orElse(sinkTime);
+            if (arrival != Arrival.ON_TIME && lifecycle.admission(period, oldest) == Lifecycle.Admission.CLOSED) {
+                return CompletableFuture.completedFuture(Verdict.late("its period " + period.label()
+                        + " has closed (end plus window.allowed-lateness) by event time " + oldest));
+            }
+            // Ahead of the wall clock too, not only of event time: in a backfill one shard may
+            // run days ahead of the slowest, whose shard holds the watermark back; its readings
+            // are real and need their tables. The parser already refuses readings more than
+            // input.max-future ahead of the wall clock, so input cannot drive the count beyond.
+            Instant horizon = newest.isAfter(wallClock.instant()) ? newest : wallClock.instant();
+            if (lifecycle.admission(period, horizon) == Lifecycle.Admission.AHEAD) {
+                return CompletableFuture.completedFuture(Verdict.rejected(RejectReason.AHEAD_OF_WATERMARK, "its period " + period.label()
+                        + " starts after the next one by event time " + horizon + "; no table is created that far ahead"));
+            }
+            return manager.ensure(period).thenApply(table -> Verdict.created());
+        });
+    }
+
+    /**
+     * A lower bound of the job's watermark from the tables the rotation keeps open: the newest
+     * period table at the {@code current} tier exists because its period was open, so the
+     * watermark had reached the period before it. Empty before there is one. Read at most every
+     * few seconds: the sink asks only when a table is missing.
+     */
+    private CompletableFuture<Optional<Instant>> openedBy() {
+        Opened last = opened;
+        Instant now = wallClock.instant();
+        if (last != null && last.readAt().plus(REREAD).isAfter(now)) {
+            return CompletableFuture.completedFuture(last.watermarkAtLeast());
+        }
+        return manager.list().thenCompose(names -> newestOpen(names.stream()
+                .map(naming::parse).flatMap(Optional::stream)
+                .filter(r -> r.kind() == TableNaming.TableRef.Kind.PERIOD)
+                .map(TableNaming.TableRef::period)
+                .sorted((a, b) -> b.start().compareTo(a.start()))
+                .limit(3).toList(), 0))
+                .thenApply(period -> {
+                    Optional<Instant> atLeast = period.map(p -> lifecycle.calendar().previous(p).start());
+                    opened = new Opened(now, atLeast);
+                    return atLeast;
+                });
+    }
+
+    private CompletableFuture<Optional<Period>> newestOpen(List<Period> newestFirst, int i) {
+        if (i == newestFirst.size()) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        Period period = newestFirst.get(i);
+        return manager.describe(naming.periodTable(period)).thenCompose(table ->
+                table.isPresent() && manager.tierOf(table.get()).orElse(null) == CapacityTier.CURRENT
+                        ? CompletableFuture.completedFuture(Optional.of(period))
+                        : newestOpen(newestFirst, i + 1));
+    }
+
+    @Override
+    public void throttled(String tableName) {
+        if (naming.parse(tableName).map(ref -> ref.kind() != TableNaming.TableRef.Kind.PERIOD).orElse(true)) {
+            return; // late and rejected tables are on-demand
+        }
+        Instant now = wallClock.instant();
+        Instant last = lastRaise.get(tableName);
+        if (last != null && last.plus(raiseInterval).isAfter(now)) {
+            return;
+        }
+        lastRaise.put(tableName, now);
+        manager.raiseToOpenTier(tableName).whenComplete((raised, error) -> {
+            if (error != null) {
+                LOG.warn("Could not raise throttled table {}: {}", tableName, error.toString());
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+}
