@@ -3,7 +3,6 @@ package io.periodtables.archive;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -31,12 +30,14 @@ public final class Archive {
      */
     public static void attach(DataStream<SinkRecord> stored, PeriodTablesConfig config, ArchiveItems items) {
         Preconditions.checkArgument(config.find(ConfigKeys.ARCHIVE_PATH).isPresent(), "archive.path is not set");
-        Preconditions.checkArgument(config.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.LATE_TABLE,
+        Preconditions.checkArgument(
+                config.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.LATE_TABLE,
                 "archive.path needs late.policy=late-table");
-        SingleOutputStreamOperator<ArchiveRow> rows = stored
-                .transform("Archive rows", TypeInformation.of(ArchiveRow.class), new ToArchiveRows(config, items))
+        SingleOutputStreamOperator<ArchiveRow> rows = stored.transform(
+                        "Archive rows", TypeInformation.of(ArchiveRow.class), new ToArchiveRows(config, items))
                 .uid("archive-rows");
         rows.sinkTo(new ArchiveSink(config, rows.getSideOutput(ToArchiveRows.PERIOD_ROWS)))
-                .uid("archive-sink").name("Archive (Parquet)");
+                .uid("archive-sink")
+                .name("Archive (Parquet)");
     }
 }

@@ -1,10 +1,14 @@
 package io.periodtables.archive;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -17,12 +21,6 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Reads the archive's committed files through Flink's file systems ({@code file://} and, on
@@ -44,7 +42,10 @@ final class ArchiveFiles {
         List<FileStatus> files = new ArrayList<>();
         for (FileStatus status : listed == null ? new FileStatus[0] : listed) {
             String name = status.getPath().getName();
-            if (!status.isDir() && !name.startsWith(".") && !name.startsWith("_") && name.endsWith(ArchiveParquet.SUFFIX)) {
+            if (!status.isDir()
+                    && !name.startsWith(".")
+                    && !name.startsWith("_")
+                    && name.endsWith(ArchiveParquet.SUFFIX)) {
                 files.add(status);
             }
         }
@@ -61,17 +62,25 @@ final class ArchiveFiles {
 
     /** Every row of a data file, filed under {@code partition}. */
     static void read(FileStatus file, String partition, Consumer<ArchiveRow> rows) throws IOException {
-        readColumns(file, ArchiveParquet.SCHEMA, group -> rows.accept(new ArchiveRow(partition,
-                group.getString("pk", 0), group.getString("sk", 0),
-                group.getFieldRepetitionCount("ttl") == 0 ? null : group.getLong("ttl", 0),
-                group.getString("attributes", 0))));
+        readColumns(
+                file,
+                ArchiveParquet.SCHEMA,
+                group -> rows.accept(new ArchiveRow(
+                        partition,
+                        group.getString("pk", 0),
+                        group.getString("sk", 0),
+                        group.getFieldRepetitionCount("ttl") == 0 ? null : group.getLong("ttl", 0),
+                        group.getString("attributes", 0))));
     }
 
     /** The keys of every row of a data file, as {@code pk + '\u0000' + sk} (neither holds a NUL). */
     static void readKeys(FileStatus file, Consumer<String> keys) throws IOException {
-        MessageType keyColumns = new MessageType(ArchiveParquet.SCHEMA.getName(),
-                ArchiveParquet.SCHEMA.getType("pk"), ArchiveParquet.SCHEMA.getType("sk"));
-        readColumns(file, keyColumns, group -> keys.accept(group.getString("pk", 0) + '\u0000' + group.getString("sk", 0)));
+        MessageType keyColumns = new MessageType(
+                ArchiveParquet.SCHEMA.getName(),
+                ArchiveParquet.SCHEMA.getType("pk"),
+                ArchiveParquet.SCHEMA.getType("sk"));
+        readColumns(
+                file, keyColumns, group -> keys.accept(group.getString("pk", 0) + '\u0000' + group.getString("sk", 0)));
     }
 
     private static void readColumns(FileStatus file, MessageType columns, Consumer<Group> rows) throws IOException {
@@ -80,7 +89,8 @@ final class ArchiveFiles {
             reader.setRequestedSchema(columns);
             PageReadStore pages;
             while ((pages = reader.readNextRowGroup()) != null) {
-                RecordReader<Group> records = new ColumnIOFactory().getColumnIO(columns, fileSchema)
+                RecordReader<Group> records = new ColumnIOFactory()
+                        .getColumnIO(columns, fileSchema)
                         .getRecordReader(pages, new GroupRecordConverter(columns));
                 for (long i = 0; i < pages.getRowCount(); i++) {
                     rows.accept(records.read());
@@ -90,7 +100,9 @@ final class ArchiveFiles {
     }
 
     private static ParquetReadOptions options() {
-        return ParquetReadOptions.builder(new PlainParquetConfiguration()).withCodecFactory(GzipCodecs.INSTANCE).build();
+        return ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withCodecFactory(GzipCodecs.INSTANCE)
+                .build();
     }
 
     /** A Parquet input file on a Flink file system. */
@@ -127,5 +139,4 @@ final class ArchiveFiles {
             return status.getPath().toString();
         }
     }
-
 }

@@ -1,15 +1,11 @@
 package io.periodtables.archive;
 
 import io.periodtables.model.Reading;
-
-import org.apache.flink.annotation.PublicEvolving;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import javax.annotation.Nullable;
-
 import java.io.Serializable;
 import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.PublicEvolving;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The item the period-table sink stores for a reading: the archive writes exactly these, so that

@@ -2,26 +2,6 @@ package io.periodtables.archive;
 
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
-
-import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
-import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.connector.file.sink.FileSinkCommittable;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
-import org.apache.flink.streaming.api.operators.BoundedMultiInput;
-import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
-import org.apache.flink.streaming.api.watermark.Watermark;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,6 +16,23 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.connector.file.sink.FileSinkCommittable;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedMultiInput;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes each period's {@code _SUCCESS} marker ({@link PeriodManifest}), at parallelism 1, after
@@ -59,7 +56,8 @@ import java.util.concurrent.Future;
  */
 @Internal
 final class ArchiveMarkers extends AbstractStreamOperator<Void>
-        implements TwoInputStreamOperator<CommittableMessage<FileSinkCommittable>, PeriodRows, Void>, BoundedMultiInput {
+        implements TwoInputStreamOperator<CommittableMessage<FileSinkCommittable>, PeriodRows, Void>,
+                BoundedMultiInput {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveMarkers.class);
 
@@ -79,6 +77,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     private transient long frontier;
     /** The last watermark that was not the end of input. */
     private transient long lastWatermark;
+
     private transient Set<Integer> endedInputs;
     private transient ExecutorService checks;
     private transient Map<Long, Future<Boolean>> running;
@@ -92,10 +91,10 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
-        rowsState = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("archive-marker-rows", Types.TUPLE(Types.LONG, Types.LONG)));
-        progressState = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("archive-marker-progress", Types.LONG));
+        rowsState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>("archive-marker-rows", Types.TUPLE(Types.LONG, Types.LONG)));
+        progressState = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>("archive-marker-progress", Types.LONG));
         rows = new TreeMap<>();
         sealed = new TreeMap<>();
         for (Tuple2<Long, Long> entry : rowsState.get()) {
@@ -198,7 +197,8 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
             }
         }
         if (!sealed.isEmpty()) {
-            LOG.warn("The input ended but periods {} are not archived: their files are not all committed",
+            LOG.warn(
+                    "The input ended but periods {} are not archived: their files are not all committed",
                     sealed.values().stream().map(Period::label).toList());
         }
     }
@@ -209,7 +209,9 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
         for (Period period : sealed.values()) {
             if (!running.containsKey(period.startMillis())) {
                 long expected = rows.getOrDefault(period.startMillis(), 0L);
-                running.put(period.startMillis(), checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected)));
+                running.put(
+                        period.startMillis(),
+                        checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected)));
             }
         }
     }
@@ -232,8 +234,10 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
                 Thread.currentThread().interrupt();
                 return;
             } catch (ExecutionException e) {
-                LOG.warn("Cannot check the archive of the period starting at {} yet; retrying after the next checkpoint",
-                        Instant.ofEpochMilli(check.getKey()), e.getCause());
+                LOG.warn(
+                        "Cannot check the archive of the period starting at {} yet; retrying after the next checkpoint",
+                        Instant.ofEpochMilli(check.getKey()),
+                        e.getCause());
             }
         }
     }

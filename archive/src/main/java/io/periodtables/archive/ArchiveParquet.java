@@ -1,8 +1,8 @@
 package io.periodtables.archive;
 
+import java.util.Map;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.formats.parquet.ParquetWriterFactory;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -15,8 +15,6 @@ import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
-import java.util.Map;
-
 /**
  * The archive's Parquet layout: one row per item with {@code pk}, {@code sk}, {@code ttl}
  * (optional) and {@code attributes} (the item's other attributes as a JSON object), GZIP pages.
@@ -24,13 +22,12 @@ import java.util.Map;
  */
 final class ArchiveParquet {
 
-    static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
-            "message archived_item {\n"
-                    + "  required binary pk (STRING);\n"
-                    + "  required binary sk (STRING);\n"
-                    + "  optional int64 ttl;\n"
-                    + "  required binary attributes (STRING);\n"
-                    + "}");
+    static final MessageType SCHEMA = MessageTypeParser.parseMessageType("message archived_item {\n"
+            + "  required binary pk (STRING);\n"
+            + "  required binary sk (STRING);\n"
+            + "  optional int64 ttl;\n"
+            + "  required binary attributes (STRING);\n"
+            + "}");
 
     /** What a data file's name ends with; in-progress files end otherwise and start with a dot. */
     static final String SUFFIX = ".parquet";
@@ -39,7 +36,8 @@ final class ArchiveParquet {
 
     /** The bulk writer factory of {@code FileSink}: one Parquet file per part file. */
     static BulkWriter.Factory<ArchiveRow> writerFactory() {
-        return new ParquetWriterFactory<>(out -> new Builder(out).withCompressionCodec(CompressionCodecName.GZIP).build());
+        return new ParquetWriterFactory<>(out ->
+                new Builder(out).withCompressionCodec(CompressionCodecName.GZIP).build());
     }
 
     private static final class Builder extends ParquetWriter.Builder<ArchiveRow, Builder> {

@@ -2,11 +2,9 @@ package io.periodtables.archive;
 
 import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
-
+import java.time.Instant;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.Path;
-
-import java.time.Instant;
 
 /**
  * The archive's folders under {@code archive.path}, Hive style so that Athena and Spark read the

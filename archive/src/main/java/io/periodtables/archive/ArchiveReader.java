@@ -1,18 +1,16 @@
 package io.periodtables.archive;
 
 import io.periodtables.conf.Period;
-
-import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.Path;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 
 /**
  * Reads an archive through Flink's file systems: whether a period is archived (its marker exists,
@@ -48,7 +46,8 @@ public final class ArchiveReader {
         if (fs.exists(root)) {
             for (FileStatus status : fs.listStatus(root)) {
                 String name = status.getPath().getName();
-                if (status.isDir() && (name.startsWith(ArchivePartitions.PERIOD) || name.startsWith(ArchivePartitions.LATE))) {
+                if (status.isDir()
+                        && (name.startsWith(ArchivePartitions.PERIOD) || name.startsWith(ArchivePartitions.LATE))) {
                     names.add(name);
                 }
             }
@@ -65,6 +64,7 @@ public final class ArchiveReader {
 
     /** How many committed data files the folder {@code partition} holds. */
     public int files(String partition) throws IOException {
-        return ArchiveFiles.committed(ArchivePartitions.folder(archivePath, partition)).size();
+        return ArchiveFiles.committed(ArchivePartitions.folder(archivePath, partition))
+                .size();
     }
 }

@@ -1,17 +1,13 @@
 package io.periodtables.archive;
 
 import io.periodtables.conf.ItemAttributes;
-
-import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.util.Preconditions;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import javax.annotation.Nullable;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.util.Preconditions;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * One archived item: the partition it is filed under ({@code period=<label>} or
@@ -20,7 +16,8 @@ import java.util.Map;
  * row gives back exactly the item the table stores: {@link #item()}).
  */
 @PublicEvolving
-public record ArchiveRow(String partition, String pk, String sk, @Nullable Long ttl, String attributes) {
+public record ArchiveRow(
+        String partition, String pk, String sk, @Nullable Long ttl, String attributes) {
 
     public ArchiveRow {
         Preconditions.checkNotNull(partition, "partition");
@@ -35,8 +32,8 @@ public record ArchiveRow(String partition, String pk, String sk, @Nullable Long 
         AttributeValue pk = rest.remove(ItemAttributes.PK);
         AttributeValue sk = rest.remove(ItemAttributes.SK);
         AttributeValue ttl = rest.remove(ItemAttributes.TTL);
-        return new ArchiveRow(partition, pk.s(), sk.s(), ttl == null ? null : Long.valueOf(ttl.n()),
-                ItemAttributes.toJson(rest));
+        return new ArchiveRow(
+                partition, pk.s(), sk.s(), ttl == null ? null : Long.valueOf(ttl.n()), ItemAttributes.toJson(rest));
     }
 
     /** The item as the table holds it. */

@@ -2,7 +2,8 @@ package io.periodtables.archive;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
-
+import java.io.IOException;
+import java.util.Collection;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -26,9 +27,6 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.SimpleVersionedStringSerializer;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 
-import java.io.IOException;
-import java.util.Collection;
-
 /**
  * Flink's {@link FileSink} for the archive's Parquet rows, one folder per row's partition, part
  * files rolled and committed on every checkpoint (exactly once), plus a post-commit step: the
@@ -36,8 +34,11 @@ import java.util.Collection;
  * file sink's own, so its savepoint state is that of a plain {@code FileSink}.
  */
 @Internal
-final class ArchiveSink implements Sink<ArchiveRow>, SupportsWriterState<ArchiveRow, FileWriterBucketState>,
-        SupportsCommitter<FileSinkCommittable>, SupportsPostCommitTopology<FileSinkCommittable> {
+final class ArchiveSink
+        implements Sink<ArchiveRow>,
+                SupportsWriterState<ArchiveRow, FileWriterBucketState>,
+                SupportsCommitter<FileSinkCommittable>,
+                SupportsPostCommitTopology<FileSinkCommittable> {
     private static final long serialVersionUID = 1L;
 
     static final String MARKERS_UID = "archive-markers";
@@ -55,7 +56,10 @@ final class ArchiveSink implements Sink<ArchiveRow>, SupportsWriterState<Archive
         this.files = FileSink.forBulkFormat(new Path(archivePath), ArchiveParquet.writerFactory())
                 .withBucketAssigner(new ByPartition())
                 .withRollingPolicy(OnCheckpointRollingPolicy.build())
-                .withOutputFileConfig(OutputFileConfig.builder().withPartPrefix("part").withPartSuffix(ArchiveParquet.SUFFIX).build())
+                .withOutputFileConfig(OutputFileConfig.builder()
+                        .withPartPrefix("part")
+                        .withPartSuffix(ArchiveParquet.SUFFIX)
+                        .build())
                 .build();
     }
 
@@ -66,13 +70,14 @@ final class ArchiveSink implements Sink<ArchiveRow>, SupportsWriterState<Archive
     }
 
     @Override
-    public StatefulSinkWriter<ArchiveRow, FileWriterBucketState> createWriter(WriterInitContext context) throws IOException {
+    public StatefulSinkWriter<ArchiveRow, FileWriterBucketState> createWriter(WriterInitContext context)
+            throws IOException {
         return files.createWriter(context);
     }
 
     @Override
-    public StatefulSinkWriter<ArchiveRow, FileWriterBucketState> restoreWriter(WriterInitContext context,
-            Collection<FileWriterBucketState> recoveredState) throws IOException {
+    public StatefulSinkWriter<ArchiveRow, FileWriterBucketState> restoreWriter(
+            WriterInitContext context, Collection<FileWriterBucketState> recoveredState) throws IOException {
         return files.restoreWriter(context, recoveredState);
     }
 
@@ -93,9 +98,16 @@ final class ArchiveSink implements Sink<ArchiveRow>, SupportsWriterState<Archive
 
     @Override
     public void addPostCommitTopology(DataStream<CommittableMessage<FileSinkCommittable>> committed) {
-        committed.global().connect(periodRows.global())
-                .transform("Archive markers", Types.VOID, new ArchiveMarkers(archivePath, config.calendar(),
-                        config.get(ConfigKeys.ALLOWED_LATENESS).toMillis()))
+        committed
+                .global()
+                .connect(periodRows.global())
+                .transform(
+                        "Archive markers",
+                        Types.VOID,
+                        new ArchiveMarkers(
+                                archivePath,
+                                config.calendar(),
+                                config.get(ConfigKeys.ALLOWED_LATENESS).toMillis()))
                 .uid(MARKERS_UID)
                 .setParallelism(1)
                 .setMaxParallelism(1);

@@ -1,15 +1,14 @@
 package io.periodtables.archive;
 
-import org.apache.parquet.bytes.BytesInput;
-import org.apache.parquet.compression.CompressionCodecFactory;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Parquet's GZIP codec on {@code java.util.zip}. Parquet's own codec factory instantiates Hadoop
@@ -69,7 +68,8 @@ final class GzipCodecs implements CompressionCodecFactory {
                     throws IOException {
                 byte[] compressed = new byte[compressedSize];
                 input.get(compressed);
-                output.put(decompress(BytesInput.from(compressed), uncompressedSize).toByteBuffer());
+                output.put(decompress(BytesInput.from(compressed), uncompressedSize)
+                        .toByteBuffer());
             }
 
             @Override

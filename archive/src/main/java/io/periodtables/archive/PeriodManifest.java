@@ -1,17 +1,15 @@
 package io.periodtables.archive;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import java.io.IOException;
-import java.util.Optional;
 
 /**
  * The content of a period's {@code _SUCCESS} marker, a small JSON object: the period's label, the
@@ -31,8 +29,11 @@ public record PeriodManifest(String period, long rows, long distinctKeys, int fi
         }
         try (FSDataInputStream in = fs.open(marker)) {
             JsonNode node = JSON.readTree(in);
-            return Optional.of(new PeriodManifest(node.path("period").asText(), node.path("rows").asLong(),
-                    node.path("distinctKeys").asLong(), node.path("files").asInt()));
+            return Optional.of(new PeriodManifest(
+                    node.path("period").asText(),
+                    node.path("rows").asLong(),
+                    node.path("distinctKeys").asLong(),
+                    node.path("files").asInt()));
         }
     }
 
@@ -48,7 +49,10 @@ public record PeriodManifest(String period, long rows, long distinctKeys, int fi
             return false;
         }
         ObjectNode node = JSON.createObjectNode();
-        node.put("period", period).put("rows", rows).put("distinctKeys", distinctKeys).put("files", files);
+        node.put("period", period)
+                .put("rows", rows)
+                .put("distinctKeys", distinctKeys)
+                .put("files", files);
         Path temporary = new Path(marker.getParent(), "." + marker.getName() + ".tmp");
         try (FSDataOutputStream out = fs.create(temporary, FileSystem.WriteMode.OVERWRITE)) {
             out.write(JSON.writeValueAsBytes(node));

@@ -1,17 +1,14 @@
 package io.periodtables.archive;
 
 import io.periodtables.conf.Period;
-
-import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.Path;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides and writes one period's completion marker from the committed files alone: when their
@@ -36,7 +33,8 @@ final class PeriodMarker {
         if (marker.getFileSystem().exists(marker)) {
             return true;
         }
-        List<FileStatus> files = ArchiveFiles.committed(ArchivePartitions.folder(archivePath, ArchivePartitions.period(period)));
+        List<FileStatus> files =
+                ArchiveFiles.committed(ArchivePartitions.folder(archivePath, ArchivePartitions.period(period)));
         long committed = 0;
         for (FileStatus file : files) {
             committed += ArchiveFiles.rows(file);
@@ -46,13 +44,22 @@ final class PeriodMarker {
             return false;
         }
         if (committed > expectedRows) {
-            LOG.warn("Period {} has {} committed rows where this job wrote {}: its folder holds files of a run "
-                    + "that started without this job's state; the marker counts them all", period.label(), committed, expectedRows);
+            LOG.warn(
+                    "Period {} has {} committed rows where this job wrote {}: its folder holds files of a run "
+                            + "that started without this job's state; the marker counts them all",
+                    period.label(),
+                    committed,
+                    expectedRows);
         }
-        PeriodManifest manifest = new PeriodManifest(period.label(), committed, distinctKeys(files, committed), files.size());
+        PeriodManifest manifest =
+                new PeriodManifest(period.label(), committed, distinctKeys(files, committed), files.size());
         if (manifest.writeOnce(marker)) {
-            LOG.info("Archived period {}: {} rows, {} distinct items, {} files", period.label(), manifest.rows(),
-                    manifest.distinctKeys(), manifest.files());
+            LOG.info(
+                    "Archived period {}: {} rows, {} distinct items, {} files",
+                    period.label(),
+                    manifest.rows(),
+                    manifest.distinctKeys(),
+                    manifest.files());
         }
         return true;
     }

@@ -5,7 +5,12 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -19,15 +24,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
-
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Turns the records the period-table sink receives into archive rows: a period reading into a row
@@ -41,11 +38,13 @@ import java.util.TreeMap;
  * sink's state behind it, so after a restore they describe exactly the rows the sink will commit.
  */
 @Internal
-final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow> implements OneInputStreamOperator<SinkRecord, ArchiveRow> {
+final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow>
+        implements OneInputStreamOperator<SinkRecord, ArchiveRow> {
     private static final long serialVersionUID = 1L;
 
     /** Per subtask and sealed period: the rows this subtask sent to the period's folder. */
-    static final OutputTag<PeriodRows> PERIOD_ROWS = new OutputTag<>("archive-period-rows", TypeInformation.of(PeriodRows.class));
+    static final OutputTag<PeriodRows> PERIOD_ROWS =
+            new OutputTag<>("archive-period-rows", TypeInformation.of(PeriodRows.class));
 
     private final PeriodCalendar calendar;
     private final long allowedLateness;
@@ -68,8 +67,9 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow> implements 
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
-        state = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("archive-rows-per-period", Types.TUPLE(Types.LONG, Types.LONG)));
+        state = context.getOperatorStateStore()
+                .getListState(
+                        new ListStateDescriptor<>("archive-rows-per-period", Types.TUPLE(Types.LONG, Types.LONG)));
         rowsByPeriod = new TreeMap<>();
         for (Tuple2<Long, Long> entry : state.get()) {
             rowsByPeriod.merge(entry.f0, entry.f1, Long::sum);
@@ -97,7 +97,8 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow> implements 
         } else {
             // A record restored from serializer format 1 lacks its watermark; the sink then uses its clock.
             long lateAt = record.lateAtMillis() == SinkRecord.UNKNOWN
-                    ? getProcessingTimeService().getCurrentProcessingTime() : record.lateAtMillis();
+                    ? getProcessingTimeService().getCurrentProcessingTime()
+                    : record.lateAtMillis();
             partition = ArchivePartitions.late(Instant.ofEpochMilli(lateAt));
         }
         output.collect(element.replace(ArchiveRow.of(partition, item)));

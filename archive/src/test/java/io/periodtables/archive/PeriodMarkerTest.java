@@ -1,25 +1,22 @@
 package io.periodtables.archive;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodLength;
-
-import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.Path;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Parquet rows written as the file sink writes them, read back, and the marker decided from them. */
 class PeriodMarkerTest {
@@ -34,7 +31,12 @@ class PeriodMarkerTest {
     void rowsComeBackAsWrittenWithAndWithoutTtl() throws IOException {
         String partition = ArchivePartitions.period(PERIOD);
         List<ArchiveRow> written = List.of(
-                new ArchiveRow(partition, "dev-1#0", "2026-11-22T13:20:00.000Z#0000abcd", 1795000000L, "{\"t\":21.50,\"tags\":[\"a\",null]}"),
+                new ArchiveRow(
+                        partition,
+                        "dev-1#0",
+                        "2026-11-22T13:20:00.000Z#0000abcd",
+                        1795000000L,
+                        "{\"t\":21.50,\"tags\":[\"a\",null]}"),
                 new ArchiveRow(partition, "dev-2#1", "2026-11-22T13:21:00.000Z#0000abce", null, "{}"));
         writeFile(partition, "part-a-0.parquet", written);
 
@@ -54,7 +56,9 @@ class PeriodMarkerTest {
         // An in-progress file of the sink (hidden) is not part of the period yet.
         writeFile(partition, ".part-b-0.parquet.inprogress.1234", List.of(row("dev-3", "s1")));
 
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5)).as("3 of 5 rows committed").isFalse();
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5))
+                .as("3 of 5 rows committed")
+                .isFalse();
         assertThat(new ArchiveReader(archivePath()).isArchived(PERIOD)).isFalse();
 
         writeFile(partition, "part-b-0.parquet", List.of(row("dev-1", "s2"), row("dev-3", "s1")));
@@ -74,13 +78,15 @@ class PeriodMarkerTest {
         writeFile(partition, "part-c-0.parquet", List.of(row("dev-9", "s9")));
         assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 2)).isTrue();
 
-        assertThat(new ArchiveReader(archivePath()).manifest(PERIOD)).contains(new PeriodManifest(PERIOD.label(), 1, 1, 1));
+        assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
+                .contains(new PeriodManifest(PERIOD.label(), 1, 1, 1));
     }
 
     @Test
     void anEmptyPeriodIsArchivedWithNoFiles() throws IOException {
         assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 0)).isTrue();
-        assertThat(new ArchiveReader(archivePath()).manifest(PERIOD)).contains(new PeriodManifest(PERIOD.label(), 0, 0, 0));
+        assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
+                .contains(new PeriodManifest(PERIOD.label(), 0, 0, 0));
     }
 
     @Test
@@ -93,7 +99,8 @@ class PeriodMarkerTest {
         writeFile(partition, "part-a-0.parquet", rows);
         var files = ArchiveFiles.committed(ArchivePartitions.folder(archivePath(), partition));
 
-        assertThat(PeriodMarker.distinctKeys(files, PeriodMarker.KEYS_PER_PASS * 5)).isEqualTo(1000);
+        assertThat(PeriodMarker.distinctKeys(files, PeriodMarker.KEYS_PER_PASS * 5))
+                .isEqualTo(1000);
         assertThat(PeriodMarker.distinctKeys(files, 3000)).isEqualTo(1000);
     }
 

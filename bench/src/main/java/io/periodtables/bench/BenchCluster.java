@@ -1,7 +1,8 @@
 package io.periodtables.bench;
 
 import io.periodtables.emulators.LoopbackFlink;
-
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MetricOptions;
@@ -10,9 +11,6 @@ import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * One MiniCluster (1 task manager, 2 slots, everything on 127.0.0.1, {@link BenchMetrics} as
@@ -47,7 +45,8 @@ final class BenchCluster implements AutoCloseable {
     }
 
     /** As {@link #graphOf(long, Consumer)}, with job configuration (e.g. a checkpoint directory). */
-    static JobGraph graphOf(Configuration jobConfig, long checkpointMillis, Consumer<StreamExecutionEnvironment> build) {
+    static JobGraph graphOf(
+            Configuration jobConfig, long checkpointMillis, Consumer<StreamExecutionEnvironment> build) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfig);
         env.setParallelism(PARALLELISM);
         if (checkpointMillis > 0) {

@@ -2,7 +2,6 @@ package io.periodtables.bench;
 
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +25,10 @@ final class BenchConfigs {
 
     /** Start of the fleet's event time: a whole hour, {@code hoursBack} hours ago, plus 15 minutes. */
     static Instant fleetStart(int hoursBack) {
-        return Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(hoursBack)).plus(Duration.ofMinutes(15));
+        return Instant.now()
+                .truncatedTo(ChronoUnit.HOURS)
+                .minus(Duration.ofHours(hoursBack))
+                .plus(Duration.ofMinutes(15));
     }
 
     /**
@@ -34,7 +36,8 @@ final class BenchConfigs {
      * {@code start}; with the default 2.5 h from a quarter past an hour they fall into 3 hourly
      * periods.
      */
-    static Map<String, String> fleet(String prefix, URI endpoint, long count, int devices, Instant start, Duration span) {
+    static Map<String, String> fleet(
+            String prefix, URI endpoint, long count, int devices, Instant start, Duration span) {
         Map<String, String> keys = new HashMap<>();
         keys.put("tables.prefix", prefix);
         keys.put("tables.period", "PT1H");

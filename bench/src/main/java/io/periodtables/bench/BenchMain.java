@@ -17,15 +17,15 @@ import java.util.Set;
  */
 public final class BenchMain {
 
-    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList("size", "e2e", "capacity", "rollover", "memory", "recovery", "query", "idle-kinesis",
-            "freshness"));
+    static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList(
+            "size", "e2e", "capacity", "rollover", "memory", "recovery", "query", "idle-kinesis", "freshness"));
 
     static final String QUERY_SECTION = "7-query.md";
     static final String IDLE_KINESIS_SECTION = "8-idle-kinesis.md";
     static final String FRESHNESS_SECTION = "11-freshness.md";
     /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
-    static final Map<String, String> SPLICED = Map.of("query", QUERY_SECTION, "idle-kinesis", IDLE_KINESIS_SECTION,
-            "freshness", FRESHNESS_SECTION);
+    static final Map<String, String> SPLICED =
+            Map.of("query", QUERY_SECTION, "idle-kinesis", IDLE_KINESIS_SECTION, "freshness", FRESHNESS_SECTION);
 
     private BenchMain() {}
 
@@ -49,13 +49,17 @@ public final class BenchMain {
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--only" -> only = new LinkedHashSet<>(Arrays.asList(args[i + 1].split(",")));
                 case "--bench-dir" -> benchDir = Path.of(args[i + 1]);
-                case "--freshness-rates" -> freshnessRates = Arrays.stream(args[i + 1].split(","))
-                        .map(r -> Double.parseDouble(r.replace("_", ""))).toList();
+                case "--freshness-rates" ->
+                    freshnessRates = Arrays.stream(args[i + 1].split(","))
+                            .map(r -> Double.parseDouble(r.replace("_", "")))
+                            .toList();
                 case "--freshness-warm-up" -> freshnessWarmUp = Duration.ofSeconds(Long.parseLong(args[i + 1]));
                 case "--freshness-seconds" -> freshnessPhase = Duration.ofSeconds(Long.parseLong(args[i + 1]));
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only " + String.join(",", ALL) + ", --bench-dir, "
-                        + "--freshness-rates, --freshness-warm-up, --freshness-seconds");
+                default ->
+                    throw new IllegalArgumentException("unknown argument " + args[i]
+                            + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
+                            + String.join(",", ALL) + ", --bench-dir, "
+                            + "--freshness-rates, --freshness-warm-up, --freshness-seconds");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -67,11 +71,18 @@ public final class BenchMain {
                 case "rollover" -> results.writeSection("3-rollover.md", RolloverBench.run(benchDir));
                 case "memory" -> results.writeSection("5-memory.md", MemoryBench.run(memoryN, benchDir));
                 case "recovery" -> results.writeSection("6-recovery.md", RecoveryBench.run(runs, benchDir));
-                case "capacity" -> results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir, contenders));
+                case "capacity" ->
+                    results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir, contenders));
                 case "query" -> results.writeSection(QUERY_SECTION, QueryBench.run());
                 case "idle-kinesis" -> results.writeSection(IDLE_KINESIS_SECTION, IdleKinesisBench.run());
-                case "freshness" -> results.writeSection(FRESHNESS_SECTION, FreshnessBench.run(new FreshnessBench.Options(
-                        ("./bench/run " + String.join(" ", args)).trim(), freshnessRates, freshnessWarmUp, freshnessPhase)));
+                case "freshness" ->
+                    results.writeSection(
+                            FRESHNESS_SECTION,
+                            FreshnessBench.run(new FreshnessBench.Options(
+                                    ("./bench/run " + String.join(" ", args)).trim(),
+                                    freshnessRates,
+                                    freshnessWarmUp,
+                                    freshnessPhase)));
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }
         }

@@ -1,5 +1,9 @@
 package io.periodtables.bench;
 
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
@@ -7,11 +11,6 @@ import org.apache.flink.metrics.MetricConfig;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.reporter.MetricReporter;
 import org.apache.flink.metrics.reporter.MetricReporterFactory;
-
-import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps the counters and gauges the benchmark's MiniCluster (same JVM) registers, so a benchmark
@@ -73,7 +72,9 @@ public final class BenchMetrics implements MetricReporter {
         double sum = 0;
         int n = 0;
         for (Map.Entry<String, Gauge<?>> e : GAUGES.entrySet()) {
-            if (matches(e.getKey(), name) && e.getKey().contains(scope) && e.getValue().getValue() instanceof Number value) {
+            if (matches(e.getKey(), name)
+                    && e.getKey().contains(scope)
+                    && e.getValue().getValue() instanceof Number value) {
                 sum += value.doubleValue();
                 n++;
             }

@@ -1,19 +1,10 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.UserMetrics;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
-
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.runtime.jobgraph.JobGraph;
-
-import jdk.jfr.Configuration;
-import jdk.jfr.Recording;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
  * Benchmark 2: the pipeline's own capacity, with DynamoDB replaced by {@link InstantDynamoDb}.
@@ -39,7 +36,8 @@ final class CapacityBench {
 
     private CapacityBench() {}
 
-    private record Run(String what, int round, long readings, double wall, double cpu, double backendCpu, double jitCpu) {
+    private record Run(
+            String what, int round, long readings, double wall, double cpu, double backendCpu, double jitCpu) {
         double perSecond() {
             return readings / wall;
         }
@@ -56,22 +54,35 @@ final class CapacityBench {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%-9s run %d: %,d readings in %.2f s = %,.0f/s; process CPU %.2f s, of it"
-                    + " instant backend %.2f s, JIT %.2f s; %,.0f readings per job CPU-second, %,.0f without JIT", what, round,
-                    readings, wall, perSecond(), cpu, backendCpu, jitCpu, perCore(), perCoreCompiled());
+            return String.format(
+                    Locale.ROOT,
+                    "%-9s run %d: %,d readings in %.2f s = %,.0f/s; process CPU %.2f s, of it"
+                            + " instant backend %.2f s, JIT %.2f s; %,.0f readings per job CPU-second, %,.0f without JIT",
+                    what,
+                    round,
+                    readings,
+                    wall,
+                    perSecond(),
+                    cpu,
+                    backendCpu,
+                    jitCpu,
+                    perCore(),
+                    perCoreCompiled());
         }
     }
 
     static String run(int n, int rounds, Path benchDir, Set<String> contenders) throws Exception {
         if (!CONTENDERS.containsAll(contenders)) {
-            throw new IllegalArgumentException("unknown contender in --contenders " + contenders + "; expected some of " + CONTENDERS);
+            throw new IllegalArgumentException(
+                    "unknown contender in --contenders " + contenders + "; expected some of " + CONTENDERS);
         }
         List<Run> runs = new ArrayList<>();
         int warmUpRounds = 0;
         String load = MachineFacts.loadAverage();
         Path jfr = benchDir.resolve("target").resolve("capacity.jfr");
         Instant start = BenchConfigs.fleetStart(4);
-        try (InstantDynamoDb backend = InstantDynamoDb.start(1); BenchCluster cluster = new BenchCluster()) {
+        try (InstantDynamoDb backend = InstantDynamoDb.start(1);
+                BenchCluster cluster = new BenchCluster()) {
             PeriodTablesConfig seed = config(backend, "capseed", n, start);
             PrebuiltReadings.set(new FleetReadings(seed, start), n);
             for (int warmUp = 1; ; warmUp++) {
@@ -80,7 +91,11 @@ final class CapacityBench {
                     E2eBench.log("warm-up " + warmUp + ": " + r);
                 }
                 warmUpRounds = warmUp;
-                if (WarmUp.over(warmUp, measured.stream().map(r -> new WarmUp.Cpu(r.cpu() - r.backendCpu(), r.jitCpu())).toList())) {
+                if (WarmUp.over(
+                        warmUp,
+                        measured.stream()
+                                .map(r -> new WarmUp.Cpu(r.cpu() - r.backendCpu(), r.jitCpu()))
+                                .toList())) {
                     break;
                 }
             }
@@ -108,8 +123,15 @@ final class CapacityBench {
     }
 
     /** One run of each contender, in the order of {@link #CONTENDERS}. */
-    private static List<Run> round(BenchCluster cluster, InstantDynamoDb backend, Set<String> contenders, int round, String tag,
-            int n, Instant start) throws Exception {
+    private static List<Run> round(
+            BenchCluster cluster,
+            InstantDynamoDb backend,
+            Set<String> contenders,
+            int round,
+            String tag,
+            int n,
+            Instant start)
+            throws Exception {
         List<Run> measured = new ArrayList<>();
         if (contenders.contains("full-job")) {
             measured.add(measure(cluster, "full-job", round, n, fullJob(backend, "cap" + tag, n, start)));
@@ -124,23 +146,32 @@ final class CapacityBench {
     }
 
     static PeriodTablesConfig config(InstantDynamoDb backend, String prefix, int n, Instant start) {
-        return BenchConfigs.load(BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, Duration.ofMinutes(150)));
+        return BenchConfigs.load(
+                BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, Duration.ofMinutes(150)));
     }
 
     private static JobGraph fullJob(InstantDynamoDb backend, String prefix, int n, Instant start) {
         PeriodTablesConfig config = config(backend, prefix, n, start);
-        return BenchCluster.graphOf(Contenders.CHECKPOINT_MILLIS, env -> PeriodTablesTopology.build(env, config, PrebuiltReadings.jsonRecords(config, n)));
+        return BenchCluster.graphOf(
+                Contenders.CHECKPOINT_MILLIS,
+                env -> PeriodTablesTopology.build(env, config, PrebuiltReadings.jsonRecords(config, n)));
     }
 
     private static JobGraph sinkOnly(InstantDynamoDb backend, String prefix, int n, Instant start) {
         PeriodTablesConfig config = config(backend, prefix, n, start);
-        return BenchCluster.graphOf(Contenders.CHECKPOINT_MILLIS, env -> env
-                .fromSource(new DataGeneratorSource<>(new PrebuiltReadings.AsSinkRecords(), n,
-                        TypeInformation.of(SinkRecord.class)), WatermarkStrategy.noWatermarks(), "Readings")
-                .sinkTo(PeriodTableSink.builder().config(config)
-                        .missingTableHandler(cfg -> (table, arrival, eventTime) -> java.util.concurrent.CompletableFuture.failedFuture(
-                                new IllegalStateException("the instant backend creates no tables for the sink")))
-                        .build()));
+        return BenchCluster.graphOf(
+                Contenders.CHECKPOINT_MILLIS,
+                env -> env.fromSource(
+                                new DataGeneratorSource<>(
+                                        new PrebuiltReadings.AsSinkRecords(), n, TypeInformation.of(SinkRecord.class)),
+                                WatermarkStrategy.noWatermarks(),
+                                "Readings")
+                        .sinkTo(PeriodTableSink.builder()
+                                .config(config)
+                                .missingTableHandler(cfg -> (table, arrival, eventTime) ->
+                                        java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException(
+                                                "the instant backend creates no tables for the sink")))
+                                .build()));
     }
 
     private static Run measure(BenchCluster cluster, String what, int round, long n, JobGraph graph) throws Exception {
@@ -149,7 +180,13 @@ final class CapacityBench {
         double backend = InstantDynamoDb.cpuSeconds();
         CpuClock clock = new CpuClock();
         cluster.run(graph);
-        Run run = new Run(what, round, n, clock.wallSeconds(), clock.cpuSeconds(), InstantDynamoDb.cpuSeconds() - backend,
+        Run run = new Run(
+                what,
+                round,
+                n,
+                clock.wallSeconds(),
+                clock.cpuSeconds(),
+                InstantDynamoDb.cpuSeconds() - backend,
                 clock.jitSeconds());
         long written = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
         if (written != n) {
@@ -164,30 +201,54 @@ final class CapacityBench {
         double backend = InstantDynamoDb.cpuSeconds();
         CpuClock clock = new CpuClock();
         RawBatchLoop.write(config, "raw_table", PrebuiltReadings.all(), 16);
-        return new Run("raw-sdk", round, n, clock.wallSeconds(), clock.cpuSeconds(), InstantDynamoDb.cpuSeconds() - backend,
+        return new Run(
+                "raw-sdk",
+                round,
+                n,
+                clock.wallSeconds(),
+                clock.cpuSeconds(),
+                InstantDynamoDb.cpuSeconds() - backend,
                 clock.jitSeconds());
     }
 
-    private static String section(int n, int rounds, int warmUpRounds, List<Run> runs, String load, Path jfr) throws Exception {
+    private static String section(int n, int rounds, int warmUpRounds, List<Run> runs, String load, Path jfr)
+            throws Exception {
         StringBuilder md = new StringBuilder("## 2. Pipeline capacity with an instant backend\n\n");
-        md.append(String.format(Locale.ROOT, "N = %,d readings per run, %,d devices, 3 hourly periods, 4 shards,"
-                + " parallelism 2, checkpoints every 10 s; DynamoDB replaced by an in-process Netty responder on"
-                + " 127.0.0.1 (BatchWriteItem → `{\"UnprocessedItems\":{}}`); %d rounds after %d warm-up rounds (%s); load average"
-                + " at start %s. *Per core* = readings ÷ CPU-seconds of the job's JVM, the responder's"
-                + " event-loop thread excluded; *compiled* also without the JIT compiler threads' CPU (a warm-up cost"
-                + " that a job running for hours pays once).%n%n", n, DEVICES, rounds, warmUpRounds, WarmUp.rule(), load));
-        md.append("| pipeline | readings/s median (min–max) | readings per core-second median (min–max) | same, compiled |"
-                + " target |\n|---|---|---|---|---|\n");
+        md.append(String.format(
+                Locale.ROOT,
+                "N = %,d readings per run, %,d devices, 3 hourly periods, 4 shards,"
+                        + " parallelism 2, checkpoints every 10 s; DynamoDB replaced by an in-process Netty responder on"
+                        + " 127.0.0.1 (BatchWriteItem → `{\"UnprocessedItems\":{}}`); %d rounds after %d warm-up rounds (%s); load average"
+                        + " at start %s. *Per core* = readings ÷ CPU-seconds of the job's JVM, the responder's"
+                        + " event-loop thread excluded; *compiled* also without the JIT compiler threads' CPU (a warm-up cost"
+                        + " that a job running for hours pays once).%n%n",
+                n,
+                DEVICES,
+                rounds,
+                warmUpRounds,
+                WarmUp.rule(),
+                load));
+        md.append(
+                "| pipeline | readings/s median (min–max) | readings per core-second median (min–max) | same, compiled |"
+                        + " target |\n|---|---|---|---|---|\n");
         for (String what : CONTENDERS) {
             List<Run> mine = runs.stream().filter(r -> r.what().equals(what)).toList();
             if (mine.isEmpty()) {
                 continue;
             }
-            md.append("| ").append(what).append(" | ")
-                    .append(Stats.of(mine.stream().map(Run::perSecond).toList()).format("%,.0f")).append(" | ")
-                    .append(Stats.of(mine.stream().map(Run::perCore).toList()).format("%,.0f")).append(" | ")
-                    .append(Stats.of(mine.stream().map(Run::perCoreCompiled).toList()).format("%,.0f"))
-                    .append(what.equals("full-job") ? " | ≥ 60,000 (issue 18) |\n" : what.equals("raw-sdk") ? " | (ceiling: SDK alone) |\n" : " | |\n");
+            md.append("| ")
+                    .append(what)
+                    .append(" | ")
+                    .append(Stats.of(mine.stream().map(Run::perSecond).toList()).format("%,.0f"))
+                    .append(" | ")
+                    .append(Stats.of(mine.stream().map(Run::perCore).toList()).format("%,.0f"))
+                    .append(" | ")
+                    .append(Stats.of(mine.stream().map(Run::perCoreCompiled).toList())
+                            .format("%,.0f"))
+                    .append(
+                            what.equals("full-job")
+                                    ? " | ≥ 60,000 (issue 18) |\n"
+                                    : what.equals("raw-sdk") ? " | (ceiling: SDK alone) |\n" : " | |\n");
         }
         md.append("\n```\n");
         runs.forEach(r -> md.append(r).append('\n'));

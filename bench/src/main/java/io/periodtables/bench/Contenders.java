@@ -1,23 +1,13 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.UserMetrics;
-import io.periodtables.emulators.Dynalite;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.UserMetrics;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
-
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.connector.aws.config.AWSConfigConstants;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.connector.dynamodb.sink.DynamoDbSink;
-import org.apache.flink.runtime.jobgraph.JobGraph;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.aws.config.AWSConfigConstants;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.dynamodb.sink.DynamoDbSink;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The four contenders of the end-to-end benchmark, each writing the same {@code n} seed readings
@@ -45,6 +42,7 @@ final class Contenders {
 
     /** Checkpoint interval of the Flink contenders: the job's default. */
     static final long CHECKPOINT_MILLIS = 10_000;
+
     static final int DEVICES = 100;
     static final Duration SPAN = Duration.ofMinutes(150);
 
@@ -80,10 +78,14 @@ final class Contenders {
         for (String table : periodTables(config)) {
             Tables.create(admin, table);
         }
-        JobGraph graph = BenchCluster.graphOf(CHECKPOINT_MILLIS, env -> env
-                .fromSource(new DataGeneratorSource<>(new PrebuiltReadings.AsSinkRecords(), n,
-                        TypeInformation.of(SinkRecord.class)), WatermarkStrategy.noWatermarks(), "Readings")
-                .sinkTo(PeriodTableSink.builder().config(config).build()));
+        JobGraph graph = BenchCluster.graphOf(
+                CHECKPOINT_MILLIS,
+                env -> env.fromSource(
+                                new DataGeneratorSource<>(
+                                        new PrebuiltReadings.AsSinkRecords(), n, TypeInformation.of(SinkRecord.class)),
+                                WatermarkStrategy.noWatermarks(),
+                                "Readings")
+                        .sinkTo(PeriodTableSink.builder().config(config).build()));
         return timed(OURS, run, config, () -> cluster.run(graph));
     }
 
@@ -91,14 +93,18 @@ final class Contenders {
         PeriodTablesConfig config = config(STOCK);
         String table = config.get(ConfigKeys.TABLES_PREFIX) + "_stock";
         Tables.create(admin, table);
-        JobGraph graph = BenchCluster.graphOf(CHECKPOINT_MILLIS, env -> env
-                .fromSource(new DataGeneratorSource<>(new PrebuiltReadings.AsReadings(), n,
-                        TypeInformation.of(Reading.class)), WatermarkStrategy.noWatermarks(), "Readings")
-                .sinkTo(DynamoDbSink.<Reading>builder()
-                        .setTableName(table)
-                        .setElementConverter(new StockItemConverter(config))
-                        .setDynamoDbProperties(stockClientProperties())
-                        .build()));
+        JobGraph graph = BenchCluster.graphOf(
+                CHECKPOINT_MILLIS,
+                env -> env.fromSource(
+                                new DataGeneratorSource<>(
+                                        new PrebuiltReadings.AsReadings(), n, TypeInformation.of(Reading.class)),
+                                WatermarkStrategy.noWatermarks(),
+                                "Readings")
+                        .sinkTo(DynamoDbSink.<Reading>builder()
+                                .setTableName(table)
+                                .setElementConverter(new StockItemConverter(config))
+                                .setDynamoDbProperties(stockClientProperties())
+                                .build()));
         return timed(STOCK, run, config, () -> cluster.run(graph));
     }
 
@@ -112,7 +118,8 @@ final class Contenders {
 
     Measurement fullJob(int run) throws Exception {
         PeriodTablesConfig config = config(JOB);
-        JobGraph graph = BenchCluster.graphOf(CHECKPOINT_MILLIS,
+        JobGraph graph = BenchCluster.graphOf(
+                CHECKPOINT_MILLIS,
                 env -> PeriodTablesTopology.build(env, config, PrebuiltReadings.jsonRecords(config, n)));
         return timed(JOB, run, config, () -> cluster.run(graph));
     }
@@ -130,7 +137,9 @@ final class Contenders {
 
     private List<String> periodTables(PeriodTablesConfig config) {
         List<String> tables = new ArrayList<>();
-        for (long t = start.toEpochMilli(); t < start.plus(SPAN).toEpochMilli(); t += Duration.ofHours(1).toMillis()) {
+        for (long t = start.toEpochMilli();
+                t < start.plus(SPAN).toEpochMilli();
+                t += Duration.ofHours(1).toMillis()) {
             tables.add(config.naming().periodTableOf(Instant.ofEpochMilli(t)));
         }
         String last = config.naming().periodTableOf(start.plus(SPAN));
@@ -150,7 +159,13 @@ final class Contenders {
         double serverCpu = dynamoDb.cpuSeconds();
         CpuClock clock = new CpuClock();
         body.run();
-        Measurement m = new Measurement(contender, run, n, clock.wallSeconds(), clock.cpuSeconds(), clock.jitSeconds(),
+        Measurement m = new Measurement(
+                contender,
+                run,
+                n,
+                clock.wallSeconds(),
+                clock.cpuSeconds(),
+                clock.jitSeconds(),
                 dynamoDb.cpuSeconds() - serverCpu);
         E2eBench.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
         String prefix = config.get(ConfigKeys.TABLES_PREFIX);
@@ -165,8 +180,15 @@ final class Contenders {
     /** The period sink's counters of the last run (zero for the other contenders). */
     static Map<String, Long> sinkCounters() {
         Map<String, Long> counters = new LinkedHashMap<>();
-        for (String name : new String[] {UserMetrics.RECORDS_WRITTEN, UserMetrics.BATCHES, UserMetrics.UNPROCESSED_ITEMS_RETRIED, UserMetrics.THROTTLED_REQUESTS,
-                UserMetrics.FAILED_REQUESTS, UserMetrics.BISECTIONS, UserMetrics.MISSING_TABLE_FALLBACKS}) {
+        for (String name : new String[] {
+            UserMetrics.RECORDS_WRITTEN,
+            UserMetrics.BATCHES,
+            UserMetrics.UNPROCESSED_ITEMS_RETRIED,
+            UserMetrics.THROTTLED_REQUESTS,
+            UserMetrics.FAILED_REQUESTS,
+            UserMetrics.BISECTIONS,
+            UserMetrics.MISSING_TABLE_FALLBACKS
+        }) {
             counters.put(name, BenchMetrics.sum(name));
         }
         return counters;

@@ -45,7 +45,8 @@ final class CpuClock {
                 try {
                     if (Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\s*")) {
                         String stat = Files.readString(task.resolve("stat"));
-                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                        String[] fields =
+                                stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
                         ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
                     }
                 } catch (IOException threadEnded) {

@@ -4,7 +4,6 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.FleetGenerator;
 import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

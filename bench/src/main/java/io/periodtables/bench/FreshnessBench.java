@@ -7,12 +7,6 @@ import io.periodtables.conf.UserMetrics;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.job.PeriodTablesTopology;
-
-import org.apache.flink.api.common.JobID;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.kinesis.KinesisClient;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
  * Freshness: the delay from a reading's {@code PutRecords} call to its item being readable in
@@ -35,10 +32,12 @@ import java.util.concurrent.TimeUnit;
 final class FreshnessBench {
     /** Kinesis takes 1,000 records/s per shard: 5,000/s needs 5; one more leaves headroom. */
     static final int SHARDS = 6;
+
     static final double SAMPLES_PER_SECOND = 20;
     static final Duration POLL = Duration.ofMillis(50);
     /** A sample not found while no other is found this long is reported as never found. */
     static final Duration PATIENCE = Duration.ofMinutes(1);
+
     static final Duration GAUGE_INTERVAL = Duration.ofMillis(200);
     static final String SINK_LATENCY = "sink write latency ms";
     static final String SOURCE_BACKPRESSURE = "source back-pressured ms/s";
@@ -51,8 +50,17 @@ final class FreshnessBench {
     record Options(String command, List<Double> rates, Duration warmUp, Duration phase) {}
 
     /** One measured phase. */
-    record Phase(Duration fireDelay, double targetRate, FreshnessFeeder.Fed fed, long written, long backlog,
-            long fires, long firedReadings, Cpu cpu, Map<String, Double> gauges, List<Long> getRecordsNanos,
+    record Phase(
+            Duration fireDelay,
+            double targetRate,
+            FreshnessFeeder.Fed fed,
+            long written,
+            long backlog,
+            long fires,
+            long firedReadings,
+            Cpu cpu,
+            Map<String, Double> gauges,
+            List<Long> getRecordsNanos,
             FreshnessProbe.Result found) {
 
         double putRate() {
@@ -82,14 +90,23 @@ final class FreshnessBench {
                 BenchCluster cluster = new BenchCluster();
                 KinesisClient kinesis = kinesalite.kinesisClient();
                 DynamoDbClient reader = dynamoDb.syncClient()) {
-            long node = ProcessHandle.current().descendants()
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains(String.valueOf(kinesalite.port())))
+            long node = ProcessHandle.current()
+                    .descendants()
+                    .filter(p -> p.info()
+                            .arguments()
+                            .map(a -> List.of(a).contains(String.valueOf(kinesalite.port())))
                             .orElse(false))
-                    .findFirst().map(ProcessHandle::pid).orElse(kinesalite.pid());
+                    .findFirst()
+                    .map(ProcessHandle::pid)
+                    .orElse(kinesalite.pid());
             Environment env = new Environment(kinesalite, node, dynamoDb, cluster, kinesis, reader);
             phases.addAll(runJob(env, 0, Map.of(), options.rates(), options));
-            phases.addAll(runJob(env, 1, Map.of(ConfigKeys.WINDOW_FIRE_DELAY.name(), SHORT_FIRE_DELAY.toString()),
-                    options.rates().subList(0, 1), options));
+            phases.addAll(runJob(
+                    env,
+                    1,
+                    Map.of(ConfigKeys.WINDOW_FIRE_DELAY.name(), SHORT_FIRE_DELAY.toString()),
+                    options.rates().subList(0, 1),
+                    options));
         }
         return FreshnessReport.section(options, load, phases);
     }
@@ -97,11 +114,17 @@ final class FreshnessBench {
     /** What watches a job while it runs. */
     private record Probes(FreshnessProbe items, GaugeSampler gauges, GetRecordsTimer getRecords) {}
 
-    private record Environment(Kinesalite kinesalite, long kinesalitePid, Dynalite dynamoDb,
-            BenchCluster cluster, KinesisClient kinesis, DynamoDbClient reader) {}
+    private record Environment(
+            Kinesalite kinesalite,
+            long kinesalitePid,
+            Dynalite dynamoDb,
+            BenchCluster cluster,
+            KinesisClient kinesis,
+            DynamoDbClient reader) {}
 
-    private static List<Phase> runJob(Environment env, int index, Map<String, String> window, List<Double> rates,
-            Options options) throws Exception {
+    private static List<Phase> runJob(
+            Environment env, int index, Map<String, String> window, List<Double> rates, Options options)
+            throws Exception {
         String stream = "fresh-" + index;
         String arn = env.kinesalite().createStream(stream, SHARDS);
         Map<String, String> keys = new HashMap<>();
@@ -115,17 +138,21 @@ final class FreshnessBench {
         PeriodTablesConfig config = ConfigLoader.fromMap(keys, true);
         Duration fireDelay = config.get(ConfigKeys.WINDOW_FIRE_DELAY);
         BenchMetrics.reset();
-        JobID job = env.cluster().submit(BenchCluster.graphOf(config.get(ConfigKeys.CHECKPOINT_INTERVAL).toMillis(),
-                e -> PeriodTablesTopology.build(e, config, Clock.systemUTC())));
+        JobID job = env.cluster()
+                .submit(BenchCluster.graphOf(
+                        config.get(ConfigKeys.CHECKPOINT_INTERVAL).toMillis(),
+                        e -> PeriodTablesTopology.build(e, config, Clock.systemUTC())));
         List<Phase> phases = new ArrayList<>();
         long[] put = {0};
         try (FreshnessProbe probe = new FreshnessProbe(env.reader(), POLL);
                 GetRecordsTimer getRecords = new GetRecordsTimer(env.kinesis(), stream);
                 // task names as PeriodTablesTopology and InputSource give them
-                GaugeSampler gauges = new GaugeSampler(Map.of(
-                        SINK_LATENCY, () -> BenchMetrics.gaugeMean(UserMetrics.AVG_SEND_LATENCY_MS),
-                        SOURCE_BACKPRESSURE, () -> BenchMetrics.gaugeMean("backPressuredTimeMsPerSecond", "Source: Kinesis"),
-                        WINDOWS_BUSY, () -> BenchMetrics.gaugeMean("busyTimeMsPerSecond", "Period windows")),
+                GaugeSampler gauges = new GaugeSampler(
+                        Map.of(
+                                SINK_LATENCY, () -> BenchMetrics.gaugeMean(UserMetrics.AVG_SEND_LATENCY_MS),
+                                SOURCE_BACKPRESSURE,
+                                        () -> BenchMetrics.gaugeMean("backPressuredTimeMsPerSecond", "Source: Kinesis"),
+                                WINDOWS_BUSY, () -> BenchMetrics.gaugeMean("busyTimeMsPerSecond", "Period windows")),
                         GAUGE_INTERVAL)) {
             Probes probes = new Probes(probe, gauges, getRecords);
             Phase warmUp = phase(env, stream, config, fireDelay, rates.get(0), options.warmUp(), probes, put);
@@ -145,8 +172,16 @@ final class FreshnessBench {
         return phases;
     }
 
-    private static Phase phase(Environment env, String stream, PeriodTablesConfig config, Duration fireDelay, double rate,
-            Duration duration, Probes probes, long[] putSoFar) throws Exception {
+    private static Phase phase(
+            Environment env,
+            String stream,
+            PeriodTablesConfig config,
+            Duration fireDelay,
+            double rate,
+            Duration duration,
+            Probes probes,
+            long[] putSoFar)
+            throws Exception {
         long written0 = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
         long fires0 = BenchMetrics.sum(UserMetrics.WINDOW_FIRES);
         long fired0 = BenchMetrics.sum(UserMetrics.WINDOW_FIRED_READINGS);
@@ -155,17 +190,31 @@ final class FreshnessBench {
         double dynamoDb0 = env.dynamoDb().cpuSeconds();
         probes.gauges().take();
         probes.getRecords().take();
-        FreshnessFeeder.Fed fed = new FreshnessFeeder(env.kinesis(), stream, config, rate, duration, SAMPLES_PER_SECOND,
-                probes.items()).feed();
+        FreshnessFeeder.Fed fed = new FreshnessFeeder(
+                        env.kinesis(), stream, config, rate, duration, SAMPLES_PER_SECOND, probes.items())
+                .feed();
         long written1 = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
         Map<String, Double> means = probes.gauges().take();
         List<Long> getRecordsNanos = probes.getRecords().take();
-        Cpu cpu = new Cpu(jvm.cpuSeconds(), Dynalite.cpuSecondsOf(env.kinesalitePid()) - node0,
+        Cpu cpu = new Cpu(
+                jvm.cpuSeconds(),
+                Dynalite.cpuSecondsOf(env.kinesalitePid()) - node0,
                 env.dynamoDb().cpuSeconds() - dynamoDb0);
         long fires = BenchMetrics.sum(UserMetrics.WINDOW_FIRES) - fires0;
         long fired = BenchMetrics.sum(UserMetrics.WINDOW_FIRED_READINGS) - fired0;
         putSoFar[0] += fed.records();
         FreshnessProbe.Result found = probes.items().drain(PATIENCE);
-        return new Phase(fireDelay, rate, fed, written1 - written0, putSoFar[0] - written1, fires, fired, cpu, means, getRecordsNanos, found);
+        return new Phase(
+                fireDelay,
+                rate,
+                fed,
+                written1 - written0,
+                putSoFar[0] - written1,
+                fires,
+                fired,
+                cpu,
+                means,
+                getRecordsNanos,
+                found);
     }
 }

@@ -4,12 +4,6 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
-
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
-import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +17,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
 
 /**
  * Puts the job's synthetic fleet ({@link FleetReadings}, event time = the reading's due time)
@@ -60,14 +58,22 @@ final class FreshnessFeeder {
     private long next;
 
     /** A phase of {@code duration} at {@code rate} readings/s of {@code config}'s fleet, from now on. */
-    FreshnessFeeder(KinesisClient kinesis, String stream, PeriodTablesConfig config, double rate, Duration duration,
-            double samplesPerSecond, FreshnessProbe probe) {
+    FreshnessFeeder(
+            KinesisClient kinesis,
+            String stream,
+            PeriodTablesConfig config,
+            double rate,
+            Duration duration,
+            double samplesPerSecond,
+            FreshnessProbe probe) {
         this.kinesis = kinesis;
         this.stream = stream;
         this.config = config;
         Instant start = Instant.now();
-        this.fleet = new FleetReadings(config.with(ConfigKeys.GENERATOR_RATE, Double.toString(rate))
-                .with(ConfigKeys.GENERATOR_START, start.toString()), start);
+        this.fleet = new FleetReadings(
+                config.with(ConfigKeys.GENERATOR_RATE, Double.toString(rate))
+                        .with(ConfigKeys.GENERATOR_START, start.toString()),
+                start);
         this.devices = config.get(ConfigKeys.GENERATOR_DEVICES);
         this.rate = rate;
         this.total = (long) (rate * duration.toMillis() / 1000.0);
@@ -140,7 +146,8 @@ final class FreshnessFeeder {
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
             List<PutRecordsRequestEntry> records = pending;
             long callStart = System.nanoTime();
-            PutRecordsResponse response = kinesis.putRecords(b -> b.streamName(stream).records(records));
+            PutRecordsResponse response =
+                    kinesis.putRecords(b -> b.streamName(stream).records(records));
             putNanos.add(System.nanoTime() - callStart);
             pending = new ArrayList<>();
             for (int i = 0; i < response.records().size(); i++) {
@@ -160,8 +167,8 @@ final class FreshnessFeeder {
             synchronized (fleet) { // the job's parser reuses its buffers
                 reading = fleet.reading(n, now);
             }
-            WriteSharding.ItemKey key = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(),
-                    reading.canonical());
+            WriteSharding.ItemKey key =
+                    sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
             String table = config.naming().periodTableOf(Instant.ofEpochMilli(reading.eventMillis()));
             probe.add(new FreshnessProbe.Sample(table, key.pk(), key.sk(), sent));
         }

@@ -1,13 +1,6 @@
 package io.periodtables.bench;
 
 import io.periodtables.conf.ItemAttributes;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +11,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * Polls DynamoDB for sampled readings until each one's item is readable: every {@code interval}
@@ -116,24 +114,37 @@ final class FreshnessProbe implements AutoCloseable {
     private void lookUp(List<Sample> batch, long pollStart) {
         Map<String, List<Map<String, AttributeValue>>> keys = new HashMap<>();
         for (Sample s : batch) {
-            keys.computeIfAbsent(s.table(), t -> new ArrayList<>()).add(Map.of(
-                    ItemAttributes.PK, AttributeValue.fromS(s.pk()), ItemAttributes.SK, AttributeValue.fromS(s.sk())));
+            keys.computeIfAbsent(s.table(), t -> new ArrayList<>())
+                    .add(Map.of(
+                            ItemAttributes.PK,
+                            AttributeValue.fromS(s.pk()),
+                            ItemAttributes.SK,
+                            AttributeValue.fromS(s.sk())));
         }
         Map<String, KeysAndAttributes> request = new HashMap<>();
-        keys.forEach((table, k) -> request.put(table, KeysAndAttributes.builder().keys(k).consistentRead(true)
-                .projectionExpression(ItemAttributes.PK + ", " + ItemAttributes.SK).build()));
+        keys.forEach((table, k) -> request.put(
+                table,
+                KeysAndAttributes.builder()
+                        .keys(k)
+                        .consistentRead(true)
+                        .projectionExpression(ItemAttributes.PK + ", " + ItemAttributes.SK)
+                        .build()));
         BatchGetItemResponse response;
         try {
             response = dynamoDb.batchGetItem(b -> b.requestItems(request));
         } catch (ResourceNotFoundException e) {
             return; // the period's table is not there yet: the sink's missing-table fallback creates it
         }
-        response.responses().forEach((table, items) -> items.forEach(item -> {
-            Sample found = pending.remove(id(table, item.get(ItemAttributes.PK).s(), item.get(ItemAttributes.SK).s()));
-            if (found != null) {
-                delays.add(pollStart - found.sentNanos());
-            }
-        }));
+        response.responses()
+                .forEach((table, items) -> items.forEach(item -> {
+                    Sample found = pending.remove(id(
+                            table,
+                            item.get(ItemAttributes.PK).s(),
+                            item.get(ItemAttributes.SK).s()));
+                    if (found != null) {
+                        delays.add(pollStart - found.sentNanos());
+                    }
+                }));
     }
 
     private static String id(String table, String pk, String sk) {

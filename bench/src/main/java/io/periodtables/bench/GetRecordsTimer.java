@@ -1,15 +1,14 @@
 package io.periodtables.bench;
 
-import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
-import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
+import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
  * A second reader of one shard, next to the job's source, that times each {@code GetRecords}
@@ -32,9 +31,11 @@ final class GetRecordsTimer implements AutoCloseable {
 
     GetRecordsTimer(KinesisClient kinesis, String stream) {
         this.kinesis = kinesis;
-        String shard = kinesis.listShards(b -> b.streamName(stream)).shards().get(0).shardId();
-        this.iterator = kinesis.getShardIterator(b -> b.streamName(stream).shardId(shard)
-                .shardIteratorType(ShardIteratorType.LATEST)).shardIterator();
+        String shard =
+                kinesis.listShards(b -> b.streamName(stream)).shards().get(0).shardId();
+        this.iterator = kinesis.getShardIterator(
+                        b -> b.streamName(stream).shardId(shard).shardIteratorType(ShardIteratorType.LATEST))
+                .shardIterator();
         reader.scheduleWithFixedDelay(this::read, 0, 1, TimeUnit.MILLISECONDS);
     }
 

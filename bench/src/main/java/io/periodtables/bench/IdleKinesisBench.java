@@ -6,7 +6,13 @@ import io.periodtables.emulators.CountingProxy;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.job.PeriodTablesTopology;
-
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
@@ -15,14 +21,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-
-import java.net.URI;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What an idle Kinesis source costs: a 2-shard kinesalite stream with no data, read by
@@ -37,8 +35,13 @@ final class IdleKinesisBench {
     static final Duration WINDOW = Duration.ofSeconds(20);
 
     /** One measured run. */
-    record Run(String contender, int parallelism, Map<String, Long> getRecordsByShard, double seconds,
-            double jvmCpuSeconds, double kinesaliteCpuSeconds) {}
+    record Run(
+            String contender,
+            int parallelism,
+            Map<String, Long> getRecordsByShard,
+            double seconds,
+            double jvmCpuSeconds,
+            double kinesaliteCpuSeconds) {}
 
     private IdleKinesisBench() {}
 
@@ -50,10 +53,15 @@ final class IdleKinesisBench {
                 CountingProxy proxy = CountingProxy.start(kinesalite.endpoint());
                 Dynalite dynamoDb = Tables.dynamoDb();
                 BenchCluster cluster = new BenchCluster()) {
-            long node = ProcessHandle.current().descendants()
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains(String.valueOf(kinesalite.port())))
+            long node = ProcessHandle.current()
+                    .descendants()
+                    .filter(p -> p.info()
+                            .arguments()
+                            .map(a -> List.of(a).contains(String.valueOf(kinesalite.port())))
                             .orElse(false))
-                    .findFirst().orElseThrow().pid();
+                    .findFirst()
+                    .orElseThrow()
+                    .pid();
             baseline = measure("no job", 0, proxy, node);
             int stream = 0;
             for (String contender : List.of("stock-source", "job")) {
@@ -62,10 +70,14 @@ final class IdleKinesisBench {
                     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
                     env.setParallelism(parallelism);
                     if (contender.equals("job")) {
-                        PeriodTablesTopology.build(env, jobConfig(arn, proxy.endpoint(), dynamoDb.endpoint(), stream),
-                                Clock.systemUTC());
+                        PeriodTablesTopology.build(
+                                env, jobConfig(arn, proxy.endpoint(), dynamoDb.endpoint(), stream), Clock.systemUTC());
                     } else {
-                        env.fromSource(stockSource(arn, proxy.endpoint()), WatermarkStrategy.noWatermarks(), "stock", Types.STRING)
+                        env.fromSource(
+                                        stockSource(arn, proxy.endpoint()),
+                                        WatermarkStrategy.noWatermarks(),
+                                        "stock",
+                                        Types.STRING)
                                 .sinkTo(new DiscardingSink<>());
                     }
                     JobID job = cluster.submit(env.getStreamGraph().getJobGraph());
@@ -97,9 +109,21 @@ final class IdleKinesisBench {
     }
 
     private static PeriodTablesConfig jobConfig(String arn, URI kinesis, URI dynamoDb, int stream) {
-        return ConfigLoader.fromMap(Map.of("source", "kinesis", "kinesis.stream-arn", arn,
-                "kinesis.endpoint", kinesis.toString(), "kinesis.initial-position", "TRIM_HORIZON",
-                "dynamodb.endpoint", dynamoDb.toString(), "tables.prefix", "idle" + stream), false);
+        return ConfigLoader.fromMap(
+                Map.of(
+                        "source",
+                        "kinesis",
+                        "kinesis.stream-arn",
+                        arn,
+                        "kinesis.endpoint",
+                        kinesis.toString(),
+                        "kinesis.initial-position",
+                        "TRIM_HORIZON",
+                        "dynamodb.endpoint",
+                        dynamoDb.toString(),
+                        "tables.prefix",
+                        "idle" + stream),
+                false);
     }
 
     /** The connector's source configured as the job configured it before (see KinesisInput). */
@@ -111,28 +135,48 @@ final class IdleKinesisBench {
         source.setString("aws.credentials.provider.basic.accesskeyid", "local");
         source.setString("aws.credentials.provider.basic.secretkey", "local");
         source.setString("flink.stream.initpos", "TRIM_HORIZON");
-        return KinesisStreamsSource.<String>builder().setStreamArn(arn).setSourceConfig(source)
-                .setDeserializationSchema(new SimpleStringSchema()).build();
+        return KinesisStreamsSource.<String>builder()
+                .setStreamArn(arn)
+                .setSourceConfig(source)
+                .setDeserializationSchema(new SimpleStringSchema())
+                .build();
     }
 
     private static String section(String load, Run baseline, List<Run> runs) {
         StringBuilder md = new StringBuilder("## 8. Idle Kinesis source\n\n");
-        md.append("A 2-shard kinesalite stream with no data, read by connector 4.3.0's `KinesisStreamsSource` alone into a ")
+        md.append(
+                        "A 2-shard kinesalite stream with no data, read by connector 4.3.0's `KinesisStreamsSource` alone into a ")
                 .append("discarding sink (`stock-source`, the job's source before it paced empty shards) and by the ")
-                .append("production topology (`job`: our paced source, windows, sink, rotation), one MiniCluster in the ")
-                .append("benchmark JVM; measured over ").append(WINDOW.toSeconds()).append(" s after ")
-                .append(SETTLE.toSeconds()).append(" s of settling. GetRecords counted at the emulator (a loopback proxy ")
+                .append(
+                        "production topology (`job`: our paced source, windows, sink, rotation), one MiniCluster in the ")
+                .append("benchmark JVM; measured over ")
+                .append(WINDOW.toSeconds())
+                .append(" s after ")
+                .append(SETTLE.toSeconds())
+                .append(" s of settling. GetRecords counted at the emulator (a loopback proxy ")
                 .append("that follows each shard's iterators). CPU in % of one core; the benchmark JVM with no job: ")
-                .append(percent(baseline.jvmCpuSeconds(), baseline.seconds())).append(" %, kinesalite ")
-                .append(percent(baseline.kinesaliteCpuSeconds(), baseline.seconds())).append(" %. Load average at start ")
-                .append(load).append(".\n\n");
-        md.append("| contender | parallelism | GetRecords/s per shard | JVM CPU % | kinesalite CPU % |\n|---|---|---|---|---|\n");
+                .append(percent(baseline.jvmCpuSeconds(), baseline.seconds()))
+                .append(" %, kinesalite ")
+                .append(percent(baseline.kinesaliteCpuSeconds(), baseline.seconds()))
+                .append(" %. Load average at start ")
+                .append(load)
+                .append(".\n\n");
+        md.append(
+                "| contender | parallelism | GetRecords/s per shard | JVM CPU % | kinesalite CPU % |\n|---|---|---|---|---|\n");
         for (Run run : runs) {
             List<String> perShard = new ArrayList<>();
             run.getRecordsByShard().values().forEach(n -> perShard.add(String.format("%.1f", n / run.seconds())));
-            md.append("| ").append(run.contender()).append(" | ").append(run.parallelism()).append(" | ")
-                    .append(String.join(", ", perShard)).append(" | ").append(percent(run.jvmCpuSeconds(), run.seconds()))
-                    .append(" | ").append(percent(run.kinesaliteCpuSeconds(), run.seconds())).append(" |\n");
+            md.append("| ")
+                    .append(run.contender())
+                    .append(" | ")
+                    .append(run.parallelism())
+                    .append(" | ")
+                    .append(String.join(", ", perShard))
+                    .append(" | ")
+                    .append(percent(run.jvmCpuSeconds(), run.seconds()))
+                    .append(" | ")
+                    .append(percent(run.kinesaliteCpuSeconds(), run.seconds()))
+                    .append(" |\n");
         }
         return md.toString();
     }

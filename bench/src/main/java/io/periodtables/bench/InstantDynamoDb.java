@@ -25,7 +25,6 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.concurrent.DefaultThreadFactory;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -63,10 +62,16 @@ final class InstantDynamoDb implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(16 * 1024 * 1024), new Handler());
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpServerCodec(),
+                                        new HttpObjectAggregator(16 * 1024 * 1024),
+                                        new Handler());
                     }
                 })
-                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                .bind(new InetSocketAddress("127.0.0.1", 0))
+                .sync()
+                .channel();
     }
 
     static InstantDynamoDb start(int threads) throws InterruptedException {
@@ -129,7 +134,10 @@ final class InstantDynamoDb implements AutoCloseable {
         switch (operation) {
             case "CreateTable" -> {
                 JsonNode throughput = body.path("ProvisionedThroughput");
-                long[] capacity = {throughput.path("WriteCapacityUnits").asLong(0), throughput.path("ReadCapacityUnits").asLong(0)};
+                long[] capacity = {
+                    throughput.path("WriteCapacityUnits").asLong(0),
+                    throughput.path("ReadCapacityUnits").asLong(0)
+                };
                 if (tables.putIfAbsent(name, capacity) != null) {
                     return error("ResourceInUseException", "Table already exists: " + name);
                 }
@@ -138,7 +146,8 @@ final class InstantDynamoDb implements AutoCloseable {
             case "DescribeTable", "UpdateTable", "DeleteTable" -> {
                 long[] capacity = tables.get(name);
                 if (capacity == null) {
-                    return error("ResourceNotFoundException", "Requested resource not found: Table: " + name + " not found");
+                    return error(
+                            "ResourceNotFoundException", "Requested resource not found: Table: " + name + " not found");
                 }
                 if (operation.equals("UpdateTable")) {
                     JsonNode throughput = body.path("ProvisionedThroughput");
@@ -156,7 +165,7 @@ final class InstantDynamoDb implements AutoCloseable {
             }
             case "ListTagsOfResource" -> out.putArray("Tags");
             case "UpdateTimeToLive" -> out.set("TimeToLiveSpecification", body.path("TimeToLiveSpecification"));
-            default -> { } // TagResource, DescribeTimeToLive, ...: an empty success
+            default -> {} // TagResource, DescribeTimeToLive, ...: an empty success
         }
         return json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(JSON.writeValueAsBytes(out)));
     }
@@ -179,7 +188,9 @@ final class InstantDynamoDb implements AutoCloseable {
             t.putObject("ProvisionedThroughput").put("WriteCapacityUnits", 0).put("ReadCapacityUnits", 0);
         } else {
             t.putObject("BillingModeSummary").put("BillingMode", "PROVISIONED");
-            t.putObject("ProvisionedThroughput").put("WriteCapacityUnits", capacity[0]).put("ReadCapacityUnits", capacity[1])
+            t.putObject("ProvisionedThroughput")
+                    .put("WriteCapacityUnits", capacity[0])
+                    .put("ReadCapacityUnits", capacity[1])
                     .put("NumberOfDecreasesToday", 0);
         }
         return t;

@@ -4,13 +4,11 @@ import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.sink.ReadingItems;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Benchmark 4: the DynamoDB-counted size of the seed reading's item with our key layout (hourly
@@ -24,8 +22,13 @@ final class ItemSizeBench {
     private ItemSizeBench() {}
 
     static String run() {
-        PeriodTablesConfig config = BenchConfigs.load(BenchConfigs.fleet("readings", URI.create("http://127.0.0.1:8000"),
-                SAMPLE, 100, BenchConfigs.fleetStart(4), Duration.ofMinutes(150)));
+        PeriodTablesConfig config = BenchConfigs.load(BenchConfigs.fleet(
+                "readings",
+                URI.create("http://127.0.0.1:8000"),
+                SAMPLE,
+                100,
+                BenchConfigs.fleetStart(4),
+                Duration.ofMinutes(150)));
         FleetReadings fleet = new FleetReadings(config, BenchConfigs.fleetStart(4));
         ReadingItems items = new ReadingItems(config);
         Reading[] readings = fleet.readings(SAMPLE);
@@ -42,17 +45,34 @@ final class ItemSizeBench {
             max = Math.max(max, size);
         }
         StringBuilder md = new StringBuilder("## 4. Item size\n\n");
-        md.append("A seed reading as the generator sends it (").append(fleet.json(shown).length()).append(" bytes of JSON):\n\n```\n")
-                .append(fleet.json(shown)).append("\n```\n\n| attribute | value | bytes (name + value) |\n|---|---|---|\n");
+        md.append("A seed reading as the generator sends it (")
+                .append(fleet.json(shown).length())
+                .append(" bytes of JSON):\n\n```\n")
+                .append(fleet.json(shown))
+                .append("\n```\n\n| attribute | value | bytes (name + value) |\n|---|---|---|\n");
         for (Map.Entry<String, AttributeValue> e : new TreeMap<>(item).entrySet()) {
-            String value = e.getValue().s() != null ? e.getValue().s() : e.getValue().n();
-            md.append("| ").append(e.getKey()).append(" | `").append(value).append("` | ")
-                    .append(DynamoDbItemSize.of(Map.of(e.getKey(), e.getValue()))).append(" |\n");
+            String value =
+                    e.getValue().s() != null ? e.getValue().s() : e.getValue().n();
+            md.append("| ")
+                    .append(e.getKey())
+                    .append(" | `")
+                    .append(value)
+                    .append("` | ")
+                    .append(DynamoDbItemSize.of(Map.of(e.getKey(), e.getValue())))
+                    .append(" |\n");
         }
-        md.append("| **total** | | **").append(total).append("** (target ≤ 200: ").append(total <= 200 ? "met" : "missed")
+        md.append("| **total** | | **")
+                .append(total)
+                .append("** (target ≤ 200: ")
+                .append(total <= 200 ? "met" : "missed")
                 .append("; 1 WCU per write) |\n");
-        md.append(String.format(java.util.Locale.ROOT, "%nOver the first %,d readings of the fleet: %d–%d bytes per item"
-                + " (hourly tables, 4 shards, no `ttl`; with `tables.ttl` set, `ttl` adds 3 + 6 = 9 bytes).%n", SAMPLE, min, max));
+        md.append(String.format(
+                java.util.Locale.ROOT,
+                "%nOver the first %,d readings of the fleet: %d–%d bytes per item"
+                        + " (hourly tables, 4 shards, no `ttl`; with `tables.ttl` set, `ttl` adds 3 + 6 = 9 bytes).%n",
+                SAMPLE,
+                min,
+                max));
         E2eBench.log("item size: " + total + " bytes (" + min + "-" + max + ")");
         return md.toString();
     }

@@ -1,10 +1,5 @@
 package io.periodtables.bench;
 
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordingFile;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -13,6 +8,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Where the CPU goes, from a JFR recording's {@code jdk.ExecutionSample} events: samples by
@@ -58,17 +57,24 @@ final class JfrSummary {
                 continue;
             }
             total++;
-            String thread = event.getThread("sampledThread") == null ? "?" : event.getThread("sampledThread").getJavaName();
+            String thread = event.getThread("sampledThread") == null
+                    ? "?"
+                    : event.getThread("sampledThread").getJavaName();
             byThread.merge(threadKind(thread), 1, Integer::sum);
             byComponent.merge(component(stack.getFrames()), 1, Integer::sum);
             if (!stack.getFrames().isEmpty() && stack.getFrames().get(0).isJavaFrame()) {
                 RecordedFrame top = stack.getFrames().get(0);
-                leaf.merge(top.getMethod().getType().getName() + "." + top.getMethod().getName(), 1, Integer::sum);
+                leaf.merge(
+                        top.getMethod().getType().getName() + "."
+                                + top.getMethod().getName(),
+                        1,
+                        Integer::sum);
             }
             Set<String> seen = new HashSet<>();
             for (RecordedFrame frame : stack.getFrames()) {
                 if (frame.isJavaFrame()) {
-                    String method = frame.getMethod().getType().getName() + "." + frame.getMethod().getName();
+                    String method = frame.getMethod().getType().getName() + "."
+                            + frame.getMethod().getName();
                     if (interesting(method) && seen.add(method)) {
                         onStack.merge(method, 1, Integer::sum);
                     }
@@ -85,10 +91,14 @@ final class JfrSummary {
     }
 
     private static boolean interesting(String method) {
-        return method.startsWith("io.periodtables.") || method.startsWith("org.apache.flink.streaming.")
-                || method.startsWith("org.apache.flink.connector.") || method.startsWith("software.amazon.awssdk.core.internal.http.")
-                || method.startsWith("software.amazon.awssdk.protocols.") || method.startsWith("software.amazon.awssdk.auth.")
-                || method.startsWith("software.amazon.awssdk.http.nio.netty.") || method.startsWith("com.fasterxml.");
+        return method.startsWith("io.periodtables.")
+                || method.startsWith("org.apache.flink.streaming.")
+                || method.startsWith("org.apache.flink.connector.")
+                || method.startsWith("software.amazon.awssdk.core.internal.http.")
+                || method.startsWith("software.amazon.awssdk.protocols.")
+                || method.startsWith("software.amazon.awssdk.auth.")
+                || method.startsWith("software.amazon.awssdk.http.nio.netty.")
+                || method.startsWith("com.fasterxml.");
     }
 
     private static String component(List<RecordedFrame> frames) {
@@ -112,7 +122,9 @@ final class JfrSummary {
 
     /** Thread name without numbers, so the subtasks and event-loop threads of one kind add up. */
     static String threadKind(String name) {
-        return name.replaceAll("\\(\\d+/\\d+\\)", "(i/p)").replaceAll("#\\d+", "#i").replaceAll("-\\d+", "-i")
+        return name.replaceAll("\\(\\d+/\\d+\\)", "(i/p)")
+                .replaceAll("#\\d+", "#i")
+                .replaceAll("-\\d+", "-i")
                 .replaceAll("\\d+$", "i");
     }
 
@@ -121,8 +133,12 @@ final class JfrSummary {
         counts.entrySet().stream()
                 .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .limit(limit)
-                .forEach(e -> md.append("| ").append(e.getKey().replace("|", "\\|")).append(" | ").append(e.getValue())
-                        .append(String.format(Locale.ROOT, " | %.1f %% |%n", 100.0 * e.getValue() / Math.max(total, 1))));
+                .forEach(e -> md.append("| ")
+                        .append(e.getKey().replace("|", "\\|"))
+                        .append(" | ")
+                        .append(e.getValue())
+                        .append(String.format(
+                                Locale.ROOT, " | %.1f %% |%n", 100.0 * e.getValue() / Math.max(total, 1))));
         return md.append('\n').toString();
     }
 

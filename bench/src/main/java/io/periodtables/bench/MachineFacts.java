@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
@@ -32,7 +32,10 @@ final class MachineFacts {
             String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
             return f[0] + ", " + f[1] + ", " + f[2];
         } catch (IOException e) {
-            return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            return String.format(
+                    Locale.ROOT,
+                    "%.2f",
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
     }
 
@@ -56,7 +59,8 @@ final class MachineFacts {
                 + "- nproc: " + Runtime.getRuntime().availableProcessors() + "\n"
                 + "- CPU: " + cpuModel() + "\n"
                 + "- memory: " + memory() + "\n"
-                + "- JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + "\n"
+                + "- JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + "\n"
                 + "- OS: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + "\n"
                 + "- load average (1, 5, 15 min) when written: " + loadAverage() + "\n";
     }

@@ -5,8 +5,14 @@ package io.periodtables.bench;
  * the job, CPU seconds of the client JVM (and of it, JIT compilation) and of the dynalite
  * JVM during the run.
  */
-record Measurement(String contender, int run, long readings, double wallSeconds, double clientCpuSeconds,
-                   double clientJitSeconds, double serverCpuSeconds) {
+record Measurement(
+        String contender,
+        int run,
+        long readings,
+        double wallSeconds,
+        double clientCpuSeconds,
+        double clientJitSeconds,
+        double serverCpuSeconds) {
 
     double readingsPerSecond() {
         return readings / wallSeconds;
@@ -28,9 +34,18 @@ record Measurement(String contender, int run, long readings, double wallSeconds,
 
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT, "%-10s run %d: %,d readings in %.2f s = %,.0f/s; client CPU %.2f s"
+        return String.format(
+                java.util.Locale.ROOT,
+                "%-10s run %d: %,d readings in %.2f s = %,.0f/s; client CPU %.2f s"
                         + " (%.3f s/1k), of it JIT %.2f s; dynalite CPU %.2f s",
-                contender, run, readings, wallSeconds, readingsPerSecond(), clientCpuSeconds, clientCpuPerThousand(),
-                clientJitSeconds, serverCpuSeconds);
+                contender,
+                run,
+                readings,
+                wallSeconds,
+                readingsPerSecond(),
+                clientCpuSeconds,
+                clientCpuPerThousand(),
+                clientJitSeconds,
+                serverCpuSeconds);
     }
 }

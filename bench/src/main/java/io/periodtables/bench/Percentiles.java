@@ -16,7 +16,8 @@ record Percentiles(int n, long p50, long p90, long p99, long max) {
         }
         long[] sorted = nanos.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(sorted);
-        return new Percentiles(sorted.length, rank(sorted, 50), rank(sorted, 90), rank(sorted, 99), sorted[sorted.length - 1]);
+        return new Percentiles(
+                sorted.length, rank(sorted, 50), rank(sorted, 90), rank(sorted, 99), sorted[sorted.length - 1]);
     }
 
     /** The value at rank ceil(p / 100 × n), counted from 1. */

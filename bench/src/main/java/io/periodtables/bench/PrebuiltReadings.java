@@ -5,7 +5,6 @@ import io.periodtables.job.InputSource;
 import io.periodtables.job.ParsingGenerator;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
@@ -35,8 +34,15 @@ final class PrebuiltReadings {
      * Under the generator's uid, at parallelism 1, like the generator.
      */
     static InputSource jsonRecords(PeriodTablesConfig config, long n) {
-        return new InputSource(new DataGeneratorSource<>(new ParsingGenerator(config, "generator", PrebuiltReadings::record), n,
-                TypeInformation.of(SinkRecord.class)), "generator-source", "Prebuilt records", 1, false);
+        return new InputSource(
+                new DataGeneratorSource<>(
+                        new ParsingGenerator(config, "generator", PrebuiltReadings::record),
+                        n,
+                        TypeInformation.of(SinkRecord.class)),
+                "generator-source",
+                "Prebuilt records",
+                1,
+                false);
     }
 
     private static byte[] record(long n) {

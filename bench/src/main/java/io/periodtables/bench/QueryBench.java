@@ -1,17 +1,13 @@
 package io.periodtables.bench;
 
-import io.periodtables.emulators.Dynalite;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.Dynalite;
 import io.periodtables.query.QueryResult;
 import io.periodtables.query.QuerySettings;
 import io.periodtables.query.ReadingsQuery;
 import io.periodtables.query.StoredReading;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +21,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Latency of reading back with {@link ReadingsQuery} against dynalite (a node process of its own): one
@@ -40,7 +38,9 @@ final class QueryBench {
 
     /** The three queries of one round. */
     enum Kind {
-        RANGE("`range`, one day"), LATEST_1("`latest`, n = 1"), LATEST_100("`latest`, n = 100");
+        RANGE("`range`, one day"),
+        LATEST_1("`latest`, n = 1"),
+        LATEST_100("`latest`, n = 100");
 
         final String label;
 
@@ -50,13 +50,17 @@ final class QueryBench {
     }
 
     /** One timed query: wall millis, its report's Query count, requests sent by operation, emulator CPU millis. */
-    record Sample(double millis, long reportedRequests, Map<String, Long> sent, double serverCpuMillis, long readings) {}
+    record Sample(
+            double millis, long reportedRequests, Map<String, Long> sent, double serverCpuMillis, long readings) {}
 
     private QueryBench() {}
 
     static String run() throws Exception {
         String load = MachineFacts.loadAverage();
-        Instant from = LocalDate.now(ZoneOffset.UTC).minusDays(2).atStartOfDay(ZoneOffset.UTC).toInstant();
+        Instant from = LocalDate.now(ZoneOffset.UTC)
+                .minusDays(2)
+                .atStartOfDay(ZoneOffset.UTC)
+                .toInstant();
         Instant to = from.plus(Duration.ofDays(1));
         Map<Integer, Map<Kind, List<Sample>>> samples = new LinkedHashMap<>();
         long items = 0;
@@ -77,10 +81,12 @@ final class QueryBench {
             Map<Integer, ReadingsQuery> queries = new HashMap<>();
             for (int shards : SHARDS) {
                 DynamoDbAsyncClient client = DynamoDbClients.of(configs.get(shards))
-                        .withInterceptors(List.of(RequestCounter.class)).newAsyncClient(64);
+                        .withInterceptors(List.of(RequestCounter.class))
+                        .newAsyncClient(64);
                 clients.put(shards, client);
-                queries.put(shards, new ReadingsQuery(configs.get(shards), client, QuerySettings.defaults(),
-                        Clock.systemUTC()));
+                queries.put(
+                        shards,
+                        new ReadingsQuery(configs.get(shards), client, QuerySettings.defaults(), Clock.systemUTC()));
                 samples.put(shards, new EnumMap<>(Kind.class));
             }
             try {
@@ -88,7 +94,9 @@ final class QueryBench {
                     for (int shards : SHARDS) {
                         for (Kind kind : Kind.values()) {
                             Sample sample = once(queries.get(shards), kind, from, to, dynamoDb);
-                            samples.get(shards).computeIfAbsent(kind, k -> new ArrayList<>()).add(sample);
+                            samples.get(shards)
+                                    .computeIfAbsent(kind, k -> new ArrayList<>())
+                                    .add(sample);
                         }
                     }
                     E2eBench.log("query: round " + (round + 1) + " of " + (WARM_UP + MEASURED) + " done");
@@ -122,7 +130,11 @@ final class QueryBench {
         double millis = (System.nanoTime() - start) / 1e6;
         double cpuMillis = (dynamoDb.cpuSeconds() - cpuBefore) * 1000;
         check(kind, result.readings(), from, to);
-        return new Sample(millis, result.report().requests(), RequestCounter.drain(), cpuMillis,
+        return new Sample(
+                millis,
+                result.report().requests(),
+                RequestCounter.drain(),
+                cpuMillis,
                 result.report().readings());
     }
 
@@ -140,24 +152,33 @@ final class QueryBench {
         for (int i = 0; i < readings.size(); i++) {
             long want = kind == Kind.RANGE ? from.toEpochMilli() + i * step : to.toEpochMilli() - (i + 1) * step;
             if (readings.get(i).eventTime().toEpochMilli() != want) {
-                throw new IllegalStateException(kind + ": reading " + i + " is of " + readings.get(i).eventTime()
-                        + ", expected " + Instant.ofEpochMilli(want));
+                throw new IllegalStateException(kind + ": reading " + i + " is of "
+                        + readings.get(i).eventTime() + ", expected " + Instant.ofEpochMilli(want));
             }
         }
     }
 
-    static String markdown(Map<Integer, Map<Kind, List<Sample>>> samples, long items, double writeSeconds, String load) {
+    static String markdown(
+            Map<Integer, Map<Kind, List<Sample>>> samples, long items, double writeSeconds, String load) {
         StringBuilder md = new StringBuilder("## 7. Reading back: range and latest\n\n");
-        md.append(String.format(Locale.ROOT, "`ReadingsQuery` (module `query`, `QuerySettings.defaults()`: 4 tables in "
-                + "flight, each with all its shards in parallel; DynamoDB's page size; eventually consistent reads) "
-                + "against dynalite (a node process of its own). For each shard count, one day of hourly tables "
-                + "(`tables.period=PT1H`, 24 tables tagged `period-tables.shards`, as the rotation creates them) "
-                + "holds `%s` with a reading every 10 s (8,640) and %d other devices with one a minute; "
-                + "%,d items in all (3 shard counts), written with direct `BatchWriteItem`s of the sink's item "
-                + "layout in %.1f s. One query instance per shard count; %d warm-up rounds, then %d rounds, "
-                + "interleaved (each round: every shard count, `range` then `latest 1` then `latest 100`). "
-                + "Load average at start %s.\n\n", QueryData.DEVICE, OTHER_DEVICES, items, writeSeconds, WARM_UP,
-                MEASURED, load));
+        md.append(String.format(
+                Locale.ROOT,
+                "`ReadingsQuery` (module `query`, `QuerySettings.defaults()`: 4 tables in "
+                        + "flight, each with all its shards in parallel; DynamoDB's page size; eventually consistent reads) "
+                        + "against dynalite (a node process of its own). For each shard count, one day of hourly tables "
+                        + "(`tables.period=PT1H`, 24 tables tagged `period-tables.shards`, as the rotation creates them) "
+                        + "holds `%s` with a reading every 10 s (8,640) and %d other devices with one a minute; "
+                        + "%,d items in all (3 shard counts), written with direct `BatchWriteItem`s of the sink's item "
+                        + "layout in %.1f s. One query instance per shard count; %d warm-up rounds, then %d rounds, "
+                        + "interleaved (each round: every shard count, `range` then `latest 1` then `latest 100`). "
+                        + "Load average at start %s.\n\n",
+                QueryData.DEVICE,
+                OTHER_DEVICES,
+                items,
+                writeSeconds,
+                WARM_UP,
+                MEASURED,
+                load));
         md.append("| query | shards | `Query` requests (`QueryReport`) | requests sent per query | readings "
                 + "| first query, cold | median (min–max) | dynalite CPU per query |\n");
         md.append("|---|---|---|---|---|---|---|---|\n");
@@ -168,10 +189,20 @@ final class QueryBench {
                 List<Sample> measured = all.subList(WARM_UP, all.size());
                 Sample last = measured.get(measured.size() - 1);
                 Stats millis = Stats.of(measured.stream().map(Sample::millis).toList());
-                Stats cpu = Stats.of(measured.stream().map(Sample::serverCpuMillis).toList());
-                md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %,d | %.0f ms (%s) | **%s** | %.0f ms |\n",
-                        kind.label, e.getKey(), last.reportedRequests(), sent(last.sent()), last.readings(),
-                        cold.millis(), sent(cold.sent()), millis.format("%.1f ms"), cpu.median()));
+                Stats cpu =
+                        Stats.of(measured.stream().map(Sample::serverCpuMillis).toList());
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %d | %d | %s | %,d | %.0f ms (%s) | **%s** | %.0f ms |\n",
+                        kind.label,
+                        e.getKey(),
+                        last.reportedRequests(),
+                        sent(last.sent()),
+                        last.readings(),
+                        cold.millis(),
+                        sent(cold.sent()),
+                        millis.format("%.1f ms"),
+                        cpu.median()));
             }
         }
         md.append("\n`requests sent` counts every HTTP request of the query's client by operation (an SDK "
@@ -188,6 +219,8 @@ final class QueryBench {
         if (byOperation.isEmpty()) {
             return "none";
         }
-        return byOperation.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "));
+        return byOperation.entrySet().stream()
+                .map(e -> e.getValue() + " " + e.getKey())
+                .collect(Collectors.joining(", "));
     }
 }

@@ -7,19 +7,6 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -32,6 +19,17 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The query benchmark's data: one day of hourly period tables (tagged with their shard count, as
@@ -52,7 +50,9 @@ final class QueryData {
     static List<String> periodTables(PeriodTablesConfig config, Instant from, Instant to) {
         TableNaming naming = config.naming();
         List<String> tables = new ArrayList<>();
-        for (Period p = naming.calendar().periodOf(from); p.start().isBefore(to); p = naming.calendar().next(p)) {
+        for (Period p = naming.calendar().periodOf(from);
+                p.start().isBefore(to);
+                p = naming.calendar().next(p)) {
             tables.add(naming.periodTable(p));
         }
         return tables;
@@ -102,9 +102,13 @@ final class QueryData {
     /** A seed-shaped reading: deviceId, timestamp, temperature, humidity, pressure. */
     static Reading reading(String device, long millis) {
         double phase = (millis / 1000 % 86_400) / 86_400.0 * 2 * Math.PI;
-        String json = String.format(Locale.ROOT,
+        String json = String.format(
+                Locale.ROOT,
                 "{\"deviceId\":\"%s\",\"timestamp\":\"%s\",\"temperature\":%.2f,\"humidity\":%.2f,\"pressure\":%.2f}",
-                device, Instant.ofEpochMilli(millis), 20 + 5 * Math.sin(phase), 40 + 10 * Math.cos(phase),
+                device,
+                Instant.ofEpochMilli(millis),
+                20 + 5 * Math.sin(phase),
+                40 + 10 * Math.cos(phase),
                 1000 + (millis / 1000 % 30) / 10.0);
         return new Reading(device, millis, null, json);
     }
@@ -116,11 +120,13 @@ final class QueryData {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        WriteSharding.ItemKey key = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(),
-                reading.canonical());
+        WriteSharding.ItemKey key =
+                sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
         item.put(ItemAttributes.PK, AttributeValue.fromS(key.pk()));
         item.put(ItemAttributes.SK, AttributeValue.fromS(key.sk()));
-        return WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build();
+        return WriteRequest.builder()
+                .putRequest(PutRequest.builder().item(item).build())
+                .build();
     }
 
     private static void writeBatch(DynamoDbClient client, String table, List<WriteRequest> batch) {
@@ -139,12 +145,31 @@ final class QueryData {
         client.createTable(b -> b.tableName(table)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(
-                        AttributeDefinition.builder().attributeName(ItemAttributes.PK).attributeType(ScalarAttributeType.S).build(),
-                        AttributeDefinition.builder().attributeName(ItemAttributes.SK).attributeType(ScalarAttributeType.S).build())
+                        AttributeDefinition.builder()
+                                .attributeName(ItemAttributes.PK)
+                                .attributeType(ScalarAttributeType.S)
+                                .build(),
+                        AttributeDefinition.builder()
+                                .attributeName(ItemAttributes.SK)
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
                 .keySchema(
-                        KeySchemaElement.builder().attributeName(ItemAttributes.PK).keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName(ItemAttributes.SK).keyType(KeyType.RANGE).build())
-                .tags(Tag.builder().key(TableNaming.MANAGED_BY_TAG).value(TableNaming.MANAGED_BY_VALUE).build(),
-                        Tag.builder().key(TableNaming.SHARDS_TAG).value(Integer.toString(shards)).build()));
+                        KeySchemaElement.builder()
+                                .attributeName(ItemAttributes.PK)
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName(ItemAttributes.SK)
+                                .keyType(KeyType.RANGE)
+                                .build())
+                .tags(
+                        Tag.builder()
+                                .key(TableNaming.MANAGED_BY_TAG)
+                                .value(TableNaming.MANAGED_BY_VALUE)
+                                .build(),
+                        Tag.builder()
+                                .key(TableNaming.SHARDS_TAG)
+                                .value(Integer.toString(shards))
+                                .build()));
     }
 }

@@ -4,18 +4,16 @@ import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.sink.ReadingItems;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The backend's ceiling as a client sees it: one thread builds the same items as the sinks and
@@ -37,7 +35,11 @@ final class RawBatchLoop {
             for (int i = 0; i < readings.length; i += BATCH) {
                 List<WriteRequest> batch = new ArrayList<>(BATCH);
                 for (int j = i; j < Math.min(i + BATCH, readings.length); j++) {
-                    batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(readings[j])).build()).build());
+                    batch.add(WriteRequest.builder()
+                            .putRequest(PutRequest.builder()
+                                    .item(items.item(readings[j]))
+                                    .build())
+                            .build());
                 }
                 permits.acquire();
                 if (failure.get() != null) {
@@ -54,21 +56,28 @@ final class RawBatchLoop {
         }
     }
 
-    private static void send(DynamoDbAsyncClient client, Map<String, List<WriteRequest>> items, Semaphore permits,
-                             AtomicReference<Throwable> failure, int attempt) {
-        client.batchWriteItem(BatchWriteItemRequest.builder().requestItems(items).build()).whenComplete((response, error) -> {
-            if (error != null) {
-                if (attempt >= 20) {
-                    failure.compareAndSet(null, error);
-                    permits.release();
-                } else {
-                    send(client, items, permits, failure, attempt + 1);
-                }
-            } else if (response.hasUnprocessedItems() && !response.unprocessedItems().isEmpty()) {
-                send(client, response.unprocessedItems(), permits, failure, attempt + 1);
-            } else {
-                permits.release();
-            }
-        });
+    private static void send(
+            DynamoDbAsyncClient client,
+            Map<String, List<WriteRequest>> items,
+            Semaphore permits,
+            AtomicReference<Throwable> failure,
+            int attempt) {
+        client.batchWriteItem(
+                        BatchWriteItemRequest.builder().requestItems(items).build())
+                .whenComplete((response, error) -> {
+                    if (error != null) {
+                        if (attempt >= 20) {
+                            failure.compareAndSet(null, error);
+                            permits.release();
+                        } else {
+                            send(client, items, permits, failure, attempt + 1);
+                        }
+                    } else if (response.hasUnprocessedItems()
+                            && !response.unprocessedItems().isEmpty()) {
+                        send(client, response.unprocessedItems(), permits, failure, attempt + 1);
+                    } else {
+                        permits.release();
+                    }
+                });
     }
 }

@@ -1,18 +1,9 @@
 package io.periodtables.bench;
 
+import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.emulators.Dynalite;
-import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
-
-import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.jobgraph.JobGraph;
-import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Benchmark 6: recovery. The full job writes to dynalite (a node process) from a throttled
@@ -41,12 +38,17 @@ final class RecoveryBench {
         Path savepoints = benchDir.resolve("target").resolve("savepoints").toAbsolutePath();
         List<Recovery> recoveries = new ArrayList<>();
         try (Dynalite dynamoDb = Tables.dynamoDb();
-             DynamoDbClient admin = dynamoDb.syncClient();
-             BenchCluster cluster = new BenchCluster()) {
+                DynamoDbClient admin = dynamoDb.syncClient();
+                BenchCluster cluster = new BenchCluster()) {
             for (int run = 0; run <= runs; run++) {
                 String prefix = "rec" + run;
-                var keys = BenchConfigs.fleet(prefix, dynamoDb.endpoint(), 100_000_000L, 100,
-                        Instant.now().minus(Duration.ofMinutes(30)), Duration.ofHours(1));
+                var keys = BenchConfigs.fleet(
+                        prefix,
+                        dynamoDb.endpoint(),
+                        100_000_000L,
+                        100,
+                        Instant.now().minus(Duration.ofMinutes(30)),
+                        Duration.ofHours(1));
                 keys.put("generator.rate", Integer.toString(RATE));
                 keys.put("generator.speedup", "1");
                 PeriodTablesConfig config = BenchConfigs.load(keys);
@@ -69,7 +71,8 @@ final class RecoveryBench {
                 JobID second = cluster.submit(restored);
                 double running = Double.NaN;
                 while (BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN) == 0) {
-                    if (Double.isNaN(running) && cluster.miniCluster().getJobStatus(second).get() == JobStatus.RUNNING) {
+                    if (Double.isNaN(running)
+                            && cluster.miniCluster().getJobStatus(second).get() == JobStatus.RUNNING) {
                         running = (System.nanoTime() - t0) / 1e9;
                     }
                     Thread.sleep(2);
@@ -86,19 +89,38 @@ final class RecoveryBench {
             }
         }
         StringBuilder md = new StringBuilder("## 6. Recovery from a savepoint\n\n");
-        md.append(String.format(Locale.ROOT, "Full job into dynalite (a node process), generator throttled to %,d readings/s,"
-                + " stopped with a savepoint after %,d readings were written, then submitted again from the savepoint to"
-                + " the same MiniCluster; %d runs after a warm-up; load average at start %s. Times from the"
-                + " resubmission.%n%n", RATE, 10 * RATE, runs, load));
+        md.append(String.format(
+                Locale.ROOT,
+                "Full job into dynalite (a node process), generator throttled to %,d readings/s,"
+                        + " stopped with a savepoint after %,d readings were written, then submitted again from the savepoint to"
+                        + " the same MiniCluster; %d runs after a warm-up; load average at start %s. Times from the"
+                        + " resubmission.%n%n",
+                RATE,
+                10 * RATE,
+                runs,
+                load));
         md.append("| measure | median (min–max) |\n|---|---|\n");
-        md.append("| stop with savepoint | ").append(Stats.of(recoveries.stream().map(Recovery::stopSeconds).toList()).format("%.2f s")).append(" |\n");
-        md.append("| resubmission → job RUNNING | ").append(Stats.of(recoveries.stream().map(Recovery::runningSeconds).toList()).format("%.2f s")).append(" |\n");
+        md.append("| stop with savepoint | ")
+                .append(Stats.of(recoveries.stream().map(Recovery::stopSeconds).toList())
+                        .format("%.2f s"))
+                .append(" |\n");
+        md.append("| resubmission → job RUNNING | ")
+                .append(Stats.of(recoveries.stream()
+                                .map(Recovery::runningSeconds)
+                                .toList())
+                        .format("%.2f s"))
+                .append(" |\n");
         md.append("| resubmission → first write acknowledged by DynamoDB | **")
-                .append(Stats.of(recoveries.stream().map(Recovery::firstWriteSeconds).toList()).format("%.2f s")).append("** |\n");
+                .append(Stats.of(recoveries.stream()
+                                .map(Recovery::firstWriteSeconds)
+                                .toList())
+                        .format("%.2f s"))
+                .append("** |\n");
         return md.toString();
     }
 
     private static JobGraph graph(PeriodTablesConfig config) {
-        return BenchCluster.graphOf(Contenders.CHECKPOINT_MILLIS, env -> PeriodTablesTopology.build(env, config, Clock.systemUTC()));
+        return BenchCluster.graphOf(
+                Contenders.CHECKPOINT_MILLIS, env -> PeriodTablesTopology.build(env, config, Clock.systemUTC()));
     }
 }

@@ -1,14 +1,13 @@
 package io.periodtables.bench;
 
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
-
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
 /**
  * Counts the HTTP requests a client sends, by DynamoDB operation ({@code Query},
@@ -25,7 +24,8 @@ public final class RequestCounter implements ExecutionInterceptor {
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
         String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
-        SENT.computeIfAbsent(operation == null ? "?" : operation, k -> new LongAdder()).increment();
+        SENT.computeIfAbsent(operation == null ? "?" : operation, k -> new LongAdder())
+                .increment();
     }
 
     /** Requests sent so far, by operation, and clears the counts. */

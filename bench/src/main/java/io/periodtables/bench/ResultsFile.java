@@ -18,8 +18,8 @@ import java.util.stream.Stream;
 final class ResultsFile {
 
     /** {@code <n>-<name>.md} by its number n, so section 11 comes after section 8. */
-    static final Comparator<Path> IN_SECTION_ORDER = Comparator
-            .comparingInt((Path p) -> sectionNumber(p.getFileName().toString()))
+    static final Comparator<Path> IN_SECTION_ORDER = Comparator.comparingInt(
+                    (Path p) -> sectionNumber(p.getFileName().toString()))
             .thenComparing(p -> p.getFileName().toString());
 
     private final Path benchDir;
@@ -47,7 +47,9 @@ final class ResultsFile {
         List<Path> sections = new ArrayList<>();
         if (Files.isDirectory(sectionsDir())) {
             try (Stream<Path> files = Files.list(sectionsDir())) {
-                files.filter(p -> p.getFileName().toString().endsWith(".md")).sorted(IN_SECTION_ORDER).forEach(sections::add);
+                files.filter(p -> p.getFileName().toString().endsWith(".md"))
+                        .sorted(IN_SECTION_ORDER)
+                        .forEach(sections::add);
             }
         }
         Path results = benchDir.resolve("RESULTS.md");
@@ -84,7 +86,8 @@ final class ResultsFile {
     Path spliceSection(String fileName) throws IOException {
         Path results = benchDir.resolve("RESULTS.md");
         String existing = Files.isRegularFile(results) ? Files.readString(results) : "";
-        Files.writeString(results, spliced(existing, Files.readString(sectionsDir().resolve(fileName))));
+        Files.writeString(
+                results, spliced(existing, Files.readString(sectionsDir().resolve(fileName))));
         return results;
     }
 

@@ -23,23 +23,28 @@ final class Sampler implements AutoCloseable {
     private volatile boolean running = true;
 
     Sampler(long periodMillis) {
-        thread = new Thread(() -> {
-            while (running) {
-                sample();
-                try {
-                    Thread.sleep(periodMillis);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "bench-sampler");
+        thread = new Thread(
+                () -> {
+                    while (running) {
+                        sample();
+                        try {
+                            Thread.sleep(periodMillis);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "bench-sampler");
         thread.setDaemon(true);
         thread.start();
     }
 
     private void sample() {
         long at = (System.nanoTime() - startNanos) / 1_000_000;
-        Sample sample = new Sample(at, BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN), BenchMetrics.sum(UserMetrics.MISSING_TABLE_FALLBACKS));
+        Sample sample = new Sample(
+                at,
+                BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN),
+                BenchMetrics.sum(UserMetrics.MISSING_TABLE_FALLBACKS));
         Map<String, Long> perTable = BenchMetrics.writtenPerTable();
         synchronized (this) {
             samples.add(sample);

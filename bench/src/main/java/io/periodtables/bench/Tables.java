@@ -1,6 +1,9 @@
 package io.periodtables.bench;
 
 import io.periodtables.emulators.Dynalite;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -9,10 +12,6 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.Select;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
 
 /** Set-up, item counts and clean-up of the benchmark's tables in dynalite ({@code pk}/{@code sk} strings). */
 final class Tables {
@@ -32,11 +31,23 @@ final class Tables {
         client.createTable(b -> b.tableName(table)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(
-                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
-                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.S).build())
+                        AttributeDefinition.builder()
+                                .attributeName("pk")
+                                .attributeType(ScalarAttributeType.S)
+                                .build(),
+                        AttributeDefinition.builder()
+                                .attributeName("sk")
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
                 .keySchema(
-                        KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build()));
+                        KeySchemaElement.builder()
+                                .attributeName("pk")
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName("sk")
+                                .keyType(KeyType.RANGE)
+                                .build()));
     }
 
     /** Tables whose name starts with {@code prefix_}. */
@@ -60,7 +71,9 @@ final class Tables {
     }
 
     static long countWithPrefix(DynamoDbClient client, String prefix) {
-        return withPrefix(client, prefix).stream().mapToLong(t -> count(client, t)).sum();
+        return withPrefix(client, prefix).stream()
+                .mapToLong(t -> count(client, t))
+                .sum();
     }
 
     static void deleteWithPrefix(DynamoDbClient client, String prefix) {

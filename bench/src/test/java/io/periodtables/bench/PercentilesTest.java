@@ -1,12 +1,11 @@
 package io.periodtables.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Nearest-rank percentiles: always one of the values, whatever the order they came in. */
 class PercentilesTest {

@@ -1,9 +1,9 @@
 package io.periodtables.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.periodtables.query.StoredReading;
-
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,9 +11,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The query benchmark times correct answers only and reports every query at every shard count. */
 class QueryBenchTest {
@@ -61,7 +59,9 @@ class QueryBenchTest {
         String md = QueryBench.markdown(samples, 200_000, 12.5, "1.00, 1.00, 1.00");
 
         assertThat(md).startsWith("## 7. Reading back: range and latest\n");
-        assertThat(md).contains("| `range`, one day | 16 | 384 | 384 Query | 8,640 | 10 ms (384 Query) | **17.5 ms (13.0 ms–22.0 ms)** |");
+        assertThat(md)
+                .contains(
+                        "| `range`, one day | 16 | 384 | 384 Query | 8,640 | 10 ms (384 Query) | **17.5 ms (13.0 ms–22.0 ms)** |");
         assertThat(md).contains("| `latest`, n = 1 | 1 |", "| `latest`, n = 100 | 4 |");
     }
 

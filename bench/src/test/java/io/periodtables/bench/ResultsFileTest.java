@@ -1,12 +1,11 @@
 package io.periodtables.bench;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Running one part alone adds its section to RESULTS.md and keeps every other result in it. */
 class ResultsFileTest {
@@ -37,20 +36,25 @@ class ResultsFileTest {
         results.writeSection("7-query.md", "## 7. Query\n\nnumbers\n");
         results.spliceSection("7-query.md");
 
-        assertThat(Files.readString(dir.resolve("RESULTS.md"))).startsWith(EXISTING).endsWith("## 7. Query\n\nnumbers\n");
+        assertThat(Files.readString(dir.resolve("RESULTS.md")))
+                .startsWith(EXISTING)
+                .endsWith("## 7. Query\n\nnumbers\n");
     }
 
     @Test
     void assemblingKeepsTheSectionsNoFileReplaces(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("RESULTS.md"), "# old header\n\n## Machine\n\nold\n\n## 1. E2e\n\nold e2e\n\n"
-                + "## 2. Capacity\n\nold capacity\n\n### profile\n\nold profile\n\n## 3. Rollover\n\nold rollover\n");
+        Files.writeString(
+                dir.resolve("RESULTS.md"),
+                "# old header\n\n## Machine\n\nold\n\n## 1. E2e\n\nold e2e\n\n"
+                        + "## 2. Capacity\n\nold capacity\n\n### profile\n\nold profile\n\n## 3. Rollover\n\nold rollover\n");
         ResultsFile results = new ResultsFile(dir);
         results.writeSection("2-capacity.md", "## 2. Capacity\n\nnew capacity\n");
 
         results.assemble("# benchmarks\n\n## Machine\n\nnew\n");
 
-        assertThat(Files.readString(dir.resolve("RESULTS.md"))).isEqualTo("# benchmarks\n\n## Machine\n\nnew\n\n"
-                + "## 1. E2e\n\nold e2e\n\n## 2. Capacity\n\nnew capacity\n\n## 3. Rollover\n\nold rollover\n");
+        assertThat(Files.readString(dir.resolve("RESULTS.md")))
+                .isEqualTo("# benchmarks\n\n## Machine\n\nnew\n\n"
+                        + "## 1. E2e\n\nold e2e\n\n## 2. Capacity\n\nnew capacity\n\n## 3. Rollover\n\nold rollover\n");
     }
 
     @Test

@@ -1,10 +1,9 @@
 package io.periodtables.bench;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class SvgChartTest {
 
@@ -16,8 +15,9 @@ class SvgChartTest {
 
         String svg = SvgChart.render("rollovers", perSecond, List.of(20.0, 40.0), 1000);
 
-        assertThat(svg).startsWith("<?xml").contains(">rollovers<", ">median 1,000/s<", ">seconds since start<",
-                ">readings written per second<");
+        assertThat(svg)
+                .startsWith("<?xml")
+                .contains(">rollovers<", ">median 1,000/s<", ">seconds since start<", ">readings written per second<");
         assertThat(svg.split("stroke:rgb\\(204,51,51\\)", -1)).hasSize(2 + 1);
         assertThat(svg.split("stroke:rgb\\(31,95,191\\)", -1)).hasSize(59 + 1);
     }

@@ -1,8 +1,7 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Capacity of one tier: provisioned write/read capacity units ({@code "1000/300"}) or

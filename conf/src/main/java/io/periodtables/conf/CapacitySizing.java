@@ -1,9 +1,8 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.util.OptionalLong;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The write capacity a new period table opens with: {@code ceil(peak / tables.capacity.target-utilization)}
@@ -34,7 +33,8 @@ public final class CapacitySizing implements Serializable {
         if (current.onDemand() || peakWriteUnits.isEmpty()) {
             return current;
         }
-        return Capacity.provisioned(clamp(writeUnitsFor(peakWriteUnits.getAsLong()), min.writeUnits(), max.writeUnits()),
+        return Capacity.provisioned(
+                clamp(writeUnitsFor(peakWriteUnits.getAsLong()), min.writeUnits(), max.writeUnits()),
                 clamp(current.readUnits(), min.readUnits(), max.readUnits()));
     }
 
@@ -58,8 +58,10 @@ public final class CapacitySizing implements Serializable {
     /** True when both units of a provisioned capacity lie within {@code min}..{@code max}. */
     public boolean within(Capacity capacity) {
         return !capacity.onDemand()
-                && capacity.writeUnits() >= min.writeUnits() && capacity.writeUnits() <= max.writeUnits()
-                && capacity.readUnits() >= min.readUnits() && capacity.readUnits() <= max.readUnits();
+                && capacity.writeUnits() >= min.writeUnits()
+                && capacity.writeUnits() <= max.writeUnits()
+                && capacity.readUnits() >= min.readUnits()
+                && capacity.readUnits() <= max.readUnits();
     }
 
     public Capacity min() {

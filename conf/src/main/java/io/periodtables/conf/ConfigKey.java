@@ -1,9 +1,8 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.util.function.Function;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * One configuration key: its name, default (or none), the meaning shown in the README, and

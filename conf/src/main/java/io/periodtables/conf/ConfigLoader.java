@@ -1,7 +1,5 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Serializable;
@@ -13,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Loads a {@link PeriodTablesConfig} with the precedence defaults &lt; {@code --config
@@ -45,7 +44,8 @@ public final class ConfigLoader {
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (!arg.startsWith("--") || arg.length() == 2) {
-                throw new ConfigException(arg, "Invalid argument '" + arg + "': expected --key value or --config file.properties");
+                throw new ConfigException(
+                        arg, "Invalid argument '" + arg + "': expected --key value or --config file.properties");
             }
             String name = arg.substring(2);
             String value;
@@ -56,7 +56,8 @@ public final class ConfigLoader {
             } else if (i + 1 < args.length) {
                 value = args[++i];
             } else {
-                throw new ConfigException(name, "Invalid argument '" + arg + "': it needs a value (--" + name + " VALUE)");
+                throw new ConfigException(
+                        name, "Invalid argument '" + arg + "': it needs a value (--" + name + " VALUE)");
             }
             if (name.equals("config")) {
                 configFile = value;
@@ -81,8 +82,10 @@ public final class ConfigLoader {
     public static PeriodTablesConfig fromMap(Map<String, String> explicit, boolean local) {
         for (String name : explicit.keySet()) {
             if (ConfigKeys.byName(name) == null) {
-                throw new ConfigException(name, "Unknown configuration key '" + name + "'" + suggestion(name)
-                        + "; see the configuration table in README.md");
+                throw new ConfigException(
+                        name,
+                        "Unknown configuration key '" + name + "'" + suggestion(name)
+                                + "; see the configuration table in README.md");
             }
         }
         Map<String, String> text = new HashMap<>();
@@ -109,12 +112,14 @@ public final class ConfigLoader {
 
     private static void checkRules(PeriodTablesConfig c) {
         if (c.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS && c.get(ConfigKeys.KINESIS_STREAM_ARN) == null) {
-            throw new ConfigException(ConfigKeys.KINESIS_STREAM_ARN.name(),
+            throw new ConfigException(
+                    ConfigKeys.KINESIS_STREAM_ARN.name(),
                     "Missing configuration: kinesis.stream-arn is required when source = kinesis");
         }
         if (c.get(ConfigKeys.KINESIS_INITIAL_POSITION) == ConfigKeys.InitialPosition.AT_TIMESTAMP
                 && c.get(ConfigKeys.KINESIS_INITIAL_TIMESTAMP) == null) {
-            throw new ConfigException(ConfigKeys.KINESIS_INITIAL_TIMESTAMP.name(),
+            throw new ConfigException(
+                    ConfigKeys.KINESIS_INITIAL_TIMESTAMP.name(),
                     "Missing configuration: kinesis.initial-timestamp is required when kinesis.initial-position = AT_TIMESTAMP");
         }
         Duration period = c.get(ConfigKeys.TABLES_PERIOD).minimumDuration();
@@ -123,25 +128,34 @@ public final class ConfigLoader {
         c.find(ConfigKeys.TABLES_RETENTION).ifPresent(retention -> {
             Duration grace = c.get(ConfigKeys.ALLOWED_LATENESS);
             if (retention.compareTo(grace) <= 0) {
-                throw ConfigException.invalid(ConfigKeys.TABLES_RETENTION.name(), c.asText().get(ConfigKeys.TABLES_RETENTION.name()),
-                        "must be longer than window.allowed-lateness (" + grace + ") so no table is deleted while it takes writes");
+                throw ConfigException.invalid(
+                        ConfigKeys.TABLES_RETENTION.name(),
+                        c.asText().get(ConfigKeys.TABLES_RETENTION.name()),
+                        "must be longer than window.allowed-lateness (" + grace
+                                + ") so no table is deleted while it takes writes");
             }
         });
         if (c.find(ConfigKeys.ARCHIVE_PATH).isPresent()
                 && c.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.PERIOD_TABLE) {
-            throw ConfigException.invalid(ConfigKeys.LATE_POLICY.name(), c.asText().get(ConfigKeys.LATE_POLICY.name()),
+            throw ConfigException.invalid(
+                    ConfigKeys.LATE_POLICY.name(),
+                    c.asText().get(ConfigKeys.LATE_POLICY.name()),
                     "must be late-table when archive.path is set: a late reading written to its period table "
                             + "would change a period whose archive is already complete");
         }
         Capacity min = c.get(ConfigKeys.CAPACITY_CURRENT_MIN);
         Capacity max = c.get(ConfigKeys.CAPACITY_CURRENT_MAX);
         if (min.writeUnits() > max.writeUnits() || min.readUnits() > max.readUnits()) {
-            throw ConfigException.invalid(ConfigKeys.CAPACITY_CURRENT_MAX.name(), max.toString(),
+            throw ConfigException.invalid(
+                    ConfigKeys.CAPACITY_CURRENT_MAX.name(),
+                    max.toString(),
                     "must be at least tables.capacity.current.min (" + min + ") in both units");
         }
         if (c.find(ConfigKeys.CAPACITY_AUTOSCALING).orElse(false)
                 && c.get(ConfigKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
-            throw ConfigException.invalid(ConfigKeys.CAPACITY_AUTOSCALING.name(), "true",
+            throw ConfigException.invalid(
+                    ConfigKeys.CAPACITY_AUTOSCALING.name(),
+                    "true",
                     "must be false when tables.billing is PAY_PER_REQUEST: on-demand tables have no capacity to scale");
         }
         // Validates prefix and zone together (a prefix alone is checked by its key).
@@ -151,7 +165,9 @@ public final class ConfigLoader {
 
     private static void mustBeShorterThanPeriod(PeriodTablesConfig c, ConfigKey<Duration> key, Duration period) {
         if (c.get(key).compareTo(period) >= 0) {
-            throw ConfigException.invalid(key.name(), c.asText().get(key.name()),
+            throw ConfigException.invalid(
+                    key.name(),
+                    c.asText().get(key.name()),
                     "must be shorter than tables.period (" + c.get(ConfigKeys.TABLES_PERIOD) + ")");
         }
     }

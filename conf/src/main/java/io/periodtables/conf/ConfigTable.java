@@ -14,9 +14,13 @@ public final class ConfigTable {
     public static String markdown() {
         StringBuilder sb = new StringBuilder("| key | default | meaning |\n|---|---|---|\n");
         for (ConfigKey<?> key : ConfigKeys.all()) {
-            sb.append("| `").append(key.name()).append("` | ")
+            sb.append("| `")
+                    .append(key.name())
+                    .append("` | ")
                     .append(key.defaultValue() == null ? "—" : "`" + key.defaultValue() + "`")
-                    .append(" | ").append(key.meaning()).append(" |\n");
+                    .append(" | ")
+                    .append(key.meaning())
+                    .append(" |\n");
         }
         return sb.toString();
     }

@@ -45,7 +45,8 @@ final class ConfigValues {
         Set<String> limits = new LinkedHashSet<>();
         for (String limit : text.split(",")) {
             if (!DYNAMODB_LIMITS.contains(limit.trim())) {
-                throw new IllegalArgumentException("expected off, all, or a list of " + String.join(",", DYNAMODB_LIMITS));
+                throw new IllegalArgumentException(
+                        "expected off, all, or a list of " + String.join(",", DYNAMODB_LIMITS));
             }
             limits.add(limit.trim());
         }
@@ -91,7 +92,8 @@ final class ConfigValues {
     static Capacity provisioned(String s) {
         Capacity c = Capacity.parse(s);
         if (c.onDemand()) {
-            throw new IllegalArgumentException("expected W/R with whole numbers W,R >= 1 (e.g. 1/1); on-demand has no bounds");
+            throw new IllegalArgumentException(
+                    "expected W/R with whole numbers W,R >= 1 (e.g. 1/1); on-demand has no bounds");
         }
         return c;
     }
@@ -105,7 +107,8 @@ final class ConfigValues {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw new IllegalArgumentException("expected a number from 0.2 to 0.9 (Application Auto Scaling's range for DynamoDB)");
+        throw new IllegalArgumentException(
+                "expected a number from 0.2 to 0.9 (Application Auto Scaling's range for DynamoDB)");
     }
 
     static boolean bool(String s) {
@@ -193,14 +196,16 @@ final class ConfigValues {
     static String archivePath(String s) {
         try {
             URI uri = new URI(s);
-            boolean located = uri.getAuthority() != null || (uri.getPath() != null && uri.getPath().startsWith("/"));
+            boolean located = uri.getAuthority() != null
+                    || (uri.getPath() != null && uri.getPath().startsWith("/"));
             if (uri.getScheme() != null && located && uri.getQuery() == null && uri.getFragment() == null) {
                 return s.replaceAll("/+$", "");
             }
         } catch (java.net.URISyntaxException ignored) {
             // reported below
         }
-        throw new IllegalArgumentException("expected a filesystem URI such as s3://bucket/prefix or file:///var/archive");
+        throw new IllegalArgumentException(
+                "expected a filesystem URI such as s3://bucket/prefix or file:///var/archive");
     }
 
     static String nonEmpty(String s) {

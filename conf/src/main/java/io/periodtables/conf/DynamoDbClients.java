@@ -1,7 +1,10 @@
 package io.periodtables.conf;
 
+import java.io.Serializable;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
-
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientAsyncConfiguration;
@@ -13,11 +16,6 @@ import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
-
-import java.io.Serializable;
-import java.net.URI;
-import java.time.Duration;
-import java.util.List;
 
 /**
  * Builds the DynamoDB client every part of period-tables uses, from configuration: region,
@@ -77,8 +75,8 @@ public final class DynamoDbClients implements Serializable {
 
     private DynamoDbAsyncClientBuilder builder(int maxConcurrency) {
         Duration timeout = config.get(ConfigKeys.SINK_REQUEST_TIMEOUT);
-        ClientOverrideConfiguration.Builder override = ClientOverrideConfiguration.builder()
-                .retryPolicy(p -> p.numRetries(0));
+        ClientOverrideConfiguration.Builder override =
+                ClientOverrideConfiguration.builder().retryPolicy(p -> p.numRetries(0));
         for (Class<? extends ExecutionInterceptor> type : interceptors) {
             try {
                 override.addExecutionInterceptor(type.getDeclaredConstructor().newInstance());
@@ -99,7 +97,8 @@ public final class DynamoDbClients implements Serializable {
             builder.endpointOverride(endpoint);
             if (isLoopback(endpoint)) {
                 // An emulator on this machine accepts any credentials; don't require real ones.
-                builder.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
+                builder.credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
             }
         });
         return builder;

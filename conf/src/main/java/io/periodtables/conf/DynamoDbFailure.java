@@ -1,15 +1,14 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.Internal;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkClientException;
-
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import org.apache.flink.annotation.Internal;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * The one classifier of failed DynamoDB calls, shared by the sink, the table owner and the
@@ -47,14 +46,25 @@ public final class DynamoDbFailure {
     }
 
     private static final Set<String> THROTTLING = Set.of(
-            "ProvisionedThroughputExceededException", "ThrottlingException", "Throttling",
-            "RequestLimitExceeded", "RequestLimitExceededException", "TooManyRequestsException");
+            "ProvisionedThroughputExceededException",
+            "ThrottlingException",
+            "Throttling",
+            "RequestLimitExceeded",
+            "RequestLimitExceededException",
+            "TooManyRequestsException");
 
     // ExpiredToken is absent on purpose: the SDK refreshes session credentials, so it heals.
     private static final Set<String> ACCESS = Set.of(
-            "AccessDeniedException", "UnrecognizedClientException", "InvalidSignatureException",
-            "MissingAuthenticationToken", "MissingAuthenticationTokenException", "IncompleteSignature",
-            "IncompleteSignatureException", "InvalidClientTokenId", "SignatureDoesNotMatch", "NotAuthorized");
+            "AccessDeniedException",
+            "UnrecognizedClientException",
+            "InvalidSignatureException",
+            "MissingAuthenticationToken",
+            "MissingAuthenticationTokenException",
+            "IncompleteSignature",
+            "IncompleteSignatureException",
+            "InvalidClientTokenId",
+            "SignatureDoesNotMatch",
+            "NotAuthorized");
 
     private static final Set<String> SERVER = Set.of("InternalServerError", "InternalFailure", "ServiceUnavailable");
 
@@ -65,8 +75,11 @@ public final class DynamoDbFailure {
         Throwable cause = unwrap(error);
         if (!(cause instanceof AwsServiceException service)) {
             // SdkClientException: I/O, connection refused, attempt and call timeouts
-            return cause instanceof SdkClientException || cause instanceof IOException || cause instanceof TimeoutException
-                    ? Kind.TRANSIENT : Kind.NOT_DYNAMODB;
+            return cause instanceof SdkClientException
+                            || cause instanceof IOException
+                            || cause instanceof TimeoutException
+                    ? Kind.TRANSIENT
+                    : Kind.NOT_DYNAMODB;
         }
         String code = errorCode(service);
         if (THROTTLING.contains(code) || service.isThrottlingException()) {
@@ -101,9 +114,10 @@ public final class DynamoDbFailure {
      * cannot occur: the table is someone else's.
      */
     public static boolean isKeySchemaMismatch(String message) {
-        return message != null && (message.contains("does not match the schema")
-                || message.contains("One of the required keys was not given a value")
-                || message.startsWith("Missing the key"));
+        return message != null
+                && (message.contains("does not match the schema")
+                        || message.contains("One of the required keys was not given a value")
+                        || message.startsWith("Missing the key"));
     }
 
     /** True when the failure's message contains {@code text}, ignoring case. */
@@ -115,8 +129,9 @@ public final class DynamoDbFailure {
     /** The error behind the wrappers of {@code CompletableFuture} and the SDK. */
     public static Throwable unwrap(Throwable error) {
         Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException
-                || (cause instanceof SdkClientException && cause.getCause() instanceof AwsServiceException))
+        while ((cause instanceof CompletionException
+                        || cause instanceof ExecutionException
+                        || (cause instanceof SdkClientException && cause.getCause() instanceof AwsServiceException))
                 && cause.getCause() != null) {
             cause = cause.getCause();
         }
@@ -131,13 +146,15 @@ public final class DynamoDbFailure {
         }
         String type = cause instanceof IOException || cause instanceof TimeoutException || cause.getCause() == null
                 ? cause.getClass().getSimpleName()
-                : cause.getClass().getSimpleName() + " caused by " + cause.getCause().getClass().getSimpleName();
+                : cause.getClass().getSimpleName() + " caused by "
+                        + cause.getCause().getClass().getSimpleName();
         return type + ": " + cause.getMessage();
     }
 
     private static String message(AwsServiceException service) {
         return service.awsErrorDetails() != null && service.awsErrorDetails().errorMessage() != null
-                ? service.awsErrorDetails().errorMessage() : service.getMessage();
+                ? service.awsErrorDetails().errorMessage()
+                : service.getMessage();
     }
 
     private static String errorCode(AwsServiceException service) {

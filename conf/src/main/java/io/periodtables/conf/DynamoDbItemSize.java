@@ -1,12 +1,10 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The size of an item by DynamoDB's rules, the one place they are written: the UTF-8 bytes of
@@ -49,11 +47,17 @@ public final class DynamoDbItemSize {
             case L:
                 return 3 + listContentSize(value.l());
             case SS:
-                return value.ss().stream().mapToLong(DynamoDbItemSize::utf8Length).sum();
+                return value.ss().stream()
+                        .mapToLong(DynamoDbItemSize::utf8Length)
+                        .sum();
             case NS:
-                return value.ns().stream().mapToLong(DynamoDbItemSize::numberSize).sum();
+                return value.ns().stream()
+                        .mapToLong(DynamoDbItemSize::numberSize)
+                        .sum();
             case BS:
-                return value.bs().stream().mapToLong(b -> b.asByteArrayUnsafe().length).sum();
+                return value.bs().stream()
+                        .mapToLong(b -> b.asByteArrayUnsafe().length)
+                        .sum();
             default:
                 throw new IllegalArgumentException("attribute value of unknown type: " + value);
         }
@@ -150,7 +154,9 @@ public final class DynamoDbItemSize {
                 bytes += 1;
             } else if (c < 0x800) {
                 bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 bytes += 4;
                 i++;
             } else {

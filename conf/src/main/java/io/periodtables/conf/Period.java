@@ -1,9 +1,8 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.time.Instant;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * One period: the half-open interval {@code [start, end)} of instants whose readings belong

@@ -1,22 +1,21 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.IsoFields;
 import java.time.temporal.TemporalAdjusters;
-import java.time.YearMonth;
-import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Lays periods of one {@link PeriodLength} onto the calendar of one zone: the period of an
@@ -36,25 +35,22 @@ import java.util.Optional;
 public final class PeriodCalendar implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private static final DateTimeFormatter SUB_DAY_LABEL =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HHmm");
+    private static final DateTimeFormatter SUB_DAY_LABEL = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HHmm");
     private static final DateTimeFormatter DAY_LABEL = DateTimeFormatter.ofPattern("uuuu-MM-dd");
     private static final DateTimeFormatter MONTH_LABEL = DateTimeFormatter.ofPattern("uuuu-MM");
-    private static final DateTimeFormatter WEEK_LABEL =
-            new DateTimeFormatterBuilder()
-                    .appendValue(IsoFields.WEEK_BASED_YEAR, 4)
-                    .appendLiteral("-W")
-                    .appendValue(IsoFields.WEEK_OF_WEEK_BASED_YEAR, 2)
-                    .toFormatter();
+    private static final DateTimeFormatter WEEK_LABEL = new DateTimeFormatterBuilder()
+            .appendValue(IsoFields.WEEK_BASED_YEAR, 4)
+            .appendLiteral("-W")
+            .appendValue(IsoFields.WEEK_OF_WEEK_BASED_YEAR, 2)
+            .toFormatter();
 
-    private static final DateTimeFormatter WEEK_PARSER =
-            new DateTimeFormatterBuilder()
-                    .appendValue(IsoFields.WEEK_BASED_YEAR, 4)
-                    .appendLiteral("-W")
-                    .appendValue(IsoFields.WEEK_OF_WEEK_BASED_YEAR, 2)
-                    .appendLiteral('-')
-                    .appendValue(java.time.temporal.ChronoField.DAY_OF_WEEK, 1)
-                    .toFormatter();
+    private static final DateTimeFormatter WEEK_PARSER = new DateTimeFormatterBuilder()
+            .appendValue(IsoFields.WEEK_BASED_YEAR, 4)
+            .appendLiteral("-W")
+            .appendValue(IsoFields.WEEK_OF_WEEK_BASED_YEAR, 2)
+            .appendLiteral('-')
+            .appendValue(java.time.temporal.ChronoField.DAY_OF_WEEK, 1)
+            .toFormatter();
 
     private final PeriodLength length;
     private final ZoneId zone;
@@ -152,16 +148,13 @@ public final class PeriodCalendar implements Serializable {
 
     private Period calendarPeriod(LocalDate start, LocalDate end, DateTimeFormatter label) {
         return new Period(
-                start.atStartOfDay(zone).toInstant(),
-                end.atStartOfDay(zone).toInstant(),
-                label.format(start));
+                start.atStartOfDay(zone).toInstant(), end.atStartOfDay(zone).toInstant(), label.format(start));
     }
 
     private Period subDayPeriodOf(Instant instant, LocalDateTime local) {
         long slotMinutes = length.nominalMinutes();
         long minuteOfDay = local.getHour() * 60L + local.getMinute();
-        LocalDateTime slot =
-                local.toLocalDate().atStartOfDay().plusMinutes(minuteOfDay - minuteOfDay % slotMinutes);
+        LocalDateTime slot = local.toLocalDate().atStartOfDay().plusMinutes(minuteOfDay - minuteOfDay % slotMinutes);
         // Step back over slot starts that do not exist or lie after the instant (both only
         // happen around a DST change), then forward to the last boundary not after it.
         while (!exists(slot) || boundary(slot).isAfter(instant)) {

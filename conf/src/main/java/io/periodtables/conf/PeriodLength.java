@@ -1,10 +1,9 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The length of one period table: a whole number of minutes that divides a day (aligned to
@@ -64,8 +63,7 @@ public final class PeriodLength implements Serializable {
         try {
             d = Duration.parse(t);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "expected P1D, P1W, P1M or a duration such as PT1H that divides a day");
+            throw new IllegalArgumentException("expected P1D, P1W, P1M or a duration such as PT1H that divides a day");
         }
         if (d.isNegative() || d.isZero() || d.toSecondsPart() != 0 || d.toNanosPart() != 0) {
             throw new IllegalArgumentException(
@@ -95,9 +93,7 @@ public final class PeriodLength implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PeriodLength
-                && ((PeriodLength) o).kind == kind
-                && ((PeriodLength) o).minutes == minutes;
+        return o instanceof PeriodLength && ((PeriodLength) o).kind == kind && ((PeriodLength) o).minutes == minutes;
     }
 
     @Override

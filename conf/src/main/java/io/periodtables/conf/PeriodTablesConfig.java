@@ -1,7 +1,5 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.net.URI;
 import java.time.Duration;
@@ -10,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The validated, typed configuration of one job run. Built by {@link ConfigLoader}; every value
@@ -54,7 +53,8 @@ public final class PeriodTablesConfig implements Serializable {
     /** The effective configuration, one {@code key=value} per line, sorted, with secrets masked. */
     public String describe() {
         StringBuilder sb = new StringBuilder();
-        text.forEach((k, v) -> sb.append(k).append('=').append(isSecret(k) ? "****" : v).append('\n'));
+        text.forEach((k, v) ->
+                sb.append(k).append('=').append(isSecret(k) ? "****" : v).append('\n'));
         return sb.toString();
     }
 

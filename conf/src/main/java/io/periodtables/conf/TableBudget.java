@@ -1,9 +1,8 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.time.Duration;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * How many tables, and how much provisioned write capacity, a configuration keeps at most,
@@ -44,9 +43,16 @@ public final class TableBudget {
 
     /** Provisioned WCU with {@code retention}: the tiers' write units over the period tables kept. */
     public long writeCapacity(Duration retention) {
-        long open = config.get(ConfigKeys.ROTATION_LEAD).plus(config.get(ConfigKeys.ALLOWED_LATENESS)).compareTo(period) > 0 ? 3 : 2;
+        long open = config.get(ConfigKeys.ROTATION_LEAD)
+                                .plus(config.get(ConfigKeys.ALLOWED_LATENESS))
+                                .compareTo(period)
+                        > 0
+                ? 3
+                : 2;
         long older = Math.max(0, periodTables(retention) - open - 1);
-        return open * writeUnits(CapacityTier.CURRENT) + writeUnits(CapacityTier.PREVIOUS) + older * writeUnits(CapacityTier.OLDER);
+        return open * writeUnits(CapacityTier.CURRENT)
+                + writeUnits(CapacityTier.PREVIOUS)
+                + older * writeUnits(CapacityTier.OLDER);
     }
 
     /** Throws a one-line {@link ConfigException} naming {@code tables.retention} when a quota would be exceeded. */
@@ -58,20 +64,24 @@ public final class TableBudget {
         long tables = tables(retention.get());
         int maxTables = config.get(ConfigKeys.LIMITS_MAX_TABLES);
         if (tables > maxTables) {
-            throw new ConfigException(ConfigKeys.TABLES_RETENTION.name(), String.format(
-                    "Invalid configuration: tables.retention = '%s' with tables.period = '%s' keeps up to %,d tables,"
-                            + " above limits.max-tables = %d: shorten tables.retention, lengthen tables.period,"
-                            + " or raise limits.max-tables to your account's DynamoDB table quota",
-                    text(ConfigKeys.TABLES_RETENTION), text(ConfigKeys.TABLES_PERIOD), tables, maxTables));
+            throw new ConfigException(
+                    ConfigKeys.TABLES_RETENTION.name(),
+                    String.format(
+                            "Invalid configuration: tables.retention = '%s' with tables.period = '%s' keeps up to %,d tables,"
+                                    + " above limits.max-tables = %d: shorten tables.retention, lengthen tables.period,"
+                                    + " or raise limits.max-tables to your account's DynamoDB table quota",
+                            text(ConfigKeys.TABLES_RETENTION), text(ConfigKeys.TABLES_PERIOD), tables, maxTables));
         }
         long wcu = writeCapacity(retention.get());
         long maxWcu = config.get(ConfigKeys.LIMITS_MAX_WRITE_CAPACITY);
         if (wcu > maxWcu) {
-            throw new ConfigException(ConfigKeys.TABLES_RETENTION.name(), String.format(
-                    "Invalid configuration: tables.retention = '%s' with tables.period = '%s' and tables.capacity.*"
-                            + " provisions up to %,d WCU, above limits.max-write-capacity = %d: shorten tables.retention,"
-                            + " lower tables.capacity.current/older, or raise limits.max-write-capacity to your account's quota",
-                    text(ConfigKeys.TABLES_RETENTION), text(ConfigKeys.TABLES_PERIOD), wcu, maxWcu));
+            throw new ConfigException(
+                    ConfigKeys.TABLES_RETENTION.name(),
+                    String.format(
+                            "Invalid configuration: tables.retention = '%s' with tables.period = '%s' and tables.capacity.*"
+                                    + " provisions up to %,d WCU, above limits.max-write-capacity = %d: shorten tables.retention,"
+                                    + " lower tables.capacity.current/older, or raise limits.max-write-capacity to your account's quota",
+                            text(ConfigKeys.TABLES_RETENTION), text(ConfigKeys.TABLES_PERIOD), wcu, maxWcu));
         }
     }
 
@@ -80,7 +90,8 @@ public final class TableBudget {
         if (config.find(ConfigKeys.TABLES_RETENTION).isPresent()) {
             return Optional.empty();
         }
-        return Optional.of(String.format("tables.retention is not set: the job keeps one more table every tables.period (%s)"
+        return Optional.of(String.format(
+                "tables.retention is not set: the job keeps one more table every tables.period (%s)"
                         + " for ever and cannot create tables once the account reaches its DynamoDB table quota"
                         + " (limits.max-tables = %d); watch the rotation's managedTables and provisionedWriteCapacity"
                         + " gauges (docs/operations.md, Metrics and alarms)",

@@ -1,16 +1,15 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.time.Instant;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.YearMonth;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The one place that turns periods and instants into table names. Names are
@@ -45,8 +44,7 @@ public final class TableNaming implements Serializable {
 
     public TableNaming(String prefix, PeriodCalendar calendar) {
         if (!PREFIX.matcher(prefix).matches()) {
-            throw new IllegalArgumentException(
-                    "table prefix '" + prefix + "' must be 1-200 of [A-Za-z0-9_.-]");
+            throw new IllegalArgumentException("table prefix '" + prefix + "' must be 1-200 of [A-Za-z0-9_.-]");
         }
         this.prefix = prefix;
         this.calendar = Objects.requireNonNull(calendar, "calendar");
@@ -127,6 +125,10 @@ public final class TableNaming implements Serializable {
     @PublicEvolving
     public record TableRef(String name, Kind kind, Period period, YearMonth lateMonth) implements Serializable {
         /** The three kinds of table the job writes. */
-        public enum Kind { PERIOD, LATE, REJECTED }
+        public enum Kind {
+            PERIOD,
+            LATE,
+            REJECTED
+        }
     }
 }

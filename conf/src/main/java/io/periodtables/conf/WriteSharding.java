@@ -1,7 +1,5 @@
 package io.periodtables.conf;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -9,6 +7,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.zip.CRC32C;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The item-key rule of period and late tables, the one place it is written down.

@@ -1,13 +1,12 @@
 package io.periodtables.model;
 
+import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-
-import java.io.IOException;
 
 /**
  * Snapshot of one of the sink's stateless serializers whose snapshot version <em>is</em> the

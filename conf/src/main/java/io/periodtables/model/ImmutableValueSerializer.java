@@ -1,11 +1,10 @@
 package io.periodtables.model;
 
+import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-
-import java.io.IOException;
 
 /**
  * Base of the sink's serializers for immutable values: stateless (one instance serves every

@@ -1,12 +1,10 @@
 package io.periodtables.model;
 
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.util.Preconditions;
-
 import java.io.Serializable;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.util.Preconditions;
 
 /**
  * What the sink asks the owner of the tables, who decides: about a table DynamoDB says does not
@@ -103,8 +101,9 @@ public interface MissingTableHandler extends AutoCloseable {
          * For tests and for jobs whose tables are created by someone else.
          */
         static Factory failing() {
-            return config -> (tableName, arrival, eventTime) -> CompletableFuture.failedFuture(new IllegalStateException(
-                    "table " + tableName + " does not exist and this sink has no missing-table handler that creates it"));
+            return config -> (tableName, arrival, eventTime) ->
+                    CompletableFuture.failedFuture(new IllegalStateException("table " + tableName
+                            + " does not exist and this sink has no missing-table handler that creates it"));
         }
     }
 }

@@ -1,10 +1,9 @@
 package io.periodtables.model;
 
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 import org.apache.flink.util.Preconditions;
-
-import javax.annotation.Nullable;
 
 /**
  * One device reading as the job's parser produced it: who measured it, when, its optional
@@ -16,7 +15,8 @@ import javax.annotation.Nullable;
  */
 @PublicEvolving
 @TypeInfo(ReadingSerializer.TypeFactory.class)
-public record Reading(String deviceId, long eventMillis, @Nullable String eventId, String payloadJson) {
+public record Reading(
+        String deviceId, long eventMillis, @Nullable String eventId, String payloadJson) {
 
     public Reading {
         Preconditions.checkNotNull(deviceId, "deviceId");

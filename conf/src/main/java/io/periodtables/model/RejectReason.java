@@ -1,11 +1,10 @@
 package io.periodtables.model;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Why input was not stored as a reading. The {@link #code()} starts the rejected item's

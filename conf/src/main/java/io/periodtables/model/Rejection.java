@@ -1,14 +1,13 @@
 package io.periodtables.model;
 
-import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.typeinfo.TypeInfo;
-import org.apache.flink.util.Preconditions;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+import org.apache.flink.util.Preconditions;
 
 /**
  * Input that cannot be stored as a reading, on its way to the rejected table: the reason code
@@ -22,7 +21,8 @@ import java.util.HexFormat;
  */
 @PublicEvolving
 @TypeInfo(RejectionSerializer.TypeFactory.class)
-public record Rejection(RejectReason reason, String message, byte[] raw, long rawBytes, long arrivedAtMillis, String origin) {
+public record Rejection(
+        RejectReason reason, String message, byte[] raw, long rawBytes, long arrivedAtMillis, String origin) {
 
     /** DESIGN.md: the rejected table keeps at most 64 KB of the raw record. */
     public static final int MAX_RAW_BYTES = 64 * 1024;
@@ -42,8 +42,11 @@ public record Rejection(RejectReason reason, String message, byte[] raw, long ra
         Preconditions.checkNotNull(reason, "reason");
         Preconditions.checkNotNull(message, "message");
         Preconditions.checkNotNull(raw, "raw");
-        Preconditions.checkArgument(raw.length <= MAX_RAW_BYTES,
-                "raw must be truncated to %s bytes, was %s (use Rejection.of)", MAX_RAW_BYTES, raw.length);
+        Preconditions.checkArgument(
+                raw.length <= MAX_RAW_BYTES,
+                "raw must be truncated to %s bytes, was %s (use Rejection.of)",
+                MAX_RAW_BYTES,
+                raw.length);
         Preconditions.checkNotNull(origin, "origin");
     }
 
@@ -102,9 +105,13 @@ public record Rejection(RejectReason reason, String message, byte[] raw, long ra
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Rejection r && reason.equals(r.reason) && message.equals(r.message)
-                && Arrays.equals(raw, r.raw) && rawBytes == r.rawBytes
-                && arrivedAtMillis == r.arrivedAtMillis && origin.equals(r.origin);
+        return o instanceof Rejection r
+                && reason.equals(r.reason)
+                && message.equals(r.message)
+                && Arrays.equals(raw, r.raw)
+                && rawBytes == r.rawBytes
+                && arrivedAtMillis == r.arrivedAtMillis
+                && origin.equals(r.origin);
     }
 
     @Override

@@ -1,10 +1,9 @@
 package io.periodtables.model;
 
+import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 import org.apache.flink.util.Preconditions;
-
-import java.util.Objects;
 
 /**
  * What the period-table sink consumes, and what the job's source yields: a reading for the table
@@ -87,8 +86,11 @@ public final class SinkRecord {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SinkRecord r && kind == r.kind && lateAtMillis == r.lateAtMillis
-                && Objects.equals(reading, r.reading) && Objects.equals(rejection, r.rejection);
+        return o instanceof SinkRecord r
+                && kind == r.kind
+                && lateAtMillis == r.lateAtMillis
+                && Objects.equals(reading, r.reading)
+                && Objects.equals(rejection, r.rejection);
     }
 
     @Override

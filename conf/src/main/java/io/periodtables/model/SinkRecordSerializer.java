@@ -1,5 +1,8 @@
 package io.periodtables.model;
 
+import java.io.IOException;
+import java.lang.reflect.Type;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -7,10 +10,6 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-
-import java.io.IOException;
-import java.lang.reflect.Type;
-import java.util.Map;
 
 /**
  * The explicit Flink serializer of {@link SinkRecord}. Format version 2: one byte for the kind

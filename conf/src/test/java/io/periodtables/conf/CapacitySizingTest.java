@@ -1,12 +1,11 @@
 package io.periodtables.conf;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.OptionalLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class CapacitySizingTest {
 
@@ -29,8 +28,13 @@ class CapacitySizingTest {
 
     @Test
     void theSizeStaysWithinMinAndMax() {
-        CapacitySizing sizing = new CapacitySizing(load("--tables.capacity.current.min", "50/400",
-                "--tables.capacity.current.max", "500/500", "--tables.capacity.target-utilization", "0.5"));
+        CapacitySizing sizing = new CapacitySizing(load(
+                "--tables.capacity.current.min",
+                "50/400",
+                "--tables.capacity.current.max",
+                "500/500",
+                "--tables.capacity.target-utilization",
+                "0.5"));
         assertThat(sizing.open(OptionalLong.of(3))).isEqualTo(Capacity.provisioned(50, 400));
         assertThat(sizing.open(OptionalLong.of(200))).isEqualTo(Capacity.provisioned(400, 400));
         assertThat(sizing.open(OptionalLong.of(10_000))).isEqualTo(Capacity.provisioned(500, 400));
@@ -45,24 +49,33 @@ class CapacitySizingTest {
     @Test
     void autoScalingIsOnForProvisionedTablesOnAwsAndOffWithAnEndpointOrOnDemand() {
         assertThat(load().autoscaling()).isTrue();
-        assertThat(load("--dynamodb.endpoint", "http://127.0.0.1:8000").autoscaling()).isFalse();
-        assertThat(load("--aws.endpoint", "http://127.0.0.1:8000").autoscaling()).isFalse();
+        assertThat(load("--dynamodb.endpoint", "http://127.0.0.1:8000").autoscaling())
+                .isFalse();
+        assertThat(load("--aws.endpoint", "http://127.0.0.1:8000").autoscaling())
+                .isFalse();
         assertThat(load("--tables.billing", "PAY_PER_REQUEST").autoscaling()).isFalse();
-        assertThat(load("--aws.endpoint", "http://127.0.0.1:8000", "--tables.capacity.autoscaling", "true").autoscaling()).isTrue();
+        assertThat(load("--aws.endpoint", "http://127.0.0.1:8000", "--tables.capacity.autoscaling", "true")
+                        .autoscaling())
+                .isTrue();
         assertThat(load("--tables.capacity.autoscaling", "false").autoscaling()).isFalse();
     }
 
     @Test
     void badBoundsAndTargetsStopTheJobNamingTheKey() {
-        assertThatThrownBy(() -> load("--tables.capacity.current.min", "600/1", "--tables.capacity.current.max", "500/500"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("tables.capacity.current.max")
+        assertThatThrownBy(() ->
+                        load("--tables.capacity.current.min", "600/1", "--tables.capacity.current.max", "500/500"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("tables.capacity.current.max")
                 .hasMessageContaining("600/1");
         assertThatThrownBy(() -> load("--tables.capacity.target-utilization", "0.95"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("tables.capacity.target-utilization")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("tables.capacity.target-utilization")
                 .hasMessageContaining("0.2 to 0.9");
         assertThatThrownBy(() -> load("--tables.capacity.current.max", "on-demand"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("tables.capacity.current.max");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("tables.capacity.current.max");
         assertThatThrownBy(() -> load("--tables.billing", "PAY_PER_REQUEST", "--tables.capacity.autoscaling", "true"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("tables.capacity.autoscaling");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("tables.capacity.autoscaling");
     }
 }

@@ -1,9 +1,7 @@
 package io.periodtables.conf;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +9,10 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Map;
 import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ConfigLoaderTest {
 
@@ -41,7 +40,8 @@ class ConfigLoaderTest {
 
     @Test
     void embeddedDynamoDbDefaultsOffOnManagedFlink() {
-        assertThat(ConfigLoader.load(new String[0], Map.of(), false).startsEmbeddedDynamoDb()).isFalse();
+        assertThat(ConfigLoader.load(new String[0], Map.of(), false).startsEmbeddedDynamoDb())
+                .isFalse();
     }
 
     @Test
@@ -55,7 +55,8 @@ class ConfigLoaderTest {
         job.setProperty("source", "generator");
         PeriodTablesConfig c = ConfigLoader.load(
                 new String[] {"--config", file.toString(), "--tables.prefix", "fromcli"},
-                Map.of("tables", tables, "job", job), true);
+                Map.of("tables", tables, "job", job),
+                true);
         assertThat(c.get(ConfigKeys.TABLES_PREFIX)).isEqualTo("fromcli");
         assertThat(c.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(3);
         assertThat(c.get(ConfigKeys.TABLES_PERIOD).toString()).isEqualTo("PT1H");
@@ -85,29 +86,31 @@ class ConfigLoaderTest {
     }
 
     @ParameterizedTest(name = "{0} = {1}")
-    @CsvSource(delimiter = '|', value = {
-        "tables.period | PT7M | divide",
-        "tables.period | tomorrow | P1D, P1W, P1M",
-        "tables.prefix | my prefix | [A-Za-z0-9_.-]",
-        "tables.shards | 0 | from 1 to 100",
-        "tables.shards | 101 | from 1 to 100",
-        "tables.shards | four | from 1 to 100",
-        "tables.capacity.current | 1000 | W/R",
-        "tables.capacity.previous | 0/100 | W,R >= 1",
-        "rotation.lead | 15 minutes | ISO-8601 duration",
-        "window.allowed-lateness | -PT5M | >= PT0S",
-        "tables.zone | Mars/Olympus | zone id",
-        "source | kafka | generator kinesis",
-        "aws.region | US East | AWS region",
-        "aws.endpoint | localhost:8000 | http(s) URL",
-        "tables.billing | free | provisioned pay-per-request",
-        "dynamodb.embedded | yes | true or false",
-        "kinesis.stream-arn | readings | stream ARN",
-        "tables.ttl | PT0S | positive",
-        "generator.rate | -5 | > 0",
-        "archive.path | archive/readings | filesystem URI",
-        "archive.path | s3:relative | filesystem URI",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "tables.period | PT7M | divide",
+                "tables.period | tomorrow | P1D, P1W, P1M",
+                "tables.prefix | my prefix | [A-Za-z0-9_.-]",
+                "tables.shards | 0 | from 1 to 100",
+                "tables.shards | 101 | from 1 to 100",
+                "tables.shards | four | from 1 to 100",
+                "tables.capacity.current | 1000 | W/R",
+                "tables.capacity.previous | 0/100 | W,R >= 1",
+                "rotation.lead | 15 minutes | ISO-8601 duration",
+                "window.allowed-lateness | -PT5M | >= PT0S",
+                "tables.zone | Mars/Olympus | zone id",
+                "source | kafka | generator kinesis",
+                "aws.region | US East | AWS region",
+                "aws.endpoint | localhost:8000 | http(s) URL",
+                "tables.billing | free | provisioned pay-per-request",
+                "dynamodb.embedded | yes | true or false",
+                "kinesis.stream-arn | readings | stream ARN",
+                "tables.ttl | PT0S | positive",
+                "generator.rate | -5 | > 0",
+                "archive.path | archive/readings | filesystem URI",
+                "archive.path | s3:relative | filesystem URI",
+            })
     void badValueStopsWithOneLineNamingKeyValueAndWhatIsAccepted(String key, String value, String accepted) {
         assertThatThrownBy(() -> load("--" + key, value))
                 .isInstanceOf(ConfigException.class)
@@ -120,23 +123,29 @@ class ConfigLoaderTest {
     @Test
     void leadMustBeShorterThanThePeriod() {
         assertThatThrownBy(() -> load("--tables.period", "PT15M", "--rotation.lead", "PT15M"))
-                .hasMessage("Invalid configuration: rotation.lead = 'PT15M': must be shorter than tables.period (PT15M)");
+                .hasMessage(
+                        "Invalid configuration: rotation.lead = 'PT15M': must be shorter than tables.period (PT15M)");
         assertThat(load("--tables.period", "PT15M", "--rotation.lead", "PT5M", "--window.allowed-lateness", "PT1M")
-                .get(ConfigKeys.ROTATION_LEAD)).isEqualTo(Duration.ofMinutes(5));
+                        .get(ConfigKeys.ROTATION_LEAD))
+                .isEqualTo(Duration.ofMinutes(5));
     }
 
     @Test
     void allowedLatenessMustBeShorterThanThePeriod() {
-        assertThatThrownBy(() -> load("--tables.period", "PT1H", "--rotation.lead", "PT5M", "--window.allowed-lateness", "PT2H"))
+        assertThatThrownBy(() ->
+                        load("--tables.period", "PT1H", "--rotation.lead", "PT5M", "--window.allowed-lateness", "PT2H"))
                 .hasMessageContaining("window.allowed-lateness = 'PT2H'");
     }
 
     @Test
     void kinesisSourceNeedsAStreamArn() {
-        assertThatThrownBy(() -> load("--source", "kinesis"))
-                .hasMessageContaining("kinesis.stream-arn is required");
-        assertThat(load("--source", "kinesis", "--kinesis.stream-arn",
-                "arn:aws:kinesis:us-east-1:123456789012:stream/readings").get(ConfigKeys.KINESIS_STREAM_ARN))
+        assertThatThrownBy(() -> load("--source", "kinesis")).hasMessageContaining("kinesis.stream-arn is required");
+        assertThat(load(
+                                "--source",
+                                "kinesis",
+                                "--kinesis.stream-arn",
+                                "arn:aws:kinesis:us-east-1:123456789012:stream/readings")
+                        .get(ConfigKeys.KINESIS_STREAM_ARN))
                 .endsWith("stream/readings");
     }
 
@@ -149,22 +158,25 @@ class ConfigLoaderTest {
     @Test
     void archivePathIsAFileSystemUriWithoutTrailingSlash() {
         assertThat(load().find(ConfigKeys.ARCHIVE_PATH)).isEmpty();
-        assertThat(load("--archive.path", "s3://bucket/readings/").get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("s3://bucket/readings");
-        assertThat(load("--archive.path", "s3://bucket").get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("s3://bucket");
-        assertThat(load("--archive.path", "file:///var/archive").get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("file:///var/archive");
+        assertThat(load("--archive.path", "s3://bucket/readings/").get(ConfigKeys.ARCHIVE_PATH))
+                .isEqualTo("s3://bucket/readings");
+        assertThat(load("--archive.path", "s3://bucket").get(ConfigKeys.ARCHIVE_PATH))
+                .isEqualTo("s3://bucket");
+        assertThat(load("--archive.path", "file:///var/archive").get(ConfigKeys.ARCHIVE_PATH))
+                .isEqualTo("file:///var/archive");
     }
 
     @Test
     void anArchiveNeedsLateReadingsInLateTables() {
         assertThatThrownBy(() -> load("--archive.path", "file:///var/archive", "--late.policy", "period-table"))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("Invalid configuration: late.policy = 'period-table': must be late-table when archive.path is set");
+                .hasMessageStartingWith(
+                        "Invalid configuration: late.policy = 'period-table': must be late-table when archive.path is set");
     }
 
     @Test
     void retentionMustOutliveTheGrace() {
-        assertThatThrownBy(() -> load("--tables.retention", "PT1M"))
-                .hasMessageContaining("tables.retention = 'PT1M'");
+        assertThatThrownBy(() -> load("--tables.retention", "PT1M")).hasMessageContaining("tables.retention = 'PT1M'");
     }
 
     @Test
@@ -181,9 +193,12 @@ class ConfigLoaderTest {
 
     @Test
     void perServiceEndpointOverridesTheGeneralOne() {
-        PeriodTablesConfig c = load("--aws.endpoint", "http://127.0.0.1:4566", "--dynamodb.endpoint", "http://127.0.0.1:8000");
-        assertThat(c.dynamoDbEndpoint()).hasValueSatisfying(u -> assertThat(u.getPort()).isEqualTo(8000));
-        assertThat(c.kinesisEndpoint()).hasValueSatisfying(u -> assertThat(u.getPort()).isEqualTo(4566));
+        PeriodTablesConfig c =
+                load("--aws.endpoint", "http://127.0.0.1:4566", "--dynamodb.endpoint", "http://127.0.0.1:8000");
+        assertThat(c.dynamoDbEndpoint())
+                .hasValueSatisfying(u -> assertThat(u.getPort()).isEqualTo(8000));
+        assertThat(c.kinesisEndpoint())
+                .hasValueSatisfying(u -> assertThat(u.getPort()).isEqualTo(4566));
         assertThat(c.startsEmbeddedDynamoDb()).isFalse();
     }
 
@@ -191,12 +206,16 @@ class ConfigLoaderTest {
     void onDemandBillingMakesEveryTierOnDemand() {
         PeriodTablesConfig c = load("--tables.billing", "PAY_PER_REQUEST");
         assertThat(c.effectiveCapacity(CapacityTier.CURRENT)).isEqualTo(Capacity.ON_DEMAND);
-        assertThat(load("--tables.capacity.older", "on-demand").effectiveCapacity(CapacityTier.OLDER).onDemand()).isTrue();
+        assertThat(load("--tables.capacity.older", "on-demand")
+                        .effectiveCapacity(CapacityTier.OLDER)
+                        .onDemand())
+                .isTrue();
     }
 
     @Test
     void describeMasksTheKmsKey() {
-        String described = load("--tables.sse-kms-key", "arn:aws:kms:us-east-1:1:key/abc").describe();
+        String described =
+                load("--tables.sse-kms-key", "arn:aws:kms:us-east-1:1:key/abc").describe();
         assertThat(described).contains("tables.sse-kms-key=****").doesNotContain("key/abc");
     }
 
@@ -207,7 +226,8 @@ class ConfigLoaderTest {
         try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
             out.writeObject(c);
         }
-        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+        try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
             PeriodTablesConfig copy = (PeriodTablesConfig) in.readObject();
             assertThat(copy.naming().periodTableOf(java.time.Instant.parse("2026-11-22T13:00:00Z")))
                     .isEqualTo("readings_2026-11-22T1300");

@@ -1,7 +1,11 @@
 package io.periodtables.conf;
 
-import io.periodtables.conf.DynamoDbFailure.Kind;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.periodtables.conf.DynamoDbFailure.Kind;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -10,46 +14,46 @@ import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 
-import java.io.IOException;
-import java.net.ConnectException;
-import java.util.concurrent.CompletionException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 class DynamoDbFailureTest {
 
     @ParameterizedTest
     @CsvSource({
-            "ProvisionedThroughputExceededException, 400, THROTTLED",
-            "ThrottlingException, 400, THROTTLED",
-            "RequestLimitExceeded, 400, THROTTLED",
-            "SomethingNew, 429, THROTTLED",
-            "InternalServerError, 500, TRANSIENT",
-            "ServiceUnavailable, 503, TRANSIENT",
-            "ValidationException, 400, VALIDATION",
-            "ResourceNotFoundException, 400, TABLE_MISSING",
-            "ResourceInUseException, 400, TABLE_BUSY",
-            "LimitExceededException, 400, QUOTA",
-            "AccessDeniedException, 400, ACCESS_DENIED",
-            "UnrecognizedClientException, 400, ACCESS_DENIED",
-            "InvalidSignatureException, 400, ACCESS_DENIED",
-            "MissingAuthenticationToken, 403, ACCESS_DENIED",
-            "ExpiredTokenException, 400, REFUSED",
-            "ItemCollectionSizeLimitExceededException, 400, REFUSED",
+        "ProvisionedThroughputExceededException, 400, THROTTLED",
+        "ThrottlingException, 400, THROTTLED",
+        "RequestLimitExceeded, 400, THROTTLED",
+        "SomethingNew, 429, THROTTLED",
+        "InternalServerError, 500, TRANSIENT",
+        "ServiceUnavailable, 503, TRANSIENT",
+        "ValidationException, 400, VALIDATION",
+        "ResourceNotFoundException, 400, TABLE_MISSING",
+        "ResourceInUseException, 400, TABLE_BUSY",
+        "LimitExceededException, 400, QUOTA",
+        "AccessDeniedException, 400, ACCESS_DENIED",
+        "UnrecognizedClientException, 400, ACCESS_DENIED",
+        "InvalidSignatureException, 400, ACCESS_DENIED",
+        "MissingAuthenticationToken, 403, ACCESS_DENIED",
+        "ExpiredTokenException, 400, REFUSED",
+        "ItemCollectionSizeLimitExceededException, 400, REFUSED",
     })
     void serviceErrorsAreClassifiedByTheirCode(String code, int status, Kind expected) {
-        assertThat(DynamoDbFailure.classify(new CompletionException(service(code, status)))).isEqualTo(expected);
+        assertThat(DynamoDbFailure.classify(new CompletionException(service(code, status))))
+                .isEqualTo(expected);
     }
 
     @Test
     void clientSideErrorsAreTransientAndOurOwnAreNoDynamoDbFailure() {
-        assertThat(DynamoDbFailure.classify(new CompletionException(
-                SdkClientException.create("connect", new ConnectException("refused"))))).isEqualTo(Kind.TRANSIENT);
-        assertThat(DynamoDbFailure.classify(ApiCallAttemptTimeoutException.create(100))).isEqualTo(Kind.TRANSIENT);
+        assertThat(DynamoDbFailure.classify(
+                        new CompletionException(SdkClientException.create("connect", new ConnectException("refused")))))
+                .isEqualTo(Kind.TRANSIENT);
+        assertThat(DynamoDbFailure.classify(ApiCallAttemptTimeoutException.create(100)))
+                .isEqualTo(Kind.TRANSIENT);
         assertThat(DynamoDbFailure.classify(new IOException("reset"))).isEqualTo(Kind.TRANSIENT);
-        assertThat(DynamoDbFailure.classify(new CompletionException(new IllegalStateException("ours")))).isEqualTo(Kind.NOT_DYNAMODB);
-        assertThat(DynamoDbFailure.isRetryable(service("ThrottlingException", 400))).isTrue();
-        assertThat(DynamoDbFailure.isRetryable(service("ValidationException", 400))).isFalse();
+        assertThat(DynamoDbFailure.classify(new CompletionException(new IllegalStateException("ours"))))
+                .isEqualTo(Kind.NOT_DYNAMODB);
+        assertThat(DynamoDbFailure.isRetryable(service("ThrottlingException", 400)))
+                .isTrue();
+        assertThat(DynamoDbFailure.isRetryable(service("ValidationException", 400)))
+                .isFalse();
     }
 
     @Test
@@ -63,7 +67,7 @@ class DynamoDbFailureTest {
         assertThat(DynamoDbFailure.describe(new CompletionException(service("ValidationException", 400))))
                 .isEqualTo("ValidationException (HTTP 400): message of ValidationException");
         assertThat(DynamoDbFailure.describe(new CompletionException(
-                SdkClientException.create("Unable to execute HTTP request", new ConnectException("refused")))))
+                        SdkClientException.create("Unable to execute HTTP request", new ConnectException("refused")))))
                 .startsWith("SdkClientException caused by ConnectException: Unable to execute HTTP request");
     }
 
@@ -72,17 +76,28 @@ class DynamoDbFailureTest {
         for (String message : new String[] {
             "One of the required keys was not given a value",
             "The provided key element does not match the schema",
-            "Missing the key id in the item"}) {
+            "Missing the key id in the item"
+        }) {
             DynamoDbException error = (DynamoDbException) DynamoDbException.builder()
-                    .awsErrorDetails(AwsErrorDetails.builder().errorCode("ValidationException").errorMessage(message).build())
-                    .statusCode(400).message(message).build();
-            assertThat(DynamoDbFailure.classify(new CompletionException(error))).as(message).isEqualTo(Kind.WRONG_KEY_SCHEMA);
+                    .awsErrorDetails(AwsErrorDetails.builder()
+                            .errorCode("ValidationException")
+                            .errorMessage(message)
+                            .build())
+                    .statusCode(400)
+                    .message(message)
+                    .build();
+            assertThat(DynamoDbFailure.classify(new CompletionException(error)))
+                    .as(message)
+                    .isEqualTo(Kind.WRONG_KEY_SCHEMA);
         }
     }
 
     static DynamoDbException service(String code, int status) {
         return (DynamoDbException) DynamoDbException.builder()
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage("message of " + code).build())
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage("message of " + code)
+                        .build())
                 .statusCode(status)
                 .message("message of " + code)
                 .build();

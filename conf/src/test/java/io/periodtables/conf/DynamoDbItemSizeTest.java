@@ -1,17 +1,16 @@
 package io.periodtables.conf;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class DynamoDbItemSizeTest {
 
@@ -19,19 +18,36 @@ class DynamoDbItemSizeTest {
     void developerGuideExampleIs23Bytes() {
         // DynamoDB Developer Guide, "Item sizes": shirt-color=R, shirt-size=M is 23 bytes.
         assertThat(DynamoDbItemSize.of(Map.of(
-                "shirt-color", AttributeValue.fromS("R"),
-                "shirt-size", AttributeValue.fromS("M")))).isEqualTo(23);
+                        "shirt-color", AttributeValue.fromS("R"),
+                        "shirt-size", AttributeValue.fromS("M"))))
+                .isEqualTo(23);
     }
 
     @Test
     void stringsCountUtf8Bytes() {
-        assertThat(DynamoDbItemSize.of(Map.of("é", AttributeValue.fromS("€😀")))).isEqualTo(2 + 3 + 4);
+        assertThat(DynamoDbItemSize.of(Map.of("é", AttributeValue.fromS("€😀"))))
+                .isEqualTo(2 + 3 + 4);
     }
 
     @ParameterizedTest(name = "{0} takes {1} bytes")
     @CsvSource({
-        "0, 1", "1, 2", "7, 2", "10, 2", "100, 2", "1000, 2", "12345, 4", "123456, 4", "1.5, 3", "0.05, 2",
-        "0.001, 2", "-1, 3", "-12345, 5", "1500, 2", "1.5e3, 2", "12345678901234567890123456789012345678, 20"})
+        "0, 1",
+        "1, 2",
+        "7, 2",
+        "10, 2",
+        "100, 2",
+        "1000, 2",
+        "12345, 4",
+        "123456, 4",
+        "1.5, 3",
+        "0.05, 2",
+        "0.001, 2",
+        "-1, 3",
+        "-12345, 5",
+        "1500, 2",
+        "1.5e3, 2",
+        "12345678901234567890123456789012345678, 20"
+    })
     void numbersTakeOneBytePerTwoSignificantDigitsPlusOne(String number, long bytes) {
         assertThat(DynamoDbItemSize.numberSize(number)).isEqualTo(bytes);
     }
@@ -93,11 +109,12 @@ class DynamoDbItemSizeTest {
     void listsAndMapsAddThreeBytesPlusOnePerElement() {
         assertThat(DynamoDbItemSize.valueSize(AttributeValue.fromL(List.of()))).isEqualTo(3);
         assertThat(DynamoDbItemSize.valueSize(AttributeValue.fromM(Map.of()))).isEqualTo(3);
-        assertThat(DynamoDbItemSize.valueSize(AttributeValue.fromL(List.of(
-                AttributeValue.fromS("ab"), AttributeValue.fromBool(true))))).isEqualTo(3 + (1 + 2) + (1 + 1));
+        assertThat(DynamoDbItemSize.valueSize(
+                        AttributeValue.fromL(List.of(AttributeValue.fromS("ab"), AttributeValue.fromBool(true)))))
+                .isEqualTo(3 + (1 + 2) + (1 + 1));
         assertThat(DynamoDbItemSize.valueSize(AttributeValue.fromM(Map.of(
-                "k", AttributeValue.fromS("v"),
-                "inner", AttributeValue.fromL(List.of(AttributeValue.fromN("1")))))))
+                        "k", AttributeValue.fromS("v"),
+                        "inner", AttributeValue.fromL(List.of(AttributeValue.fromN("1")))))))
                 .isEqualTo(3 + (1 + 1 + 1) + (1 + 5 + (3 + 1 + 2)));
     }
 }

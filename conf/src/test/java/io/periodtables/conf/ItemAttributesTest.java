@@ -1,15 +1,14 @@
 package io.periodtables.conf;
 
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class ItemAttributesTest {
 
@@ -24,16 +23,21 @@ class ItemAttributesTest {
         assertThat(attributes.get("big")).isEqualTo(AttributeValue.fromN("12345678901234567890.50"));
         assertThat(attributes.get("t")).isEqualTo(AttributeValue.fromN("-1.5e3"));
         assertThat(attributes.get("flag")).isEqualTo(AttributeValue.fromBool(false));
-        assertThat(attributes.get("nested")).isEqualTo(AttributeValue.fromM(Map.of(
-                "deep", AttributeValue.fromM(Map.of("k", AttributeValue.fromS("v"))))));
-        assertThat(attributes.get("arr")).isEqualTo(AttributeValue.fromL(List.of(
-                AttributeValue.fromN("1"), AttributeValue.fromS("a"), AttributeValue.fromBool(true),
-                AttributeValue.fromM(Map.of("x", AttributeValue.fromN("2"))))));
+        assertThat(attributes.get("nested"))
+                .isEqualTo(AttributeValue.fromM(
+                        Map.of("deep", AttributeValue.fromM(Map.of("k", AttributeValue.fromS("v"))))));
+        assertThat(attributes.get("arr"))
+                .isEqualTo(AttributeValue.fromL(List.of(
+                        AttributeValue.fromN("1"),
+                        AttributeValue.fromS("a"),
+                        AttributeValue.fromBool(true),
+                        AttributeValue.fromM(Map.of("x", AttributeValue.fromN("2"))))));
     }
 
     @Test
     void nullFieldsAreOmittedButNullArrayElementsKeepTheirPlace() throws Exception {
-        Map<String, AttributeValue> attributes = ItemAttributes.ofJsonObject("{\"a\":[null,1],\"b\":null,\"c\":{\"d\":null}}");
+        Map<String, AttributeValue> attributes =
+                ItemAttributes.ofJsonObject("{\"a\":[null,1],\"b\":null,\"c\":{\"d\":null}}");
 
         assertThat(attributes).containsOnlyKeys("a", "c");
         assertThat(attributes.get("a").l()).containsExactly(AttributeValue.fromNul(true), AttributeValue.fromN("1"));
@@ -43,10 +47,12 @@ class ItemAttributesTest {
     @Test
     void anythingButOneJsonObjectIsRefused() {
         assertThatThrownBy(() -> ItemAttributes.ofJsonObject("[{\"a\":1}]"))
-                .isInstanceOf(IOException.class).hasMessageContaining("expected a JSON object");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("expected a JSON object");
         assertThatThrownBy(() -> ItemAttributes.ofJsonObject("42")).isInstanceOf(IOException.class);
         assertThatThrownBy(() -> ItemAttributes.ofJsonObject("{\"a\":1} {\"b\":2}"))
-                .isInstanceOf(IOException.class).hasMessageContaining("after the JSON value");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("after the JSON value");
         assertThatThrownBy(() -> ItemAttributes.ofJsonObject("{\"a\":")).isInstanceOf(IOException.class);
         assertThatThrownBy(() -> ItemAttributes.ofJsonObject("")).isInstanceOf(IOException.class);
     }
@@ -54,14 +60,16 @@ class ItemAttributesTest {
     @Test
     void anInputRecordIsOneObjectOrAnArrayOfObjects() throws Exception {
         assertThat(ItemAttributes.ofJsonObjects("{\"v\":1}")).containsExactly(Map.of("v", AttributeValue.fromN("1")));
-        assertThat(ItemAttributes.ofJsonObjects("[{\"v\":1},{\"w\":\"x\"}]")).containsExactly(
-                Map.of("v", AttributeValue.fromN("1")), Map.of("w", AttributeValue.fromS("x")));
+        assertThat(ItemAttributes.ofJsonObjects("[{\"v\":1},{\"w\":\"x\"}]"))
+                .containsExactly(Map.of("v", AttributeValue.fromN("1")), Map.of("w", AttributeValue.fromS("x")));
         assertThat(ItemAttributes.ofJsonObjects("[]")).isEmpty();
 
         assertThatThrownBy(() -> ItemAttributes.ofJsonObjects("[{\"v\":1},2]"))
-                .isInstanceOf(IOException.class).hasMessageContaining("expected an array of JSON objects");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("expected an array of JSON objects");
         assertThatThrownBy(() -> ItemAttributes.ofJsonObjects("\"text\""))
-                .isInstanceOf(IOException.class).hasMessageContaining("expected a JSON object or an array of them");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("expected a JSON object or an array of them");
         assertThatThrownBy(() -> ItemAttributes.ofJsonObjects("[{\"v\":1}] 3")).isInstanceOf(IOException.class);
     }
 
@@ -79,15 +87,17 @@ class ItemAttributesTest {
                 "ns", AttributeValue.fromNs(List.of("1", "2.5")),
                 "bs", AttributeValue.fromBs(List.of(SdkBytes.fromByteArray(new byte[] {(byte) 0xff}))));
 
-        assertThat(ItemAttributes.toJson(item)).isEqualTo("{\"b\":\"AQID\",\"bool\":true,\"bs\":[\"/w==\"],"
-                + "\"l\":[1,null],\"m\":{\"a\":\"2\",\"z\":1},\"n\":-1.50,\"ns\":[1,2.5],\"nul\":null,"
-                + "\"s\":\"x\\\"y\",\"ss\":[\"p\",\"q\"]}");
+        assertThat(ItemAttributes.toJson(item))
+                .isEqualTo("{\"b\":\"AQID\",\"bool\":true,\"bs\":[\"/w==\"],"
+                        + "\"l\":[1,null],\"m\":{\"a\":\"2\",\"z\":1},\"n\":-1.50,\"ns\":[1,2.5],\"nul\":null,"
+                        + "\"s\":\"x\\\"y\",\"ss\":[\"p\",\"q\"]}");
     }
 
     @Test
     void aPayloadRendersBackToItsCanonicalJson() throws Exception {
         String canonical = "{\"a\":[1,\"b\",false],\"pos\":{\"x\":1.5,\"y\":-2},\"unit\":\"°C\"}";
 
-        assertThat(ItemAttributes.toJson(ItemAttributes.ofJsonObject(canonical))).isEqualTo(canonical);
+        assertThat(ItemAttributes.toJson(ItemAttributes.ofJsonObject(canonical)))
+                .isEqualTo(canonical);
     }
 }

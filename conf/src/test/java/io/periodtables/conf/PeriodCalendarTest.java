@@ -1,6 +1,7 @@
 package io.periodtables.conf;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -9,9 +10,7 @@ import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.TimeZone;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class PeriodCalendarTest {
 
@@ -42,7 +41,8 @@ class PeriodCalendarTest {
     void periodStartIsInclusiveAndEndExclusive() {
         PeriodCalendar cal = utc("PT1H");
         assertThat(cal.periodOf(Instant.parse("2026-11-22T14:00:00Z")).label()).isEqualTo("2026-11-22T1400");
-        assertThat(cal.periodOf(Instant.parse("2026-11-22T13:59:59.999Z")).label()).isEqualTo("2026-11-22T1300");
+        assertThat(cal.periodOf(Instant.parse("2026-11-22T13:59:59.999Z")).label())
+                .isEqualTo("2026-11-22T1300");
     }
 
     @Test
@@ -108,9 +108,14 @@ class PeriodCalendarTest {
         TimeZone before = TimeZone.getDefault();
         try {
             TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kolkata"));
-            assertThat(utc("PT1H").periodOf(Instant.parse("2026-11-22T23:30:00Z")).label())
+            assertThat(utc("PT1H")
+                            .periodOf(Instant.parse("2026-11-22T23:30:00Z"))
+                            .label())
                     .isEqualTo("2026-11-22T2300");
-            assertThat(utc("P1D").periodOf(Instant.parse("2026-11-22T23:30:00Z")).label()).isEqualTo("2026-11-22");
+            assertThat(utc("P1D")
+                            .periodOf(Instant.parse("2026-11-22T23:30:00Z"))
+                            .label())
+                    .isEqualTo("2026-11-22");
         } finally {
             TimeZone.setDefault(before);
         }

@@ -1,12 +1,11 @@
 package io.periodtables.conf;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class TableBudgetTest {
 
@@ -28,17 +27,20 @@ class TableBudgetTest {
     @Test
     void aHigherTableQuotaLetsTheSameConfigurationStart() {
         assertThat(load("--tables.period", "PT1H", "--tables.retention", "P400D", "--limits.max-tables", "10000")
-                .find(ConfigKeys.TABLES_RETENTION)).contains(Duration.ofDays(400));
+                        .find(ConfigKeys.TABLES_RETENTION))
+                .contains(Duration.ofDays(400));
     }
 
     @Test
     void provisionedWriteCapacityAboveTheQuotaStopsTheJob() {
-        assertThatThrownBy(() -> load("--tables.period", "PT1H", "--tables.retention", "P30D",
-                "--tables.capacity.older", "200/1"))
+        assertThatThrownBy(() -> load(
+                        "--tables.period", "PT1H", "--tables.retention", "P30D", "--tables.capacity.older", "200/1"))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("Invalid configuration: tables.retention = 'P30D' with tables.period = 'PT1H'"
-                        + " and tables.capacity.* provisions up to 145,801 WCU, above limits.max-write-capacity = 80000")
-                .satisfies(e -> assertThat(e.getMessage()).isEqualTo(e.getMessage().trim()));
+                .hasMessageStartingWith(
+                        "Invalid configuration: tables.retention = 'P30D' with tables.period = 'PT1H'"
+                                + " and tables.capacity.* provisions up to 145,801 WCU, above limits.max-write-capacity = 80000")
+                .satisfies(
+                        e -> assertThat(e.getMessage()).isEqualTo(e.getMessage().trim()));
     }
 
     @Test
@@ -54,12 +56,16 @@ class TableBudgetTest {
 
     @Test
     void withoutRetentionTheJobStartsWithAWarning() {
-        assertThat(TableBudget.of(load()).warning()).hasValueSatisfying(w -> assertThat(w)
-                .contains("tables.retention is not set").contains("managedTables").contains("provisionedWriteCapacity"));
+        assertThat(TableBudget.of(load()).warning())
+                .hasValueSatisfying(w -> assertThat(w)
+                        .contains("tables.retention is not set")
+                        .contains("managedTables")
+                        .contains("provisionedWriteCapacity"));
     }
 
     @Test
     void onDemandTablesProvisionNoWriteCapacity() {
-        assertThat(TableBudget.of(load("--tables.billing", "PAY_PER_REQUEST")).writeCapacity(Duration.ofDays(30))).isZero();
+        assertThat(TableBudget.of(load("--tables.billing", "PAY_PER_REQUEST")).writeCapacity(Duration.ofDays(30)))
+                .isZero();
     }
 }

@@ -1,13 +1,12 @@
 package io.periodtables.conf;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class TableNamingTest {
 
@@ -17,11 +16,14 @@ class TableNamingTest {
     void namesFollowTheDesignContract() {
         assertThat(daily.periodTableOf(Instant.parse("2026-11-22T13:45:01Z"))).isEqualTo("readings_2026-11-22");
         assertThat(new TableNaming("readings", new PeriodCalendar(PeriodLength.parse("PT1H"), ZoneOffset.UTC))
-                .periodTableOf(Instant.parse("2026-11-22T13:45:01Z"))).isEqualTo("readings_2026-11-22T1300");
+                        .periodTableOf(Instant.parse("2026-11-22T13:45:01Z")))
+                .isEqualTo("readings_2026-11-22T1300");
         assertThat(new TableNaming("readings", new PeriodCalendar(PeriodLength.WEEK, ZoneOffset.UTC))
-                .periodTableOf(Instant.parse("2026-11-22T13:45:01Z"))).isEqualTo("readings_2026-W47");
+                        .periodTableOf(Instant.parse("2026-11-22T13:45:01Z")))
+                .isEqualTo("readings_2026-W47");
         assertThat(new TableNaming("readings", new PeriodCalendar(PeriodLength.MONTH, ZoneOffset.UTC))
-                .periodTableOf(Instant.parse("2026-11-22T13:45:01Z"))).isEqualTo("readings_2026-11");
+                        .periodTableOf(Instant.parse("2026-11-22T13:45:01Z")))
+                .isEqualTo("readings_2026-11");
         assertThat(daily.rejectedTable()).isEqualTo("readings_rejected");
     }
 
@@ -37,10 +39,10 @@ class TableNamingTest {
             assertThat(ref.kind()).isEqualTo(TableNaming.TableRef.Kind.PERIOD);
             assertThat(ref.period().start()).isEqualTo(Instant.parse("2026-11-22T00:00:00Z"));
         });
-        assertThat(daily.parse("readings_late_2026-11")).hasValueSatisfying(ref ->
-                assertThat(ref.lateMonth()).isEqualTo(YearMonth.of(2026, 11)));
-        assertThat(daily.parse("readings_rejected")).hasValueSatisfying(ref ->
-                assertThat(ref.kind()).isEqualTo(TableNaming.TableRef.Kind.REJECTED));
+        assertThat(daily.parse("readings_late_2026-11"))
+                .hasValueSatisfying(ref -> assertThat(ref.lateMonth()).isEqualTo(YearMonth.of(2026, 11)));
+        assertThat(daily.parse("readings_rejected"))
+                .hasValueSatisfying(ref -> assertThat(ref.kind()).isEqualTo(TableNaming.TableRef.Kind.REJECTED));
         assertThat(daily.parse("other_2026-11-22")).isEmpty();
         assertThat(daily.parse("readings_2026-11-22T1300")).isEmpty();
         assertThat(daily.parse("readings_late_2026-13")).isEmpty();

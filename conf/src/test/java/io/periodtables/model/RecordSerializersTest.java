@@ -1,5 +1,11 @@
 package io.periodtables.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -9,26 +15,24 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class RecordSerializersTest {
 
     private static final Reading WITH_EVENT_ID = new Reading("dev-ü", 1_700_000_000_123L, "e-1", "{\"t\":21.5}");
     private static final Reading WITHOUT_EVENT_ID = new Reading("dev-2", -5L, null, "{}");
-    private static final Rejection REJECTION =
-            Rejection.of(RejectReason.BAD_TIMESTAMP, "timestamp 'x' is not ISO-8601", new byte[] {1, 2, (byte) 0xff}, 42L, "shard-0/7");
+    private static final Rejection REJECTION = Rejection.of(
+            RejectReason.BAD_TIMESTAMP,
+            "timestamp 'x' is not ISO-8601",
+            new byte[] {1, 2, (byte) 0xff},
+            42L,
+            "shard-0/7");
 
     @Test
     void flinkUsesTheExplicitSerializers() {
         SerializerConfigImpl config = new SerializerConfigImpl();
         assertThat(TypeInformation.of(Reading.class).createSerializer(config)).isSameAs(ReadingSerializer.INSTANCE);
         assertThat(TypeInformation.of(Rejection.class).createSerializer(config)).isSameAs(RejectionSerializer.INSTANCE);
-        assertThat(TypeInformation.of(SinkRecord.class).createSerializer(config)).isSameAs(SinkRecordSerializer.INSTANCE);
+        assertThat(TypeInformation.of(SinkRecord.class).createSerializer(config))
+                .isSameAs(SinkRecordSerializer.INSTANCE);
     }
 
     @Test
@@ -40,16 +44,19 @@ class RecordSerializersTest {
     @Test
     void rejectionsRoundTrip() throws IOException {
         Rejection big = Rejection.of(RejectReason.ITEM_TOO_LARGE, "m", "x".repeat(100_000), 1L, "readings_x");
-        assertThat(roundTrip(RejectionSerializer.INSTANCE, List.of(REJECTION, big))).containsExactly(REJECTION, big);
+        assertThat(roundTrip(RejectionSerializer.INSTANCE, List.of(REJECTION, big)))
+                .containsExactly(REJECTION, big);
     }
 
     @Test
     void everyReasonRoundTripsThroughItsStoredCode() throws IOException {
         List<Rejection> all = java.util.Arrays.stream(RejectReason.values())
-                .map(reason -> Rejection.of(reason, "m", "x", 1L, "o")).toList();
+                .map(reason -> Rejection.of(reason, "m", "x", 1L, "o"))
+                .toList();
         assertThat(roundTrip(RejectionSerializer.INSTANCE, all)).containsExactlyElementsOf(all);
         assertThat(java.util.Arrays.stream(RejectReason.values()).map(RejectReason::code))
-                .doesNotHaveDuplicates().allMatch(code -> code.matches("[a-z]+(-[a-z]+)*"));
+                .doesNotHaveDuplicates()
+                .allMatch(code -> code.matches("[a-z]+(-[a-z]+)*"));
     }
 
     @Test
@@ -66,14 +73,17 @@ class RecordSerializersTest {
         original.readFully(rest);
         unknown.write(rest);
 
-        assertThatThrownBy(() -> RejectionSerializer.INSTANCE.deserialize(new DataInputDeserializer(unknown.getCopyOfBuffer())))
-                .isInstanceOf(IOException.class).hasMessageContaining("from-the-future");
+        assertThatThrownBy(() ->
+                        RejectionSerializer.INSTANCE.deserialize(new DataInputDeserializer(unknown.getCopyOfBuffer())))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("from-the-future");
     }
 
     @Test
     void sinkRecordsOfEveryKindRoundTrip() throws IOException {
         List<SinkRecord> records = List.of(
-                SinkRecord.period(WITH_EVENT_ID), SinkRecord.late(WITHOUT_EVENT_ID, 1_700_000_000_999L),
+                SinkRecord.period(WITH_EVENT_ID),
+                SinkRecord.late(WITHOUT_EVENT_ID, 1_700_000_000_999L),
                 SinkRecord.rejected(REJECTION));
         assertThat(roundTrip(SinkRecordSerializer.INSTANCE, records)).containsExactlyElementsOf(records);
     }
@@ -99,8 +109,11 @@ class RecordSerializersTest {
         TypeSerializerSnapshot<SinkRecord> v1 = TypeSerializerSnapshot.readVersionedSnapshot(
                 new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
 
-        assertThat(SinkRecordSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(v1)
-                .isCompatibleAfterMigration()).isTrue();
+        assertThat(SinkRecordSerializer.INSTANCE
+                        .snapshotConfiguration()
+                        .resolveSchemaCompatibility(v1)
+                        .isCompatibleAfterMigration())
+                .isTrue();
     }
 
     @Test
@@ -117,7 +130,8 @@ class RecordSerializersTest {
         out.writeInt(ReadingSerializer.FORMAT_VERSION + 1);
         DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
 
-        assertThatThrownBy(() -> TypeSerializerSnapshot.readVersionedSnapshot(in, getClass().getClassLoader()))
+        assertThatThrownBy(() -> TypeSerializerSnapshot.readVersionedSnapshot(
+                        in, getClass().getClassLoader()))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("format version 2")
                 .hasMessageContaining("reads versions 1 to 1");
@@ -130,9 +144,12 @@ class RecordSerializersTest {
 
         assertThat(rejection.rawBytes()).isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
         assertThat(rejection.raw()).hasSize(Rejection.MAX_RAW_BYTES - 1);
-        assertThat(new String(rejection.raw(), StandardCharsets.UTF_8)).isEqualTo("a".repeat(Rejection.MAX_RAW_BYTES - 1));
-        assertThat(rejection.rawHash()).matches("[0-9a-f]{16}")
-                .isEqualTo(Rejection.of(RejectReason.INVALID_JSON, "other message", text, 9L, "p").rawHash());
+        assertThat(new String(rejection.raw(), StandardCharsets.UTF_8))
+                .isEqualTo("a".repeat(Rejection.MAX_RAW_BYTES - 1));
+        assertThat(rejection.rawHash())
+                .matches("[0-9a-f]{16}")
+                .isEqualTo(Rejection.of(RejectReason.INVALID_JSON, "other message", text, 9L, "p")
+                        .rawHash());
     }
 
     @Test

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,7 +35,8 @@ public final class AutoScalingEndpoint implements AutoCloseable {
     public record Call(long nanoTime, String operation, JsonNode body) {
         /** {@code resourceId / scalableDimension}, e.g. {@code table/readings_2026-11-23 / dynamodb:table:WriteCapacityUnits}. */
         public String target() {
-            return body.path("ResourceId").asText() + " / " + body.path("ScalableDimension").asText();
+            return body.path("ResourceId").asText() + " / "
+                    + body.path("ScalableDimension").asText();
         }
     }
 
@@ -85,9 +85,13 @@ public final class AutoScalingEndpoint implements AutoCloseable {
         long arrived = System.nanoTime();
         try (InputStream in = exchange.getRequestBody()) {
             String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
-            String operation = target != null && target.startsWith(TARGET_PREFIX) ? target.substring(TARGET_PREFIX.length()) : "";
+            String operation =
+                    target != null && target.startsWith(TARGET_PREFIX) ? target.substring(TARGET_PREFIX.length()) : "";
             byte[] bytes = in.readAllBytes();
-            Call call = new Call(arrived, operation, JSON.readTree(bytes.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : bytes));
+            Call call = new Call(
+                    arrived,
+                    operation,
+                    JSON.readTree(bytes.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : bytes));
             synchronized (calls) {
                 calls.add(call);
             }
@@ -99,9 +103,13 @@ public final class AutoScalingEndpoint implements AutoCloseable {
                 }
                 case "PutScalingPolicy" -> {
                     if (targets.contains(key)) {
-                        reply(exchange, 200, "{\"PolicyARN\":\"arn:aws:autoscaling:us-east-1:000000000000:scalingPolicy:local:"
-                                + "resource/dynamodb/" + call.body().path("ResourceId").asText() + ":policyName/"
-                                + call.body().path("PolicyName").asText() + "\",\"Alarms\":[]}");
+                        reply(
+                                exchange,
+                                200,
+                                "{\"PolicyARN\":\"arn:aws:autoscaling:us-east-1:000000000000:scalingPolicy:local:"
+                                        + "resource/dynamodb/"
+                                        + call.body().path("ResourceId").asText() + ":policyName/"
+                                        + call.body().path("PolicyName").asText() + "\",\"Alarms\":[]}");
                     } else {
                         notFound(exchange, key);
                     }
@@ -113,14 +121,21 @@ public final class AutoScalingEndpoint implements AutoCloseable {
                         notFound(exchange, key);
                     }
                 }
-                default -> reply(exchange, 400, "{\"__type\":\"UnknownOperationException\",\"Message\":\"" + operation + "\"}");
+                default ->
+                    reply(
+                            exchange,
+                            400,
+                            "{\"__type\":\"UnknownOperationException\",\"Message\":\"" + operation + "\"}");
             }
         }
     }
 
     private static void notFound(HttpExchange exchange, String key) throws IOException {
-        reply(exchange, 400, "{\"__type\":\"ObjectNotFoundException\",\"Message\":\"No scalable target registered for "
-                + key.replace("\"", "") + "\"}");
+        reply(
+                exchange,
+                400,
+                "{\"__type\":\"ObjectNotFoundException\",\"Message\":\"No scalable target registered for "
+                        + key.replace("\"", "") + "\"}");
     }
 
     private static void reply(HttpExchange exchange, int status, String body) throws IOException {

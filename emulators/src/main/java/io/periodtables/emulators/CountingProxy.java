@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,8 +31,18 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class CountingProxy implements AutoCloseable {
     /** Headers that the JDK client sets itself or refuses, and hop-by-hop response headers. */
-    private static final Set<String> NOT_FORWARDED = Set.of("connection", "content-length", "date", "expect", "from",
-            "host", "upgrade", "via", "warning", "transfer-encoding", "keep-alive");
+    private static final Set<String> NOT_FORWARDED = Set.of(
+            "connection",
+            "content-length",
+            "date",
+            "expect",
+            "from",
+            "host",
+            "upgrade",
+            "via",
+            "warning",
+            "transfer-encoding",
+            "keep-alive");
 
     static {
         // Without it, the JDK server writes headers and body as two segments and Nagle's algorithm
@@ -43,12 +52,14 @@ public final class CountingProxy implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService workers;
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final URI target;
     private final Map<String, LongAdder> calls = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> getRecordsByShard = new ConcurrentHashMap<>();
     /** Shard iterator → its shard. */
     private final Map<String, String> iterators = new ConcurrentHashMap<>();
+
     private final ObjectMapper json = new ObjectMapper();
 
     private CountingProxy(URI target) throws IOException {
@@ -102,7 +113,8 @@ public final class CountingProxy implements AutoCloseable {
             try (InputStream in = exchange.getRequestBody()) {
                 body = in.readAllBytes();
             }
-            HttpRequest.Builder request = HttpRequest.newBuilder(target.resolve(exchange.getRequestURI().toString()))
+            HttpRequest.Builder request = HttpRequest.newBuilder(
+                            target.resolve(exchange.getRequestURI().toString()))
                     .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
             exchange.getRequestHeaders().forEach((name, values) -> {
                 if (!NOT_FORWARDED.contains(name.toLowerCase())) {
@@ -138,10 +150,12 @@ public final class CountingProxy implements AutoCloseable {
 
     private void followIterators(String operation, byte[] request, byte[] answer) throws IOException {
         if (operation.equals("GetShardIterator") && answer != null) {
-            iterators.put(json.readTree(answer).path("ShardIterator").asText(),
+            iterators.put(
+                    json.readTree(answer).path("ShardIterator").asText(),
                     json.readTree(request).path("ShardId").asText());
         } else if (operation.equals("GetRecords")) {
-            String shard = iterators.getOrDefault(json.readTree(request).path("ShardIterator").asText(), "(unknown)");
+            String shard = iterators.getOrDefault(
+                    json.readTree(request).path("ShardIterator").asText(), "(unknown)");
             getRecordsByShard.computeIfAbsent(shard, s -> new LongAdder()).increment();
             JsonNode next = answer == null ? null : json.readTree(answer).get("NextShardIterator");
             if (next != null && !next.isNull()) {

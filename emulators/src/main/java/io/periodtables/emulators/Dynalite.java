@@ -3,14 +3,6 @@ package io.periodtables.emulators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -34,6 +26,13 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The open-source DynamoDB emulator dynalite 3.2.2 behind period-tables' DynamoDB fidelity layer
@@ -60,6 +59,7 @@ public final class Dynalite implements AutoCloseable {
      * command finds it, relative to the repository root.
      */
     public static final Path LOCAL_RUN_DATA = Path.of(".flink-local", "dynamodb");
+
     private static final Duration STARTUP_BOUND = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -93,7 +93,8 @@ public final class Dynalite implements AutoCloseable {
     private final int port;
     private final Optional<Path> dataDir;
     private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
-    private final HttpClient control = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient control =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private boolean listening = true;
     private boolean closed;
 
@@ -123,8 +124,7 @@ public final class Dynalite implements AutoCloseable {
         private Set<Limit> limits = EnumSet.allOf(Limit.class);
         private Optional<Path> log = Optional.empty();
 
-        private Launcher() {
-        }
+        private Launcher() {}
 
         /** Keep the data in this LevelDB directory (created if missing) instead of memory. */
         public Launcher dataDir(Path dir) {
@@ -147,8 +147,15 @@ public final class Dynalite implements AutoCloseable {
         public Dynalite start() {
             Path dir = NodeEmulators.ready();
             int port = FreePorts.onLoopback();
-            List<String> command = new ArrayList<>(List.of("node", "dynalite.js", "--port", String.valueOf(port),
-                    "--host", HOST, "--limits", Limit.wire(limits)));
+            List<String> command = new ArrayList<>(List.of(
+                    "node",
+                    "dynalite.js",
+                    "--port",
+                    String.valueOf(port),
+                    "--host",
+                    HOST,
+                    "--limits",
+                    Limit.wire(limits)));
             if (dataDir.isPresent()) {
                 try {
                     Files.createDirectories(dataDir.get());
@@ -158,7 +165,8 @@ public final class Dynalite implements AutoCloseable {
                 command.addAll(List.of("--path", dataDir.get().toAbsolutePath().toString()));
             }
             ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
-            log.ifPresentOrElse(l -> builder.redirectError(ProcessBuilder.Redirect.appendTo(l.toFile())),
+            log.ifPresentOrElse(
+                    l -> builder.redirectError(ProcessBuilder.Redirect.appendTo(l.toFile())),
                     () -> builder.redirectErrorStream(true));
             Process process;
             try {
@@ -174,8 +182,11 @@ public final class Dynalite implements AutoCloseable {
                 dynalite.close();
                 throw e;
             }
-            LOG.info("dynalite listening on {} ({}; limits: {})", dynalite.endpoint(),
-                    dataDir.map(d -> "data in " + d).orElse("in memory"), Limit.wire(limits));
+            LOG.info(
+                    "dynalite listening on {} ({}; limits: {})",
+                    dynalite.endpoint(),
+                    dataDir.map(d -> "data in " + d).orElse("in memory"),
+                    Limit.wire(limits));
             return dynalite;
         }
     }
@@ -225,7 +236,9 @@ public final class Dynalite implements AutoCloseable {
                 .endpointOverride(endpoint())
                 .region(REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(2)).build())
+                .httpClient(UrlConnectionHttpClient.builder()
+                        .socketTimeout(Duration.ofMinutes(2))
+                        .build())
                 .build();
     }
 
@@ -262,7 +275,9 @@ public final class Dynalite implements AutoCloseable {
     /** The limits in force now. */
     public Set<Limit> limits() {
         Set<Limit> limits = EnumSet.noneOf(Limit.class);
-        layer().get("limits").forEach(l -> limits.add(Limit.valueOf(l.asText().toUpperCase(Locale.ROOT).replace('-', '_'))));
+        layer().get("limits")
+                .forEach(l -> limits.add(
+                        Limit.valueOf(l.asText().toUpperCase(Locale.ROOT).replace('-', '_'))));
         return limits;
     }
 
@@ -284,7 +299,8 @@ public final class Dynalite implements AutoCloseable {
     }
 
     private JsonNode control(String change) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint().resolve("/__fidelity")).timeout(Duration.ofSeconds(10));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(endpoint().resolve("/__fidelity")).timeout(Duration.ofSeconds(10));
         request = change == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(change));
         try {
             HttpResponse<String> response = control.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -362,8 +378,10 @@ public final class Dynalite implements AutoCloseable {
             while (true) {
                 String next = events.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (next == null || next.equals("EXIT")) {
-                    throw new IllegalStateException("dynalite on port " + port + (next == null
-                            ? " did not report " + event + " within " + bound : " exited (see the log above)"));
+                    throw new IllegalStateException("dynalite on port " + port
+                            + (next == null
+                                    ? " did not report " + event + " within " + bound
+                                    : " exited (see the log above)"));
                 }
                 if (next.equals(event)) {
                     return;
@@ -376,21 +394,23 @@ public final class Dynalite implements AutoCloseable {
     }
 
     private void readOutput() {
-        Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    if (line.startsWith("LISTENING") || line.equals("STOPPED")) {
-                        events.add(line.split(" ")[0]);
-                    } else {
-                        LOG.info("[dynalite:{}] {}", port, line);
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader lines = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                            if (line.startsWith("LISTENING") || line.equals("STOPPED")) {
+                                events.add(line.split(" ")[0]);
+                            } else {
+                                LOG.info("[dynalite:{}] {}", port, line);
+                            }
+                        }
+                    } catch (IOException e) {
+                        LOG.debug("dynalite output ended", e);
                     }
-                }
-            } catch (IOException e) {
-                LOG.debug("dynalite output ended", e);
-            }
-            events.add("EXIT");
-        }, "dynalite-" + port + "-output");
+                    events.add("EXIT");
+                },
+                "dynalite-" + port + "-output");
         reader.setDaemon(true);
         reader.start();
     }

@@ -1,5 +1,9 @@
 package io.periodtables.emulators;
 
+import java.net.URI;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -7,11 +11,6 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-
-import java.net.URI;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * One {@link Dynalite} per test JVM, every limit of its fidelity layer enforced, shared by every test class that registers this extension, with
@@ -24,10 +23,11 @@ import java.util.Set;
  *
  * Tests that need their own emulator (a data directory, closing it) start a {@link Dynalite}.
  */
-public final class DynaliteExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-        AfterEachCallback {
+public final class DynaliteExtension
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(DynaliteExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(DynaliteExtension.class);
 
     private Dynalite local;
     private DynamoDbClient client;
@@ -36,7 +36,9 @@ public final class DynaliteExtension implements BeforeAllCallback, AfterAllCallb
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        Shared shared = context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Shared.class, k -> Shared.get(), Shared.class);
+        Shared shared = context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(Shared.class, k -> Shared.get(), Shared.class);
         local = shared.local;
         client = shared.client;
         local.restart();
@@ -99,7 +101,8 @@ public final class DynaliteExtension implements BeforeAllCallback, AfterAllCallb
 
     private static <T> T checkStarted(T value) {
         if (value == null) {
-            throw new IllegalStateException("DynaliteExtension is not started: register it as a static @RegisterExtension field");
+            throw new IllegalStateException(
+                    "DynaliteExtension is not started: register it as a static @RegisterExtension field");
         }
         return value;
     }

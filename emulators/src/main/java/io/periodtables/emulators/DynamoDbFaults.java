@@ -1,5 +1,17 @@
 package io.periodtables.emulators;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -16,19 +28,6 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
-
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Fault injection on top of a DynamoDB (dynalite behind its fidelity layer, or the service): an SDK {@link ExecutionInterceptor} that
@@ -61,8 +60,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class DynamoDbFaults implements ExecutionInterceptor {
     private static final int LOG_CAPACITY = 10_000;
-    private static final Set<String> DATA_PLANE = Set.of("BatchWriteItem", "PutItem", "UpdateItem", "DeleteItem",
-            "GetItem", "BatchGetItem", "Query", "Scan");
+    private static final Set<String> DATA_PLANE =
+            Set.of("BatchWriteItem", "PutItem", "UpdateItem", "DeleteItem", "GetItem", "BatchGetItem", "Query", "Scan");
     private static final Set<String> TABLE_UPDATES = Set.of("UpdateTable", "UpdateTimeToLive", "DeleteTable");
     private static final ExecutionAttribute<Decision> DECISION = new ExecutionAttribute<>("PeriodTablesFault");
     private static final ExecutionAttribute<SeenRequest> SEEN_REQUEST = new ExecutionAttribute<>("PeriodTablesSeen");
@@ -75,8 +74,7 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
     private static final Deque<SeenRequest> REQUESTS = new ArrayDeque<>();
 
     /** The fault chosen for one API call. */
-    private record Decision(FaultKind kind, FaultRule rule, PartialBatch partial, String message) {
-    }
+    private record Decision(FaultKind kind, FaultRule rule, PartialBatch partial, String message) {}
 
     /** Clears the script, the CREATING holds, the counters and the request log. */
     public static void reset() {
@@ -128,8 +126,10 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
 
     /** How many times this fault was injected, whatever the operation. */
     public static long injected(FaultKind kind) {
-        return INJECTED.entrySet().stream().filter(e -> e.getKey().endsWith("/" + kind))
-                .mapToLong(e -> e.getValue().get()).sum();
+        return INJECTED.entrySet().stream()
+                .filter(e -> e.getKey().endsWith("/" + kind))
+                .mapToLong(e -> e.getValue().get())
+                .sum();
     }
 
     /** The calls answered since the last {@link #reset()}, in the order of their answers (the last 10,000). */
@@ -145,8 +145,14 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
         SdkRequest request = context.request();
         List<String> tables = tablesOf(request);
         Decision decision = decide(operation, tables, request);
-        attributes.putAttribute(SEEN_REQUEST, new SeenRequest(Instant.now(), operation, tables,
-                Optional.ofNullable(decision).map(Decision::kind), false));
+        attributes.putAttribute(
+                SEEN_REQUEST,
+                new SeenRequest(
+                        Instant.now(),
+                        operation,
+                        tables,
+                        Optional.ofNullable(decision).map(Decision::kind),
+                        false));
         if (decision == null) {
             return request;
         }
@@ -158,17 +164,24 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
     public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
         Decision decision = attributes.getAttribute(DECISION);
         SdkHttpRequest request = context.httpRequest();
-        boolean wholeRequest = decision != null && (decision.kind().isErrorResponse()
-                || decision.kind() == FaultKind.DELAY || decision.kind() == FaultKind.CONNECTION_RESET
-                || (decision.partial() != null && decision.partial().nothingSent()));
+        boolean wholeRequest = decision != null
+                && (decision.kind().isErrorResponse()
+                        || decision.kind() == FaultKind.DELAY
+                        || decision.kind() == FaultKind.CONNECTION_RESET
+                        || (decision.partial() != null && decision.partial().nothingSent()));
         if (!wholeRequest) {
             return request;
         }
         SdkHttpRequest.Builder redirected = request.toBuilder()
-                .protocol("http").host("127.0.0.1").port(FaultServer.instance().port())
+                .protocol("http")
+                .host("127.0.0.1")
+                .port(FaultServer.instance().port())
                 .putHeader(FaultServer.KIND, decision.kind().name());
         if (decision.kind() == FaultKind.DELAY) {
-            redirected.putHeader(FaultServer.DELAY_MILLIS, String.valueOf(decision.rule().delay().toMillis()))
+            redirected
+                    .putHeader(
+                            FaultServer.DELAY_MILLIS,
+                            String.valueOf(decision.rule().delay().toMillis()))
                     .putHeader(FaultServer.TARGET, request.protocol() + "://" + request.host() + ":" + request.port());
         }
         if (decision.message() != null) {
@@ -192,7 +205,9 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
                 return describe.toBuilder().table(creating(describe.table())).build();
             }
             if (response instanceof CreateTableResponse create && create.tableDescription() != null) {
-                return create.toBuilder().tableDescription(creating(create.tableDescription())).build();
+                return create.toBuilder()
+                        .tableDescription(creating(create.tableDescription()))
+                        .build();
             }
         }
         return response;
@@ -201,8 +216,10 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
     @Override
     public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
         Decision decision = attributes.getAttribute(DECISION);
-        boolean heldBack = context.response() instanceof BatchWriteItemResponse batch && batch.hasUnprocessedItems()
-                && !batch.unprocessedItems().isEmpty() && (decision == null || decision.partial() == null);
+        boolean heldBack = context.response() instanceof BatchWriteItemResponse batch
+                && batch.hasUnprocessedItems()
+                && !batch.unprocessedItems().isEmpty()
+                && (decision == null || decision.partial() == null);
         log(attributes, heldBack);
     }
 
@@ -237,12 +254,15 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
                 if (rule.hits(operation, tables) && decision == null) {
                     rule.injectedOnce();
                     PartialBatch partial = rule.kind() == FaultKind.UNPROCESSED_ITEMS
-                            ? PartialBatch.split((BatchWriteItemRequest) request, rule.fraction()) : null;
+                            ? PartialBatch.split((BatchWriteItemRequest) request, rule.fraction())
+                            : null;
                     decision = new Decision(rule.kind(), rule, partial, null);
                 }
             }
-            Optional.ofNullable(decision).map(Decision::kind)
-                    .ifPresent(kind -> INJECTED.computeIfAbsent(operation + "/" + kind, k -> new AtomicLong()).incrementAndGet());
+            Optional.ofNullable(decision)
+                    .map(Decision::kind)
+                    .ifPresent(kind -> INJECTED.computeIfAbsent(operation + "/" + kind, k -> new AtomicLong())
+                            .incrementAndGet());
             return decision;
         }
     }
@@ -259,7 +279,10 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
                 return new Decision(FaultKind.RESOURCE_NOT_FOUND, null, null, null);
             }
             if (TABLE_UPDATES.contains(operation)) {
-                return new Decision(FaultKind.RESOURCE_IN_USE, null, null,
+                return new Decision(
+                        FaultKind.RESOURCE_IN_USE,
+                        null,
+                        null,
                         "Attempt to change a resource which is still in use: Table is being created: " + table);
             }
             if (operation.equals("DescribeTable") || operation.equals("CreateTable")) {

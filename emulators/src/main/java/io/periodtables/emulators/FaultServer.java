@@ -1,8 +1,5 @@
 package io.periodtables.emulators;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,6 +20,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A loopback HTTP server that plays a faulty DynamoDB endpoint. {@link DynamoDbFaults} redirects a
@@ -37,8 +36,8 @@ final class FaultServer {
     static final String MESSAGE = "x-period-tables-fault-message";
     static final String DELAY_MILLIS = "x-period-tables-fault-delay-ms";
     static final String TARGET = "x-period-tables-fault-target";
-    private static final List<String> NOT_FORWARDED = List.of("host", "content-length", "connection", "expect",
-            "transfer-encoding", KIND, MESSAGE, DELAY_MILLIS, TARGET);
+    private static final List<String> NOT_FORWARDED = List.of(
+            "host", "content-length", "connection", "expect", "transfer-encoding", KIND, MESSAGE, DELAY_MILLIS, TARGET);
 
     private static volatile FaultServer instance;
 
@@ -101,11 +100,22 @@ final class FaultServer {
             switch (kind) {
                 case CONNECTION_RESET -> connection.setSoLinger(true, 0);
                 case DELAY -> forwardLater(connection.getOutputStream(), requestLine, headers, body);
-                case UNPROCESSED_ITEMS -> respond(connection.getOutputStream(), 200, Map.of(),
-                        "{\"UnprocessedItems\":{}}".getBytes(StandardCharsets.UTF_8));
-                default -> respond(connection.getOutputStream(), kind.status(), Map.of(), errorBody(kind,
-                        headers.containsKey(MESSAGE) ? URLDecoder.decode(headers.get(MESSAGE), StandardCharsets.UTF_8)
-                                : kind.message()));
+                case UNPROCESSED_ITEMS ->
+                    respond(
+                            connection.getOutputStream(),
+                            200,
+                            Map.of(),
+                            "{\"UnprocessedItems\":{}}".getBytes(StandardCharsets.UTF_8));
+                default ->
+                    respond(
+                            connection.getOutputStream(),
+                            kind.status(),
+                            Map.of(),
+                            errorBody(
+                                    kind,
+                                    headers.containsKey(MESSAGE)
+                                            ? URLDecoder.decode(headers.get(MESSAGE), StandardCharsets.UTF_8)
+                                            : kind.message()));
             }
         } catch (IOException | RuntimeException e) {
             LOG.debug("fault server connection ended", e);
@@ -113,7 +123,8 @@ final class FaultServer {
     }
 
     private static byte[] errorBody(FaultKind kind, String message) {
-        String json = "{\"__type\":\"" + kind.errorType() + "\",\"message\":\"" + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
+        String json = "{\"__type\":\"" + kind.errorType() + "\",\"message\":\""
+                + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -127,7 +138,8 @@ final class FaultServer {
             return;
         }
         String path = requestLine.split(" ")[1];
-        HttpURLConnection forward = (HttpURLConnection) URI.create(headers.get(TARGET) + path).toURL().openConnection();
+        HttpURLConnection forward = (HttpURLConnection)
+                URI.create(headers.get(TARGET) + path).toURL().openConnection();
         forward.setRequestMethod(requestLine.split(" ")[0]);
         headers.forEach((name, value) -> {
             if (!NOT_FORWARDED.contains(name)) {
@@ -154,7 +166,9 @@ final class FaultServer {
 
     private static void respond(OutputStream out, int status, Map<String, String> headers, byte[] body)
             throws IOException {
-        StringBuilder head = new StringBuilder("HTTP/1.1 ").append(status).append(status < 400 ? " OK" : " Error")
+        StringBuilder head = new StringBuilder("HTTP/1.1 ")
+                .append(status)
+                .append(status < 400 ? " OK" : " Error")
                 .append("\r\nContent-Type: application/x-amz-json-1.0\r\n");
         if (!headers.containsKey("x-amzn-RequestId")) {
             head.append("x-amzn-RequestId: ").append(UUID.randomUUID()).append("\r\n");
@@ -174,7 +188,9 @@ final class FaultServer {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
             int colon = line.indexOf(':');
-            headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+            headers.put(
+                    line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    line.substring(colon + 1).trim());
         }
         return headers;
     }

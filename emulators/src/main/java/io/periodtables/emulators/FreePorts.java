@@ -7,8 +7,7 @@ import java.net.ServerSocket;
 
 /** Picks a TCP port that is free on the loopback interface right now. */
 final class FreePorts {
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     static int onLoopback() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

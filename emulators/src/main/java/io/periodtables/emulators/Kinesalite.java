@@ -1,5 +1,14 @@
 package io.periodtables.emulators;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -10,16 +19,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.StreamDescription;
 import software.amazon.awssdk.services.kinesis.model.StreamStatus;
-
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Kinesis emulator kinesalite 3.3.3 (a node process started from {@code emulators/node},
@@ -41,6 +40,7 @@ public final class Kinesalite implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Kinesalite.class);
     /** The account kinesalite puts in stream ARNs. */
     public static final String ACCOUNT_ID = "000000000000";
+
     public static final Region REGION = Region.US_EAST_1;
     private static final Duration STARTUP_BOUND = Duration.ofSeconds(30);
     private static final Duration STREAM_BOUND = Duration.ofSeconds(30);
@@ -117,12 +117,14 @@ public final class Kinesalite implements AutoCloseable {
         client.createStream(b -> b.streamName(name).shardCount(shards));
         Instant deadline = Instant.now().plus(STREAM_BOUND);
         while (true) {
-            StreamDescription stream = client.describeStream(b -> b.streamName(name)).streamDescription();
+            StreamDescription stream =
+                    client.describeStream(b -> b.streamName(name)).streamDescription();
             if (stream.streamStatus() == StreamStatus.ACTIVE) {
                 return stream.streamARN();
             }
             if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException("stream " + name + " still " + stream.streamStatus() + " after " + STREAM_BOUND);
+                throw new IllegalStateException(
+                        "stream " + name + " still " + stream.streamStatus() + " after " + STREAM_BOUND);
             }
             pause();
         }
@@ -153,14 +155,16 @@ public final class Kinesalite implements AutoCloseable {
         Instant deadline = Instant.now().plus(STARTUP_BOUND);
         while (true) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("kinesalite exited with " + process.exitValue() + " (see the log above)");
+                throw new IllegalStateException(
+                        "kinesalite exited with " + process.exitValue() + " (see the log above)");
             }
             try {
                 client.listStreams();
                 return;
             } catch (SdkException e) {
                 if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("kinesalite did not answer on port " + port + " within " + STARTUP_BOUND, e);
+                    throw new IllegalStateException(
+                            "kinesalite did not answer on port " + port + " within " + STARTUP_BOUND, e);
                 }
             }
             pause();
@@ -168,16 +172,18 @@ public final class Kinesalite implements AutoCloseable {
     }
 
     private static void forwardOutput(Process process, int port) {
-        Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    LOG.info("[kinesalite:{}] {}", port, line);
-                }
-            } catch (IOException e) {
-                LOG.debug("kinesalite output ended", e);
-            }
-        }, "kinesalite-" + port + "-output");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader lines = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                            LOG.info("[kinesalite:{}] {}", port, line);
+                        }
+                    } catch (IOException e) {
+                        LOG.debug("kinesalite output ended", e);
+                    }
+                },
+                "kinesalite-" + port + "-output");
         reader.setDaemon(true);
         reader.start();
     }

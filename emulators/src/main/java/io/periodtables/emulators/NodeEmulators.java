@@ -1,8 +1,5 @@
 package io.periodtables.emulators;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -12,6 +9,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds the project-local install of the node emulators ({@code emulators/node}: our launchers
@@ -29,8 +28,7 @@ public final class NodeEmulators {
     private static final String MARKER = "dynalite.js";
     private static final List<String> PACKAGES = List.of("dynalite", "kinesalite", "leveldown");
 
-    private NodeEmulators() {
-    }
+    private NodeEmulators() {}
 
     /** The folder holding the launchers and an installed {@code node_modules}. */
     static synchronized Path ready() {
@@ -47,7 +45,9 @@ public final class NodeEmulators {
     }
 
     private static boolean installed(Path dir) {
-        return PACKAGES.stream().allMatch(p -> Files.exists(dir.resolve("node_modules").resolve(p).resolve("package.json")));
+        return PACKAGES.stream()
+                .allMatch(
+                        p -> Files.exists(dir.resolve("node_modules").resolve(p).resolve("package.json")));
     }
 
     private static Path locate() {
@@ -56,7 +56,8 @@ public final class NodeEmulators {
         if (configured.isPresent()) {
             Path dir = Path.of(configured.get()).toAbsolutePath();
             if (!Files.exists(dir.resolve(MARKER))) {
-                throw new IllegalStateException("no " + MARKER + " in " + dir + " (from " + DIR_PROPERTY + "/" + DIR_ENV + ")");
+                throw new IllegalStateException(
+                        "no " + MARKER + " in " + dir + " (from " + DIR_PROPERTY + "/" + DIR_ENV + ")");
             }
             return dir;
         }
@@ -73,9 +74,9 @@ public final class NodeEmulators {
 
     /** {@code npm ci} under a file lock, so that JVMs starting at the same time install once. */
     private static void install(Path dir) {
-        try (FileChannel channel = FileChannel.open(dir.resolve(".install.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = channel.lock()) {
+        try (FileChannel channel = FileChannel.open(
+                        dir.resolve(".install.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock ignored = channel.lock()) {
             if (installed(dir)) {
                 return;
             }

@@ -9,8 +9,8 @@ import java.util.Optional;
  * names, the fault injected into it, if any, and whether DynamoDB itself throttled it (writes
  * held back as UnprocessedItems, or ProvisionedThroughputExceededException).
  */
-public record SeenRequest(Instant at, String operation, List<String> tables, Optional<FaultKind> fault,
-        boolean throttled) {
+public record SeenRequest(
+        Instant at, String operation, List<String> tables, Optional<FaultKind> fault, boolean throttled) {
     public SeenRequest {
         tables = List.copyOf(tables);
     }

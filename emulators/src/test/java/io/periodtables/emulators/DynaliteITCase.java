@@ -1,5 +1,12 @@
 package io.periodtables.emulators;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -11,24 +18,19 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import java.net.ConnectException;
-import java.net.Socket;
-import java.nio.file.Path;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class DynaliteITCase {
 
     @Test
     void storesAndReturnsAnItem() {
-        try (Dynalite local = Dynalite.start(); DynamoDbClient client = local.syncClient()) {
+        try (Dynalite local = Dynalite.start();
+                DynamoDbClient client = local.syncClient()) {
             createTable(client, "readings");
             client.putItem(b -> b.tableName("readings").item(item("dev-1", "42")));
 
             Map<String, AttributeValue> read = client.getItem(b -> b.tableName("readings")
-                    .key(Map.of("pk", AttributeValue.fromS("dev-1"))).consistentRead(true)).item();
+                            .key(Map.of("pk", AttributeValue.fromS("dev-1")))
+                            .consistentRead(true))
+                    .item();
 
             assertThat(read).containsEntry("value", AttributeValue.fromN("42"));
         }
@@ -36,7 +38,9 @@ class DynaliteITCase {
 
     @Test
     void listensOnLoopbackOnly() {
-        assertThat(ListeningSockets.available()).as("reads the kernel socket tables, /proc/net/tcp (Linux)").isTrue();
+        assertThat(ListeningSockets.available())
+                .as("reads the kernel socket tables, /proc/net/tcp (Linux)")
+                .isTrue();
         try (Dynalite local = Dynalite.start()) {
             assertThat(local.endpoint().getHost()).isEqualTo("127.0.0.1");
             assertThat(ListeningSockets.addressesListeningOn(local.port()))
@@ -47,7 +51,8 @@ class DynaliteITCase {
 
     @Test
     void keepsInMemoryDataAcrossAnOutageOnTheSamePort() {
-        try (Dynalite local = Dynalite.start(); DynamoDbClient client = local.syncClient()) {
+        try (Dynalite local = Dynalite.start();
+                DynamoDbClient client = local.syncClient()) {
             createTable(client, "readings");
             client.putItem(b -> b.tableName("readings").item(item("dev-1", "7")));
 
@@ -57,21 +62,23 @@ class DynaliteITCase {
                     .isInstanceOf(ConnectException.class);
 
             local.restart();
-            assertThat(client.getItem(b -> b.tableName("readings")
-                    .key(Map.of("pk", AttributeValue.fromS("dev-1")))).item())
+            assertThat(client.getItem(b -> b.tableName("readings").key(Map.of("pk", AttributeValue.fromS("dev-1"))))
+                            .item())
                     .containsEntry("value", AttributeValue.fromN("7"));
         }
     }
 
     @Test
     void keepsPersistentDataAcrossRestarts(@TempDir Path dataDir) {
-        try (Dynalite local = Dynalite.start(dataDir); DynamoDbClient client = local.syncClient()) {
+        try (Dynalite local = Dynalite.start(dataDir);
+                DynamoDbClient client = local.syncClient()) {
             createTable(client, "readings");
             client.putItem(b -> b.tableName("readings").item(item("dev-1", "9")));
         }
-        try (Dynalite local = Dynalite.start(dataDir); DynamoDbClient client = local.syncClient()) {
-            assertThat(client.getItem(b -> b.tableName("readings")
-                    .key(Map.of("pk", AttributeValue.fromS("dev-1")))).item())
+        try (Dynalite local = Dynalite.start(dataDir);
+                DynamoDbClient client = local.syncClient()) {
+            assertThat(client.getItem(b -> b.tableName("readings").key(Map.of("pk", AttributeValue.fromS("dev-1"))))
+                            .item())
                     .containsEntry("value", AttributeValue.fromN("9"));
         }
     }
@@ -90,10 +97,16 @@ class DynaliteITCase {
 
     /** An on-demand table keyed by the string attribute "pk". */
     static CreateTableRequest createTableRequest(String name) {
-        return CreateTableRequest.builder().tableName(name)
-                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
-                        .attributeType(ScalarAttributeType.S).build())
+        return CreateTableRequest.builder()
+                .tableName(name)
+                .keySchema(KeySchemaElement.builder()
+                        .attributeName("pk")
+                        .keyType(KeyType.HASH)
+                        .build())
+                .attributeDefinitions(AttributeDefinition.builder()
+                        .attributeName("pk")
+                        .attributeType(ScalarAttributeType.S)
+                        .build())
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .build();
     }

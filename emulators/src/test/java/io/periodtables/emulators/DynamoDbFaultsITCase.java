@@ -1,10 +1,22 @@
 package io.periodtables.emulators;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -18,23 +30,11 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExcee
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.io.IOException;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletionException;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
-
 /** Write-path faults of {@link DynamoDbFaults}, checked against the items really in dynalite. */
 class DynamoDbFaultsITCase {
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite local;
     private static DynamoDbClient plain;
     private static DynamoDbClient sync;
@@ -71,7 +71,8 @@ class DynamoDbFaultsITCase {
         sync.batchWriteItem(batch("a1"));
         Throwable second = catchThrowable(() -> sync.batchWriteItem(batch("a2")));
         async.batchWriteItem(batch("a3")).join();
-        Throwable fourth = unwrap(catchThrowable(() -> async.batchWriteItem(batch("a4")).join()));
+        Throwable fourth =
+                unwrap(catchThrowable(() -> async.batchWriteItem(batch("a4")).join()));
 
         for (Throwable throttled : List.of(second, fourth)) {
             assertThat(throttled).isInstanceOf(ProvisionedThroughputExceededException.class);
@@ -82,14 +83,16 @@ class DynamoDbFaultsITCase {
         }
         assertThat(keysIn(table)).containsExactlyInAnyOrder("a1", "a3");
         assertThat(DynamoDbFaults.count("BatchWriteItem")).isEqualTo(4);
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED)).isEqualTo(2);
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED))
+                .isEqualTo(2);
     }
 
     @Test
     void throttlingExceptionIsAThrottlingDynamoDbError() {
         DynamoDbFaults.on("PutItem").once().throttling();
 
-        Throwable thrown = catchThrowable(() -> sync.putItem(b -> b.tableName(table).item(item("p1"))));
+        Throwable thrown =
+                catchThrowable(() -> sync.putItem(b -> b.tableName(table).item(item("p1"))));
 
         assertThat(thrown).isInstanceOf(DynamoDbException.class);
         DynamoDbException e = (DynamoDbException) thrown;
@@ -102,10 +105,12 @@ class DynamoDbFaultsITCase {
     void unprocessedItemsAreReallyNotWritten() {
         DynamoDbFaults.on("BatchWriteItem").once().unprocessed(0.5);
 
-        BatchWriteItemResponse response = async.batchWriteItem(batch("u1", "u2", "u3", "u4")).join();
+        BatchWriteItemResponse response =
+                async.batchWriteItem(batch("u1", "u2", "u3", "u4")).join();
 
         Set<String> unprocessed = response.unprocessedItems().get(table).stream()
-                .map(w -> w.putRequest().item().get("pk").s()).collect(Collectors.toSet());
+                .map(w -> w.putRequest().item().get("pk").s())
+                .collect(Collectors.toSet());
         assertThat(unprocessed).containsExactlyInAnyOrder("u3", "u4");
         assertThat(keysIn(table)).containsExactlyInAnyOrder("u1", "u2");
         assertThat(DynamoDbFaults.injected(FaultKind.UNPROCESSED_ITEMS)).isEqualTo(1);
@@ -126,7 +131,8 @@ class DynamoDbFaultsITCase {
         DynamoDbFaults.on("BatchWriteItem").first(1).internalServerError();
         DynamoDbFaults.on("BatchWriteItem").every(2).serviceUnavailable();
 
-        Throwable first = unwrap(catchThrowable(() -> async.batchWriteItem(batch("s1")).join()));
+        Throwable first =
+                unwrap(catchThrowable(() -> async.batchWriteItem(batch("s1")).join()));
         Throwable second = catchThrowable(() -> sync.batchWriteItem(batch("s2")));
 
         assertThat(first).isInstanceOf(InternalServerErrorException.class);
@@ -142,7 +148,9 @@ class DynamoDbFaultsITCase {
         DynamoDbFaults.on("BatchWriteItem").once().delay(timeout.multipliedBy(3));
 
         Throwable thrown = unwrap(catchThrowable(() -> async.batchWriteItem(batch("d1").toBuilder()
-                .overrideConfiguration(o -> o.apiCallAttemptTimeout(timeout)).build()).join()));
+                        .overrideConfiguration(o -> o.apiCallAttemptTimeout(timeout))
+                        .build())
+                .join()));
 
         assertThat(thrown).isInstanceOf(ApiCallAttemptTimeoutException.class);
         Polling.until(() -> keysIn(table).contains("d1"), "delayed write of d1 to land");
@@ -153,7 +161,8 @@ class DynamoDbFaultsITCase {
         DynamoDbFaults.on("BatchWriteItem").always().limit(2).connectionReset();
 
         Throwable viaSync = catchThrowable(() -> sync.batchWriteItem(batch("r1")));
-        Throwable viaAsync = unwrap(catchThrowable(() -> async.batchWriteItem(batch("r2")).join()));
+        Throwable viaAsync =
+                unwrap(catchThrowable(() -> async.batchWriteItem(batch("r2")).join()));
         sync.batchWriteItem(batch("r3"));
 
         for (Throwable reset : List.of(viaSync, viaAsync)) {
@@ -171,23 +180,32 @@ class DynamoDbFaultsITCase {
 
         sync.batchWriteItem(batch("t1"));
         assertThatThrownBy(() -> sync.batchWriteItem(BatchWriteItemRequest.builder()
-                .requestItems(Map.of(other, List.of(put("t2")))).build()))
+                        .requestItems(Map.of(other, List.of(put("t2"))))
+                        .build()))
                 .isInstanceOf(ProvisionedThroughputExceededException.class);
 
         assertThat(keysIn(table)).containsExactly("t1");
-        assertThat(DynamoDbFaults.requests()).extracting(SeenRequest::tables, r -> r.fault().isPresent())
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(List.of(table), false),
+        assertThat(DynamoDbFaults.requests())
+                .extracting(SeenRequest::tables, r -> r.fault().isPresent())
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(List.of(table), false),
                         org.assertj.core.groups.Tuple.tuple(List.of(other), true));
     }
 
     private BatchWriteItemRequest batch(String... keys) {
         return BatchWriteItemRequest.builder()
-                .requestItems(Map.of(table, IntStream.range(0, keys.length).mapToObj(i -> put(keys[i])).toList()))
+                .requestItems(Map.of(
+                        table,
+                        IntStream.range(0, keys.length)
+                                .mapToObj(i -> put(keys[i]))
+                                .toList()))
                 .build();
     }
 
     private static WriteRequest put(String key) {
-        return WriteRequest.builder().putRequest(PutRequest.builder().item(item(key)).build()).build();
+        return WriteRequest.builder()
+                .putRequest(PutRequest.builder().item(item(key)).build())
+                .build();
     }
 
     private static Map<String, AttributeValue> item(String key) {
@@ -196,7 +214,8 @@ class DynamoDbFaultsITCase {
 
     private static Set<String> keysIn(String tableName) {
         return plain.scan(b -> b.tableName(tableName).consistentRead(true)).items().stream()
-                .map(i -> i.get("pk").s()).collect(Collectors.toSet());
+                .map(i -> i.get("pk").s())
+                .collect(Collectors.toSet());
     }
 
     private static Throwable unwrap(Throwable thrown) {

@@ -1,10 +1,15 @@
 package io.periodtables.emulators;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
@@ -13,16 +18,11 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
-import java.time.Duration;
-import java.util.concurrent.CompletionException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 /** Table-management faults of {@link DynamoDbFaults} and tables held in CREATING. */
 class DynamoDbTableFaultsITCase {
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite local;
     private static DynamoDbClient plain;
     private static DynamoDbClient sync;
@@ -69,9 +69,10 @@ class DynamoDbTableFaultsITCase {
         DynaliteITCase.createTable(plain, table);
         DynamoDbFaults.on("UpdateTable").table(table).once().resourceInUse();
 
-        assertThatThrownBy(() -> sync.updateTable(b -> b.tableName(table)
-                .billingMode("PAY_PER_REQUEST"))).isInstanceOf(ResourceInUseException.class);
-        assertThat(DynamoDbFaults.injected("UpdateTable", FaultKind.RESOURCE_IN_USE)).isEqualTo(1);
+        assertThatThrownBy(() -> sync.updateTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")))
+                .isInstanceOf(ResourceInUseException.class);
+        assertThat(DynamoDbFaults.injected("UpdateTable", FaultKind.RESOURCE_IN_USE))
+                .isEqualTo(1);
     }
 
     @Test
@@ -80,33 +81,43 @@ class DynamoDbTableFaultsITCase {
         DynamoDbFaults.on("UpdateTimeToLive").once().ttlAlreadyEnabled();
 
         assertThatThrownBy(() -> async.updateTimeToLive(b -> b.tableName(table)
-                .timeToLiveSpecification(t -> t.attributeName("expires").enabled(true))).join())
+                                .timeToLiveSpecification(
+                                        t -> t.attributeName("expires").enabled(true)))
+                        .join())
                 .isInstanceOf(CompletionException.class)
-                .cause().isInstanceOf(DynamoDbException.class)
+                .cause()
+                .isInstanceOf(DynamoDbException.class)
                 .hasMessageContaining("TimeToLive is already enabled")
-                .extracting(e -> ((DynamoDbException) e).awsErrorDetails().errorCode()).isEqualTo("ValidationException");
+                .extracting(e -> ((DynamoDbException) e).awsErrorDetails().errorCode())
+                .isEqualTo("ValidationException");
     }
 
     @Test
     void aTableHeldInCreatingRejectsWritesUntilReleased() {
         DynamoDbFaults.holdCreating(table);
 
-        assertThat(async.createTable(DynaliteITCase.createTableRequest(table)).join()
-                .tableDescription().tableStatus()).isEqualTo(TableStatus.CREATING);
-        assertThat(sync.describeTable(b -> b.tableName(table)).table().tableStatus()).isEqualTo(TableStatus.CREATING);
+        assertThat(async.createTable(DynaliteITCase.createTableRequest(table))
+                        .join()
+                        .tableDescription()
+                        .tableStatus())
+                .isEqualTo(TableStatus.CREATING);
+        assertThat(sync.describeTable(b -> b.tableName(table)).table().tableStatus())
+                .isEqualTo(TableStatus.CREATING);
         assertThatThrownBy(() -> sync.putItem(b -> b.tableName(table).item(DynaliteITCase.item("c1", "1"))))
                 .isInstanceOf(ResourceNotFoundException.class);
         assertThatThrownBy(() -> sync.updateTimeToLive(b -> b.tableName(table)
-                .timeToLiveSpecification(t -> t.attributeName("expires").enabled(true))))
+                        .timeToLiveSpecification(t -> t.attributeName("expires").enabled(true))))
                 .isInstanceOf(ResourceInUseException.class)
                 .hasMessageContaining("Table is being created");
 
         DynamoDbFaults.release(table);
 
-        assertThat(sync.describeTable(b -> b.tableName(table)).table().tableStatus()).isEqualTo(TableStatus.ACTIVE);
+        assertThat(sync.describeTable(b -> b.tableName(table)).table().tableStatus())
+                .isEqualTo(TableStatus.ACTIVE);
         sync.putItem(b -> b.tableName(table).item(DynaliteITCase.item("c1", "1")));
         assertThat(DynamoDbFaults.injected(FaultKind.TABLE_CREATING)).isEqualTo(2);
-        assertThat(DynamoDbFaults.injected("PutItem", FaultKind.RESOURCE_NOT_FOUND)).isEqualTo(1);
+        assertThat(DynamoDbFaults.injected("PutItem", FaultKind.RESOURCE_NOT_FOUND))
+                .isEqualTo(1);
     }
 
     @Test
@@ -114,7 +125,8 @@ class DynamoDbTableFaultsITCase {
         DynaliteITCase.createTable(plain, table);
         DynamoDbFaults.holdCreating(table, Duration.ofMillis(200));
 
-        Polling.until(() -> sync.describeTable(b -> b.tableName(table)).table().tableStatus() == TableStatus.ACTIVE,
+        Polling.until(
+                () -> sync.describeTable(b -> b.tableName(table)).table().tableStatus() == TableStatus.ACTIVE,
                 "the hold on " + table + " to end");
         assertThat(DynamoDbFaults.count("DescribeTable")).isPositive();
     }

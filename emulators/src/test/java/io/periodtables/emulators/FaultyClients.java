@@ -1,5 +1,6 @@
 package io.periodtables.emulators;
 
+import java.time.Duration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -9,14 +10,11 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-import java.time.Duration;
-
 /** Clients configured like period-tables' own (SDK retries off) with {@link DynamoDbFaults} installed. */
 final class FaultyClients {
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
 
-    private FaultyClients() {
-    }
+    private FaultyClients() {}
 
     static DynamoDbClient sync(Dynalite local) {
         return DynamoDbClient.builder()
@@ -33,7 +31,9 @@ final class FaultyClients {
                 .endpointOverride(local.endpoint())
                 .region(Dynalite.REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClientBuilder(NettyNioAsyncHttpClient.builder().protocol(Protocol.HTTP1_1).maxConcurrency(4))
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .protocol(Protocol.HTTP1_1)
+                        .maxConcurrency(4))
                 .overrideConfiguration(override())
                 .build();
     }

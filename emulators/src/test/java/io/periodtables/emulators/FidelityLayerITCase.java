@@ -1,6 +1,18 @@
 package io.periodtables.emulators;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.periodtables.emulators.Dynalite.Limit;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,34 +38,25 @@ import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 /** The fidelity layer in front of dynalite: what it fills in and the limits it enforces, as DynamoDB has them. */
 class FidelityLayerITCase {
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite dynamoDb;
     private static DynamoDbClient client;
     /** A client that does not retry, so that a refusal reaches the test as DynamoDB answered it. */
     private static DynamoDbClient once;
+
     private static int tables;
 
     @BeforeAll
     static void emulator() {
         dynamoDb = DYNAMODB.emulator();
         client = DYNAMODB.client();
-        once = DynamoDbClient.builder().endpointOverride(dynamoDb.endpoint()).region(Dynalite.REGION)
+        once = DynamoDbClient.builder()
+                .endpointOverride(dynamoDb.endpoint())
+                .region(Dynalite.REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none()))
@@ -84,14 +87,18 @@ class FidelityLayerITCase {
         BatchWriteItemResponse first = client.batchWriteItem(b -> b.requestItems(Map.of(table, items("a", 25))));
 
         assertThat(first.unprocessedItems().get(table)).hasSizeBetween(14, 15);
-        assertThat(client.scan(b -> b.tableName(table)).count()).isEqualTo(25 - first.unprocessedItems().get(table).size());
+        assertThat(client.scan(b -> b.tableName(table)).count())
+                .isEqualTo(25 - first.unprocessedItems().get(table).size());
         // An item of 11 KB costs 11 WCU: more than the table ever saves up, so the call fails and writes nothing.
         assertThatThrownBy(() -> once.batchWriteItem(b -> b.requestItems(Map.of(table, List.of(large("b"))))))
                 .isInstanceOf(ProvisionedThroughputExceededException.class);
         assertThat(dynamoDb.refused("throttledCalls")).isEqualTo(1);
 
-        client.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.writeCapacityUnits(1000L).readCapacityUnits(5L)));
-        assertThat(client.batchWriteItem(b -> b.requestItems(Map.of(table, List.of(large("c"))))).unprocessedItems()).isEmpty();
+        client.updateTable(b -> b.tableName(table)
+                .provisionedThroughput(p -> p.writeCapacityUnits(1000L).readCapacityUnits(5L)));
+        assertThat(client.batchWriteItem(b -> b.requestItems(Map.of(table, List.of(large("c")))))
+                        .unprocessedItems())
+                .isEmpty();
     }
 
     @Test
@@ -100,7 +107,9 @@ class FidelityLayerITCase {
         dynamoDb.limits(EnumSet.complementOf(EnumSet.of(Limit.THROUGHPUT)));
         String table = provisioned(1);
 
-        assertThat(client.batchWriteItem(b -> b.requestItems(Map.of(table, items("a", 25)))).unprocessedItems()).isEmpty();
+        assertThat(client.batchWriteItem(b -> b.requestItems(Map.of(table, items("a", 25))))
+                        .unprocessedItems())
+                .isEmpty();
         assertThat(dynamoDb.refused("throttledWrites")).isZero();
     }
 
@@ -110,50 +119,63 @@ class FidelityLayerITCase {
         String table = provisioned(5);
         for (long units = 4; units >= 1; units--) {
             long write = units;
-            client.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.writeCapacityUnits(write).readCapacityUnits(5L)));
+            client.updateTable(b -> b.tableName(table)
+                    .provisionedThroughput(p -> p.writeCapacityUnits(write).readCapacityUnits(5L)));
         }
         assertThatThrownBy(() -> client.updateTable(b -> b.tableName(table)
-                .provisionedThroughput(p -> p.writeCapacityUnits(1L).readCapacityUnits(1L))))
+                        .provisionedThroughput(p -> p.writeCapacityUnits(1L).readCapacityUnits(1L))))
                 .isInstanceOf(LimitExceededException.class)
                 .hasMessageContaining("Number of decreases today: 4");
-        client.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.writeCapacityUnits(50L).readCapacityUnits(5L)));
+        client.updateTable(b -> b.tableName(table)
+                .provisionedThroughput(p -> p.writeCapacityUnits(50L).readCapacityUnits(5L)));
 
-        ProvisionedThroughputDescription throughput = client.describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+        ProvisionedThroughputDescription throughput =
+                client.describeTable(b -> b.tableName(table)).table().provisionedThroughput();
         assertThat(throughput.numberOfDecreasesToday()).isEqualTo(4);
         assertThat(throughput.writeCapacityUnits()).isEqualTo(50L);
         assertThat(dynamoDb.refused("refusedDecreases")).isEqualTo(1);
 
         dynamoDb.advanceClock(Duration.ofMinutes(61)); // then one an hour
-        client.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.writeCapacityUnits(10L).readCapacityUnits(5L)));
+        client.updateTable(b -> b.tableName(table)
+                .provisionedThroughput(p -> p.writeCapacityUnits(10L).readCapacityUnits(5L)));
         assertThatThrownBy(() -> client.updateTable(b -> b.tableName(table)
-                .provisionedThroughput(p -> p.writeCapacityUnits(9L).readCapacityUnits(5L))))
+                        .provisionedThroughput(p -> p.writeCapacityUnits(9L).readCapacityUnits(5L))))
                 .isInstanceOf(LimitExceededException.class);
-        assertThat(client.describeTable(b -> b.tableName(table)).table().provisionedThroughput().numberOfDecreasesToday())
+        assertThat(client.describeTable(b -> b.tableName(table))
+                        .table()
+                        .provisionedThroughput()
+                        .numberOfDecreasesToday())
                 .isEqualTo(5);
     }
 
     @Test
     void timeToLiveChangesOncePerHour() {
         String table = onDemand();
-        assertThat(client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription().timeToLiveStatus())
+        assertThat(client.describeTimeToLive(b -> b.tableName(table))
+                        .timeToLiveDescription()
+                        .timeToLiveStatus())
                 .isEqualTo(TimeToLiveStatus.DISABLED);
 
-        client.updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(true).attributeName("ttl")));
+        client.updateTimeToLive(b ->
+                b.tableName(table).timeToLiveSpecification(t -> t.enabled(true).attributeName("ttl")));
 
         assertThat(client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription())
                 .satisfies(ttl -> assertThat(ttl.timeToLiveStatus()).isEqualTo(TimeToLiveStatus.ENABLED))
                 .satisfies(ttl -> assertThat(ttl.attributeName()).isEqualTo("ttl"));
         assertThatThrownBy(() -> client.updateTimeToLive(b -> b.tableName(table)
-                .timeToLiveSpecification(t -> t.enabled(true).attributeName("ttl"))))
+                        .timeToLiveSpecification(t -> t.enabled(true).attributeName("ttl"))))
                 .hasMessageContaining("already enabled");
         assertThatThrownBy(() -> client.updateTimeToLive(b -> b.tableName(table)
-                .timeToLiveSpecification(t -> t.enabled(false).attributeName("ttl"))))
+                        .timeToLiveSpecification(t -> t.enabled(false).attributeName("ttl"))))
                 .isInstanceOf(DynamoDbException.class);
         assertThat(dynamoDb.refused("refusedTtlChanges")).isEqualTo(1);
 
         dynamoDb.advanceClock(Duration.ofMinutes(61));
-        client.updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(false).attributeName("ttl")));
-        assertThat(client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription().timeToLiveStatus())
+        client.updateTimeToLive(b ->
+                b.tableName(table).timeToLiveSpecification(t -> t.enabled(false).attributeName("ttl")));
+        assertThat(client.describeTimeToLive(b -> b.tableName(table))
+                        .timeToLiveDescription()
+                        .timeToLiveStatus())
                 .isEqualTo(TimeToLiveStatus.DISABLED);
     }
 
@@ -168,15 +190,19 @@ class FidelityLayerITCase {
                 .onDemandThroughput(o -> o.maxWriteRequestUnits(100L).maxReadRequestUnits(200L))
                 .build());
 
-        TableDescription description = client.describeTable(b -> b.tableName(table)).table();
+        TableDescription description =
+                client.describeTable(b -> b.tableName(table)).table();
         assertThat(description.deletionProtectionEnabled()).isTrue();
         assertThat(description.tableClassSummary().tableClass()).isEqualTo(TableClass.STANDARD_INFREQUENT_ACCESS);
         assertThat(description.sseDescription()).isNotNull();
         assertThat(description.onDemandThroughput().maxWriteRequestUnits()).isEqualTo(100L);
-        assertThat(client.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags())
-                .containsExactly(Tag.builder().key("period-tables:role").value("current").build());
+        assertThat(client.listTagsOfResource(b -> b.resourceArn(description.tableArn()))
+                        .tags())
+                .containsExactly(
+                        Tag.builder().key("period-tables:role").value("current").build());
 
-        assertThatThrownBy(() -> client.deleteTable(b -> b.tableName(table))).hasMessageContaining("protected against deletion");
+        assertThatThrownBy(() -> client.deleteTable(b -> b.tableName(table)))
+                .hasMessageContaining("protected against deletion");
         client.updateTable(b -> b.tableName(table).deletionProtectionEnabled(false));
         client.deleteTable(b -> b.tableName(table));
     }
@@ -186,16 +212,23 @@ class FidelityLayerITCase {
         String one = onDemand();
         String two = onDemand();
 
-        assertThatThrownBy(() -> client.batchWriteItem(b -> b.requestItems(Map.of(one, items("a", 13), two, items("b", 13)))))
+        assertThatThrownBy(() ->
+                        client.batchWriteItem(b -> b.requestItems(Map.of(one, items("a", 13), two, items("b", 13)))))
                 .hasMessageContaining("Too many items");
-        assertThat(client.scan(b -> b.tableName(one)).count() + client.scan(b -> b.tableName(two)).count()).isZero();
+        assertThat(client.scan(b -> b.tableName(one)).count()
+                        + client.scan(b -> b.tableName(two)).count())
+                .isZero();
 
         // 140,000 euro signs: 140,000 UTF-16 units, 420,000 UTF-8 bytes, above DynamoDB's 400 KB
         assertThatThrownBy(() -> client.putItem(b -> b.tableName(one)
-                .item(Map.of("pk", AttributeValue.fromS("euro"), "blob", AttributeValue.fromS("€".repeat(140_000))))))
+                        .item(Map.of(
+                                "pk",
+                                AttributeValue.fromS("euro"),
+                                "blob",
+                                AttributeValue.fromS("€".repeat(140_000))))))
                 .hasMessageContaining("Item size has exceeded");
         assertThatThrownBy(() -> client.putItem(b -> b.tableName(one)
-                .item(Map.of("pk", AttributeValue.fromS("empty"), "", AttributeValue.fromS("x")))))
+                        .item(Map.of("pk", AttributeValue.fromS("empty"), "", AttributeValue.fromS("x")))))
                 .hasMessageContaining("attribute name cannot be empty");
         assertThat(dynamoDb.refused("refusedBatches")).isEqualTo(1);
         assertThat(dynamoDb.refused("refusedItems")).isEqualTo(1);
@@ -206,7 +239,8 @@ class FidelityLayerITCase {
         String table = onDemand();
         client.batchWriteItem(b -> b.requestItems(Map.of(table, items("a", 20))));
 
-        TableDescription description = client.describeTable(b -> b.tableName(table)).table();
+        TableDescription description =
+                client.describeTable(b -> b.tableName(table)).table();
         assertThat(description.itemCount()).isEqualTo(20L);
         assertThat(description.tableSizeBytes()).isPositive();
     }
@@ -216,17 +250,21 @@ class FidelityLayerITCase {
         String cold = onDemand();
         String warm = "warm" + (++tables);
         // SDK 2.25 has no WarmThroughput field: the request as DynamoDB's JSON protocol has it
-        String created = raw("CreateTable", "{\"TableName\":\"" + warm + "\",\"BillingMode\":\"PAY_PER_REQUEST\","
-                + "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],"
-                + "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
-                + "\"WarmThroughput\":{\"WriteUnitsPerSecond\":40000,\"ReadUnitsPerSecond\":12000}}");
+        String created = raw(
+                "CreateTable",
+                "{\"TableName\":\"" + warm + "\",\"BillingMode\":\"PAY_PER_REQUEST\","
+                        + "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],"
+                        + "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+                        + "\"WarmThroughput\":{\"WriteUnitsPerSecond\":40000,\"ReadUnitsPerSecond\":12000}}");
         assertThat(created).contains("\"WriteUnitsPerSecond\":40000");
 
         // 16 KB items cost 16 units: 400 units a call, 16,000 in 40 calls that take well under 3 s.
         long unprocessedCold = writeCalls(cold, 40);
         long unprocessedWarm = writeCalls(warm, 40);
 
-        assertThat(unprocessedCold).as("a cold table throttles past 4,000 units in a second").isPositive();
+        assertThat(unprocessedCold)
+                .as("a cold table throttles past 4,000 units in a second")
+                .isPositive();
         assertThat(unprocessedWarm).as("WarmThroughput 40,000 serves it").isZero();
         assertThat(raw("DescribeTable", "{\"TableName\":\"" + warm + "\"}"))
                 .contains("\"WarmThroughput\":{\"Status\":\"ACTIVE\",\"WriteUnitsPerSecond\":40000");
@@ -248,11 +286,15 @@ class FidelityLayerITCase {
                 .header("Content-Type", "application/x-amz-json-1.0")
                 .header("X-Amz-Target", "DynamoDB_20120810." + operation)
                 .header("X-Amz-Date", "20260101T000000Z")
-                .header("Authorization", "AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, "
-                        + "SignedHeaders=host, Signature=0")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+                .header(
+                        "Authorization",
+                        "AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, "
+                                + "SignedHeaders=host, Signature=0")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             return response.body();
         } catch (IOException | InterruptedException e) {
@@ -263,12 +305,22 @@ class FidelityLayerITCase {
     private static long writeCalls(String table, int calls) {
         long unprocessed = 0;
         for (int call = 0; call < calls; call++) {
-            List<WriteRequest> batch = IntStream.range(0, 25).mapToObj(i -> WriteRequest.builder().putRequest(PutRequest.builder()
-                    .item(Map.of("pk", AttributeValue.fromS("k" + i), "blob", AttributeValue.fromS("x".repeat(16 * 1024 - 16))))
-                    .build()).build()).toList();
+            List<WriteRequest> batch = IntStream.range(0, 25)
+                    .mapToObj(i -> WriteRequest.builder()
+                            .putRequest(PutRequest.builder()
+                                    .item(Map.of(
+                                            "pk",
+                                            AttributeValue.fromS("k" + i),
+                                            "blob",
+                                            AttributeValue.fromS("x".repeat(16 * 1024 - 16))))
+                                    .build())
+                            .build())
+                    .toList();
             try {
                 BatchWriteItemResponse response = once.batchWriteItem(b -> b.requestItems(Map.of(table, batch)));
-                unprocessed += response.unprocessedItems().getOrDefault(table, List.of()).size();
+                unprocessed += response.unprocessedItems()
+                        .getOrDefault(table, List.of())
+                        .size();
             } catch (ProvisionedThroughputExceededException throttled) {
                 unprocessed += batch.size();
             }
@@ -286,8 +338,10 @@ class FidelityLayerITCase {
 
     private static String provisioned(long writeUnits) {
         String table = "throughput" + (++tables);
-        client.createTable(DynaliteITCase.createTableRequest(table).toBuilder().billingMode(BillingMode.PROVISIONED)
-                .provisionedThroughput(p -> p.writeCapacityUnits(writeUnits).readCapacityUnits(5L)).build());
+        client.createTable(DynaliteITCase.createTableRequest(table).toBuilder()
+                .billingMode(BillingMode.PROVISIONED)
+                .provisionedThroughput(p -> p.writeCapacityUnits(writeUnits).readCapacityUnits(5L))
+                .build());
         return table;
     }
 
@@ -299,12 +353,21 @@ class FidelityLayerITCase {
     }
 
     private static List<WriteRequest> items(String prefix, int n) {
-        return IntStream.range(0, n).mapToObj(i -> WriteRequest.builder().putRequest(PutRequest.builder()
-                .item(Map.of("pk", AttributeValue.fromS(prefix + i))).build()).build()).toList();
+        return IntStream.range(0, n)
+                .mapToObj(i -> WriteRequest.builder()
+                        .putRequest(PutRequest.builder()
+                                .item(Map.of("pk", AttributeValue.fromS(prefix + i)))
+                                .build())
+                        .build())
+                .toList();
     }
 
     private static WriteRequest large(String key) {
-        return WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of("pk", AttributeValue.fromS(key),
-                "blob", AttributeValue.fromS("x".repeat(11 * 1024)))).build()).build();
+        return WriteRequest.builder()
+                .putRequest(PutRequest.builder()
+                        .item(Map.of(
+                                "pk", AttributeValue.fromS(key), "blob", AttributeValue.fromS("x".repeat(11 * 1024))))
+                        .build())
+                .build();
     }
 }

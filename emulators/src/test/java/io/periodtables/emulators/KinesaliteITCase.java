@@ -1,5 +1,14 @@
 package io.periodtables.emulators;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
@@ -9,38 +18,38 @@ import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.Shard;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
-import java.net.ConnectException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class KinesaliteITCase {
 
     @Test
     void recordsPutByArnAreReadBackByArn() {
-        try (Kinesalite kinesalite = Kinesalite.start(); KinesisClient kinesis = kinesalite.kinesisClient()) {
+        try (Kinesalite kinesalite = Kinesalite.start();
+                KinesisClient kinesis = kinesalite.kinesisClient()) {
             String arn = kinesalite.createStream("readings", 2);
-            assertThat(arn).isEqualTo("arn:aws:kinesis:us-east-1:000000000000:stream/readings")
+            assertThat(arn)
+                    .isEqualTo("arn:aws:kinesis:us-east-1:000000000000:stream/readings")
                     .isEqualTo(Kinesalite.streamArn("readings"));
 
-            List<String> sent = IntStream.range(0, 20).mapToObj(i -> "{\"reading\":" + i + "}").toList();
-            PutRecordsResponse put = kinesis.putRecords(b -> b.streamARN(arn).records(sent.stream()
-                    .map(data -> PutRecordsRequestEntry.builder().partitionKey("device-" + data.hashCode())
-                            .data(SdkBytes.fromString(data, StandardCharsets.UTF_8)).build())
-                    .toList()));
+            List<String> sent = IntStream.range(0, 20)
+                    .mapToObj(i -> "{\"reading\":" + i + "}")
+                    .toList();
+            PutRecordsResponse put = kinesis.putRecords(b -> b.streamARN(arn)
+                    .records(sent.stream()
+                            .map(data -> PutRecordsRequestEntry.builder()
+                                    .partitionKey("device-" + data.hashCode())
+                                    .data(SdkBytes.fromString(data, StandardCharsets.UTF_8))
+                                    .build())
+                            .toList()));
             assertThat(put.failedRecordCount()).isZero();
 
             List<String> read = new ArrayList<>();
             List<Shard> shards = kinesis.listShards(b -> b.streamARN(arn)).shards();
             for (Shard shard : shards) {
-                String iterator = kinesis.getShardIterator(b -> b.streamARN(arn).shardId(shard.shardId())
-                        .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-                for (Record record : kinesis.getRecords(b -> b.streamARN(arn).shardIterator(iterator)).records()) {
+                String iterator = kinesis.getShardIterator(b -> b.streamARN(arn)
+                                .shardId(shard.shardId())
+                                .shardIteratorType(ShardIteratorType.TRIM_HORIZON))
+                        .shardIterator();
+                for (Record record : kinesis.getRecords(b -> b.streamARN(arn).shardIterator(iterator))
+                        .records()) {
                     read.add(record.data().asUtf8String());
                 }
             }
@@ -51,7 +60,9 @@ class KinesaliteITCase {
 
     @Test
     void listensOnLoopbackOnlyAndStopsOnClose() throws Exception {
-        assertThat(ListeningSockets.available()).as("reads the kernel socket tables, /proc/net/tcp (Linux)").isTrue();
+        assertThat(ListeningSockets.available())
+                .as("reads the kernel socket tables, /proc/net/tcp (Linux)")
+                .isTrue();
         Kinesalite kinesalite = Kinesalite.start();
         int port = kinesalite.port();
         try {

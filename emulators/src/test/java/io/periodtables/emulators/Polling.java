@@ -8,8 +8,7 @@ import java.util.function.BooleanSupplier;
 final class Polling {
     private static final Duration BOUND = Duration.ofSeconds(30);
 
-    private Polling() {
-    }
+    private Polling() {}
 
     static void until(BooleanSupplier condition, String what) {
         Instant deadline = Instant.now().plus(BOUND);

@@ -1,14 +1,14 @@
 package io.periodtables.infra;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The module rules of docs/DESIGN.md ("Layout"), on the production classes of every module: what
@@ -26,39 +26,72 @@ class ArchitectureTest {
                 .importPackages("io.periodtables");
         // a rule over no classes passes: make sure every module's classes are here
         assertThat(production.stream().map(c -> c.getPackageName()).distinct())
-                .contains("io.periodtables.conf", "io.periodtables.model", "io.periodtables.sink", "io.periodtables.rotation",
-                        "io.periodtables.archive", "io.periodtables.job", "io.periodtables.query", "io.periodtables.emulators",
+                .contains(
+                        "io.periodtables.conf",
+                        "io.periodtables.model",
+                        "io.periodtables.sink",
+                        "io.periodtables.rotation",
+                        "io.periodtables.archive",
+                        "io.periodtables.job",
+                        "io.periodtables.query",
+                        "io.periodtables.emulators",
                         "io.periodtables.local");
     }
 
     @Test
     void theMsfJobKnowsNothingOfTheLocalRunTheEmulatorsOrTheQueryCli() {
-        check(noClasses().that().resideInAPackage("io.periodtables.job..")
-                .should().dependOnClassesThat().resideInAnyPackage(
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.periodtables.job..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
                         "io.periodtables.local..", "io.periodtables.emulators..", "io.periodtables.query.."));
     }
 
     @Test
     void theSinkAndTheRotationDoNotKnowEachOther() {
-        check(noClasses().that().resideInAPackage("io.periodtables.sink..")
-                .should().dependOnClassesThat().resideInAPackage("io.periodtables.rotation.."));
-        check(noClasses().that().resideInAPackage("io.periodtables.rotation..")
-                .should().dependOnClassesThat().resideInAPackage("io.periodtables.sink.."));
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.periodtables.sink..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.periodtables.rotation.."));
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.periodtables.rotation..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.periodtables.sink.."));
     }
 
     @Test
     void theCoreDependsOnNoOtherModule() {
-        check(noClasses().that().resideInAnyPackage("io.periodtables.conf..", "io.periodtables.model..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.periodtables.sink..", "io.periodtables.rotation..",
-                        "io.periodtables.archive..", "io.periodtables.job..", "io.periodtables.query..",
-                        "io.periodtables.emulators..", "io.periodtables.local..", "io.periodtables.bench.."));
+        check(noClasses()
+                .that()
+                .resideInAnyPackage("io.periodtables.conf..", "io.periodtables.model..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.periodtables.sink..",
+                        "io.periodtables.rotation..",
+                        "io.periodtables.archive..",
+                        "io.periodtables.job..",
+                        "io.periodtables.query..",
+                        "io.periodtables.emulators..",
+                        "io.periodtables.local..",
+                        "io.periodtables.bench.."));
     }
 
     @Test
     void onlyTheLocalRunUsesTheEmulators() {
-        check(noClasses().that().resideOutsideOfPackages("io.periodtables.local..", "io.periodtables.emulators..",
-                        "io.periodtables.bench..")
-                .should().dependOnClassesThat().resideInAPackage("io.periodtables.emulators.."));
+        check(noClasses()
+                .that()
+                .resideOutsideOfPackages(
+                        "io.periodtables.local..", "io.periodtables.emulators..", "io.periodtables.bench..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.periodtables.emulators.."));
     }
 
     @Test

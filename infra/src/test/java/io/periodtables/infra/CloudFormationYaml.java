@@ -2,6 +2,13 @@ package io.periodtables.infra;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.AbstractConstruct;
@@ -12,14 +19,6 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
 /**
  * Reads a CloudFormation YAML template into a JSON tree in the long form CloudFormation itself
  * uses: {@code !Ref X} becomes {@code {"Ref": "X"}}, {@code !Sub s} becomes
@@ -27,8 +26,24 @@ import java.util.Map;
  * unknown tag fails the read, so a typo cannot hide a statement from the checks.
  */
 final class CloudFormationYaml {
-    private static final List<String> FUNCTIONS = List.of("Ref", "Condition", "GetAtt", "Sub", "If", "Equals",
-            "Not", "And", "Or", "Join", "Select", "Split", "FindInMap", "GetAZs", "ImportValue", "Base64", "Cidr");
+    private static final List<String> FUNCTIONS = List.of(
+            "Ref",
+            "Condition",
+            "GetAtt",
+            "Sub",
+            "If",
+            "Equals",
+            "Not",
+            "And",
+            "Or",
+            "Join",
+            "Select",
+            "Split",
+            "FindInMap",
+            "GetAZs",
+            "ImportValue",
+            "Base64",
+            "Cidr");
 
     private CloudFormationYaml() {}
 

@@ -1,20 +1,18 @@
 package io.periodtables.infra;
 
+import static io.periodtables.infra.PeriodTablesTemplate.EVERYTHING_SET;
+import static io.periodtables.infra.PeriodTablesTemplate.MINIMAL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import io.periodtables.conf.ConfigKey;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
-import static io.periodtables.infra.PeriodTablesTemplate.EVERYTHING_SET;
-import static io.periodtables.infra.PeriodTablesTemplate.MINIMAL;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The MSF application of {@code infra/period-tables.yaml}: Flink 1.20, snapshots and
@@ -30,7 +28,10 @@ class MsfApplicationTemplateTest {
         JsonNode app = PeriodTablesTemplate.stack(MINIMAL).properties("Application");
         assertThat(app.path("RuntimeEnvironment").asText()).isEqualTo("FLINK-1_20");
         JsonNode config = app.path("ApplicationConfiguration");
-        assertThat(config.path("ApplicationSnapshotConfiguration").path("SnapshotsEnabled").asBoolean()).isTrue();
+        assertThat(config.path("ApplicationSnapshotConfiguration")
+                        .path("SnapshotsEnabled")
+                        .asBoolean())
+                .isTrue();
         JsonNode checkpoints = config.path("FlinkApplicationConfiguration").path("CheckpointConfiguration");
         assertThat(checkpoints.path("ConfigurationType").asText()).isEqualTo("CUSTOM");
         assertThat(checkpoints.path("CheckpointingEnabled").asBoolean()).isTrue();
@@ -40,39 +41,62 @@ class MsfApplicationTemplateTest {
 
     @Test
     void parallelismComesFromParametersBoundedByTheJobsMaxParallelism() {
-        JsonNode parallelism = PeriodTablesTemplate.raw().path("Resources").path("Application").path("Properties")
-                .path("ApplicationConfiguration").path("FlinkApplicationConfiguration").path("ParallelismConfiguration");
+        JsonNode parallelism = PeriodTablesTemplate.raw()
+                .path("Resources")
+                .path("Application")
+                .path("Properties")
+                .path("ApplicationConfiguration")
+                .path("FlinkApplicationConfiguration")
+                .path("ParallelismConfiguration");
         assertThat(parallelism.path("ConfigurationType").asText()).isEqualTo("CUSTOM");
         assertThat(parallelism.path("Parallelism").path("Ref").asText()).isEqualTo("Parallelism");
         assertThat(parallelism.path("ParallelismPerKPU").path("Ref").asText()).isEqualTo("ParallelismPerKPU");
         assertThat(parallelism.path("AutoScalingEnabled").path("Ref").asText()).isEqualTo("AutoScalingEnabled");
         JsonNode parameter = PeriodTablesTemplate.raw().path("Parameters").path("Parallelism");
         assertThat(parameter.path("MaxValue").asInt()).isEqualTo(JOB_MAX_PARALLELISM);
-        assertThat(PeriodTablesTemplate.raw().path("Parameters").path("ParallelismPerKPU").path("MaxValue").asInt())
+        assertThat(PeriodTablesTemplate.raw()
+                        .path("Parameters")
+                        .path("ParallelismPerKPU")
+                        .path("MaxValue")
+                        .asInt())
                 .isEqualTo(8);
     }
 
     @Test
     void codeIsTheJarAtTheGivenBucketKeyAndVersion() {
-        JsonNode location = PeriodTablesTemplate.stack(EVERYTHING_SET).properties("Application")
-                .path("ApplicationConfiguration").path("ApplicationCodeConfiguration");
+        JsonNode location = PeriodTablesTemplate.stack(EVERYTHING_SET)
+                .properties("Application")
+                .path("ApplicationConfiguration")
+                .path("ApplicationCodeConfiguration");
         assertThat(location.path("CodeContentType").asText()).isEqualTo("ZIPFILE");
         JsonNode s3 = location.path("CodeContent").path("S3ContentLocation");
         assertThat(s3.path("BucketARN").asText()).isEqualTo("arn:aws:s3:::code-bucket");
         assertThat(s3.path("FileKey").asText()).isEqualTo("releases/period-tables-job-0.2.0.jar");
         assertThat(s3.path("ObjectVersion").asText()).isEqualTo("3HL4kqtJlcpXroDTDmJ-rmSpXd3dIbrHY");
-        assertThat(PeriodTablesTemplate.stack(MINIMAL).properties("Application").path("ApplicationConfiguration")
-                .path("ApplicationCodeConfiguration").path("CodeContent").path("S3ContentLocation").has("ObjectVersion"))
+        assertThat(PeriodTablesTemplate.stack(MINIMAL)
+                        .properties("Application")
+                        .path("ApplicationConfiguration")
+                        .path("ApplicationCodeConfiguration")
+                        .path("CodeContent")
+                        .path("S3ContentLocation")
+                        .has("ObjectVersion"))
                 .isFalse();
     }
 
     @Test
     void runningApplicationRestoresFromTheLatestSnapshotAndRefusesUnmappedStateByDefault() {
-        JsonNode run = PeriodTablesTemplate.stack(MINIMAL).properties("Application").path("RunConfiguration");
-        assertThat(run.path("ApplicationRestoreConfiguration").path("ApplicationRestoreType").asText())
+        JsonNode run =
+                PeriodTablesTemplate.stack(MINIMAL).properties("Application").path("RunConfiguration");
+        assertThat(run.path("ApplicationRestoreConfiguration")
+                        .path("ApplicationRestoreType")
+                        .asText())
                 .isEqualTo("RESTORE_FROM_LATEST_SNAPSHOT");
-        assertThat(run.path("ApplicationRestoreConfiguration").has("SnapshotName")).isFalse();
-        assertThat(run.path("FlinkRunConfiguration").path("AllowNonRestoredState").asText()).isEqualTo("false");
+        assertThat(run.path("ApplicationRestoreConfiguration").has("SnapshotName"))
+                .isFalse();
+        assertThat(run.path("FlinkRunConfiguration")
+                        .path("AllowNonRestoredState")
+                        .asText())
+                .isEqualTo("false");
     }
 
     @Test
@@ -80,49 +104,76 @@ class MsfApplicationTemplateTest {
         TemplateEvaluator stack = PeriodTablesTemplate.stack(MINIMAL);
         JsonNode logging = stack.properties("ApplicationLogging");
         assertThat(logging.path("ApplicationName").asText()).isEqualTo("period-tables");
-        String streamArn = logging.path("CloudWatchLoggingOption").path("LogStreamARN").asText();
-        assertThat(PeriodTablesTemplate.statements(MINIMAL))
-                .anySatisfy(s -> {
-                    assertThat(s.actions()).containsExactly("logs:PutLogEvents");
-                    assertThat(s.resources()).containsExactly(streamArn);
-                });
-        assertThat(stack.properties("LogGroup").path("LogGroupName").asText()).isEqualTo(PeriodTablesTemplate.LOG_GROUP);
+        String streamArn =
+                logging.path("CloudWatchLoggingOption").path("LogStreamARN").asText();
+        assertThat(PeriodTablesTemplate.statements(MINIMAL)).anySatisfy(s -> {
+            assertThat(s.actions()).containsExactly("logs:PutLogEvents");
+            assertThat(s.resources()).containsExactly(streamArn);
+        });
+        assertThat(stack.properties("LogGroup").path("LogGroupName").asText())
+                .isEqualTo(PeriodTablesTemplate.LOG_GROUP);
     }
 
     @Test
     void everyPropertyGroupKeyIsAConfigurationKey() {
-        JsonNode groups = PeriodTablesTemplate.raw().path("Resources").path("Application").path("Properties")
-                .path("ApplicationConfiguration").path("EnvironmentProperties").path("PropertyGroups");
+        JsonNode groups = PeriodTablesTemplate.raw()
+                .path("Resources")
+                .path("Application")
+                .path("Properties")
+                .path("ApplicationConfiguration")
+                .path("EnvironmentProperties")
+                .path("PropertyGroups");
         assertThat(groups).isNotEmpty();
         groups.forEach(group -> {
             String id = group.path("PropertyGroupId").asText();
-            group.path("PropertyMap").fieldNames().forEachRemaining(key ->
-                    assertThat(ConfigKeys.byName(RuntimePropertyGroups.configName(id, key))).as("group %s key %s", id, key).isNotNull());
+            group.path("PropertyMap")
+                    .fieldNames()
+                    .forEachRemaining(key -> assertThat(ConfigKeys.byName(RuntimePropertyGroups.configName(id, key)))
+                            .as("group %s key %s", id, key)
+                            .isNotNull());
         });
     }
 
     @Test
     void everyParameterWiredToAKeyOffersOnlyValuesTheKeyAccepts() {
         Map<String, String> wired = new LinkedHashMap<>();
-        PeriodTablesTemplate.raw().path("Resources").path("Application").path("Properties")
-                .path("ApplicationConfiguration").path("EnvironmentProperties").path("PropertyGroups").forEach(group ->
-                        group.path("PropertyMap").fields().forEachRemaining(e -> {
-                            JsonNode value = e.getValue().has("Fn::If") ? e.getValue().get("Fn::If").get(1) : e.getValue();
-                            if (value.has("Ref") && !value.get("Ref").asText().startsWith("AWS::")) {
-                                wired.put(value.get("Ref").asText(), RuntimePropertyGroups.configName(group.path("PropertyGroupId").asText(), e.getKey()));
-                            }
-                        }));
-        assertThat(wired).containsEntry("TablePrefix", "tables.prefix").containsEntry("TableShards", "tables.shards")
-                .containsEntry("TableRetention", "tables.retention").hasSizeGreaterThan(10);
+        PeriodTablesTemplate.raw()
+                .path("Resources")
+                .path("Application")
+                .path("Properties")
+                .path("ApplicationConfiguration")
+                .path("EnvironmentProperties")
+                .path("PropertyGroups")
+                .forEach(group -> group.path("PropertyMap").fields().forEachRemaining(e -> {
+                    JsonNode value = e.getValue().has("Fn::If")
+                            ? e.getValue().get("Fn::If").get(1)
+                            : e.getValue();
+                    if (value.has("Ref") && !value.get("Ref").asText().startsWith("AWS::")) {
+                        wired.put(
+                                value.get("Ref").asText(),
+                                RuntimePropertyGroups.configName(
+                                        group.path("PropertyGroupId").asText(), e.getKey()));
+                    }
+                }));
+        assertThat(wired)
+                .containsEntry("TablePrefix", "tables.prefix")
+                .containsEntry("TableShards", "tables.shards")
+                .containsEntry("TableRetention", "tables.retention")
+                .hasSizeGreaterThan(10);
         wired.forEach((parameter, keyName) -> {
             ConfigKey<?> key = ConfigKeys.byName(keyName);
             JsonNode declaration = PeriodTablesTemplate.raw().path("Parameters").path(parameter);
             String defaultValue = declaration.path("Default").asText();
             if (!defaultValue.isEmpty()) {
-                assertThat(key.parse(defaultValue)).as("%s default for %s", parameter, keyName).isNotNull();
+                assertThat(key.parse(defaultValue))
+                        .as("%s default for %s", parameter, keyName)
+                        .isNotNull();
             }
-            declaration.path("AllowedValues").forEach(v ->
-                    assertThat(key.parse(v.asText())).as("%s value %s for %s", parameter, v, keyName).isNotNull());
+            declaration
+                    .path("AllowedValues")
+                    .forEach(v -> assertThat(key.parse(v.asText()))
+                            .as("%s value %s for %s", parameter, v, keyName)
+                            .isNotNull());
         });
     }
 
@@ -161,15 +212,21 @@ class MsfApplicationTemplateTest {
     void outputsNameTheApplicationStreamAndRole() {
         TemplateEvaluator stack = PeriodTablesTemplate.stack(MINIMAL);
         JsonNode outputs = PeriodTablesTemplate.raw().path("Outputs");
-        assertThat(stack.evaluate(outputs.path("ApplicationName").path("Value")).asText()).isEqualTo("period-tables");
-        assertThat(stack.evaluate(outputs.path("StreamArn").path("Value")).asText()).isEqualTo(PeriodTablesTemplate.STREAM_ARN);
-        assertThat(stack.evaluate(outputs.path("RoleArn").path("Value")).asText()).isEqualTo(PeriodTablesTemplate.ROLE_ARN);
+        assertThat(stack.evaluate(outputs.path("ApplicationName").path("Value")).asText())
+                .isEqualTo("period-tables");
+        assertThat(stack.evaluate(outputs.path("StreamArn").path("Value")).asText())
+                .isEqualTo(PeriodTablesTemplate.STREAM_ARN);
+        assertThat(stack.evaluate(outputs.path("RoleArn").path("Value")).asText())
+                .isEqualTo(PeriodTablesTemplate.ROLE_ARN);
     }
 
     /** What the job's ConfigLoader reads from a stack's runtime property groups. */
     private static PeriodTablesConfig load(Map<String, String> parameters) {
-        JsonNode groups = PeriodTablesTemplate.stack(parameters).properties("Application")
-                .path("ApplicationConfiguration").path("EnvironmentProperties").path("PropertyGroups");
+        JsonNode groups = PeriodTablesTemplate.stack(parameters)
+                .properties("Application")
+                .path("ApplicationConfiguration")
+                .path("EnvironmentProperties")
+                .path("PropertyGroups");
         return ConfigLoader.load(new String[0], RuntimePropertyGroups.toProperties(groups), false);
     }
 }

@@ -1,20 +1,18 @@
 package io.periodtables.infra;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.PeriodTablesConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code docs/msf-runtime-properties.json}, the development copy of an application's runtime
@@ -38,16 +36,19 @@ class MsfRuntimePropertiesFileTest {
             assertThat(group.fieldNames()).toIterable().containsExactlyInAnyOrder("PropertyGroupId", "PropertyMap");
             assertThat(group.path("PropertyGroupId").isTextual()).isTrue();
             assertThat(group.path("PropertyMap").isObject()).isTrue();
-            group.path("PropertyMap").forEach(value -> assertThat(value.isTextual()).isTrue());
+            group.path("PropertyMap")
+                    .forEach(value -> assertThat(value.isTextual()).isTrue());
         });
     }
 
     @Test
     void everyKeyIsAConfigurationKey() {
         Map<String, Properties> runtime = RuntimePropertyGroups.toProperties(groups);
-        runtime.forEach((group, properties) -> properties.stringPropertyNames().forEach(key ->
-                assertThat(ConfigKeys.byName(RuntimePropertyGroups.configName(group, key)))
-                        .as("group %s key %s", group, key).isNotNull()));
+        runtime.forEach((group, properties) -> properties
+                .stringPropertyNames()
+                .forEach(key -> assertThat(ConfigKeys.byName(RuntimePropertyGroups.configName(group, key)))
+                        .as("group %s key %s", group, key)
+                        .isNotNull()));
     }
 
     @Test

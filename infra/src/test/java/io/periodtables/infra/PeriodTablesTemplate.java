@@ -1,7 +1,6 @@
 package io.periodtables.infra;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -18,6 +17,7 @@ import java.util.Map;
 final class PeriodTablesTemplate {
     /** Surefire runs in the module's folder. */
     static final Path FILE = Path.of("period-tables.yaml");
+
     static final String STREAM_ARN = "arn:aws:kinesis:eu-west-1:123456789012:stream/period-tables-readings";
     static final String ROLE_ARN = "arn:aws:iam::123456789012:role/period-tables-ServiceRole-1A2B3C";
     static final String LOG_GROUP = "/aws/kinesis-analytics/period-tables";
@@ -81,7 +81,12 @@ final class PeriodTablesTemplate {
     }
 
     /** One statement of the service role's permission policies. */
-    record Statement(String sid, String effect, List<String> actions, List<String> resources, JsonNode condition,
+    record Statement(
+            String sid,
+            String effect,
+            List<String> actions,
+            List<String> resources,
+            JsonNode condition,
             JsonNode node) {}
 
     /** The service role's permission statements as a stack with {@code parameters} gets them. */
@@ -89,8 +94,13 @@ final class PeriodTablesTemplate {
         List<Statement> statements = new ArrayList<>();
         for (JsonNode policy : stack(parameters).properties("ServiceRole").path("Policies")) {
             for (JsonNode s : policy.path("PolicyDocument").path("Statement")) {
-                statements.add(new Statement(s.path("Sid").asText(null), s.path("Effect").asText(),
-                        texts(s.get("Action")), texts(s.get("Resource")), s.get("Condition"), s));
+                statements.add(new Statement(
+                        s.path("Sid").asText(null),
+                        s.path("Effect").asText(),
+                        texts(s.get("Action")),
+                        texts(s.get("Resource")),
+                        s.get("Condition"),
+                        s));
             }
         }
         return statements;
@@ -99,7 +109,8 @@ final class PeriodTablesTemplate {
     /** The raw statement nodes, {@code Fn::If}-wrapped ones included as they are. */
     static List<JsonNode> rawStatements() {
         List<JsonNode> statements = new ArrayList<>();
-        for (JsonNode policy : raw().path("Resources").path("ServiceRole").path("Properties").path("Policies")) {
+        for (JsonNode policy :
+                raw().path("Resources").path("ServiceRole").path("Properties").path("Policies")) {
             policy.path("PolicyDocument").path("Statement").forEach(statements::add);
         }
         return statements;

@@ -1,9 +1,7 @@
 package io.periodtables.infra;
 
-import io.periodtables.conf.ConfigLoader;
-
 import com.fasterxml.jackson.databind.JsonNode;
-
+import io.periodtables.conf.ConfigLoader;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -23,7 +21,8 @@ final class RuntimePropertyGroups {
             Properties properties = new Properties();
             group.path("PropertyMap").fields().forEachRemaining(e -> {
                 if (!e.getValue().isTextual()) {
-                    throw new IllegalArgumentException("Group " + id + " key " + e.getKey() + ": values are strings in MSF");
+                    throw new IllegalArgumentException(
+                            "Group " + id + " key " + e.getKey() + ": values are strings in MSF");
                 }
                 properties.setProperty(e.getKey(), e.getValue().asText());
             });

@@ -1,7 +1,6 @@
 package io.periodtables.infra;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -9,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The jar uploaded to Managed Service for Apache Flink: {@code job/target/period-tables-job.jar}
@@ -26,7 +25,9 @@ class ShadedJarTest {
     @BeforeAll
     static void open() throws Exception {
         jar = new File("../job/target/period-tables-job.jar");
-        assertThat(jar).as("the MSF jar; build it with mvn verify (or package) from the root").isFile();
+        assertThat(jar)
+                .as("the MSF jar; build it with mvn verify (or package) from the root")
+                .isFile();
         entries = new ArrayList<>();
         try (JarFile file = new JarFile(jar)) {
             file.stream().forEach(e -> entries.add(e.getName()));
@@ -37,16 +38,21 @@ class ShadedJarTest {
     void mainClassIsTheJob() throws Exception {
         try (JarFile file = new JarFile(jar)) {
             Manifest manifest = file.getManifest();
-            assertThat(manifest.getMainAttributes().getValue("Main-Class")).isEqualTo("io.periodtables.job.PeriodTablesJob");
+            assertThat(manifest.getMainAttributes().getValue("Main-Class"))
+                    .isEqualTo("io.periodtables.job.PeriodTablesJob");
         }
-        assertThat(entries).contains("io/periodtables/job/PeriodTablesJob.class",
-                "io/periodtables/sink/PeriodTableSink.class", "io/periodtables/rotation/Rotation.class",
-                "io/periodtables/conf/PeriodCalendar.class");
+        assertThat(entries)
+                .contains(
+                        "io/periodtables/job/PeriodTablesJob.class",
+                        "io/periodtables/sink/PeriodTableSink.class",
+                        "io/periodtables/rotation/Rotation.class",
+                        "io/periodtables/conf/PeriodCalendar.class");
     }
 
     @Test
     void flinkRuntimeAndLocalOnlyPartsAreLeftOut() {
-        assertThat(entries).noneMatch(e -> e.startsWith("org/apache/flink/runtime/"))
+        assertThat(entries)
+                .noneMatch(e -> e.startsWith("org/apache/flink/runtime/"))
                 .noneMatch(e -> e.startsWith("org/apache/flink/streaming/api/environment/"))
                 .noneMatch(e -> e.startsWith("com/amazonaws/services/dynamodbv2/local/"))
                 // the local run, the emulators and the query CLI are not part of the job
@@ -61,13 +67,16 @@ class ShadedJarTest {
     @Test
     void serviceFilesOfTheSdkAndTheConnectorArePresent() throws Exception {
         try (JarFile file = new JarFile(jar)) {
-            String async = new String(file.getInputStream(
-                    file.getEntry("META-INF/services/software.amazon.awssdk.http.async.SdkAsyncHttpService"))
-                    .readAllBytes(), StandardCharsets.UTF_8);
+            String async = new String(
+                    file.getInputStream(file.getEntry(
+                                    "META-INF/services/software.amazon.awssdk.http.async.SdkAsyncHttpService"))
+                            .readAllBytes(),
+                    StandardCharsets.UTF_8);
             assertThat(async).contains("software.amazon.awssdk.http.nio.netty.NettySdkAsyncHttpService");
-            String factories = new String(file.getInputStream(
-                    file.getEntry("META-INF/services/org.apache.flink.table.factories.Factory"))
-                    .readAllBytes(), StandardCharsets.UTF_8);
+            String factories = new String(
+                    file.getInputStream(file.getEntry("META-INF/services/org.apache.flink.table.factories.Factory"))
+                            .readAllBytes(),
+                    StandardCharsets.UTF_8);
             assertThat(factories).contains("org.apache.flink.connector.kinesis.table.KinesisDynamicTableSinkFactory");
             var reporters = file.getEntry("META-INF/services/org.apache.flink.metrics.reporter.MetricReporterFactory");
             if (reporters != null) { // the local run's status reporter registers in the local module, not here
@@ -80,13 +89,16 @@ class ShadedJarTest {
 
     @Test
     void theArchiveCarriesParquetWithOnlyTheHadoopClassesItLinksAgainst() {
-        assertThat(entries).contains("io/periodtables/archive/Archive.class",
-                "org/apache/flink/connector/file/sink/FileSink.class",
-                "org/apache/flink/formats/parquet/ParquetWriterFactory.class",
-                "org/apache/parquet/hadoop/ParquetFileReader.class",
-                "org/apache/hadoop/mapreduce/lib/input/FileInputFormat.class");
+        assertThat(entries)
+                .contains(
+                        "io/periodtables/archive/Archive.class",
+                        "org/apache/flink/connector/file/sink/FileSink.class",
+                        "org/apache/flink/formats/parquet/ParquetWriterFactory.class",
+                        "org/apache/parquet/hadoop/ParquetFileReader.class",
+                        "org/apache/hadoop/mapreduce/lib/input/FileInputFormat.class");
         // Hadoop's own dependency tree stays out: the archive never instantiates a Hadoop Configuration or codec.
-        assertThat(entries).noneMatch(e -> e.startsWith("org/apache/hadoop/thirdparty/"))
+        assertThat(entries)
+                .noneMatch(e -> e.startsWith("org/apache/hadoop/thirdparty/"))
                 .noneMatch(e -> e.startsWith("com/ctc/wstx/"))
                 .noneMatch(e -> e.startsWith("org/xerial/snappy/"))
                 .noneMatch(e -> e.startsWith("com/github/luben/zstd/"));

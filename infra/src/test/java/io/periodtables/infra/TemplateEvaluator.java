@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -38,7 +37,10 @@ final class TemplateEvaluator {
      * @param resourceRefs what {@code Ref} of a resource's logical id returns
      * @param attributes what {@code Fn::GetAtt} returns, keyed {@code LogicalId.Attribute}
      */
-    TemplateEvaluator(JsonNode template, Map<String, String> given, Map<String, String> resourceRefs,
+    TemplateEvaluator(
+            JsonNode template,
+            Map<String, String> given,
+            Map<String, String> resourceRefs,
             Map<String, String> attributes) {
         this.template = template;
         this.resourceRefs = resourceRefs;
@@ -51,7 +53,8 @@ final class TemplateEvaluator {
         template.path("Parameters").fields().forEachRemaining(e -> {
             String name = e.getKey();
             JsonNode declaration = e.getValue();
-            String value = given.containsKey(name) ? given.get(name)
+            String value = given.containsKey(name)
+                    ? given.get(name)
                     : declaration.has("Default") ? declaration.get("Default").asText() : null;
             if (value == null) {
                 throw new IllegalArgumentException("Parameter " + name + " has no default and no value was given");
@@ -131,7 +134,8 @@ final class TemplateEvaluator {
                 StringBuilder joined = new StringBuilder();
                 Iterator<JsonNode> parts = evaluate(argument.get(1)).elements();
                 while (parts.hasNext()) {
-                    joined.append(parts.next().asText()).append(parts.hasNext() ? argument.get(0).asText() : "");
+                    joined.append(parts.next().asText())
+                            .append(parts.hasNext() ? argument.get(0).asText() : "");
                 }
                 return TextNode.valueOf(joined.toString());
             }
@@ -153,8 +157,10 @@ final class TemplateEvaluator {
             case "AWS::StackName":
                 return TextNode.valueOf("period-tables-stack");
             default:
-                return TextNode.valueOf(parameters.containsKey(name) ? parameters.get(name)
-                        : required(resourceRefs, name, "resource reference"));
+                return TextNode.valueOf(
+                        parameters.containsKey(name)
+                                ? parameters.get(name)
+                                : required(resourceRefs, name, "resource reference"));
         }
     }
 
@@ -162,7 +168,10 @@ final class TemplateEvaluator {
         String text = argument.isArray() ? argument.get(0).asText() : argument.asText();
         Map<String, String> variables = new HashMap<>();
         if (argument.isArray()) {
-            argument.get(1).fields().forEachRemaining(e -> variables.put(e.getKey(), evaluate(e.getValue()).asText()));
+            argument.get(1)
+                    .fields()
+                    .forEachRemaining(e ->
+                            variables.put(e.getKey(), evaluate(e.getValue()).asText()));
         }
         Matcher m = SUB_VARIABLE.matcher(text);
         StringBuilder result = new StringBuilder();
@@ -189,7 +198,9 @@ final class TemplateEvaluator {
         JsonNode argument = definition.get(function);
         switch (function) {
             case "Fn::Equals":
-                return evaluate(argument.get(0)).asText().equals(evaluate(argument.get(1)).asText());
+                return evaluate(argument.get(0))
+                        .asText()
+                        .equals(evaluate(argument.get(1)).asText());
             case "Fn::Not":
                 return !test(argument.get(0));
             case "Fn::And":
@@ -223,11 +234,16 @@ final class TemplateEvaluator {
                 throw new IllegalArgumentException("Parameter " + name + " does not allow '" + value + "'");
             }
         }
-        if (declaration.has("AllowedPattern") && !value.matches(declaration.get("AllowedPattern").asText())) {
+        if (declaration.has("AllowedPattern")
+                && !value.matches(declaration.get("AllowedPattern").asText())) {
             throw new IllegalArgumentException("Parameter " + name + " does not match its pattern: '" + value + "'");
         }
-        if (declaration.has("MinValue") && Double.parseDouble(value) < declaration.get("MinValue").asDouble()
-                || declaration.has("MaxValue") && Double.parseDouble(value) > declaration.get("MaxValue").asDouble()) {
+        if (declaration.has("MinValue")
+                        && Double.parseDouble(value)
+                                < declaration.get("MinValue").asDouble()
+                || declaration.has("MaxValue")
+                        && Double.parseDouble(value)
+                                > declaration.get("MaxValue").asDouble()) {
             throw new IllegalArgumentException("Parameter " + name + " is out of range: " + value);
         }
     }

@@ -4,10 +4,8 @@ import io.periodtables.archive.ArchivePartitions;
 import io.periodtables.archive.ArchiveReader;
 import io.periodtables.conf.Period;
 import io.periodtables.rotation.RetentionGate;
-
-import org.apache.flink.annotation.Internal;
-
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 
 /** Retention's gate when the job archives: a period is archived once its {@code _SUCCESS} marker exists under {@code archive.path}. */
 @Internal

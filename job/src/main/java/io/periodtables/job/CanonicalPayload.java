@@ -1,12 +1,10 @@
 package io.periodtables.job;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.periodtables.job.JsonFields.Field;
 import io.periodtables.job.JsonFields.JsonArray;
 import io.periodtables.job.JsonFields.JsonObject;
 import io.periodtables.model.RejectReason;
-
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -60,8 +58,12 @@ final class CanonicalPayload {
     private void checkReserved(List<Field> fields) throws BadValueException {
         for (int i = 0; i < fields.size(); i++) {
             String name = fields.get(i).name();
-            if (reserved.contains(name) && !excluded.contains(name) && firstAppearance(fields, i) && lastValue(fields, i) != null) {
-                throw new BadValueException(RejectReason.RESERVED_ATTRIBUTE, "field '" + name + "' is reserved for the item key");
+            if (reserved.contains(name)
+                    && !excluded.contains(name)
+                    && firstAppearance(fields, i)
+                    && lastValue(fields, i) != null) {
+                throw new BadValueException(
+                        RejectReason.RESERVED_ATTRIBUTE, "field '" + name + "' is reserved for the item key");
             }
         }
     }

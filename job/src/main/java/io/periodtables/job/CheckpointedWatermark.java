@@ -4,7 +4,7 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -15,10 +15,8 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
-import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-
-import java.util.List;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 
 /**
  * Checkpoints the event-time watermark and re-emits it after a restore. Flink does not keep
@@ -59,8 +57,8 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<SinkReco
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
-        state = context.getOperatorStateStore().getUnionListState(
-                new ListStateDescriptor<>("event-time-watermark", LongSerializer.INSTANCE));
+        state = context.getOperatorStateStore()
+                .getUnionListState(new ListStateDescriptor<>("event-time-watermark", LongSerializer.INSTANCE));
         current = Long.MIN_VALUE;
         restored = Long.MIN_VALUE;
         if (context.isRestored()) {
@@ -94,7 +92,9 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<SinkReco
     public void processElement(StreamRecord<SinkRecord> element) throws Exception {
         emitRestored();
         SinkRecord record = element.getValue();
-        if (record.kind() == SinkRecord.Kind.PERIOD && floor > Long.MIN_VALUE && isLate(record.reading().eventMillis())) {
+        if (record.kind() == SinkRecord.Kind.PERIOD
+                && floor > Long.MIN_VALUE
+                && isLate(record.reading().eventMillis())) {
             // Late against the watermark the job had reached at the checkpoint: decided here, not
             // left to the window operator, whose inputs may not all have sent it yet.
             element.replace(SinkRecord.late(record.reading(), floor));

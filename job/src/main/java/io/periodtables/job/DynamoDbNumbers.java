@@ -18,11 +18,14 @@ final class DynamoDbNumbers {
         }
         BigDecimal significant = value.precision() > 38 ? value.stripTrailingZeros() : value;
         if (significant.precision() > 38) {
-            throw new CanonicalPayload.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " has more than 38 significant digits");
+            throw new CanonicalPayload.BadValueException(
+                    RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " has more than 38 significant digits");
         }
         int exponent = significant.precision() - significant.scale() - 1;
         if (exponent > 125 || exponent < -130) {
-            throw new CanonicalPayload.BadValueException(RejectReason.BAD_NUMBER, "number " + abbreviate(value) + " is outside DynamoDB's range 1E-130 .. 1E+126");
+            throw new CanonicalPayload.BadValueException(
+                    RejectReason.BAD_NUMBER,
+                    "number " + abbreviate(value) + " is outside DynamoDB's range 1E-130 .. 1E+126");
         }
         return value;
     }

@@ -3,15 +3,13 @@ package io.periodtables.job;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
-
-import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 
 /**
  * The synthetic device fleet of the local run: reading {@code n} comes from device
@@ -32,7 +30,13 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
     private final long startMillis;
     private final double millisPerReading;
 
-    private FleetGenerator(String deviceField, String timestampField, int devices, Instant start, double ratePerSecond, double speedup) {
+    private FleetGenerator(
+            String deviceField,
+            String timestampField,
+            int devices,
+            Instant start,
+            double ratePerSecond,
+            double speedup) {
         this.deviceField = deviceField;
         this.timestampField = timestampField;
         this.devices = devices;
@@ -46,14 +50,20 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
         return new FleetGenerator(
                 config.get(ConfigKeys.INPUT_DEVICE_FIELD),
                 config.get(ConfigKeys.INPUT_TIMESTAMP_FIELD),
-                config.get(ConfigKeys.GENERATOR_DEVICES), start, config.get(ConfigKeys.GENERATOR_RATE),
+                config.get(ConfigKeys.GENERATOR_DEVICES),
+                start,
+                config.get(ConfigKeys.GENERATOR_RATE),
                 config.get(ConfigKeys.GENERATOR_SPEEDUP));
     }
 
     /** A rate-limited source of {@code generator.count} (default: unbounded) records of {@code records}. */
-    static DataGeneratorSource<SinkRecord> source(PeriodTablesConfig config, GeneratorFunction<Long, SinkRecord> records) {
+    static DataGeneratorSource<SinkRecord> source(
+            PeriodTablesConfig config, GeneratorFunction<Long, SinkRecord> records) {
         long count = config.find(ConfigKeys.GENERATOR_COUNT).orElse(Long.MAX_VALUE);
-        return new DataGeneratorSource<>(records, count, RateLimiterStrategy.perSecond(config.get(ConfigKeys.GENERATOR_RATE)),
+        return new DataGeneratorSource<>(
+                records,
+                count,
+                RateLimiterStrategy.perSecond(config.get(ConfigKeys.GENERATOR_RATE)),
                 TypeInformation.of(SinkRecord.class));
     }
 
@@ -71,7 +81,8 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
         double humidity = 30 + ((h >>> 10) & 0xfff) / 100.0;
         double pressure = 990 + ((h >>> 22) & 0xfff) / 100.0;
         return "{\"" + deviceField + "\":\"" + deviceId(n % devices)
-                + "\",\"" + timestampField + "\":\"" + DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochMilli(eventMillis(n)))
+                + "\",\"" + timestampField + "\":\""
+                + DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochMilli(eventMillis(n)))
                 + "\",\"temperature\":" + temperature
                 + ",\"humidity\":" + humidity
                 + ",\"pressure\":" + pressure + "}";

@@ -3,13 +3,11 @@ package io.periodtables.job;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.util.Preconditions;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 
 /**
  * Where the topology's input comes from: a FLIP-27 source that yields parsed records (readings
@@ -25,8 +23,8 @@ import java.time.Clock;
  *     whose event time is synthetic and runs ahead of it
  */
 @PublicEvolving
-public record InputSource(Source<SinkRecord, ?, ?> source, String uid, String name, int parallelism,
-                          boolean capAtWallClock) {
+public record InputSource(
+        Source<SinkRecord, ?, ?> source, String uid, String name, int parallelism, boolean capAtWallClock) {
 
     public InputSource {
         Preconditions.checkNotNull(source, "source");
@@ -37,14 +35,25 @@ public record InputSource(Source<SinkRecord, ?, ?> source, String uid, String na
     /** The source {@code config} asks for: Kinesis ({@code source=kinesis}) or the synthetic fleet. */
     public static InputSource of(PeriodTablesConfig config, Clock clock) {
         if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS) {
-            return new InputSource(KinesisInput.source(config, new KinesisInput.ParsingRecordSchema(config)), "kinesis-source", "Kinesis", -1, true);
+            return new InputSource(
+                    KinesisInput.source(config, new KinesisInput.ParsingRecordSchema(config)),
+                    "kinesis-source",
+                    "Kinesis",
+                    -1,
+                    true);
         }
         // One subtask: the sequence source would split the index range, and the subtasks' event
         // times would lie far apart. The fleet's event time runs ahead of the wall clock on purpose.
         FleetGenerator fleet = FleetGenerator.of(config, clock.instant());
-        return new InputSource(FleetGenerator.source(config, new ParsingGenerator(config, "generator",
-                        n -> fleet.map(n).getBytes(StandardCharsets.UTF_8))),
-                "generator-source", "Synthetic fleet", 1, false);
+        return new InputSource(
+                FleetGenerator.source(
+                        config,
+                        new ParsingGenerator(
+                                config, "generator", n -> fleet.map(n).getBytes(StandardCharsets.UTF_8))),
+                "generator-source",
+                "Synthetic fleet",
+                1,
+                false);
     }
 
     /** A test's source at parallelism 1 with the wall-clock cap, under the generator's uid. */

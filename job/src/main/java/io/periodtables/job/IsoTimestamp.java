@@ -21,14 +21,20 @@ final class IsoTimestamp {
     /** @throws RuntimeException (a {@code DateTimeException}) when {@code text} is not such a timestamp */
     static long epochMillis(String text) {
         long millis = common(text);
-        return millis != Long.MIN_VALUE ? millis : OffsetDateTime.parse(text).toInstant().toEpochMilli();
+        return millis != Long.MIN_VALUE
+                ? millis
+                : OffsetDateTime.parse(text).toInstant().toEpochMilli();
     }
 
     /** The millis of {@code uuuu-MM-ddTHH:mm:ss[.f…]} followed by {@code Z} or {@code ±HH:MM}, else {@link Long#MIN_VALUE}. */
     private static long common(String s) {
         int n = s.length();
-        if (n < 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
-                || s.charAt(13) != ':' || s.charAt(16) != ':') {
+        if (n < 20
+                || s.charAt(4) != '-'
+                || s.charAt(7) != '-'
+                || s.charAt(10) != 'T'
+                || s.charAt(13) != ':'
+                || s.charAt(16) != ':') {
             return Long.MIN_VALUE;
         }
         int year = digits(s, 0, 4);
@@ -37,8 +43,14 @@ final class IsoTimestamp {
         int hour = digits(s, 11, 2);
         int minute = digits(s, 14, 2);
         int second = digits(s, 17, 2);
-        if ((year | month | day | hour | minute | second) < 0 || month < 1 || month > 12 || day < 1
-                || day > Month.of(month).length(Year.isLeap(year)) || hour > 23 || minute > 59 || second > 59) {
+        if ((year | month | day | hour | minute | second) < 0
+                || month < 1
+                || month > 12
+                || day < 1
+                || day > Month.of(month).length(Year.isLeap(year))
+                || hour > 23
+                || minute > 59
+                || second > 59) {
             return Long.MIN_VALUE;
         }
         int at = 19;
@@ -69,7 +81,10 @@ final class IsoTimestamp {
             return Long.MIN_VALUE;
         }
         long epochSecond = LocalDate.of(year, month, day).toEpochDay() * SECONDS_PER_DAY
-                + hour * 3600 + minute * 60 + second - offsetSeconds;
+                + hour * 3600
+                + minute * 60
+                + second
+                - offsetSeconds;
         return epochSecond * 1000 + nanos / 1_000_000;
     }
 

@@ -2,7 +2,6 @@ package io.periodtables.job;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -58,7 +57,8 @@ final class JsonFields {
                 return parser.getText();
             case VALUE_NUMBER_INT:
                 return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                        ? parser.getBigIntegerValue() : (Object) parser.getLongValue();
+                        ? parser.getBigIntegerValue()
+                        : (Object) parser.getLongValue();
             case VALUE_NUMBER_FLOAT:
                 String plain = plainDecimal(parser.getText());
                 if (plain != null) {
@@ -98,8 +98,7 @@ final class JsonFields {
         int n = number.length();
         int start = number.startsWith("-") ? 1 : 0;
         int point = number.indexOf('.', start);
-        if (point <= start || point == n - 1 || n - start > 39
-                || (number.charAt(start) == '0' && point > start + 1)) {
+        if (point <= start || point == n - 1 || n - start > 39 || (number.charAt(start) == '0' && point > start + 1)) {
             return null;
         }
         for (int i = start; i < n; i++) {

@@ -4,7 +4,8 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -13,7 +14,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kinesis.source.KinesisStreamsSource;
 import org.apache.flink.connector.kinesis.source.config.KinesisStreamsSourceConfigConstants;
 import org.apache.flink.util.Collector;
-
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -21,9 +21,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.KinesisClientBuilder;
 import software.amazon.awssdk.services.kinesis.model.Record;
-
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 
 /**
  * The Kinesis source, configured from our keys: {@link PacedKinesisSource}, which is Flink's FLIP-27
@@ -67,12 +64,16 @@ public final class KinesisInput {
             }
         });
         ConfigKeys.InitialPosition position = config.get(ConfigKeys.KINESIS_INITIAL_POSITION);
-        source.set(KinesisStreamsSourceConfigConstants.STREAM_INITIAL_POSITION,
+        source.set(
+                KinesisStreamsSourceConfigConstants.STREAM_INITIAL_POSITION,
                 KinesisStreamsSourceConfigConstants.InitialPosition.valueOf(position.name()));
         config.find(ConfigKeys.KINESIS_INITIAL_TIMESTAMP).ifPresent(t -> {
             source.set(KinesisStreamsSourceConfigConstants.STREAM_TIMESTAMP_DATE_FORMAT, TIMESTAMP_FORMAT);
-            source.set(KinesisStreamsSourceConfigConstants.STREAM_INITIAL_TIMESTAMP,
-                    DateTimeFormatter.ofPattern(TIMESTAMP_FORMAT).withZone(ZoneOffset.UTC).format(t));
+            source.set(
+                    KinesisStreamsSourceConfigConstants.STREAM_INITIAL_TIMESTAMP,
+                    DateTimeFormatter.ofPattern(TIMESTAMP_FORMAT)
+                            .withZone(ZoneOffset.UTC)
+                            .format(t));
         });
         return source;
     }
@@ -88,7 +89,8 @@ public final class KinesisInput {
         config.kinesisEndpoint().ifPresent(endpoint -> {
             builder.endpointOverride(endpoint);
             if (DynamoDbClients.isLoopback(endpoint)) {
-                builder.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
+                builder.credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
             }
         });
         return builder.build();
@@ -114,7 +116,10 @@ public final class KinesisInput {
         @Override
         public void deserialize(Record record, String streamArn, String shardId, Collector<SinkRecord> out) {
             String stream = streamArn.substring(streamArn.lastIndexOf('/') + 1);
-            parsing.parse(record.data().asByteArray(), "kinesis:" + stream + "/" + shardId + "/" + record.sequenceNumber(), out);
+            parsing.parse(
+                    record.data().asByteArray(),
+                    "kinesis:" + stream + "/" + shardId + "/" + record.sequenceNumber(),
+                    out);
         }
 
         @Override

@@ -1,13 +1,11 @@
 package io.periodtables.job;
 
+import java.io.IOException;
+import java.io.Serializable;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.util.Collector;
-
 import software.amazon.awssdk.services.kinesis.model.Record;
-
-import java.io.IOException;
-import java.io.Serializable;
 
 /**
  * Turns one Kinesis record into the source's elements (none, one or more), with the record's

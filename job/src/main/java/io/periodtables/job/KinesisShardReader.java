@@ -1,5 +1,7 @@
 package io.periodtables.job;
 
+import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
@@ -10,11 +12,7 @@ import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
 import org.apache.flink.connector.kinesis.source.split.KinesisShardSplitState;
 import org.apache.flink.connector.kinesis.source.split.StartingPosition;
 import org.apache.flink.util.Collector;
-
 import software.amazon.awssdk.services.kinesis.model.Record;
-
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The source reader of {@link PacedKinesisSource}: Flink's single-fetcher reader over a
@@ -25,8 +23,11 @@ import java.util.function.Supplier;
 final class KinesisShardReader<T>
         extends SingleThreadMultiplexSourceReaderBase<Record, T, KinesisShardSplit, KinesisShardSplitState> {
 
-    KinesisShardReader(Supplier<SplitReader<Record, KinesisShardSplit>> splitReader, KinesisRecordSchema<T> schema,
-            Configuration config, SourceReaderContext context) {
+    KinesisShardReader(
+            Supplier<SplitReader<Record, KinesisShardSplit>> splitReader,
+            KinesisRecordSchema<T> schema,
+            Configuration config,
+            SourceReaderContext context) {
         super(splitReader, new Emitter<>(schema), config, context);
     }
 

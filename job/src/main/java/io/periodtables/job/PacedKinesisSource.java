@@ -17,7 +17,6 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.flink.util.function.SerializableSupplier;
-
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
@@ -32,12 +31,16 @@ final class PacedKinesisSource<T>
 
     /** Only its enumerator and serializers are used; it never creates a reader. */
     private final KinesisStreamsSource<?> stock;
+
     private final Configuration readerConfig;
     private final KinesisRecordSchema<T> schema;
     /** A new client for each split reader, made on the task manager. */
     private final SerializableSupplier<KinesisClient> kinesis;
 
-    PacedKinesisSource(KinesisStreamsSource<?> stock, Configuration readerConfig, KinesisRecordSchema<T> schema,
+    PacedKinesisSource(
+            KinesisStreamsSource<?> stock,
+            Configuration readerConfig,
+            KinesisRecordSchema<T> schema,
             SerializableSupplier<KinesisClient> kinesis) {
         this.stock = stock;
         this.readerConfig = readerConfig;

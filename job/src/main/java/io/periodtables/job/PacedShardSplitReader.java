@@ -1,5 +1,10 @@
 package io.periodtables.job;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -8,19 +13,12 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
 import org.apache.flink.connector.kinesis.source.split.StartingPosition;
-
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
-
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 
 /**
  * Reads the shards of one source subtask with GetRecords, round robin, and leaves a shard alone
@@ -73,7 +71,8 @@ final class PacedShardSplitReader implements SplitReader<Record, KinesisShardSpl
             shard.pausedUntil = clock.nanoTime() + EMPTY_SHARD_PAUSE.toNanos();
         } else {
             batch.addAll(shard.split.splitId(), records);
-            shard.position = StartingPosition.continueFromSequenceNumber(records.get(records.size() - 1).sequenceNumber());
+            shard.position = StartingPosition.continueFromSequenceNumber(
+                    records.get(records.size() - 1).sequenceNumber());
         }
         shard.iterator = response.nextShardIterator();
         if (shard.iterator == null) {
@@ -138,11 +137,13 @@ final class PacedShardSplitReader implements SplitReader<Record, KinesisShardSpl
             shard.iterator = iteratorAt(shard);
         }
         try {
-            return kinesis.getRecords(r -> r.streamARN(shard.split.getStreamArn()).shardIterator(shard.iterator));
+            return kinesis.getRecords(
+                    r -> r.streamARN(shard.split.getStreamArn()).shardIterator(shard.iterator));
         } catch (ExpiredIteratorException e) {
             // Unused for 5 minutes (e.g. the job was backpressured): start again from the position.
             shard.iterator = iteratorAt(shard);
-            return kinesis.getRecords(r -> r.streamARN(shard.split.getStreamArn()).shardIterator(shard.iterator));
+            return kinesis.getRecords(
+                    r -> r.streamARN(shard.split.getStreamArn()).shardIterator(shard.iterator));
         }
     }
 
@@ -152,7 +153,8 @@ final class PacedShardSplitReader implements SplitReader<Record, KinesisShardSpl
         GetShardIteratorRequest.Builder request = GetShardIteratorRequest.builder()
                 .streamARN(shard.split.getStreamArn())
                 .shardId(shard.split.getShardId())
-                .shardIteratorType(ShardIteratorType.fromValue(position.getShardIteratorType().toString()));
+                .shardIteratorType(ShardIteratorType.fromValue(
+                        position.getShardIteratorType().toString()));
         Object marker = position.getStartingMarker();
         if (marker instanceof Instant timestamp) {
             request.timestamp(timestamp);

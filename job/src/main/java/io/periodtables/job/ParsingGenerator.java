@@ -2,13 +2,11 @@ package io.periodtables.job;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A generator of records (the synthetic fleet) parsed inside the source like a Kinesis record

@@ -2,7 +2,6 @@ package io.periodtables.job;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -42,14 +41,18 @@ final class ParsingSchema implements DeserializationSchema<SinkRecord> {
         if (parser == null) {
             parser = new ReadingParser(config);
         }
-        parser.parse(message, recordOrigin, System.currentTimeMillis(),
+        parser.parse(
+                message,
+                recordOrigin,
+                System.currentTimeMillis(),
                 reading -> out.collect(SinkRecord.period(reading)),
                 rejection -> out.collect(SinkRecord.rejected(rejection)));
     }
 
     @Override
     public SinkRecord deserialize(byte[] message) {
-        throw new UnsupportedOperationException("one record may hold several readings: use deserialize(byte[], Collector)");
+        throw new UnsupportedOperationException(
+                "one record may hold several readings: use deserialize(byte[], Collector)");
     }
 
     @Override

@@ -1,24 +1,21 @@
 package io.periodtables.job;
 
+import com.amazonaws.services.kinesisanalytics.runtime.KinesisAnalyticsRuntime;
 import io.periodtables.conf.ConfigException;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import com.amazonaws.services.kinesisanalytics.runtime.KinesisAnalyticsRuntime;
-
-import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The job's entry point, the main class of the shaded jar for Managed Service for Apache Flink.
@@ -47,9 +44,8 @@ public final class PeriodTablesJob {
     }
 
     static PeriodTablesConfig configure(String[] args, boolean local) throws IOException {
-        Map<String, Properties> groups = !local && Files.exists(MSF_PROPERTIES)
-                ? KinesisAnalyticsRuntime.getApplicationProperties()
-                : Map.of();
+        Map<String, Properties> groups =
+                !local && Files.exists(MSF_PROPERTIES) ? KinesisAnalyticsRuntime.getApplicationProperties() : Map.of();
         PeriodTablesConfig config;
         try {
             config = ConfigLoader.load(args, groups, local);
@@ -58,7 +54,8 @@ public final class PeriodTablesJob {
             throw e;
         }
         if (config.startsEmbeddedDynamoDb()) {
-            throw new ConfigException(ConfigKeys.DYNAMODB_EMBEDDED.name(),
+            throw new ConfigException(
+                    ConfigKeys.DYNAMODB_EMBEDDED.name(),
                     "Invalid configuration: dynamodb.embedded = 'true' needs the local runner (./run-local);"
                             + " set dynamodb.endpoint or dynamodb.embedded=false to run the job's main");
         }

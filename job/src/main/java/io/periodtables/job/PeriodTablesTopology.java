@@ -1,15 +1,15 @@
 package io.periodtables.job;
 
-import io.periodtables.rotation.Rotation;
 import io.periodtables.archive.Archive;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
+import io.periodtables.rotation.Rotation;
 import io.periodtables.rotation.TableLoad;
 import io.periodtables.sink.PeriodTableSink;
-
+import java.time.Clock;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
@@ -22,11 +22,8 @@ import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Clock;
 
 /**
  * The period-tables data flow (DESIGN.md "Data flow"), the same for the local run, the tests and
@@ -60,63 +57,72 @@ public final class PeriodTablesTopology {
 
         DataStreamSource<SinkRecord> source = env.fromSource(
                 new SplitEventTime<>(input.source(), config, input.capAtWallClock()),
-                ReadingWatermarks.strategy(config, input.capAtWallClock()), input.name(), TypeInformation.of(SinkRecord.class));
+                ReadingWatermarks.strategy(config, input.capAtWallClock()),
+                input.name(),
+                TypeInformation.of(SinkRecord.class));
         source.uid(input.uid()).name(input.name());
         if (input.parallelism() > 0) {
             source.setParallelism(input.parallelism());
         }
-        SingleOutputStreamOperator<SinkRecord> checkpointed = source
-                .transform("Checkpointed watermark", TypeInformation.of(SinkRecord.class), new CheckpointedWatermark(config))
+        SingleOutputStreamOperator<SinkRecord> checkpointed = source.transform(
+                        "Checkpointed watermark",
+                        TypeInformation.of(SinkRecord.class),
+                        new CheckpointedWatermark(config))
                 .uid("checkpointed-watermark");
         SingleOutputStreamOperator<Reading> timed = checkpointed
                 .process(new SplitRejected(), TypeInformation.of(Reading.class))
-                .uid("split-rejected").name("Readings and rejections");
+                .uid("split-rejected")
+                .name("Readings and rejections");
         if (input.parallelism() > 0) {
             checkpointed.setParallelism(input.parallelism());
             timed.setParallelism(input.parallelism());
         }
 
-        SingleOutputStreamOperator<SinkRecord> periodRecords = timed
-                .keyBy(Reading::deviceId)
-                .window(new PeriodWindows(config.calendar(), new SmallBatchTrigger(
-                        config.get(ConfigKeys.WINDOW_FIRE_COUNT), config.get(ConfigKeys.WINDOW_FIRE_DELAY).toMillis())))
+        SingleOutputStreamOperator<SinkRecord> periodRecords = timed.keyBy(Reading::deviceId)
+                .window(new PeriodWindows(
+                        config.calendar(),
+                        new SmallBatchTrigger(
+                                config.get(ConfigKeys.WINDOW_FIRE_COUNT),
+                                config.get(ConfigKeys.WINDOW_FIRE_DELAY).toMillis())))
                 .allowedLateness(config.get(ConfigKeys.ALLOWED_LATENESS))
                 .sideOutputLateData(LATE)
                 .process(new ToPeriodTable(), TypeInformation.of(SinkRecord.class))
-                .uid("period-windows").name(WINDOWS_NAME);
+                .uid("period-windows")
+                .name(WINDOWS_NAME);
 
         ConfigKeys.LatePolicy latePolicy = config.get(ConfigKeys.LATE_POLICY);
         SingleOutputStreamOperator<SinkRecord> lateInShards = timed.getSideOutput(SplitRejected.LATE)
                 .process(new RouteLate.InShards(latePolicy), TypeInformation.of(SinkRecord.class))
-                .uid("late-router").name("Late readings");
+                .uid("late-router")
+                .name("Late readings");
         if (input.parallelism() > 0) {
             lateInShards.setParallelism(input.parallelism());
         }
-        DataStream<SinkRecord> late = periodRecords.getSideOutput(LATE)
+        DataStream<SinkRecord> late = periodRecords
+                .getSideOutput(LATE)
                 .process(new RouteLate.FromWindows(latePolicy), TypeInformation.of(SinkRecord.class))
-                .uid("window-late").name("Late in windows")
+                .uid("window-late")
+                .name("Late in windows")
                 .union(lateInShards);
         DataStream<SinkRecord> rejected = timed.getSideOutput(SplitRejected.REJECTED);
 
         // Two sinks: the period records', chained to the windows (one input, so no hop between
         // tasks), and the few others', which come from both the source's and the windows' tasks.
-        periodRecords
-                .sinkTo(sink(config))
-                .uid("period-sink").name("DynamoDB period tables");
-        late.union(rejected)
-                .sinkTo(sink(config))
-                .uid("late-rejected-sink").name("DynamoDB late and rejected");
+        periodRecords.sinkTo(sink(config)).uid("period-sink").name("DynamoDB period tables");
+        late.union(rejected).sinkTo(sink(config)).uid("late-rejected-sink").name("DynamoDB late and rejected");
         if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
             Archive.attach(periodRecords.union(late), config, new StoredItems(config));
-            LOG.info("Archiving to {}: retention deletes a table only once its period's _SUCCESS marker is there",
+            LOG.info(
+                    "Archiving to {}: retention deletes a table only once its period's _SUCCESS marker is there",
                     config.get(ConfigKeys.ARCHIVE_PATH));
         } else {
             LOG.info("archive.path is not set: nothing is archived, retention deletes tables without an archive");
         }
 
-        SingleOutputStreamOperator<TableLoad> load = timed
-                .transform("Write load", TypeInformation.of(TableLoad.class), new WriteLoadCounter(config))
-                .uid("write-load").name("Write load");
+        SingleOutputStreamOperator<TableLoad> load = timed.transform(
+                        "Write load", TypeInformation.of(TableLoad.class), new WriteLoadCounter(config))
+                .uid("write-load")
+                .name("Write load");
         if (input.parallelism() > 0) {
             load.setParallelism(input.parallelism());
         }

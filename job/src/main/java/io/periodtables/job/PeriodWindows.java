@@ -2,16 +2,14 @@ package io.periodtables.job;
 
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
-
+import java.util.Collection;
+import java.util.Collections;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.triggers.Trigger;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
-
-import java.util.Collection;
-import java.util.Collections;
 
 /**
  * Assigns each reading to the event-time window of its period, {@code [periodStart, periodEnd)},

@@ -1,5 +1,12 @@
 package io.periodtables.job;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodCalendar;
@@ -9,17 +16,6 @@ import io.periodtables.job.JsonFields.JsonObject;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-
-import org.apache.flink.annotation.Internal;
-
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -34,6 +30,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Turns one input record (a JSON reading or an array of them, see DESIGN.md "Input") into
@@ -70,7 +67,9 @@ public final class ReadingParser {
      */
     static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_DEPTH + 1).maxNumberLength(Integer.MAX_VALUE).build())
+                    .maxNestingDepth(MAX_DEPTH + 1)
+                    .maxNumberLength(Integer.MAX_VALUE)
+                    .build())
             .build();
 
     private final String deviceField;
@@ -79,7 +78,8 @@ public final class ReadingParser {
     private final long maxFutureMillis;
     private final PeriodCalendar calendar;
     private final CanonicalPayload payload;
-    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+    private final CharsetDecoder utf8 = StandardCharsets.UTF_8
+            .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
     private char[] chars = new char[1024];
@@ -90,8 +90,10 @@ public final class ReadingParser {
         this.maxDeviceIdBytes = config.sharding().maxDeviceIdBytes();
         this.maxFutureMillis = config.get(ConfigKeys.INPUT_MAX_FUTURE).toMillis();
         this.calendar = config.calendar();
-        this.payload = new CanonicalPayload(Set.of(deviceField, timestampField, EVENT_ID),
-                config.ttl().isPresent() ? Set.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL)
+        this.payload = new CanonicalPayload(
+                Set.of(deviceField, timestampField, EVENT_ID),
+                config.ttl().isPresent()
+                        ? Set.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL)
                         : Set.of(ItemAttributes.PK, ItemAttributes.SK));
     }
 
@@ -103,11 +105,15 @@ public final class ReadingParser {
      * @param origin where it came from (shard and sequence number, or generator index)
      * @param nowMillis the wall clock, for {@code input.max-future} and the arrival time
      */
-    public void parse(byte[] raw, String origin, long nowMillis, Consumer<Reading> readings, Consumer<Rejection> rejections) {
-        char[] text = raw.length <= chars.length ? chars : raw.length <= KEPT_CHARS ? (chars = new char[KEPT_CHARS]) : new char[raw.length];
+    public void parse(
+            byte[] raw, String origin, long nowMillis, Consumer<Reading> readings, Consumer<Rejection> rejections) {
+        char[] text = raw.length <= chars.length
+                ? chars
+                : raw.length <= KEPT_CHARS ? (chars = new char[KEPT_CHARS]) : new char[raw.length];
         int length = decode(raw, text);
         if (length < 0) {
-            rejections.accept(Rejection.of(RejectReason.INVALID_JSON, "record is not valid UTF-8", raw, nowMillis, origin));
+            rejections.accept(
+                    Rejection.of(RejectReason.INVALID_JSON, "record is not valid UTF-8", raw, nowMillis, origin));
             return;
         }
         // A String source, as Jackson's tree reading had: error messages name the source type.
@@ -139,39 +145,54 @@ public final class ReadingParser {
             JsonToken trailing = parser.nextToken();
             if (trailing != null) {
                 // the words of Jackson's tree reading (FAIL_ON_TRAILING_TOKENS), which rejections carried so far
-                throw new JsonParseException(parser, "Trailing token (of type " + trailing + ") found after value (bound as "
-                        + "`com.fasterxml.jackson.databind.JsonNode`): not allowed as per `DeserializationFeature.FAIL_ON_TRAILING_TOKENS`");
+                throw new JsonParseException(
+                        parser,
+                        "Trailing token (of type " + trailing + ") found after value (bound as "
+                                + "`com.fasterxml.jackson.databind.JsonNode`): not allowed as per `DeserializationFeature.FAIL_ON_TRAILING_TOKENS`");
             }
         } catch (StreamConstraintsException e) {
             // Nesting depth is the only read constraint that input can reach (see FACTORY).
-            rejections.accept(Rejection.of(RejectReason.TOO_DEEP, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
+            rejections.accept(
+                    Rejection.of(RejectReason.TOO_DEEP, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
             return;
         } catch (JsonProcessingException e) {
-            rejections.accept(Rejection.of(RejectReason.INVALID_JSON, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
+            rejections.accept(
+                    Rejection.of(RejectReason.INVALID_JSON, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
             return;
         } catch (IOException e) {
             throw new IllegalStateException("reading JSON from memory failed", e);
         }
         if (elements == null) {
-            Object result = root instanceof JsonObject object ? readingOf(object.fields(), nowMillis)
-                    : new Problem(RejectReason.NOT_AN_OBJECT, "record is a JSON " + JsonFields.nodeType(root) + ", not an object");
+            Object result = root instanceof JsonObject object
+                    ? readingOf(object.fields(), nowMillis)
+                    : new Problem(
+                            RejectReason.NOT_AN_OBJECT,
+                            "record is a JSON " + JsonFields.nodeType(root) + ", not an object");
             emit(result, raw, origin, nowMillis, readings, rejections);
             return;
         }
         if (elements.isEmpty()) {
-            rejections.accept(Rejection.of(RejectReason.EMPTY_ARRAY, "record is an empty array", raw, nowMillis, origin));
+            rejections.accept(
+                    Rejection.of(RejectReason.EMPTY_ARRAY, "record is an empty array", raw, nowMillis, origin));
         }
         for (int i = 0; i < elements.size(); i++) {
             Object element = elements.get(i);
-            Object result = element instanceof JsonObject object ? readingOf(object.fields(), nowMillis)
+            Object result = element instanceof JsonObject object
+                    ? readingOf(object.fields(), nowMillis)
                     : new Problem(RejectReason.NOT_AN_OBJECT, "array element is " + JsonFields.nodeType(element));
-            byte[] elementRaw = result instanceof Problem ? ElementText.raw(json.substring(spans[2 * i], spans[2 * i + 1])) : null;
+            byte[] elementRaw =
+                    result instanceof Problem ? ElementText.raw(json.substring(spans[2 * i], spans[2 * i + 1])) : null;
             emit(result, elementRaw, origin + "[" + i + "]", nowMillis, readings, rejections);
         }
     }
 
-    private static void emit(Object result, byte[] raw, String origin, long nowMillis,
-                             Consumer<Reading> readings, Consumer<Rejection> rejections) {
+    private static void emit(
+            Object result,
+            byte[] raw,
+            String origin,
+            long nowMillis,
+            Consumer<Reading> readings,
+            Consumer<Rejection> rejections) {
         if (result instanceof Problem problem) {
             rejections.accept(Rejection.of(problem.reason(), problem.message(), raw, nowMillis, origin));
         } else {
@@ -183,7 +204,8 @@ public final class ReadingParser {
     private int decode(byte[] raw, char[] text) {
         CharBuffer out = CharBuffer.wrap(text);
         utf8.reset();
-        if (utf8.decode(ByteBuffer.wrap(raw), out, true).isError() || utf8.flush(out).isError()) {
+        if (utf8.decode(ByteBuffer.wrap(raw), out, true).isError()
+                || utf8.flush(out).isError()) {
             return -1;
         }
         return out.position();
@@ -207,9 +229,12 @@ public final class ReadingParser {
             return new Problem(RejectReason.MISSING_DEVICE, "field '" + deviceField + "' must be a non-empty string");
         }
         // a char is at most 3 UTF-8 bytes (a pair 4), so most ids need no encoding to be checked
-        if (deviceId.length() * 3L > maxDeviceIdBytes && deviceId.getBytes(StandardCharsets.UTF_8).length > maxDeviceIdBytes) {
-            return new Problem(RejectReason.DEVICE_TOO_LONG,
-                    "device id is longer than " + maxDeviceIdBytes + " UTF-8 bytes (DynamoDB's key limit with the shard suffix)");
+        if (deviceId.length() * 3L > maxDeviceIdBytes
+                && deviceId.getBytes(StandardCharsets.UTF_8).length > maxDeviceIdBytes) {
+            return new Problem(
+                    RejectReason.DEVICE_TOO_LONG,
+                    "device id is longer than " + maxDeviceIdBytes
+                            + " UTF-8 bytes (DynamoDB's key limit with the shard suffix)");
         }
         if (eventId != null && (!(eventId instanceof String id) || id.isEmpty())) {
             return new Problem(RejectReason.BAD_EVENT_ID, "field 'eventId' must be a non-empty string when present");
@@ -221,8 +246,10 @@ public final class ReadingParser {
             return new Problem(RejectReason.BAD_TIMESTAMP, e.getMessage());
         }
         if (eventMillis > nowMillis + maxFutureMillis) {
-            return new Problem(RejectReason.TOO_FAR_FUTURE, "timestamp " + Instant.ofEpochMilli(eventMillis) + " is more than "
-                    + Duration.ofMillis(maxFutureMillis) + " ahead of the wall clock");
+            return new Problem(
+                    RejectReason.TOO_FAR_FUTURE,
+                    "timestamp " + Instant.ofEpochMilli(eventMillis) + " is more than "
+                            + Duration.ofMillis(maxFutureMillis) + " ahead of the wall clock");
         }
         try {
             return new Reading(deviceId, eventMillis, (String) eventId, payload.write(fields));
@@ -239,8 +266,8 @@ public final class ReadingParser {
         if (time instanceof Long integer) {
             millis = integer;
             if (millis < MIN_EPOCH_MILLIS) {
-                throw new IllegalArgumentException("integer timestamp " + millis
-                        + " is not epoch milliseconds (before 1973; epoch seconds?)");
+                throw new IllegalArgumentException(
+                        "integer timestamp " + millis + " is not epoch milliseconds (before 1973; epoch seconds?)");
             }
         } else if (time instanceof BigInteger) {
             throw new IllegalArgumentException("timestamp " + time + " is out of range");
@@ -255,7 +282,8 @@ public final class ReadingParser {
             throw new IllegalArgumentException("timestamp must be an ISO-8601 string or integer epoch milliseconds");
         }
         if (millis < Instants.MIN_MILLIS || millis > Instants.MAX_MILLIS) {
-            throw new IllegalArgumentException("timestamp " + Instant.ofEpochMilli(millis) + " is outside the years 0001-9999");
+            throw new IllegalArgumentException(
+                    "timestamp " + Instant.ofEpochMilli(millis) + " is outside the years 0001-9999");
         }
         if (millis < Instants.MIN_MILLIS + EDGE_MILLIS || millis > Instants.MAX_MILLIS - EDGE_MILLIS) {
             // Near the edges the table label's year (in tables.zone, or ISO week-based) can differ from UTC's.

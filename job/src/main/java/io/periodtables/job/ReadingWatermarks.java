@@ -3,15 +3,13 @@ package io.periodtables.job;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
+import java.io.Serializable;
+import java.time.Duration;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-
-import java.io.Serializable;
-import java.time.Duration;
 
 /**
  * Event time of one source split (a Kinesis shard, a generator split): the bounded
@@ -71,7 +69,8 @@ final class ReadingWatermarks implements WatermarkGenerator<SinkRecord> {
     static WatermarkStrategy<SinkRecord> strategy(PeriodTablesConfig config, WallClock wallClock) {
         Duration outOfOrderness = config.get(ConfigKeys.OUT_OF_ORDERNESS);
         long granularity = granularity(config.get(ConfigKeys.ALLOWED_LATENESS), outOfOrderness);
-        return WatermarkStrategy.<SinkRecord>forGenerator(ctx -> new ReadingWatermarks(outOfOrderness, granularity, wallClock))
+        return WatermarkStrategy.<SinkRecord>forGenerator(
+                        ctx -> new ReadingWatermarks(outOfOrderness, granularity, wallClock))
                 .withTimestampAssigner((record, previous) -> timestampOf(record))
                 .withIdleness(config.get(ConfigKeys.IDLENESS));
     }
@@ -82,7 +81,9 @@ final class ReadingWatermarks implements WatermarkGenerator<SinkRecord> {
     }
 
     static long timestampOf(SinkRecord record) {
-        return record.kind() == SinkRecord.Kind.REJECTED ? Long.MIN_VALUE : record.reading().eventMillis();
+        return record.kind() == SinkRecord.Kind.REJECTED
+                ? Long.MIN_VALUE
+                : record.reading().eventMillis();
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.periodtables.job;
 
 import io.periodtables.model.Reading;
-
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;

@@ -5,12 +5,9 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.rotation.Rotation;
 import io.periodtables.rotation.TableLoad;
-
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
-
-
 
 /**
  * Joins the sink and the rotation, which do not know each other: the sinks ask the rotation's
@@ -27,11 +24,11 @@ public final class RotationWiring {
      * {@code archive.path}, retention deletes a table only once its period is archived.
      */
     static void attach(DataStream<Reading> readings, DataStream<TableLoad> load, PeriodTablesConfig config) {
-        DataStream<Long> ticks = readings
-                .process(new RotationTicks(), Types.LONG)
+        DataStream<Long> ticks = readings.process(new RotationTicks(), Types.LONG)
                 // the readings' parallelism keeps it in their task: a stateless filter, no hop
                 .setParallelism(readings.getParallelism())
-                .uid("rotation-ticks").name("Rotation ticks");
+                .uid("rotation-ticks")
+                .name("Rotation ticks");
         Rotation.Builder rotation = Rotation.builder(config);
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> rotation.retentionGate(new ArchivedPeriods(path)));
         rotation.attach(ticks, load);

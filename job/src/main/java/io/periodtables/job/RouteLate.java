@@ -4,7 +4,6 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -37,7 +36,8 @@ abstract class RouteLate<IN> extends ProcessFunction<IN, SinkRecord> {
 
     final void route(SinkRecord lateRecord, Collector<SinkRecord> out) {
         late.inc();
-        out.collect(policy == ConfigKeys.LatePolicy.PERIOD_TABLE ? SinkRecord.period(lateRecord.reading()) : lateRecord);
+        out.collect(
+                policy == ConfigKeys.LatePolicy.PERIOD_TABLE ? SinkRecord.period(lateRecord.reading()) : lateRecord);
     }
 
     /** A reading the source judged late against its shard's watermark, which it carries. */

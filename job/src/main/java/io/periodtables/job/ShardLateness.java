@@ -6,13 +6,11 @@ import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-
-import org.apache.flink.annotation.Internal;
-
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Decides in the source whether a reading is late, against the watermark of its own shard:
@@ -63,7 +61,8 @@ final class ShardLateness implements Serializable {
         Reading reading = record.reading();
         long t = reading.eventMillis();
         Long max = maxTimestampOfShard.get(shard);
-        long watermark = ReadingWatermarks.watermark(max == null ? Long.MIN_VALUE : max, outOfOrderness, granularity, wallClock);
+        long watermark =
+                ReadingWatermarks.watermark(max == null ? Long.MIN_VALUE : max, outOfOrderness, granularity, wallClock);
         if (max == null || t > max) {
             maxTimestampOfShard.put(shard, t);
         }

@@ -2,28 +2,26 @@ package io.periodtables.job;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
-
-import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.connector.source.Boundedness;
-import org.apache.flink.api.common.eventtime.Watermark;
-import org.apache.flink.api.connector.source.ReaderOutput;
-import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.api.connector.source.SourceEvent;
-import org.apache.flink.api.connector.source.SourceReader;
-import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.api.connector.source.SourceOutput;
-import org.apache.flink.api.connector.source.SourceSplit;
-import org.apache.flink.api.connector.source.SplitEnumerator;
-import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.core.io.InputStatus;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SourceSplit;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * The job's source, as event time needs it: wraps the input source (Kinesis, the fleet, a test's)
@@ -66,7 +64,8 @@ final class SplitEventTime<S extends SourceSplit, E> implements Source<SinkRecor
 
     @Override
     public SourceReader<SinkRecord, S> createReader(SourceReaderContext readerContext) throws Exception {
-        ShardLateness lateness = new ShardLateness(config, capAtWallClock ? ReadingWatermarks.WallClock.system() : null);
+        ShardLateness lateness =
+                new ShardLateness(config, capAtWallClock ? ReadingWatermarks.WallClock.system() : null);
         return new Reader<>(source.createReader(readerContext), lateness);
     }
 
@@ -76,7 +75,8 @@ final class SplitEventTime<S extends SourceSplit, E> implements Source<SinkRecor
     }
 
     @Override
-    public SplitEnumerator<S, E> restoreEnumerator(SplitEnumeratorContext<S> enumContext, E checkpoint) throws Exception {
+    public SplitEnumerator<S, E> restoreEnumerator(SplitEnumeratorContext<S> enumContext, E checkpoint)
+            throws Exception {
         return source.restoreEnumerator(enumContext, checkpoint);
     }
 
@@ -220,7 +220,8 @@ final class SplitEventTime<S extends SourceSplit, E> implements Source<SinkRecor
 
         @Override
         public SourceOutput<SinkRecord> createOutputForSplit(String splitId) {
-            return splits.computeIfAbsent(splitId, id -> new SplitOutput(id, output.createOutputForSplit(id), lateness));
+            return splits.computeIfAbsent(
+                    splitId, id -> new SplitOutput(id, output.createOutputForSplit(id), lateness));
         }
 
         @Override

@@ -4,10 +4,8 @@ import io.periodtables.archive.ArchiveItems;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.sink.ReadingItems;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The archive's items are the sink's: {@link ReadingItems}, and none where the sink rejects the reading. */
 final class StoredItems implements ArchiveItems {

@@ -9,17 +9,15 @@ import io.periodtables.conf.TableNaming;
 import io.periodtables.model.Reading;
 import io.periodtables.rotation.TableLoad;
 import io.periodtables.sink.ReadingItems;
-
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.Map;
 
 /**
  * The side branch that tells the rotation how much the sink is given: per period table and
@@ -33,7 +31,8 @@ import java.util.Map;
  * it sent is in the rotation's checkpointed state, what it had not is recounted on replay.
  */
 @Internal
-final class WriteLoadCounter extends AbstractStreamOperator<TableLoad> implements OneInputStreamOperator<Reading, TableLoad> {
+final class WriteLoadCounter extends AbstractStreamOperator<TableLoad>
+        implements OneInputStreamOperator<Reading, TableLoad> {
     private static final long serialVersionUID = 1L;
 
     private final PeriodTablesConfig config;
@@ -45,6 +44,7 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad> implement
     private transient long watermark;
     /** The last reading's period and its table name: readings come in runs of one period. */
     private transient Period lastPeriod;
+
     private transient String lastTable;
 
     /** One table's second of event time. */
@@ -89,7 +89,9 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad> implement
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         watermark = mark.getTimestamp();
-        long passed = mark.getTimestamp() < Long.MIN_VALUE + 1000 ? Long.MIN_VALUE : Math.floorDiv(mark.getTimestamp() - 999, 1000L) + 1;
+        long passed = mark.getTimestamp() < Long.MIN_VALUE + 1000
+                ? Long.MIN_VALUE
+                : Math.floorDiv(mark.getTimestamp() - 999, 1000L) + 1;
         for (Iterator<Map.Entry<Second, Long>> it = open.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Second, Long> e = it.next();
             if (e.getKey().second() < passed) {
@@ -118,7 +120,8 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad> implement
     }
 
     private void emit(Map.Entry<Second, Long> e) {
-        output.collect(new StreamRecord<>(new TableLoad(e.getKey().table(), e.getKey().second(), e.getValue()),
+        output.collect(new StreamRecord<>(
+                new TableLoad(e.getKey().table(), e.getKey().second(), e.getValue()),
                 e.getKey().second() * 1000 + 999));
     }
 }

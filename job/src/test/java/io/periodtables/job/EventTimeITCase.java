@@ -1,13 +1,25 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.emulators.DynaliteExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.Kinesalite;
-
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
@@ -25,20 +37,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * Event time as the Kinesis source tracks it, on the production topology with kinesalite and
  * dynalite: the table a reading lands in depends on the reading and its shard, not on
@@ -48,8 +46,10 @@ class EventTimeITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
-            .setConfiguration(LoopbackFlink.configuration("0")).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0"))
+            .build());
 
     private static final String SHARD_0 = "0";
     private static final String SHARD_1 = BigInteger.ONE.shiftLeft(127).toString();
@@ -58,8 +58,10 @@ class EventTimeITCase {
 
     private static Kinesalite kinesalite;
     private static KinesisClient kinesis;
+
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite dynamoDb;
     private static DynamoDbClient dynamo;
 
@@ -105,8 +107,11 @@ class EventTimeITCase {
                     config.naming().periodTableOf(DAY_1), 48 + 1000,
                     config.naming().periodTableOf(DAY_1.plus(Duration.ofDays(1))), 48,
                     config.naming().periodTableOf(DAY_1.plus(Duration.ofDays(2))), 48);
-            boolean stored = TableContents.eventually(BOUND, () -> itemCounts(config.naming()).equals(expected));
-            assertThat(itemCounts(config.naming())).as("items per table, stored: %s", stored).isEqualTo(expected);
+            boolean stored = TableContents.eventually(
+                    BOUND, () -> itemCounts(config.naming()).equals(expected));
+            assertThat(itemCounts(config.naming()))
+                    .as("items per table, stored: %s", stored)
+                    .isEqualTo(expected);
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
@@ -123,8 +128,8 @@ class EventTimeITCase {
     void aFastDeviceClockMakesNoHonestReadingLate() throws Exception {
         String stream = "fast-clock";
         String arn = kinesalite.createStream(stream, 1);
-        PeriodTablesConfig config = PeriodTablesJob.configure(args(arn, "fastclock", "PT1H",
-                "--window.allowed-lateness", "PT1M", "--rotation.lead", "PT1M"), false);
+        PeriodTablesConfig config = PeriodTablesJob.configure(
+                args(arn, "fastclock", "PT1H", "--window.allowed-lateness", "PT1M", "--rotation.lead", "PT1M"), false);
         Instant now = Instant.now();
         Instant fastReading = now.plus(Duration.ofMinutes(40));
         List<String> records = new ArrayList<>();
@@ -140,11 +145,15 @@ class EventTimeITCase {
 
         JobClient job = submit(config, 1, null);
         try {
-            boolean stored = TableContents.eventually(BOUND, () -> itemCounts(config.naming()).equals(expected));
-            assertThat(itemCounts(config.naming())).as("items per table, no late table; stored: %s", stored)
+            boolean stored = TableContents.eventually(
+                    BOUND, () -> itemCounts(config.naming()).equals(expected));
+            assertThat(itemCounts(config.naming()))
+                    .as("items per table, no late table; stored: %s", stored)
                     .isEqualTo(expected);
             String open = config.naming().periodTableOf(Instant.now());
-            assertThat(TableContents.tierOf(dynamo, config, open)).as("tier of %s", open).contains(CapacityTier.CURRENT);
+            assertThat(TableContents.tierOf(dynamo, config, open))
+                    .as("tier of %s", open)
+                    .contains(CapacityTier.CURRENT);
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
@@ -167,14 +176,19 @@ class EventTimeITCase {
             days.add(reading("dev-" + m % 7, DAY_1.plus(Duration.ofMinutes(m)), m));
         }
         put(stream, SHARD_0, days);
-        Map<String, Integer> before = Map.of(naming.periodTableOf(DAY_1), 24,
-                naming.periodTableOf(DAY_1.plus(Duration.ofDays(1))), 24,
-                naming.periodTableOf(DAY_1.plus(Duration.ofDays(2))), 24);
+        Map<String, Integer> before = Map.of(
+                naming.periodTableOf(DAY_1),
+                24,
+                naming.periodTableOf(DAY_1.plus(Duration.ofDays(1))),
+                24,
+                naming.periodTableOf(DAY_1.plus(Duration.ofDays(2))),
+                24);
 
         JobClient first = submit(config, 2, null);
         String savepoint;
         try {
-            assertThat(TableContents.eventually(BOUND, () -> itemCounts(naming).equals(before))).isTrue();
+            assertThat(TableContents.eventually(BOUND, () -> itemCounts(naming).equals(before)))
+                    .isTrue();
         } finally {
             savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                     .get(60, TimeUnit.SECONDS);
@@ -187,7 +201,8 @@ class EventTimeITCase {
         after.put(naming.lateTable(DAY_1.plus(Duration.ofDays(2))), 1);
         JobClient second = submit(config, 2, savepoint);
         try {
-            boolean stored = TableContents.eventually(BOUND, () -> itemCounts(naming).equals(after));
+            boolean stored =
+                    TableContents.eventually(BOUND, () -> itemCounts(naming).equals(after));
             assertThat(itemCounts(naming)).as("stored: %s", stored).isEqualTo(after);
         } finally {
             second.cancel().get(30, TimeUnit.SECONDS);
@@ -225,8 +240,8 @@ class EventTimeITCase {
                 job.cancel().get(30, TimeUnit.SECONDS);
             }
             Map<String, Map<List<String>, Map<String, AttributeValue>>> bySuffix = new TreeMap<>();
-            TableContents.nonEmptyTables(dynamo, config.naming()).forEach((table, items) ->
-                    bySuffix.put(table.substring(table.indexOf('_')), items));
+            TableContents.nonEmptyTables(dynamo, config.naming())
+                    .forEach((table, items) -> bySuffix.put(table.substring(table.indexOf('_')), items));
             runs.put("p" + parallelism, bySuffix);
         }
         assertThat(runs.get("p1")).isEqualTo(runs.get("p2"));
@@ -239,13 +254,20 @@ class EventTimeITCase {
 
     private static String[] args(String arn, String prefix, String period, String... more) {
         List<String> args = new ArrayList<>(List.of(
-                "--source", "kinesis",
-                "--kinesis.stream-arn", arn,
-                "--kinesis.endpoint", kinesalite.endpoint().toString(),
-                "--kinesis.initial-position", "TRIM_HORIZON",
-                "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                "--tables.prefix", prefix,
-                "--tables.period", period));
+                "--source",
+                "kinesis",
+                "--kinesis.stream-arn",
+                arn,
+                "--kinesis.endpoint",
+                kinesalite.endpoint().toString(),
+                "--kinesis.initial-position",
+                "TRIM_HORIZON",
+                "--dynamodb.endpoint",
+                dynamoDb.endpoint().toString(),
+                "--tables.prefix",
+                prefix,
+                "--tables.period",
+                period));
         args.addAll(List.of(more));
         return args.toArray(new String[0]);
     }
@@ -269,7 +291,9 @@ class EventTimeITCase {
     /** Puts in order, one by one, so the shard keeps the order of the list. */
     private static void put(String stream, String hashKey, List<String> records) {
         for (String json : records) {
-            kinesis.putRecord(b -> b.streamName(stream).partitionKey("p").explicitHashKey(hashKey)
+            kinesis.putRecord(b -> b.streamName(stream)
+                    .partitionKey("p")
+                    .explicitHashKey(hashKey)
                     .data(SdkBytes.fromByteArray(json.getBytes(StandardCharsets.UTF_8))));
         }
     }

@@ -1,18 +1,16 @@
 package io.periodtables.job;
 
-import io.periodtables.job.reliability.ExpectedTables;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.WriteSharding;
+import io.periodtables.job.reliability.ExpectedTables;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The items a test expects, built from DESIGN.md's rules with {@code conf}'s {@link WriteSharding}
@@ -32,7 +30,8 @@ final class ExpectedItems {
     }
 
     /** A reading in the table of its period; {@code canonicalPayload} as the parser writes it (keys sorted). */
-    void period(String device, Instant t, String eventId, String canonicalPayload, Map<String, AttributeValue> payload) {
+    void period(
+            String device, Instant t, String eventId, String canonicalPayload, Map<String, AttributeValue> payload) {
         period.computeIfAbsent(config.naming().periodTableOf(t), table -> new HashMap<>())
                 .putAll(keyed(readingItem(device, t, eventId, canonicalPayload, payload)));
     }
@@ -76,8 +75,8 @@ final class ExpectedItems {
     }
 
     /** DESIGN.md "Items in period and late tables": pk and sk by {@link WriteSharding}, then the payload. */
-    private Map<String, AttributeValue> readingItem(String device, Instant t, String eventId, String canonicalPayload,
-            Map<String, AttributeValue> payload) {
+    private Map<String, AttributeValue> readingItem(
+            String device, Instant t, String eventId, String canonicalPayload, Map<String, AttributeValue> payload) {
         Reading reading = new Reading(device, t.toEpochMilli(), eventId, canonicalPayload);
         WriteSharding.ItemKey key = config.sharding().keyOf(device, t.toEpochMilli(), eventId, reading.canonical());
         Map<String, AttributeValue> item = new HashMap<>(payload);

@@ -1,19 +1,20 @@
 package io.periodtables.job;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class JsonFieldsTest {
 
     /** What the payload holds for a decimal: BigDecimal's text of the value without trailing zeros. */
     private static String byBigDecimal(String number) {
         BigDecimal value = new BigDecimal(number);
-        return value.signum() == 0 ? BigDecimal.ZERO.toString() : value.stripTrailingZeros().toString();
+        return value.signum() == 0
+                ? BigDecimal.ZERO.toString()
+                : value.stripTrailingZeros().toString();
     }
 
     @Test
@@ -45,7 +46,18 @@ class JsonFieldsTest {
             assertThat(JsonFields.plainDecimal(number)).as(number).isEqualTo(byBigDecimal(number));
         }
         // BigDecimal writes these with an exponent, or they are not plain decimals
-        for (String number : List.of("10.0", "1500.00", "0.0000001", "1e5", "1.5E+3", "5", "-", ".5", "5.", "1.2.3", "01.5",
+        for (String number : List.of(
+                "10.0",
+                "1500.00",
+                "0.0000001",
+                "1e5",
+                "1.5E+3",
+                "5",
+                "-",
+                ".5",
+                "5.",
+                "1.2.3",
+                "01.5",
                 "123456789012345678901234567890123456789.5")) {
             assertThat(JsonFields.plainDecimal(number)).as(number).isNull();
         }

@@ -1,13 +1,28 @@
 package io.periodtables.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.CountingProxy;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.Kinesalite;
-
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -23,23 +38,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.PutRecordResponse;
-
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The job as the jar runs it ({@link PeriodTablesJob#configure}, {@link PeriodTablesTopology#build})
@@ -63,12 +61,15 @@ class KinesisEndToEndITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
-            .setConfiguration(LoopbackFlink.configuration("0")).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0"))
+            .build());
 
     private static final String STREAM = "device-readings";
     /** Explicit hash keys: the stream's two shards split the 128-bit hash range in halves. */
     private static final String SHARD_0 = "0";
+
     private static final String SHARD_1 = BigInteger.ONE.shiftLeft(127).toString();
     private static final Instant T0 = Instant.parse("2025-06-01T08:00:00Z");
     private static final Duration BOUND = Duration.ofSeconds(90);
@@ -76,8 +77,10 @@ class KinesisEndToEndITCase {
 
     private static Kinesalite kinesalite;
     private static CountingProxy kinesisProxy;
+
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite dynamoDb;
     private static DynamoDbClient dynamo;
     private static KinesisClient kinesis;
@@ -111,15 +114,18 @@ class KinesisEndToEndITCase {
     @Test
     void readingsFromKinesisBecomeExactlyTheExpectedPeriodLateAndRejectedItems() throws Exception {
         String arn = kinesalite.createStream(STREAM, 2);
-        config = PeriodTablesJob.configure(new String[] {
-                "--source", "kinesis",
-                "--kinesis.stream-arn", arn,
-                "--kinesis.endpoint", kinesisProxy.endpoint().toString(),
-                "--kinesis.initial-position", "TRIM_HORIZON",
-                "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                "--tables.prefix", "e2e",
-                "--tables.period", "PT1H",
-                "--tables.shards", "2"}, false);
+        config = PeriodTablesJob.configure(
+                new String[] {
+                    "--source", "kinesis",
+                    "--kinesis.stream-arn", arn,
+                    "--kinesis.endpoint", kinesisProxy.endpoint().toString(),
+                    "--kinesis.initial-position", "TRIM_HORIZON",
+                    "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
+                    "--tables.prefix", "e2e",
+                    "--tables.period", "PT1H",
+                    "--tables.shards", "2"
+                },
+                false);
         TableNaming naming = config.naming();
         expected = new ExpectedItems(config);
         Instant started = Instant.now();
@@ -131,13 +137,20 @@ class KinesisEndToEndITCase {
         JobClient job = env.executeAsync("period-tables");
         try {
             String prebuilt = naming.periodTableOf(Instant.parse("2025-06-01T11:00:00Z"));
-            boolean fenced = TableContents.eventually(BOUND, () -> periodTablesAsExpected()
-                    && rejectedAsExpected() && TableContents.exists(dynamo, prebuilt));
-            assertThat(fenced).as("phase 1 written and %s prebuilt; period tables %s, rejected %s", prebuilt,
-                    TableContents.nonEmptyTables(dynamo, naming).keySet(), rejectedItems().size()).isTrue();
+            boolean fenced = TableContents.eventually(
+                    BOUND,
+                    () -> periodTablesAsExpected() && rejectedAsExpected() && TableContents.exists(dynamo, prebuilt));
+            assertThat(fenced)
+                    .as(
+                            "phase 1 written and %s prebuilt; period tables %s, rejected %s",
+                            prebuilt,
+                            TableContents.nonEmptyTables(dynamo, naming).keySet(),
+                            rejectedItems().size())
+                    .isTrue();
 
             putLateReadingsAndAResend();
-            boolean done = TableContents.eventually(BOUND,
+            boolean done = TableContents.eventually(
+                    BOUND,
                     () -> periodTablesAsExpected() && lateItems().equals(expected.late()) && rejectedAsExpected());
             assertExpectedTables(naming, started);
             assertThat(done).isTrue();
@@ -162,16 +175,32 @@ class KinesisEndToEndITCase {
                 Instant t = T0.plus(Duration.ofMinutes(m + i));
                 if (m == 5 && i == 0) {
                     // Every JSON type: numbers, booleans, lists and maps keep their type; nulls are dropped.
-                    shard.add(put(SHARD_0, "{\"deviceId\":\"dev-a\",\"timestamp\":\"" + t + "\",\"temp\":21.5,"
-                            + "\"ok\":true,\"tags\":[\"x\",\"y\"],\"meta\":{\"rssi\":-70,\"fw\":\"1.2\"},\"note\":null}"));
-                    expected.period("dev-a", t, null, "{\"meta\":{\"fw\":\"1.2\",\"rssi\":-70},\"ok\":true,\"tags\":[\"x\",\"y\"],\"temp\":21.5}",
-                            Map.of("temp", n("21.5"), "ok", AttributeValue.fromBool(true),
-                                    "tags", AttributeValue.fromL(List.of(s("x"), s("y"))),
-                                    "meta", AttributeValue.fromM(Map.of("rssi", n("-70"), "fw", s("1.2")))));
+                    shard.add(
+                            put(
+                                    SHARD_0,
+                                    "{\"deviceId\":\"dev-a\",\"timestamp\":\"" + t + "\",\"temp\":21.5,"
+                                            + "\"ok\":true,\"tags\":[\"x\",\"y\"],\"meta\":{\"rssi\":-70,\"fw\":\"1.2\"},\"note\":null}"));
+                    expected.period(
+                            "dev-a",
+                            t,
+                            null,
+                            "{\"meta\":{\"fw\":\"1.2\",\"rssi\":-70},\"ok\":true,\"tags\":[\"x\",\"y\"],\"temp\":21.5}",
+                            Map.of(
+                                    "temp",
+                                    n("21.5"),
+                                    "ok",
+                                    AttributeValue.fromBool(true),
+                                    "tags",
+                                    AttributeValue.fromL(List.of(s("x"), s("y"))),
+                                    "meta",
+                                    AttributeValue.fromM(Map.of("rssi", n("-70"), "fw", s("1.2")))));
                     continue;
                 }
-                String temp = new BigDecimal(BigInteger.valueOf(200 + m + i), 1).stripTrailingZeros().toPlainString();
-                Put reading = put(i < 2 ? SHARD_0 : SHARD_1,
+                String temp = new BigDecimal(BigInteger.valueOf(200 + m + i), 1)
+                        .stripTrailingZeros()
+                        .toPlainString();
+                Put reading = put(
+                        i < 2 ? SHARD_0 : SHARD_1,
                         "{\"deviceId\":\"" + devices[i] + "\",\"timestamp\":\"" + t + "\",\"temp\":" + temp + "}");
                 shard.add(reading);
                 expected.period(devices[i], t, null, "{\"temp\":" + temp + "}", Map.of("temp", n(temp)));
@@ -182,25 +211,49 @@ class KinesisEndToEndITCase {
             if (m == 65) {
                 // The same eventId twice, its instant written two ways: one item.
                 Instant t = Instant.parse("2025-06-01T09:10:00Z");
-                shard0.add(put(SHARD_0, "{\"deviceId\":\"dev-b\",\"timestamp\":\"2025-06-01T11:10:00+02:00\","
-                        + "\"eventId\":\"b-0910\",\"temp\":19.5}"));
-                shard0.add(put(SHARD_0, "{\"eventId\":\"b-0910\",\"temp\":19.5,\"timestamp\":" + t.toEpochMilli()
-                        + ",\"deviceId\":\"dev-b\"}"));
+                shard0.add(put(
+                        SHARD_0,
+                        "{\"deviceId\":\"dev-b\",\"timestamp\":\"2025-06-01T11:10:00+02:00\","
+                                + "\"eventId\":\"b-0910\",\"temp\":19.5}"));
+                shard0.add(put(
+                        SHARD_0,
+                        "{\"eventId\":\"b-0910\",\"temp\":19.5,\"timestamp\":" + t.toEpochMilli()
+                                + ",\"deviceId\":\"dev-b\"}"));
                 expected.period("dev-b", t, "b-0910", "{\"temp\":19.5}", Map.of("temp", n("19.5")));
                 // An array record: two readings and an element that is no reading.
-                shard1.add(put(SHARD_1, "[{\"deviceId\":\"dev-c\",\"timestamp\":\"2025-06-01T09:20:00Z\",\"temp\":17.25},"
-                        + "{\"deviceId\":\"dev-d\",\"timestamp\":\"2025-06-01T09:21:00Z\",\"temp\":16,\"door\":\"open\"},\"oops\"]"));
-                expected.period("dev-c", Instant.parse("2025-06-01T09:20:00Z"), null, "{\"temp\":17.25}", Map.of("temp", n("17.25")));
-                expected.period("dev-d", Instant.parse("2025-06-01T09:21:00Z"), null, "{\"door\":\"open\",\"temp\":16}",
+                shard1.add(
+                        put(
+                                SHARD_1,
+                                "[{\"deviceId\":\"dev-c\",\"timestamp\":\"2025-06-01T09:20:00Z\",\"temp\":17.25},"
+                                        + "{\"deviceId\":\"dev-d\",\"timestamp\":\"2025-06-01T09:21:00Z\",\"temp\":16,\"door\":\"open\"},\"oops\"]"));
+                expected.period(
+                        "dev-c",
+                        Instant.parse("2025-06-01T09:20:00Z"),
+                        null,
+                        "{\"temp\":17.25}",
+                        Map.of("temp", n("17.25")));
+                expected.period(
+                        "dev-d",
+                        Instant.parse("2025-06-01T09:21:00Z"),
+                        null,
+                        "{\"door\":\"open\",\"temp\":16}",
                         Map.of("temp", n("16"), "door", s("open")));
                 Put array = shard1.get(shard1.size() - 1);
-                rejectedOncePut.add(() -> expected.rejected("not-an-object", "\"oops\"".getBytes(StandardCharsets.UTF_8),
-                        origins.get(array) + "[2]"));
+                rejectedOncePut.add(() -> expected.rejected(
+                        "not-an-object", "\"oops\"".getBytes(StandardCharsets.UTF_8), origins.get(array) + "[2]"));
             }
             if (m == 125) {
                 // Resent in phase 2 with another payload: the later write wins.
-                shard0.add(put(SHARD_0, "{\"deviceId\":\"dev-b\",\"timestamp\":\"2025-06-01T10:15:00Z\",\"eventId\":\"b-1015\",\"temp\":1}"));
-                expected.period("dev-b", Instant.parse("2025-06-01T10:15:00Z"), "b-1015", "{\"temp\":1}", Map.of("temp", n("1")));
+                shard0.add(
+                        put(
+                                SHARD_0,
+                                "{\"deviceId\":\"dev-b\",\"timestamp\":\"2025-06-01T10:15:00Z\",\"eventId\":\"b-1015\",\"temp\":1}"));
+                expected.period(
+                        "dev-b",
+                        Instant.parse("2025-06-01T10:15:00Z"),
+                        "b-1015",
+                        "{\"temp\":1}",
+                        Map.of("temp", n("1")));
             }
         }
         malformed(shard0, SHARD_0, "not json", "invalid-json");
@@ -209,9 +262,17 @@ class KinesisEndToEndITCase {
         malformed(shard0, SHARD_0, "not json", "invalid-json");
         Put second = shard0.get(shard0.size() - 1);
         malformed(shard0, SHARD_0, "42", "not-an-object");
-        malformed(shard0, SHARD_0, "{\"deviceId\":\"\",\"timestamp\":\"2025-06-01T08:10:00Z\",\"temp\":1}", "missing-device");
+        malformed(
+                shard0,
+                SHARD_0,
+                "{\"deviceId\":\"\",\"timestamp\":\"2025-06-01T08:10:00Z\",\"temp\":1}",
+                "missing-device");
         malformed(shard1, SHARD_1, "{\"deviceId\":\"dev-c\",\"timestamp\":\"yesterday\",\"temp\":1}", "bad-timestamp");
-        malformed(shard1, SHARD_1, "{\"deviceId\":\"dev-c\",\"timestamp\":\"2999-01-01T00:00:00Z\",\"temp\":1}", "too-far-future");
+        malformed(
+                shard1,
+                SHARD_1,
+                "{\"deviceId\":\"dev-c\",\"timestamp\":\"2999-01-01T00:00:00Z\",\"temp\":1}",
+                "too-far-future");
         malformed(shard1, SHARD_1, "[]", "empty-array");
         malformed(shard1, SHARD_1, new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}, "invalid-json");
         putAll(shard0);
@@ -227,8 +288,12 @@ class KinesisEndToEndITCase {
         Instant lateC = Instant.parse("2025-06-01T09:30:00Z");
         Instant resent = Instant.parse("2025-06-01T10:15:00Z");
         Instant eleven = Instant.parse("2025-06-01T11:01:00Z");
-        putAll(List.of(late, late,
-                put(SHARD_0, "{\"deviceId\":\"dev-b\",\"timestamp\":\"" + resent + "\",\"eventId\":\"b-1015\",\"temp\":2}"),
+        putAll(List.of(
+                late,
+                late,
+                put(
+                        SHARD_0,
+                        "{\"deviceId\":\"dev-b\",\"timestamp\":\"" + resent + "\",\"eventId\":\"b-1015\",\"temp\":2}"),
                 put(SHARD_0, "{\"deviceId\":\"dev-b\",\"timestamp\":\"" + eleven + "\",\"temp\":30}")));
         putAll(List.of(put(SHARD_1, "{\"deviceId\":\"dev-c\",\"timestamp\":\"" + lateC + "\",\"temp\":6}")));
         expected.late("dev-a", lateA, null, "{\"temp\":5}", Map.of("temp", n("5")));
@@ -238,9 +303,12 @@ class KinesisEndToEndITCase {
     }
 
     private void assertExpectedTables(TableNaming naming, Instant started) {
-        Map<String, Map<List<String>, Map<String, AttributeValue>>> written = TableContents.nonEmptyTables(dynamo, naming);
-        List<String> lateTables = written.keySet().stream().filter(naming::isLateTable).toList();
-        assertThat(lateTables).as("the late table of the month of the watermark that made them late")
+        Map<String, Map<List<String>, Map<String, AttributeValue>>> written =
+                TableContents.nonEmptyTables(dynamo, naming);
+        List<String> lateTables =
+                written.keySet().stream().filter(naming::isLateTable).toList();
+        assertThat(lateTables)
+                .as("the late table of the month of the watermark that made them late")
                 .containsExactly(naming.lateTable(T0));
         Map<String, Map<List<String>, Map<String, AttributeValue>>> periodTables = TableContents.byTable();
         written.forEach((table, items) -> {
@@ -260,24 +328,38 @@ class KinesisEndToEndITCase {
 
     /** Logs the cost of the idle source: requests to kinesalite per second and CPU, over 10 s. */
     private void measureIdlePolling() throws InterruptedException {
-        Optional<ProcessHandle> node = ProcessHandle.current().descendants()
-                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(String.valueOf(kinesalite.port()))).orElse(false))
+        Optional<ProcessHandle> node = ProcessHandle.current()
+                .descendants()
+                .filter(p -> p.info()
+                        .arguments()
+                        .map(a -> List.of(a).contains(String.valueOf(kinesalite.port())))
+                        .orElse(false))
                 .findFirst();
         Map<String, Long> before = kinesisProxy.counts();
         Duration nodeCpuBefore = node.flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO);
-        Duration jvmCpuBefore = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
+        Duration jvmCpuBefore =
+                ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
         long start = System.nanoTime();
         Thread.sleep(IDLE_MEASUREMENT.toMillis());
         double seconds = (System.nanoTime() - start) / 1e9;
         Map<String, Long> after = kinesisProxy.counts();
-        Duration nodeCpu = node.flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO).minus(nodeCpuBefore);
-        Duration jvmCpu = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO).minus(jvmCpuBefore);
+        Duration nodeCpu = node.flatMap(p -> p.info().totalCpuDuration())
+                .orElse(Duration.ZERO)
+                .minus(nodeCpuBefore);
+        Duration jvmCpu = ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .orElse(Duration.ZERO)
+                .minus(jvmCpuBefore);
         Map<String, Long> calls = new TreeMap<>();
         after.forEach((operation, n) -> calls.put(operation, n - before.getOrDefault(operation, 0L)));
         long getRecords = calls.getOrDefault("GetRecords", 0L);
-        LOG.info("Idle Kinesis source (2 shards, parallelism 2, kinesalite 3.3.3 via a counting proxy), over {} s: "
+        LOG.info(
+                "Idle Kinesis source (2 shards, parallelism 2, kinesalite 3.3.3 via a counting proxy), over {} s: "
                         + "{} GetRecords/s, calls {}; kinesalite CPU {} % of one core, test JVM CPU {} % of one core",
-                String.format("%.1f", seconds), String.format("%.0f", getRecords / seconds), calls,
+                String.format("%.1f", seconds),
+                String.format("%.0f", getRecords / seconds),
+                calls,
                 String.format("%.0f", 100.0 * nodeCpu.toMillis() / 1000 / seconds),
                 String.format("%.0f", 100.0 * jvmCpu.toMillis() / 1000 / seconds));
         assertThat(getRecords).as("the source keeps polling its idle shards").isPositive();
@@ -293,7 +375,8 @@ class KinesisEndToEndITCase {
     }
 
     /** Rejected items as read back, without message and arrival, an aliased origin replaced. */
-    private Map<List<String>, Map<String, AttributeValue>> comparable(Map<List<String>, Map<String, AttributeValue>> items) {
+    private Map<List<String>, Map<String, AttributeValue>> comparable(
+            Map<List<String>, Map<String, AttributeValue>> items) {
         Map<List<String>, Map<String, AttributeValue>> stripped = ExpectedItems.withoutMessageAndArrival(items);
         stripped.replaceAll((key, item) -> {
             String alias = originAliases.get(item.get("origin").s());
@@ -314,7 +397,8 @@ class KinesisEndToEndITCase {
     /** The items of every late table of the prefix, together. */
     private Map<List<String>, Map<String, AttributeValue>> lateItems() {
         Map<List<String>, Map<String, AttributeValue>> items = new HashMap<>();
-        TableContents.tablesOf(dynamo, config.naming()).stream().filter(config.naming()::isLateTable)
+        TableContents.tablesOf(dynamo, config.naming()).stream()
+                .filter(config.naming()::isLateTable)
                 .forEach(table -> items.putAll(TableContents.items(dynamo, table)));
         return items;
     }
@@ -336,8 +420,10 @@ class KinesisEndToEndITCase {
     /** Puts in order, one by one, so each shard keeps the order of its list; notes each origin. */
     private void putAll(List<Put> puts) {
         for (Put p : puts) {
-            PutRecordResponse put = kinesis.putRecord(b -> b.streamName(STREAM).partitionKey("p")
-                    .explicitHashKey(p.hashKey()).data(SdkBytes.fromByteArray(p.data())));
+            PutRecordResponse put = kinesis.putRecord(b -> b.streamName(STREAM)
+                    .partitionKey("p")
+                    .explicitHashKey(p.hashKey())
+                    .data(SdkBytes.fromByteArray(p.data())));
             origins.put(p, "kinesis:" + STREAM + "/" + put.shardId() + "/" + put.sequenceNumber());
         }
     }

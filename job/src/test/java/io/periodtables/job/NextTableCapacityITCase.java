@@ -1,24 +1,21 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.LoopbackFlink;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.DynaliteExtension;
-
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
-
-import java.time.Clock;
-import java.util.HashMap;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The next table follows the load: the production topology on the synthetic fleet at a steady
@@ -32,18 +29,21 @@ class NextTableCapacityITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
-            .setConfiguration(LoopbackFlink.configuration("0")).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(LoopbackFlink.configuration("0"))
+            .build());
 
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @ParameterizedTest(name = "{0} writes per second -> {1} WCU")
     @CsvSource({
-        "5, 8",   // ceil(5 / 0.7) = ceil(7.14)
+        "5, 8", // ceil(5 / 0.7) = ceil(7.14)
         "20, 25", // ceil(20 / 0.7) = 29, above tables.capacity.current.max (25)
     })
-    void theNextTablesWriteCapacityFollowsTheObservedPeakWithinTheBounds(int perSecond, long expectedWcu) throws Exception {
+    void theNextTablesWriteCapacityFollowsTheObservedPeakWithinTheBounds(int perSecond, long expectedWcu)
+            throws Exception {
         String prefix = "sized" + perSecond;
         PeriodTablesConfig config = config(prefix, perSecond);
 
@@ -52,14 +52,20 @@ class NextTableCapacityITCase {
         PeriodTablesTopology.build(env, config, Clock.systemUTC());
         env.execute("next table capacity at " + perSecond + "/s");
 
-        assertThat(throughput(prefix + "_2025-03-01T0000")).as("first table of the run: the current tier").isEqualTo("40/10");
-        assertThat(throughput(prefix + "_2025-03-01T0001")).as("sized from the first minute").isEqualTo(expectedWcu + "/10");
-        assertThat(throughput(prefix + "_2025-03-01T0002")).as("prebuilt, sized from the second minute")
+        assertThat(throughput(prefix + "_2025-03-01T0000"))
+                .as("first table of the run: the current tier")
+                .isEqualTo("40/10");
+        assertThat(throughput(prefix + "_2025-03-01T0001"))
+                .as("sized from the first minute")
+                .isEqualTo(expectedWcu + "/10");
+        assertThat(throughput(prefix + "_2025-03-01T0002"))
+                .as("prebuilt, sized from the second minute")
                 .isEqualTo(expectedWcu + "/10");
     }
 
     private static String throughput(String table) {
-        ProvisionedThroughputDescription p = DYNAMODB.client().describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+        ProvisionedThroughputDescription p =
+                DYNAMODB.client().describeTable(b -> b.tableName(table)).table().provisionedThroughput();
         return p.writeCapacityUnits() + "/" + p.readCapacityUnits();
     }
 

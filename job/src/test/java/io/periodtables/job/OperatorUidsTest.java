@@ -1,13 +1,9 @@
 package io.periodtables.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.apache.flink.api.dag.Transformation;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.graph.StreamNode;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +14,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.junit.jupiter.api.Test;
 
 /**
  * The uids of the production graph, every variant of it (generator or Kinesis source, archive on
@@ -28,17 +26,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OperatorUidsTest {
     private static final Path OPERATIONS = Path.of("..", "docs", "operations.md");
-    private static final Pattern LIST = Pattern.compile("All our operators have fixed uids:(.*?)`PeriodTablesTopology`", Pattern.DOTALL);
+    private static final Pattern LIST =
+            Pattern.compile("All our operators have fixed uids:(.*?)`PeriodTablesTopology`", Pattern.DOTALL);
     private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
     @Test
     void everyUidOfTheProductionGraphIsDocumentedAndNoOther() throws IOException {
         Set<String> inGraph = new TreeSet<>();
         inGraph.addAll(uids(Map.of()));
-        inGraph.addAll(uids(Map.of("source", "kinesis", "kinesis.stream-arn", "arn:aws:kinesis:us-east-1:000000000000:stream/readings",
-                "archive.path", "file:///tmp/period-tables-archive")));
+        inGraph.addAll(uids(Map.of(
+                "source",
+                "kinesis",
+                "kinesis.stream-arn",
+                "arn:aws:kinesis:us-east-1:000000000000:stream/readings",
+                "archive.path",
+                "file:///tmp/period-tables-archive")));
 
-        assertThat(inGraph).contains("period-sink", "period-rotation", "generator-source", "kinesis-source", "archive-sink");
+        assertThat(inGraph)
+                .contains("period-sink", "period-rotation", "generator-source", "kinesis-source", "archive-sink");
         assertThat(documented()).isEqualTo(inGraph);
     }
 
@@ -53,7 +58,10 @@ class OperatorUidsTest {
             }
         }
         for (Transformation<?> t : env.getTransformations()) {
-            t.getTransitivePredecessors().stream().map(Transformation::getUid).filter(Objects::nonNull).forEach(uids::add);
+            t.getTransitivePredecessors().stream()
+                    .map(Transformation::getUid)
+                    .filter(Objects::nonNull)
+                    .forEach(uids::add);
         }
         return uids;
     }

@@ -1,5 +1,16 @@
 package io.periodtables.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
@@ -13,18 +24,6 @@ import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorResponse;
 import software.amazon.awssdk.services.kinesis.model.Record;
-
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The shard reader against a scripted Kinesis, in logical time: what it calls, when, and what it emits. */
 class PacedShardSplitReaderTest {
@@ -111,8 +110,11 @@ class PacedShardSplitReaderTest {
         kinesis.expireNext = true;
 
         assertThat(sequenceNumbers(reader.fetch())).hasSize(4);
-        assertThat(kinesis.iteratorRequests).extracting(r -> r.shardIteratorTypeAsString() + " " + r.startingSequenceNumber())
-                .containsExactly("TRIM_HORIZON null", "AFTER_SEQUENCE_NUMBER " + kinesis.written("s").get(3));
+        assertThat(kinesis.iteratorRequests)
+                .extracting(r -> r.shardIteratorTypeAsString() + " " + r.startingSequenceNumber())
+                .containsExactly(
+                        "TRIM_HORIZON null",
+                        "AFTER_SEQUENCE_NUMBER " + kinesis.written("s").get(3));
     }
 
     @Test
@@ -193,8 +195,12 @@ class PacedShardSplitReaderTest {
                 List<Record> batch = new ArrayList<>();
                 for (int i = 0; i < size; i++) {
                     String seq = String.valueOf(sequence++);
-                    batch.add(Record.builder().sequenceNumber(seq).partitionKey("p")
-                            .data(SdkBytes.fromUtf8String("r" + seq)).approximateArrivalTimestamp(Instant.EPOCH).build());
+                    batch.add(Record.builder()
+                            .sequenceNumber(seq)
+                            .partitionKey("p")
+                            .data(SdkBytes.fromUtf8String("r" + seq))
+                            .approximateArrivalTimestamp(Instant.EPOCH)
+                            .build());
                     written.computeIfAbsent(shard, s -> new ArrayList<>()).add(seq);
                 }
                 pending.computeIfAbsent(shard, s -> new ArrayDeque<>()).add(batch);
@@ -212,7 +218,9 @@ class PacedShardSplitReaderTest {
         @Override
         public GetShardIteratorResponse getShardIterator(GetShardIteratorRequest request) {
             iteratorRequests.add(request);
-            return GetShardIteratorResponse.builder().shardIterator(request.shardId()).build();
+            return GetShardIteratorResponse.builder()
+                    .shardIterator(request.shardId())
+                    .build();
         }
 
         @Override
@@ -227,8 +235,11 @@ class PacedShardSplitReaderTest {
             Deque<List<Record>> batches = pending.getOrDefault(shard, new ArrayDeque<>());
             List<Record> records = batches.isEmpty() ? List.of() : batches.poll();
             boolean end = closed.contains(shard) && batches.isEmpty();
-            return GetRecordsResponse.builder().records(records).nextShardIterator(end ? null : shard)
-                    .millisBehindLatest(0L).build();
+            return GetRecordsResponse.builder()
+                    .records(records)
+                    .nextShardIterator(end ? null : shard)
+                    .millisBehindLatest(0L)
+                    .build();
         }
 
         @Override

@@ -1,5 +1,7 @@
 package io.periodtables.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodCalendar;
@@ -7,7 +9,13 @@ import io.periodtables.conf.PeriodLength;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
@@ -25,16 +33,6 @@ import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The period windows on a MiniCluster: every reading leaves exactly once, on time or late, and
  * the window function counts its fires and the readings they emit.
@@ -44,9 +42,11 @@ class PeriodWindowsITCase {
     private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
-            .setConfiguration(METRICS.addToConfiguration(LoopbackFlink.configuration("0"))).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(METRICS.addToConfiguration(LoopbackFlink.configuration("0")))
+            .build());
 
     /** A watermark after every reading, so lateness does not depend on the periodic emitter's timing. */
     private static final class EveryEvent implements WatermarkGenerator<Reading> {
@@ -82,20 +82,22 @@ class PeriodWindowsITCase {
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
-        SingleOutputStreamOperator<SinkRecord> windowed = env
-                .fromData(TypeInformation.of(Reading.class), input.toArray(new Reading[0]))
+        SingleOutputStreamOperator<SinkRecord> windowed = env.fromData(
+                        TypeInformation.of(Reading.class), input.toArray(new Reading[0]))
                 .setParallelism(1)
                 .assignTimestampsAndWatermarks(WatermarkStrategy.<Reading>forGenerator(ctx -> new EveryEvent())
                         .withTimestampAssigner((r, ts) -> r.eventMillis()))
                 .setParallelism(1)
                 .keyBy(Reading::deviceId)
-                .window(new PeriodWindows(new PeriodCalendar(PeriodLength.parse("PT1H"), ZoneOffset.UTC),
-                        new SmallBatchTrigger(7, 50)))
+                .window(new PeriodWindows(
+                        new PeriodCalendar(PeriodLength.parse("PT1H"), ZoneOffset.UTC), new SmallBatchTrigger(7, 50)))
                 .allowedLateness(Duration.ofMinutes(5))
                 .sideOutputLateData(PeriodTablesTopology.LATE)
                 .process(new PeriodTablesTopology.ToPeriodTable(), TypeInformation.of(SinkRecord.class));
         DataStream<SinkRecord> late = windowed.getSideOutput(PeriodTablesTopology.LATE)
-                .process(new RouteLate.FromWindows(ConfigKeys.LatePolicy.LATE_TABLE), TypeInformation.of(SinkRecord.class));
+                .process(
+                        new RouteLate.FromWindows(ConfigKeys.LatePolicy.LATE_TABLE),
+                        TypeInformation.of(SinkRecord.class));
 
         List<SinkRecord> out = new ArrayList<>();
         JobID job;
@@ -116,7 +118,8 @@ class PeriodWindowsITCase {
         assertThat(lateOut).singleElement().satisfies(record -> {
             assertThat(record.reading().deviceId()).isEqualTo("dev-late");
             // The watermark that made it late: the reading just before it, 150 minutes in.
-            assertThat(record.lateAtMillis()).isEqualTo(T0 + Duration.ofMinutes(150).toMillis() + 4);
+            assertThat(record.lateAtMillis())
+                    .isEqualTo(T0 + Duration.ofMinutes(150).toMillis() + 4);
         });
         List<Reading> expectedOnTime = new ArrayList<>(input);
         expectedOnTime.removeIf(r -> r.deviceId().equals("dev-late"));
@@ -124,9 +127,13 @@ class PeriodWindowsITCase {
 
         // Each on-time reading left in exactly one fire; a fire emits at most 7 (the count), so a
         // device's period of n readings took at least ceil(n / 7) fires.
-        Map<String, Long> perDevicePeriod = expectedOnTime.stream().collect(Collectors.groupingBy(
-                r -> r.deviceId() + "@" + (r.eventMillis() - T0) / Duration.ofHours(1).toMillis(), Collectors.counting()));
-        long leastFires = perDevicePeriod.values().stream().mapToLong(n -> (n + 6) / 7).sum();
+        Map<String, Long> perDevicePeriod = expectedOnTime.stream()
+                .collect(Collectors.groupingBy(
+                        r -> r.deviceId() + "@"
+                                + (r.eventMillis() - T0) / Duration.ofHours(1).toMillis(),
+                        Collectors.counting()));
+        long leastFires =
+                perDevicePeriod.values().stream().mapToLong(n -> (n + 6) / 7).sum();
         assertThat(counter(job, UserMetrics.WINDOW_FIRED_READINGS)).isEqualTo(expectedOnTime.size());
         assertThat(counter(job, UserMetrics.WINDOW_FIRES)).isBetween(leastFires, (long) expectedOnTime.size());
     }

@@ -1,11 +1,10 @@
 package io.periodtables.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Rejection;
-
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,8 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The streaming {@link ReadingParser} against the tree parser it replaced ({@link TreeReadingParser}):
@@ -26,18 +24,75 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReadingParserOracleTest {
 
     private static final long NOW = Instant.parse("2026-11-22T14:00:00Z").toEpochMilli();
-    private static final String[] NAMES = {"a", "b", "B", "aa", "é", "", "pk", "sk", "ttl", "x y", "deviceId", "timestamp", "eventId", "v"};
-    private static final String[] NUMBERS = {"0", "-0", "7", "-12", "1763819101123", "9223372036854775807", "9223372036854775808",
-        "-9223372036854775809", "123456789012345678901234567890123456789", "12345678901234567890123456789012345678",
-        "1.50", "100.0", "0.0", "-0.0", "0e5", "1e2", "1E+2", "1.0e-5", "21.25", "1e200", "-1e-200", "1e-130", "1e126",
-        "9.9999999999999999999999999999999999999E+125", "123456789012345678901234567890123456789.5", "0.000",
-        "22.85", "-0.50", "1500.00", "10.0", "12.000", "-0.000", "0.0000015", "0.00000015", "1234567890123456789012345678901234567.5"};
-    private static final String[] STRINGS = {"\"\"", "\"d\"", "\"dev-1\"", "\"a#b/../\\\"q\\u0001\"", "\"\\ud800\"",
-        "\"\\ud83d\\ude00 ü\"", "\"line\\nbreak\"", "\"\\/slash\"", "\"\\t\\b\\f\\r\\u001f\\u007f\\u2028\\u0000\"",
-        "\"\\\\ \\\"\\u00e9\\udfff\""};
-    private static final String[] TIMES = {"1763819101123", "1763819101", "1.763819101123e12", "true", "null", "\"yesterday\"",
-        "\"2026-11-22T13:45:01.123Z\"", "\"2026-11-22T14:45:01+01:00\"", "\"2026-11-22T16:00:00Z\"", "\"+10000-01-01T00:00:00Z\"",
-        "\"0001-01-01T00:00:00Z\"", "99999999999999999999", "{}", "[1]", "\"\""};
+    private static final String[] NAMES = {
+        "a", "b", "B", "aa", "é", "", "pk", "sk", "ttl", "x y", "deviceId", "timestamp", "eventId", "v"
+    };
+    private static final String[] NUMBERS = {
+        "0",
+        "-0",
+        "7",
+        "-12",
+        "1763819101123",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "123456789012345678901234567890123456789",
+        "12345678901234567890123456789012345678",
+        "1.50",
+        "100.0",
+        "0.0",
+        "-0.0",
+        "0e5",
+        "1e2",
+        "1E+2",
+        "1.0e-5",
+        "21.25",
+        "1e200",
+        "-1e-200",
+        "1e-130",
+        "1e126",
+        "9.9999999999999999999999999999999999999E+125",
+        "123456789012345678901234567890123456789.5",
+        "0.000",
+        "22.85",
+        "-0.50",
+        "1500.00",
+        "10.0",
+        "12.000",
+        "-0.000",
+        "0.0000015",
+        "0.00000015",
+        "1234567890123456789012345678901234567.5"
+    };
+    private static final String[] STRINGS = {
+        "\"\"",
+        "\"d\"",
+        "\"dev-1\"",
+        "\"a#b/../\\\"q\\u0001\"",
+        "\"\\ud800\"",
+        "\"\\ud83d\\ude00 ü\"",
+        "\"line\\nbreak\"",
+        "\"\\/slash\"",
+        "\"\\t\\b\\f\\r\\u001f\\u007f\\u2028\\u0000\"",
+        "\"\\\\ \\\"\\u00e9\\udfff\""
+    };
+    private static final String[] TIMES = {
+        "1763819101123",
+        "1763819101",
+        "1.763819101123e12",
+        "true",
+        "null",
+        "\"yesterday\"",
+        "\"2026-11-22T13:45:01.123Z\"",
+        "\"2026-11-22T14:45:01+01:00\"",
+        "\"2026-11-22T16:00:00Z\"",
+        "\"+10000-01-01T00:00:00Z\"",
+        "\"0001-01-01T00:00:00Z\"",
+        "99999999999999999999",
+        "{}",
+        "[1]",
+        "\"\""
+    };
 
     private final Random random = new Random(18);
 
@@ -61,8 +116,13 @@ class ReadingParserOracleTest {
     private static void assertSame(byte[] raw, ReadingParser.Result expected, ReadingParser.Result actual) {
         String input = new String(raw, StandardCharsets.UTF_8);
         assertThat(actual.readings).as(input).isEqualTo(expected.readings);
-        assertThat(actual.rejections.stream().map(ReadingParserOracleTest::describe).toList()).as(input)
-                .isEqualTo(expected.rejections.stream().map(ReadingParserOracleTest::describe).toList());
+        assertThat(actual.rejections.stream()
+                        .map(ReadingParserOracleTest::describe)
+                        .toList())
+                .as(input)
+                .isEqualTo(expected.rejections.stream()
+                        .map(ReadingParserOracleTest::describe)
+                        .toList());
     }
 
     private static String describe(Rejection r) {
@@ -81,7 +141,9 @@ class ReadingParserOracleTest {
             }
             return "[" + ws() + String.join("," + ws(), elements) + ws() + "]";
         } else if (kind < 85) {
-            return pick(new String[] {"", "  ", "\n", "null", "42", "\"s\"", "true", "[]", "[ ]", "{}", "{} {}", "{} x", "[1] 2", "{\"a\":1}]"});
+            return pick(new String[] {
+                "", "  ", "\n", "null", "42", "\"s\"", "true", "[]", "[ ]", "{}", "{} {}", "{} x", "[1] 2", "{\"a\":1}]"
+            });
         } else if (kind < 92) {
             String r = reading(0);
             return r.substring(0, random.nextInt(r.length())); // truncated
@@ -95,7 +157,8 @@ class ReadingParserOracleTest {
     private String reading(int depth) {
         List<String> fields = new ArrayList<>();
         if (random.nextInt(10) > 0) {
-            fields.add("\"deviceId\":" + (random.nextInt(6) > 0 ? "\"dev-" + random.nextInt(9) + "\"" : value(depth + 1)));
+            fields.add(
+                    "\"deviceId\":" + (random.nextInt(6) > 0 ? "\"dev-" + random.nextInt(9) + "\"" : value(depth + 1)));
         }
         if (random.nextInt(10) > 0) {
             fields.add("\"timestamp\":" + (random.nextInt(3) > 0 ? TIMES[0] : pick(TIMES)));

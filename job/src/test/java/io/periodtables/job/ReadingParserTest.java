@@ -1,19 +1,17 @@
 package io.periodtables.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.Rejection;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ReadingParserTest {
 
@@ -26,32 +24,48 @@ class ReadingParserTest {
 
     @Test
     void readingBecomesDeviceTimeAndCanonicalPayload() {
-        ReadingParser.Result r = parse(
-                "{\"timestamp\":\"2026-11-22T13:45:01.123Z\",\"deviceId\":\"dev-1\",\"temp\":21.50,\"ok\":true,"
+        ReadingParser.Result r =
+                parse("{\"timestamp\":\"2026-11-22T13:45:01.123Z\",\"deviceId\":\"dev-1\",\"temp\":21.50,\"ok\":true,"
                         + "\"tags\":[\"a\",null,1],\"meta\":{\"z\":1,\"a\":null,\"b\":\"x\"},\"gone\":null}");
         assertThat(r.rejections).isEmpty();
-        assertThat(r.readings).containsExactly(new Reading("dev-1", Instant.parse("2026-11-22T13:45:01.123Z").toEpochMilli(),
-                null, "{\"meta\":{\"b\":\"x\",\"z\":1},\"ok\":true,\"tags\":[\"a\",1],\"temp\":21.5}"));
+        assertThat(r.readings)
+                .containsExactly(new Reading(
+                        "dev-1",
+                        Instant.parse("2026-11-22T13:45:01.123Z").toEpochMilli(),
+                        null,
+                        "{\"meta\":{\"b\":\"x\",\"z\":1},\"ok\":true,\"tags\":[\"a\",1],\"temp\":21.5}"));
     }
 
     @Test
     void fieldOrderDoesNotChangeTheCanonicalPayload() {
-        Reading a = parse("{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"x\":1,\"y\":2}").readings.get(0);
-        Reading b = parse("{\"y\":2,\"x\":1,\"timestamp\":1763819101123,\"deviceId\":\"d\"}").readings.get(0);
+        Reading a = parse("{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"x\":1,\"y\":2}")
+                .readings
+                .get(0);
+        Reading b = parse("{\"y\":2,\"x\":1,\"timestamp\":1763819101123,\"deviceId\":\"d\"}")
+                .readings
+                .get(0);
         assertThat(a).isEqualTo(b);
     }
 
     @Test
     void offsetsAndEpochMillisAreAccepted() {
-        assertThat(parse("{\"deviceId\":\"d\",\"timestamp\":\"2026-11-22T14:45:01+01:00\"}").readings.get(0).eventMillis())
+        assertThat(parse("{\"deviceId\":\"d\",\"timestamp\":\"2026-11-22T14:45:01+01:00\"}")
+                        .readings
+                        .get(0)
+                        .eventMillis())
                 .isEqualTo(Instant.parse("2026-11-22T13:45:01Z").toEpochMilli());
-        assertThat(parse("{\"deviceId\":\"d\",\"timestamp\":1763819101123}").readings.get(0).eventMillis())
+        assertThat(parse("{\"deviceId\":\"d\",\"timestamp\":1763819101123}")
+                        .readings
+                        .get(0)
+                        .eventMillis())
                 .isEqualTo(1763819101123L);
     }
 
     @Test
     void eventIdIsKeptApartFromThePayload() {
-        Reading r = parse("{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"eventId\":\"e-1\",\"v\":1}").readings.get(0);
+        Reading r = parse("{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"eventId\":\"e-1\",\"v\":1}")
+                .readings
+                .get(0);
         assertThat(r.eventId()).isEqualTo("e-1");
         assertThat(r.payloadJson()).isEqualTo("{\"v\":1}");
     }
@@ -66,25 +80,27 @@ class ReadingParserTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-        "{\"deviceId\":\"d\",\"timestamp\":1763819101123 | invalid-json",
-        "\"just a string\" | not-an-object",
-        "[] | empty-array",
-        "{\"timestamp\":1763819101123} | missing-device",
-        "{\"deviceId\":\"\",\"timestamp\":1763819101123} | missing-device",
-        "{\"deviceId\":7,\"timestamp\":1763819101123} | missing-device",
-        "{\"deviceId\":\"d\"} | bad-timestamp",
-        "{\"deviceId\":\"d\",\"timestamp\":\"yesterday\"} | bad-timestamp",
-        "{\"deviceId\":\"d\",\"timestamp\":1763819101} | bad-timestamp",
-        "{\"deviceId\":\"d\",\"timestamp\":true} | bad-timestamp",
-        "{\"deviceId\":\"d\",\"timestamp\":\"+10000-01-01T00:00:00Z\"} | bad-timestamp",
-        "{\"deviceId\":\"d\",\"timestamp\":\"2026-11-22T16:00:00Z\"} | too-far-future",
-        "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":1e200} | bad-number",
-        "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":123456789012345678901234567890123456789} | bad-number",
-        "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":[1e999]} | bad-number",
-        "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"pk\":\"x\"} | reserved-attribute",
-        "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"eventId\":5} | bad-event-id",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"deviceId\":\"d\",\"timestamp\":1763819101123 | invalid-json",
+                "\"just a string\" | not-an-object",
+                "[] | empty-array",
+                "{\"timestamp\":1763819101123} | missing-device",
+                "{\"deviceId\":\"\",\"timestamp\":1763819101123} | missing-device",
+                "{\"deviceId\":7,\"timestamp\":1763819101123} | missing-device",
+                "{\"deviceId\":\"d\"} | bad-timestamp",
+                "{\"deviceId\":\"d\",\"timestamp\":\"yesterday\"} | bad-timestamp",
+                "{\"deviceId\":\"d\",\"timestamp\":1763819101} | bad-timestamp",
+                "{\"deviceId\":\"d\",\"timestamp\":true} | bad-timestamp",
+                "{\"deviceId\":\"d\",\"timestamp\":\"+10000-01-01T00:00:00Z\"} | bad-timestamp",
+                "{\"deviceId\":\"d\",\"timestamp\":\"2026-11-22T16:00:00Z\"} | too-far-future",
+                "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":1e200} | bad-number",
+                "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":123456789012345678901234567890123456789} | bad-number",
+                "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":[1e999]} | bad-number",
+                "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"pk\":\"x\"} | reserved-attribute",
+                "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"eventId\":5} | bad-event-id",
+            })
     void badInputBecomesARejectionWithItsReason(String json, String reason) {
         ReadingParser.Result r = parse(json);
         assertThat(r.readings).isEmpty();
@@ -98,24 +114,36 @@ class ReadingParserTest {
 
     @Test
     void instantWithoutATableInTheConfiguredZoneIsRejected() {
-        ReadingParser newYork = new ReadingParser(ConfigLoader.fromMap(Map.of("tables.zone", "America/New_York"), true));
+        ReadingParser newYork =
+                new ReadingParser(ConfigLoader.fromMap(Map.of("tables.zone", "America/New_York"), true));
         ReadingParser.Result r = newYork.parse(
-                "{\"deviceId\":\"d\",\"timestamp\":\"0001-01-01T00:00:00Z\"}".getBytes(StandardCharsets.UTF_8), "o", NOW);
-        assertThat(r.rejections).singleElement().satisfies(x -> assertThat(x.reason().code()).isEqualTo("bad-timestamp"));
-        assertThat(parse("{\"deviceId\":\"d\",\"timestamp\":\"0001-01-01T00:00:00Z\"}").readings).hasSize(1);
+                "{\"deviceId\":\"d\",\"timestamp\":\"0001-01-01T00:00:00Z\"}".getBytes(StandardCharsets.UTF_8),
+                "o",
+                NOW);
+        assertThat(r.rejections)
+                .singleElement()
+                .satisfies(x -> assertThat(x.reason().code()).isEqualTo("bad-timestamp"));
+        assertThat(parse("{\"deviceId\":\"d\",\"timestamp\":\"0001-01-01T00:00:00Z\"}").readings)
+                .hasSize(1);
     }
 
     @Test
     void nonUtf8BytesAreRejectedNotThrown() {
         ReadingParser.Result r = parser.parse(new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}, "o", NOW);
-        assertThat(r.rejections).singleElement().satisfies(x -> assertThat(x.reason().code()).isEqualTo("invalid-json"));
+        assertThat(r.rejections)
+                .singleElement()
+                .satisfies(x -> assertThat(x.reason().code()).isEqualTo("invalid-json"));
     }
 
     @Test
     void nestingDeeperThanDynamoDbAllowsIsRejected() {
-        String deep = "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":" + "{\"a\":".repeat(40) + "1" + "}".repeat(40) + "}";
-        assertThat(parse(deep).rejections).singleElement().satisfies(x -> assertThat(x.reason().code()).isEqualTo("too-deep"));
-        String ok = "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":" + "{\"a\":".repeat(30) + "1" + "}".repeat(30) + "}";
+        String deep = "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":" + "{\"a\":".repeat(40) + "1"
+                + "}".repeat(40) + "}";
+        assertThat(parse(deep).rejections)
+                .singleElement()
+                .satisfies(x -> assertThat(x.reason().code()).isEqualTo("too-deep"));
+        String ok = "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":" + "{\"a\":".repeat(30) + "1"
+                + "}".repeat(30) + "}";
         assertThat(parse(ok).readings).hasSize(1);
     }
 
@@ -123,20 +151,28 @@ class ReadingParserTest {
     void deviceIdTooLongForTheShardedKeyIsRejected() {
         String longId = "x".repeat(2047);
         assertThat(parse("{\"deviceId\":\"" + longId + "\",\"timestamp\":1763819101123}").rejections)
-                .singleElement().satisfies(x -> assertThat(x.reason().code()).isEqualTo("device-too-long"));
+                .singleElement()
+                .satisfies(x -> assertThat(x.reason().code()).isEqualTo("device-too-long"));
     }
 
     @Test
     void deviceIdsWithSpecialCharactersAreKeptVerbatim() {
-        Reading r = parse("{\"deviceId\":\"a#b/../\\\"q\\u0001\",\"timestamp\":1763819101123}").readings.get(0);
+        Reading r = parse("{\"deviceId\":\"a#b/../\\\"q\\u0001\",\"timestamp\":1763819101123}")
+                .readings
+                .get(0);
         assertThat(r.deviceId()).isEqualTo("a#b/../\"q\u0001");
     }
 
     @Test
     void configuredFieldNamesAreUsed() {
-        PeriodTablesConfig config = ConfigLoader.fromMap(Map.of("input.device-field", "sensor", "input.timestamp-field", "ts"), true);
-        ReadingParser.Result r = new ReadingParser(config).parse(
-                "{\"sensor\":\"s1\",\"ts\":1763819101123,\"deviceId\":\"payload\"}".getBytes(StandardCharsets.UTF_8), "o", NOW);
+        PeriodTablesConfig config =
+                ConfigLoader.fromMap(Map.of("input.device-field", "sensor", "input.timestamp-field", "ts"), true);
+        ReadingParser.Result r = new ReadingParser(config)
+                .parse(
+                        "{\"sensor\":\"s1\",\"ts\":1763819101123,\"deviceId\":\"payload\"}"
+                                .getBytes(StandardCharsets.UTF_8),
+                        "o",
+                        NOW);
         assertThat(r.readings).singleElement().satisfies(x -> {
             assertThat(x.deviceId()).isEqualTo("s1");
             assertThat(x.payloadJson()).isEqualTo("{\"deviceId\":\"payload\"}");

@@ -1,17 +1,30 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.emulators.DynaliteExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.model.Reading;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
@@ -29,22 +42,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * Savepoint-based redeploys (model: Flink's {@code SinkTestSuiteBase}): the job runs on the
  * synthetic fleet (a fixed start and count, so every item is known in advance: 1,800 readings of
@@ -61,23 +58,34 @@ class SavepointRedeployITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4)
-            .setConfiguration(LoopbackFlink.configuration("0")).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .setConfiguration(LoopbackFlink.configuration("0"))
+            .build());
 
     private static final int READINGS = 1800;
     private static final Duration BOUND = Duration.ofSeconds(60);
     /** The rotation counts as idle when it has made no control-plane call for this long. */
     private static final Duration QUIET = Duration.ofMillis(800);
-    private static final Set<String> CONTROL_PLANE = Set.of("CreateTable", "UpdateTable", "DescribeTable",
-            "UpdateTimeToLive", "DescribeTimeToLive", "DeleteTable", "ListTables", "TagResource", "ListTagsOfResource");
+
+    private static final Set<String> CONTROL_PLANE = Set.of(
+            "CreateTable",
+            "UpdateTable",
+            "DescribeTable",
+            "UpdateTimeToLive",
+            "DescribeTimeToLive",
+            "DeleteTable",
+            "ListTables",
+            "TagResource",
+            "ListTagsOfResource");
 
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @ParameterizedTest(name = "parallelism {0} -> {1}")
     @CsvSource({"2, 2", "2, 4", "4, 2"})
-    void aRedeployFromASavepointKeepsEveryItemOnceAndRepeatsNoTableAction(int before, int after,
-            @TempDir Path savepoints) throws Exception {
+    void aRedeployFromASavepointKeepsEveryItemOnceAndRepeatsNoTableAction(
+            int before, int after, @TempDir Path savepoints) throws Exception {
         DynamoDbFaults.reset();
         PeriodTablesConfig config = config("redeploy" + before + after);
         TableNaming naming = config.naming();
@@ -102,9 +110,17 @@ class SavepointRedeployITCase {
         // Run 2: the same job from the savepoint with another parallelism, until the fleet ends.
         submit(config, after, savepoint).getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
-        LOG.info("parallelism {} -> {}: savepoint after {} of {} items; tiers at the stop {}; maybe in flight {}; "
-                        + "CreateTable {} / UpdateTable {} in all", before, after, writtenAtStop, READINGS, tiersAtStop,
-                maybeInFlight, DynamoDbFaults.count("CreateTable"), DynamoDbFaults.count("UpdateTable"));
+        LOG.info(
+                "parallelism {} -> {}: savepoint after {} of {} items; tiers at the stop {}; maybe in flight {}; "
+                        + "CreateTable {} / UpdateTable {} in all",
+                before,
+                after,
+                writtenAtStop,
+                READINGS,
+                tiersAtStop,
+                maybeInFlight,
+                DynamoDbFaults.count("CreateTable"),
+                DynamoDbFaults.count("UpdateTable"));
         assertThat(writtenAtStop).as("stopped mid-stream").isBetween(1L, READINGS - 1L);
         assertThat(TableContents.nonEmptyTables(DYNAMODB.client(), naming)).isEqualTo(expected);
 
@@ -113,18 +129,22 @@ class SavepointRedeployITCase {
                 .doesNotContainAnyElementsOf(tiersAtStop.keySet());
         Map<String, CapacityTier> finalTiers = new TreeMap<>();
         for (String table : expected.keySet()) {
-            finalTiers.put(table, TableContents.tierOf(DYNAMODB.client(), config, table).orElseThrow());
+            finalTiers.put(
+                    table,
+                    TableContents.tierOf(DYNAMODB.client(), config, table).orElseThrow());
             CapacityTier atStop = tiersAtStop.getOrDefault(table, CapacityTier.CURRENT);
             assertThat(updates(table, restored))
-                    .as("UpdateTable calls for %s after the restore (tier %s at the stop, %s at the end)",
+                    .as(
+                            "UpdateTable calls for %s after the restore (tier %s at the stop, %s at the end)",
                             table, atStop, finalTiers.get(table))
                     .isLessThanOrEqualTo(finalTiers.get(table).ordinal() - atStop.ordinal());
-            assertThat(updates(table, Instant.MIN)).as("UpdateTable calls for %s in both runs", table)
+            assertThat(updates(table, Instant.MIN))
+                    .as("UpdateTable calls for %s in both runs", table)
                     .isLessThanOrEqualTo(finalTiers.get(table).ordinal());
         }
         // The restored rotation went on: by the last watermark (03:29), 00:00 and 01:00 are older, 02:00 previous.
-        assertThat(finalTiers.values()).containsExactly(
-                CapacityTier.OLDER, CapacityTier.OLDER, CapacityTier.PREVIOUS, CapacityTier.CURRENT);
+        assertThat(finalTiers.values())
+                .containsExactly(CapacityTier.OLDER, CapacityTier.OLDER, CapacityTier.PREVIOUS, CapacityTier.CURRENT);
     }
 
     private static PeriodTablesConfig config(String prefix) {
@@ -163,8 +183,10 @@ class SavepointRedeployITCase {
         Instant[] checked = new Instant[1];
         boolean ready = TableContents.eventually(BOUND, () -> {
             checked[0] = Instant.now();
-            return written(tables) >= READINGS / 3 && DynamoDbFaults.requests().stream()
-                    .noneMatch(r -> CONTROL_PLANE.contains(r.operation()) && r.at().isAfter(checked[0].minus(QUIET)));
+            return written(tables) >= READINGS / 3
+                    && DynamoDbFaults.requests().stream()
+                            .noneMatch(r ->
+                                    CONTROL_PLANE.contains(r.operation()) && r.at().isAfter(checked[0].minus(QUIET)));
         });
         assertThat(ready).as("a third written and the rotation idle").isTrue();
         return checked[0];
@@ -176,7 +198,8 @@ class SavepointRedeployITCase {
         for (String table : tables) {
             try {
                 items += DYNAMODB.client().scanPaginator(b -> b.tableName(table).select(Select.COUNT)).stream()
-                        .mapToLong(page -> page.count()).sum();
+                        .mapToLong(page -> page.count())
+                        .sum();
             } catch (ResourceNotFoundException notYet) {
                 // created when its first reading is written
             }
@@ -195,7 +218,8 @@ class SavepointRedeployITCase {
     /** UpdateTable calls for {@code table} seen since {@code since}. */
     private static long updates(String table, Instant since) {
         return DynamoDbFaults.requests().stream()
-                .filter(r -> r.operation().equals("UpdateTable") && r.tables().contains(table) && !r.at().isBefore(since))
+                .filter(r ->
+                        r.operation().equals("UpdateTable") && r.tables().contains(table) && !r.at().isBefore(since))
                 .count();
     }
 
@@ -205,20 +229,29 @@ class SavepointRedeployITCase {
      */
     private static Map<String, Map<List<String>, Map<String, AttributeValue>>> expectedTables(PeriodTablesConfig config)
             throws Exception {
-        FleetGenerator fleet = FleetGenerator.of(config, config.find(ConfigKeys.GENERATOR_START).orElseThrow());
+        FleetGenerator fleet = FleetGenerator.of(
+                config, config.find(ConfigKeys.GENERATOR_START).orElseThrow());
         ReadingParser parser = new ReadingParser(config);
         ObjectMapper json = new ObjectMapper();
         ExpectedItems expected = new ExpectedItems(config);
         for (long n = 0; n < READINGS; n++) {
-            ReadingParser.Result parsed = parser.parse(fleet.map(n).getBytes(StandardCharsets.UTF_8), "generator",
-                    System.currentTimeMillis());
+            ReadingParser.Result parsed = parser.parse(
+                    fleet.map(n).getBytes(StandardCharsets.UTF_8), "generator", System.currentTimeMillis());
             assertThat(parsed.rejections).isEmpty();
             for (Reading reading : parsed.readings) {
                 Map<String, AttributeValue> payload = new HashMap<>();
-                json.readTree(reading.payloadJson()).fields().forEachRemaining(field ->
-                        payload.put(field.getKey(), AttributeValue.fromN(field.getValue().decimalValue().toPlainString())));
-                expected.period(reading.deviceId(), Instant.ofEpochMilli(reading.eventMillis()), reading.eventId(),
-                        reading.payloadJson(), payload);
+                json.readTree(reading.payloadJson())
+                        .fields()
+                        .forEachRemaining(field -> payload.put(
+                                field.getKey(),
+                                AttributeValue.fromN(
+                                        field.getValue().decimalValue().toPlainString())));
+                expected.period(
+                        reading.deviceId(),
+                        Instant.ofEpochMilli(reading.eventMillis()),
+                        reading.eventId(),
+                        reading.payloadJson(),
+                        payload);
             }
         }
         return expected.periodTables();

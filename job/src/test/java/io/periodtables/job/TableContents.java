@@ -1,18 +1,11 @@
 package io.periodtables.job;
 
-import io.periodtables.job.reliability.Attributes;
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-
+import io.periodtables.job.reliability.Attributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -23,6 +16,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
  * Reading the job's tables back from dynalite for assertions: items by {@code [pk, sk]}
@@ -42,8 +40,10 @@ final class TableContents {
     static Map<List<String>, Map<String, AttributeValue>> items(DynamoDbClient client, String table) {
         Map<List<String>, Map<String, AttributeValue>> items = new HashMap<>();
         try {
-            client.scanPaginator(b -> b.tableName(table).consistentRead(true)).items()
-                    .forEach(item -> items.put(List.of(item.get("pk").s(), item.get("sk").s()), canonical(item)));
+            client.scanPaginator(b -> b.tableName(table).consistentRead(true))
+                    .items()
+                    .forEach(item ->
+                            items.put(List.of(item.get("pk").s(), item.get("sk").s()), canonical(item)));
         } catch (ResourceNotFoundException missing) {
             return Map.of();
         }
@@ -51,8 +51,8 @@ final class TableContents {
     }
 
     /** The non-empty tables of {@code naming}'s prefix with their items. */
-    static Map<String, Map<List<String>, Map<String, AttributeValue>>> nonEmptyTables(DynamoDbClient client,
-            TableNaming naming) {
+    static Map<String, Map<List<String>, Map<String, AttributeValue>>> nonEmptyTables(
+            DynamoDbClient client, TableNaming naming) {
         Map<String, Map<List<String>, Map<String, AttributeValue>>> tables = byTable();
         for (String table : tablesOf(client, naming)) {
             Map<List<String>, Map<String, AttributeValue>> items = items(client, table);

@@ -1,8 +1,14 @@
 package io.periodtables.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer;
 import org.apache.flink.runtime.jobgraph.JobVertex;
@@ -11,14 +17,6 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The hot path of the production topology, both sources. Every record it sends between operators,
@@ -55,10 +53,12 @@ class TopologySerializersTest {
         assertThat(vertices)
                 .filteredOn(name -> name.startsWith("Source: "))
                 .singleElement()
-                .satisfies(name -> assertThat(name).contains("Checkpointed watermark", "Readings and rejections", "Write load",
-                        "Rotation ticks"));
-        assertThat(vertices).noneMatch(name -> name.startsWith("Write load") || name.startsWith("Checkpointed watermark")
-                || name.startsWith("Rotation ticks"));
+                .satisfies(name -> assertThat(name)
+                        .contains("Checkpointed watermark", "Readings and rejections", "Write load", "Rotation ticks"));
+        assertThat(vertices)
+                .noneMatch(name -> name.startsWith("Write load")
+                        || name.startsWith("Checkpointed watermark")
+                        || name.startsWith("Rotation ticks"));
     }
 
     @ParameterizedTest
@@ -73,7 +73,8 @@ class TopologySerializersTest {
                 .filteredOn(name -> name.startsWith("Source: "))
                 .singleElement()
                 .satisfies(name -> assertThat(name).contains("Late readings"));
-        assertThat(vertices).noneMatch(name -> name.startsWith("DynamoDB period tables") || name.startsWith("Late readings"));
+        assertThat(vertices)
+                .noneMatch(name -> name.startsWith("DynamoDB period tables") || name.startsWith("Late readings"));
     }
 
     private static List<String> taskNames(String source) {
@@ -85,11 +86,13 @@ class TopologySerializersTest {
     }
 
     private static StreamGraph productionGraph(String source, boolean withoutGenericTypes) {
-        PeriodTablesConfig config = ConfigLoader.fromMap(Map.of(
-                "source", source,
-                "kinesis.stream-arn", "arn:aws:kinesis:eu-west-1:000000000000:stream/readings",
-                "kinesis.endpoint", "http://127.0.0.1:1",
-                "dynamodb.endpoint", "http://127.0.0.1:1"), true);
+        PeriodTablesConfig config = ConfigLoader.fromMap(
+                Map.of(
+                        "source", source,
+                        "kinesis.stream-arn", "arn:aws:kinesis:eu-west-1:000000000000:stream/readings",
+                        "kinesis.endpoint", "http://127.0.0.1:1",
+                        "dynamodb.endpoint", "http://127.0.0.1:1"),
+                true);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         if (withoutGenericTypes) {
             env.getConfig().disableGenericTypes();

@@ -1,13 +1,5 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.model.Reading;
-import io.periodtables.model.RejectReason;
-import io.periodtables.model.Rejection;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -18,7 +10,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.ItemAttributes;
+import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
+import io.periodtables.model.Rejection;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.ByteBuffer;
@@ -45,7 +43,9 @@ final class TreeReadingParser {
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_DEPTH + 1).maxNumberLength(Integer.MAX_VALUE).build())
+                    .maxNestingDepth(MAX_DEPTH + 1)
+                    .maxNumberLength(Integer.MAX_VALUE)
+                    .build())
             .build();
     private static final ObjectMapper MAPPER = JsonMapper.builder(FACTORY)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -72,13 +72,15 @@ final class TreeReadingParser {
     void parse(byte[] raw, String origin, long nowMillis, Consumer<Reading> readings, Consumer<Rejection> rejections) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder()
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(raw))
                     .toString();
         } catch (CharacterCodingException e) {
-            rejections.accept(Rejection.of(RejectReason.INVALID_JSON, "record is not valid UTF-8", raw, nowMillis, origin));
+            rejections.accept(
+                    Rejection.of(RejectReason.INVALID_JSON, "record is not valid UTF-8", raw, nowMillis, origin));
             return;
         }
         JsonNode root;
@@ -86,10 +88,12 @@ final class TreeReadingParser {
             root = MAPPER.readTree(text);
         } catch (StreamConstraintsException e) {
             // Nesting depth is the only read constraint that input can reach (see FACTORY).
-            rejections.accept(Rejection.of(RejectReason.TOO_DEEP, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
+            rejections.accept(
+                    Rejection.of(RejectReason.TOO_DEEP, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
             return;
         } catch (JsonProcessingException e) {
-            rejections.accept(Rejection.of(RejectReason.INVALID_JSON, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
+            rejections.accept(
+                    Rejection.of(RejectReason.INVALID_JSON, firstLine(e.getOriginalMessage()), raw, nowMillis, origin));
             return;
         }
         if (root == null || root.isMissingNode()) {
@@ -98,7 +102,8 @@ final class TreeReadingParser {
             parseReading((ObjectNode) root, raw, origin, nowMillis, readings, rejections);
         } else if (root.isArray()) {
             if (root.isEmpty()) {
-                rejections.accept(Rejection.of(RejectReason.EMPTY_ARRAY, "record is an empty array", raw, nowMillis, origin));
+                rejections.accept(
+                        Rejection.of(RejectReason.EMPTY_ARRAY, "record is an empty array", raw, nowMillis, origin));
             }
             int i = 0;
             for (JsonNode element : root) {
@@ -106,18 +111,31 @@ final class TreeReadingParser {
                 if (element.isObject()) {
                     parseReading((ObjectNode) element, bytes(element), elementOrigin, nowMillis, readings, rejections);
                 } else {
-                    rejections.accept(Rejection.of(RejectReason.NOT_AN_OBJECT, "array element is " + element.getNodeType(),
-                            bytes(element), nowMillis, elementOrigin));
+                    rejections.accept(Rejection.of(
+                            RejectReason.NOT_AN_OBJECT,
+                            "array element is " + element.getNodeType(),
+                            bytes(element),
+                            nowMillis,
+                            elementOrigin));
                 }
             }
         } else {
-            rejections.accept(Rejection.of(RejectReason.NOT_AN_OBJECT, "record is a JSON " + root.getNodeType() + ", not an object",
-                    raw, nowMillis, origin));
+            rejections.accept(Rejection.of(
+                    RejectReason.NOT_AN_OBJECT,
+                    "record is a JSON " + root.getNodeType() + ", not an object",
+                    raw,
+                    nowMillis,
+                    origin));
         }
     }
 
-    private void parseReading(ObjectNode node, byte[] raw, String origin, long nowMillis,
-                              Consumer<Reading> readings, Consumer<Rejection> rejections) {
+    private void parseReading(
+            ObjectNode node,
+            byte[] raw,
+            String origin,
+            long nowMillis,
+            Consumer<Reading> readings,
+            Consumer<Rejection> rejections) {
         String problem = null;
         RejectReason reason = null;
         JsonNode device = node.get(deviceField);
@@ -129,8 +147,11 @@ final class TreeReadingParser {
             problem = "field '" + deviceField + "' must be a non-empty string";
         } else if (device.textValue().getBytes(StandardCharsets.UTF_8).length > maxDeviceIdBytes) {
             reason = RejectReason.DEVICE_TOO_LONG;
-            problem = "device id is longer than " + maxDeviceIdBytes + " UTF-8 bytes (DynamoDB's key limit with the shard suffix)";
-        } else if (eventIdNode != null && !eventIdNode.isNull() && (!eventIdNode.isTextual() || eventIdNode.textValue().isEmpty())) {
+            problem = "device id is longer than " + maxDeviceIdBytes
+                    + " UTF-8 bytes (DynamoDB's key limit with the shard suffix)";
+        } else if (eventIdNode != null
+                && !eventIdNode.isNull()
+                && (!eventIdNode.isTextual() || eventIdNode.textValue().isEmpty())) {
             reason = RejectReason.BAD_EVENT_ID;
             problem = "field 'eventId' must be a non-empty string when present";
         } else {
@@ -174,12 +195,14 @@ final class TreeReadingParser {
             }
             millis = time.longValue();
             if (millis < MIN_EPOCH_MILLIS) {
-                throw new IllegalArgumentException("integer timestamp " + millis
-                        + " is not epoch milliseconds (before 1973; epoch seconds?)");
+                throw new IllegalArgumentException(
+                        "integer timestamp " + millis + " is not epoch milliseconds (before 1973; epoch seconds?)");
             }
         } else if (time.isTextual()) {
             try {
-                millis = java.time.OffsetDateTime.parse(time.textValue()).toInstant().toEpochMilli();
+                millis = java.time.OffsetDateTime.parse(time.textValue())
+                        .toInstant()
+                        .toEpochMilli();
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("timestamp '" + abbreviate(time.textValue())
                         + "' is not an ISO-8601 instant such as 2026-11-22T13:45:01.123Z");
@@ -188,7 +211,8 @@ final class TreeReadingParser {
             throw new IllegalArgumentException("timestamp must be an ISO-8601 string or integer epoch milliseconds");
         }
         if (millis < Instants.MIN_MILLIS || millis > Instants.MAX_MILLIS) {
-            throw new IllegalArgumentException("timestamp " + Instant.ofEpochMilli(millis) + " is outside the years 0001-9999");
+            throw new IllegalArgumentException(
+                    "timestamp " + Instant.ofEpochMilli(millis) + " is outside the years 0001-9999");
         }
         if (millis < Instants.MIN_MILLIS + EDGE_MILLIS || millis > Instants.MAX_MILLIS - EDGE_MILLIS) {
             // Near the edges the table label's year (in tables.zone, or ISO week-based) can differ from UTC's.
@@ -209,11 +233,17 @@ final class TreeReadingParser {
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> field = it.next();
             String name = field.getKey();
-            if (name.equals(deviceField) || name.equals(timestampField) || name.equals("eventId") || field.getValue().isNull()) {
+            if (name.equals(deviceField)
+                    || name.equals(timestampField)
+                    || name.equals("eventId")
+                    || field.getValue().isNull()) {
                 continue;
             }
-            if (name.equals(ItemAttributes.PK) || name.equals(ItemAttributes.SK) || (ttlReserved && name.equals(ItemAttributes.TTL))) {
-                throw new CanonicalPayload.BadValueException(RejectReason.RESERVED_ATTRIBUTE, "field '" + name + "' is reserved for the item key");
+            if (name.equals(ItemAttributes.PK)
+                    || name.equals(ItemAttributes.SK)
+                    || (ttlReserved && name.equals(ItemAttributes.TTL))) {
+                throw new CanonicalPayload.BadValueException(
+                        RejectReason.RESERVED_ATTRIBUTE, "field '" + name + "' is reserved for the item key");
             }
             fields.put(name, field.getValue());
         }
@@ -231,7 +261,8 @@ final class TreeReadingParser {
         return out.toString();
     }
 
-    private static void writeCanonical(JsonGenerator gen, JsonNode value) throws IOException, CanonicalPayload.BadValueException {
+    private static void writeCanonical(JsonGenerator gen, JsonNode value)
+            throws IOException, CanonicalPayload.BadValueException {
         if (value.isObject()) {
             Map<String, JsonNode> sorted = new TreeMap<>();
             value.fields().forEachRemaining(e -> {
@@ -242,7 +273,8 @@ final class TreeReadingParser {
             gen.writeStartObject();
             for (Map.Entry<String, JsonNode> e : sorted.entrySet()) {
                 if (e.getKey().isEmpty()) {
-                    throw new CanonicalPayload.BadValueException(RejectReason.BAD_FIELD_NAME, "a nested field has an empty name");
+                    throw new CanonicalPayload.BadValueException(
+                            RejectReason.BAD_FIELD_NAME, "a nested field has an empty name");
                 }
                 gen.writeFieldName(e.getKey());
                 writeCanonical(gen, e.getValue());

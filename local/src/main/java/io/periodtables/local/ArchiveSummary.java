@@ -3,13 +3,11 @@ package io.periodtables.local;
 import io.periodtables.archive.ArchivePartitions;
 import io.periodtables.archive.ArchiveReader;
 import io.periodtables.archive.PeriodManifest;
-
-import org.apache.flink.core.fs.Path;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.core.fs.Path;
 
 /**
  * The archive part of the local run's summary: each folder under {@code archive.path}, a period's
@@ -36,8 +34,15 @@ final class ArchiveSummary {
                     PeriodManifest m = manifest.get();
                     out.printf("%-40s %,12d %,12d %,6d  archived%n", partition, m.rows(), m.distinctKeys(), m.files());
                 } else {
-                    out.printf("%-40s %12s %12s %,6d  %s%n", partition, "", "", reader.files(partition),
-                            partition.startsWith("late=") ? "late readings (no marker)" : "not archived yet: no _SUCCESS");
+                    out.printf(
+                            "%-40s %12s %12s %,6d  %s%n",
+                            partition,
+                            "",
+                            "",
+                            reader.files(partition),
+                            partition.startsWith("late=")
+                                    ? "late readings (no marker)"
+                                    : "not archived yet: no _SUCCESS");
                 }
             }
         } catch (IOException e) {

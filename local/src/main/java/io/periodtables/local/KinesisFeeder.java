@@ -1,16 +1,9 @@
 package io.periodtables.local;
 
-import io.periodtables.job.FleetGenerator;
-import io.periodtables.job.KinesisInput;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
-import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
-import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
-
+import io.periodtables.job.FleetGenerator;
+import io.periodtables.job.KinesisInput;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +11,11 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
+import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
 
 /**
  * The local run's producer for {@code --source kinesis}: puts the synthetic fleet's readings
@@ -127,7 +125,8 @@ final class KinesisFeeder {
         List<PutRecordsRequestEntry> pending = entries;
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
             List<PutRecordsRequestEntry> records = pending;
-            PutRecordsResponse response = client.putRecords(b -> b.streamName(stream).records(records));
+            PutRecordsResponse response =
+                    client.putRecords(b -> b.streamName(stream).records(records));
             if (response.failedRecordCount() == null || response.failedRecordCount() == 0) {
                 return;
             }
@@ -140,7 +139,11 @@ final class KinesisFeeder {
             }
             if (attempt == 10) {
                 throw new IllegalStateException(failed.size() + " records still failing after 10 attempts: "
-                        + results.stream().filter(r -> r.errorCode() != null).findFirst().orElseThrow().errorMessage());
+                        + results.stream()
+                                .filter(r -> r.errorCode() != null)
+                                .findFirst()
+                                .orElseThrow()
+                                .errorMessage());
             }
             // Throughput exceeded: back off a little before putting the rest again.
             stopped.await(50L * attempt, TimeUnit.MILLISECONDS);

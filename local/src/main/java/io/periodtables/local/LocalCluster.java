@@ -1,11 +1,23 @@
 package io.periodtables.local;
 
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.LoopbackFlink;
+import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.rotation.Rotation;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.LoopbackFlink;
-
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
@@ -22,20 +34,6 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.net.URI;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-
 /**
  * The local run's MiniCluster: submits the topology, prints the status line once a second
  * until the duration is over, the source ends or a stop is requested, then stops the job with
@@ -45,8 +43,15 @@ import java.util.function.Supplier;
 final class LocalCluster {
 
     /** How the run ended and what it did. */
-    record Outcome(PeriodTablesConfig config, String ending, String savepoint, String failure, RunCounts counts,
-            double seconds, double drainSeconds, Double firstTableSeconds) {
+    record Outcome(
+            PeriodTablesConfig config,
+            String ending,
+            String savepoint,
+            String failure,
+            RunCounts counts,
+            double seconds,
+            double drainSeconds,
+            Double firstTableSeconds) {
         boolean failed() {
             return failure != null;
         }
@@ -67,8 +72,13 @@ final class LocalCluster {
      * @param kinesis when not null, the run's kinesalite, likewise: the job reads its stream, fed
      *     from when all its tasks run until the end, when the feeder stops first and the job reads the rest
      */
-    Outcome run(PeriodTablesConfig given, Supplier<URI> dynamoDbEndpoint, Supplier<LocalKinesis> kinesis,
-            Duration duration, String fromSavepoint) throws Exception {
+    Outcome run(
+            PeriodTablesConfig given,
+            Supplier<URI> dynamoDbEndpoint,
+            Supplier<LocalKinesis> kinesis,
+            Duration duration,
+            String fromSavepoint)
+            throws Exception {
         Configuration flink = LoopbackFlink.configuration("8081-8099");
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "status");
         flink.setString("metrics.reporter.status.factory.class", LocalStatusReporter.Factory.class.getName());
@@ -86,14 +96,19 @@ final class LocalCluster {
         try (MiniCluster cluster = new MiniCluster(clusterConfig)) {
             cluster.start();
             System.out.println("Flink Web UI: " + cluster.getRestAddress().get());
-            PeriodTablesConfig config = dynamoDbEndpoint == null ? given
-                    : given.with(ConfigKeys.DYNAMODB_ENDPOINT, dynamoDbEndpoint.get().toString());
+            PeriodTablesConfig config = dynamoDbEndpoint == null
+                    ? given
+                    : given.with(
+                            ConfigKeys.DYNAMODB_ENDPOINT, dynamoDbEndpoint.get().toString());
             LocalKinesis stream = kinesis == null ? null : kinesis.get();
             if (stream != null) {
                 config = stream.configure(config);
             }
-            CompletableFuture<List<String>> firstTables = fromSavepoint == null ? prebuild(config, stream != null) : null;
-            JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint)).get().getJobID();
+            CompletableFuture<List<String>> firstTables =
+                    fromSavepoint == null ? prebuild(config, stream != null) : null;
+            JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint))
+                    .get()
+                    .getJobID();
             long submitted = System.currentTimeMillis();
             long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
             Progress progress = new Progress(new StatusLine(config), stream, config, submitted, firstTables);
@@ -130,7 +145,14 @@ final class LocalCluster {
             if (cluster.getJobStatus(job).get() == JobStatus.FAILED) {
                 failure = failureOf(cluster, job);
             }
-            return new Outcome(config, ending, savepoint, failure, RunCounts.now(config.naming()), seconds, drainSeconds,
+            return new Outcome(
+                    config,
+                    ending,
+                    savepoint,
+                    failure,
+                    RunCounts.now(config.naming()),
+                    seconds,
+                    drainSeconds,
                     progress.firstTable);
         }
     }
@@ -144,7 +166,11 @@ final class LocalCluster {
         private long nextLine;
         private Double firstTable;
 
-        Progress(StatusLine status, LocalKinesis stream, PeriodTablesConfig config, long submitted,
+        Progress(
+                StatusLine status,
+                LocalKinesis stream,
+                PeriodTablesConfig config,
+                long submitted,
                 CompletableFuture<List<String>> prebuilt) {
             this.status = status;
             this.stream = stream;
@@ -179,8 +205,8 @@ final class LocalCluster {
         }
         Instant start = config.find(ConfigKeys.GENERATOR_START).orElse(Instant.now());
         Duration warmUp = Duration.ofMillis((long) (WARM_UP.toMillis() * config.get(ConfigKeys.GENERATOR_SPEEDUP)));
-        CompletableFuture<List<String>> tables = Rotation.prebuild(config, start,
-                start.plus(warmUp).plus(config.get(ConfigKeys.ROTATION_LEAD)));
+        CompletableFuture<List<String>> tables =
+                Rotation.prebuild(config, start, start.plus(warmUp).plus(config.get(ConfigKeys.ROTATION_LEAD)));
         tables.exceptionally(e -> {
             System.out.println("First tables not prebuilt (" + rootOf(e) + "); the job creates them as it goes.");
             return null;
@@ -189,7 +215,8 @@ final class LocalCluster {
     }
 
     private static boolean allRunning(MiniCluster cluster, JobID job) throws Exception {
-        for (AccessExecutionJobVertex vertex : cluster.getExecutionGraph(job).get().getAllVertices().values()) {
+        for (AccessExecutionJobVertex vertex :
+                cluster.getExecutionGraph(job).get().getAllVertices().values()) {
             if (vertex.getAggregateState() != ExecutionState.RUNNING) {
                 return false;
             }
@@ -218,7 +245,9 @@ final class LocalCluster {
 
     /** One line for the console; the whole trace goes to a file next to the log. */
     private static String failureOf(MiniCluster cluster, JobID job) throws Exception {
-        Throwable t = cluster.requestJobResult(job).get().getSerializedThrowable()
+        Throwable t = cluster.requestJobResult(job)
+                .get()
+                .getSerializedThrowable()
                 .map(s -> s.deserializeError(LocalCluster.class.getClassLoader()))
                 .orElse(null);
         if (t == null) {

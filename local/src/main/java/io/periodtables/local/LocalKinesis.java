@@ -1,10 +1,9 @@
 package io.periodtables.local;
 
-import io.periodtables.job.KinesisInput;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;
-
+import io.periodtables.job.KinesisInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -41,8 +40,8 @@ final class LocalKinesis implements AutoCloseable {
      * before the given ones, so an explicit {@code --kinesis.initial-position} wins.
      */
     static String[] argsFor(List<String> args) {
-        List<String> local = new ArrayList<>(List.of("--kinesis.stream-arn", STREAM_ARN,
-                "--kinesis.initial-position", "TRIM_HORIZON"));
+        List<String> local = new ArrayList<>(
+                List.of("--kinesis.stream-arn", STREAM_ARN, "--kinesis.initial-position", "TRIM_HORIZON"));
         local.addAll(args);
         return local.toArray(new String[0]);
     }
@@ -56,8 +55,8 @@ final class LocalKinesis implements AutoCloseable {
             kinesalite.close();
             throw e;
         }
-        System.out.println("kinesalite (node, pid " + kinesalite.pid() + ") at " + kinesalite.endpoint()
-                + ", stream " + STREAM + " with " + shards + " shards");
+        System.out.println("kinesalite (node, pid " + kinesalite.pid() + ") at " + kinesalite.endpoint() + ", stream "
+                + STREAM + " with " + shards + " shards");
         return new LocalKinesis(kinesalite, shards);
     }
 
@@ -104,7 +103,8 @@ final class LocalKinesis implements AutoCloseable {
     /** One line for the summary: what the stream got and from where the job read it. */
     String summary(PeriodTablesConfig config) {
         KinesisFeeder f = feeder;
-        String line = String.format("Kinesis: %,d records put into stream %s (%d shards, kinesalite at %s), read from %s",
+        String line = String.format(
+                "Kinesis: %,d records put into stream %s (%d shards, kinesalite at %s), read from %s",
                 put, STREAM, shards, kinesalite.endpoint(), config.get(ConfigKeys.KINESIS_INITIAL_POSITION));
         return f != null && f.failure() != null ? line + "; the feeder stopped early: " + f.failure() : line;
     }

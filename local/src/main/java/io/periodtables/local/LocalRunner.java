@@ -5,7 +5,6 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,7 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -52,7 +50,9 @@ public final class LocalRunner {
     public static void main(String[] args) throws Exception {
         Files.createDirectories(WORK_DIR);
         // The Web UI's log tab and Flink's own start-up check read this; log4j2-local.properties writes it.
-        System.setProperty("log.file", System.getProperty("log.file", WORK_DIR.resolve("flink.log").toString()));
+        System.setProperty(
+                "log.file",
+                System.getProperty("log.file", WORK_DIR.resolve("flink.log").toString()));
         Duration duration = null;
         String fromSavepoint = null;
         int streamShards = LocalKinesis.DEFAULT_SHARDS;
@@ -66,7 +66,8 @@ public final class LocalRunner {
                 try {
                     duration = Duration.parse(args[++i]);
                 } catch (RuntimeException e) {
-                    fail("Invalid argument: --duration = '" + args[i] + "': expected an ISO-8601 duration such as PT30S");
+                    fail("Invalid argument: --duration = '" + args[i]
+                            + "': expected an ISO-8601 duration such as PT30S");
                 }
             } else {
                 jobArgs.add(args[i]);
@@ -106,8 +107,13 @@ public final class LocalRunner {
             }
             CompletableFuture<Dynalite> started = dynamoDb;
             CompletableFuture<LocalKinesis> stream = kinesis;
-            outcome = new LocalCluster(stop).run(config, started == null ? null : () -> started.join().endpoint(),
-                    stream == null ? null : stream::join, duration, fromSavepoint);
+            outcome = new LocalCluster(stop)
+                    .run(
+                            config,
+                            started == null ? null : () -> started.join().endpoint(),
+                            stream == null ? null : stream::join,
+                            duration,
+                            fromSavepoint);
             new TableSummary(outcome.config(), dynamoDb != null).print(outcome, System.out);
             if (kinesis != null) {
                 System.out.println(kinesis.join().summary(outcome.config()));
@@ -118,8 +124,9 @@ public final class LocalRunner {
                 stop.awaitEnterOrSignal();
             }
         } catch (CompletionException e) {
-            System.err.println("Cannot start " + (dynamoDb != null && dynamoDb.isCompletedExceptionally()
-                    ? "dynalite" : "kinesalite") + ": " + e.getCause().getMessage());
+            System.err.println("Cannot start "
+                    + (dynamoDb != null && dynamoDb.isCompletedExceptionally() ? "dynalite" : "kinesalite") + ": "
+                    + e.getCause().getMessage());
             outcome = null;
         } finally {
             if (kinesis != null && !kinesis.isCompletedExceptionally()) {
@@ -143,7 +150,9 @@ public final class LocalRunner {
             throw new UncheckedIOException(e);
         }
         Dynalite.Launcher launcher = Dynalite.launcher()
-                .limits(limits.stream().map(l -> Dynalite.Limit.valueOf(l.toUpperCase(Locale.ROOT).replace('-', '_')))
+                .limits(limits.stream()
+                        .map(l -> Dynalite.Limit.valueOf(
+                                l.toUpperCase(Locale.ROOT).replace('-', '_')))
                         .collect(Collectors.toSet()))
                 .log(WORK_DIR.resolve("dynalite.log"))
                 .dataDir(data);
@@ -170,7 +179,8 @@ public final class LocalRunner {
     /** The Kinesis source holds its watermark at the wall clock: a fed fleet must not run ahead of it. */
     private static void checkRealTimeFleet(PeriodTablesConfig config) {
         if (config.get(ConfigKeys.GENERATOR_SPEEDUP) != 1.0) {
-            throw ConfigException.invalid(ConfigKeys.GENERATOR_SPEEDUP.name(),
+            throw ConfigException.invalid(
+                    ConfigKeys.GENERATOR_SPEEDUP.name(),
                     config.asText().get(ConfigKeys.GENERATOR_SPEEDUP.name()),
                     "expected 1 with --source kinesis (the Kinesis source holds event time at the wall clock)");
         }

@@ -1,9 +1,8 @@
 package io.periodtables.local;
 
-import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.TableNaming.TableRef;
-
+import io.periodtables.conf.UserMetrics;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,7 +19,8 @@ record RunCounts(long in, long written, long late, long rejected, long tablesCre
         long written = 0;
         long late = 0;
         long rejected = 0;
-        for (Map.Entry<String, Long> table : LocalStatusReporter.sumPerTable(UserMetrics.RECORDS_WRITTEN).entrySet()) {
+        for (Map.Entry<String, Long> table :
+                LocalStatusReporter.sumPerTable(UserMetrics.RECORDS_WRITTEN).entrySet()) {
             Optional<TableRef> ref = naming.parse(table.getKey());
             if (ref.isEmpty()) {
                 continue;
@@ -31,8 +31,13 @@ record RunCounts(long in, long written, long late, long rejected, long tablesCre
                 case REJECTED -> rejected += table.getValue();
             }
         }
-        return new RunCounts(LocalStatusReporter.sum(UserMetrics.READINGS_IN) + LocalStatusReporter.sum(UserMetrics.READINGS_REJECTED),
-                written, late, rejected, LocalStatusReporter.sum(UserMetrics.TABLES_CREATED));
+        return new RunCounts(
+                LocalStatusReporter.sum(UserMetrics.READINGS_IN)
+                        + LocalStatusReporter.sum(UserMetrics.READINGS_REJECTED),
+                written,
+                late,
+                rejected,
+                LocalStatusReporter.sum(UserMetrics.TABLES_CREATED));
     }
 
     long inFlight() {

@@ -1,10 +1,9 @@
 package io.periodtables.local;
 
-import io.periodtables.job.PeriodTablesTopology;
-import io.periodtables.conf.UserMetrics;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
+import io.periodtables.conf.UserMetrics;
+import io.periodtables.job.PeriodTablesTopology;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
@@ -40,8 +39,16 @@ final class StatusLine {
         double elapsedMs = Math.max(1, now - lastNanos) / 1e6;
         double perSecond = Math.max(0, counts.in() - lastIn) * 1000 / elapsedMs;
         long[] backPressured = LocalStatusReporter.sumAndCount(SOURCE_SCOPE, "accumulateBackPressuredTimeMs");
-        String backpressure = backPressured[1] == 0 ? "-" : Math.round(Math.min(100, Math.max(0,
-                100.0 * (backPressured[0] - lastBackPressuredMs) / (backPressured[1] * elapsedMs)))) + "%";
+        String backpressure = backPressured[1] == 0
+                ? "-"
+                : Math.round(Math.min(
+                                100,
+                                Math.max(
+                                        0,
+                                        100.0
+                                                * (backPressured[0] - lastBackPressuredMs)
+                                                / (backPressured[1] * elapsedMs))))
+                        + "%";
         lastIn = counts.in();
         lastBackPressuredMs = backPressured[0];
         lastNanos = now;
@@ -59,13 +66,23 @@ final class StatusLine {
         }
         Long provisioned = LocalStatusReporter.min("", UserMetrics.OPEN_TABLE_PROVISIONED_WCU);
         Long used = LocalStatusReporter.min("", UserMetrics.OPEN_TABLE_WRITE_UNITS);
-        String wcu = provisioned == null || provisioned < 0 ? "-"
+        String wcu = provisioned == null || provisioned < 0
+                ? "-"
                 : (provisioned == 0 ? "on-demand" : String.format("%,d", provisioned)) + " provisioned, "
                         + String.format("%,d", used == null ? 0 : used) + " used at peak";
-        return String.format("%,7.0f readings/s | in %,d | written %,d | late %,d | rejected %,d | in flight %,d"
+        return String.format(
+                "%,7.0f readings/s | in %,d | written %,d | late %,d | rejected %,d | in flight %,d"
                         + " | backpressure %s | watermark %s | table %s (WCU %s) | tables created %d",
-                perSecond, counts.in(), counts.written(), counts.late(), counts.rejected(), counts.inFlight(),
-                backpressure, mark, table, wcu,
+                perSecond,
+                counts.in(),
+                counts.written(),
+                counts.late(),
+                counts.rejected(),
+                counts.inFlight(),
+                backpressure,
+                mark,
+                table,
+                wcu,
                 counts.tablesCreated());
     }
 }

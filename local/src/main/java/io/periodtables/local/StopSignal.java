@@ -1,9 +1,8 @@
 package io.periodtables.local;
 
-import sun.misc.Signal;
-
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import sun.misc.Signal;
 
 /**
  * Ctrl-C (SIGINT) and SIGTERM for the local run: the first one asks the run to end cleanly (stop
@@ -37,7 +36,8 @@ final class StopSignal {
             System.exit(130);
         }
         name = signal.equals("INT") ? "Ctrl-C" : "SIG" + signal;
-        System.out.println("\nStopping: the source stops, the pipeline drains, then a savepoint (Ctrl-C again to exit at once).");
+        System.out.println(
+                "\nStopping: the source stops, the pipeline drains, then a savepoint (Ctrl-C again to exit at once).");
         requested.countDown();
     }
 
@@ -53,14 +53,16 @@ final class StopSignal {
     /** After the run: blocks until Enter (or end of input) or a signal. */
     void awaitEnterOrSignal() throws InterruptedException {
         holding = true;
-        Thread enter = new Thread(() -> {
-            try {
-                System.in.read();
-            } catch (java.io.IOException ignored) {
-                // no input: released like Enter
-            }
-            released.countDown();
-        }, "await-enter");
+        Thread enter = new Thread(
+                () -> {
+                    try {
+                        System.in.read();
+                    } catch (java.io.IOException ignored) {
+                        // no input: released like Enter
+                    }
+                    released.countDown();
+                },
+                "await-enter");
         enter.setDaemon(true);
         enter.start();
         released.await();

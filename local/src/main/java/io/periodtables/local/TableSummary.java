@@ -1,6 +1,5 @@
 package io.periodtables.local;
 
-import io.periodtables.job.FleetGenerator;
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
@@ -12,20 +11,14 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.TableNaming.TableRef;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.job.FleetGenerator;
 import io.periodtables.query.QueryCli;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
-import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
-import software.amazon.awssdk.services.dynamodb.model.Select;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +27,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
  * The end of a local run: how it ended and the savepoint, the tables of the configured prefix
@@ -56,7 +54,8 @@ final class TableSummary {
 
     void print(LocalCluster.Outcome outcome, PrintStream out) {
         out.println();
-        out.println(outcome.ending() + (outcome.savepoint() != null ? " The source stopped and the pipeline drained." : ""));
+        out.println(outcome.ending()
+                + (outcome.savepoint() != null ? " The source stopped and the pipeline drained." : ""));
         if (outcome.failure() != null) {
             out.println("Failure: " + outcome.failure());
         }
@@ -68,7 +67,10 @@ final class TableSummary {
         List<TableRef> periods = new ArrayList<>();
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(4)) {
             List<String> tables = new ArrayList<>();
-            client.listTablesPaginator(b -> b.build()).tableNames().subscribe(tables::add).join();
+            client.listTablesPaginator(b -> b.build())
+                    .tableNames()
+                    .subscribe(tables::add)
+                    .join();
             tables = tables.stream().filter(naming::hasOurPrefix).sorted().collect(Collectors.toList());
             if (tables.isEmpty()) {
                 out.println("Nothing was written: no table with prefix '" + naming.prefix() + "' exists.");
@@ -80,28 +82,42 @@ final class TableSummary {
             for (String table : tables) {
                 long items = countItems(client, table);
                 total += items;
-                TableDescription d = client.describeTable(b -> b.tableName(table)).join().table();
+                TableDescription d =
+                        client.describeTable(b -> b.tableName(table)).join().table();
                 Capacity capacity = capacity(d);
                 Optional<TableRef> ref = naming.parse(table);
                 ref.filter(r -> r.kind() == TableRef.Kind.PERIOD).ifPresent(periods::add);
-                String tier = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD).map(r -> tierOf(capacity)).orElse("");
+                String tier = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD)
+                        .map(r -> tierOf(capacity))
+                        .orElse("");
                 out.printf("%-40s %,12d  %-9s %s%n", table, items, tier, capacity);
             }
             out.printf("%-40s %,12d%n", "total", total);
         }
         RunCounts c = outcome.counts();
         out.println();
-        out.printf("in %,d = written %,d + late %,d + rejected %,d%s%n", c.in(), c.written(), c.late(), c.rejected(),
+        out.printf(
+                "in %,d = written %,d + late %,d + rejected %,d%s%n",
+                c.in(),
+                c.written(),
+                c.late(),
+                c.rejected(),
                 c.inFlight() == 0 ? "" : String.format(" + %,d not written", c.inFlight()));
-        out.printf("%,.0f readings/s over %.1f s (drained in %.1f s)", c.in() / Math.max(outcome.seconds(), 0.001),
-                outcome.seconds(), outcome.drainSeconds());
-        out.println(outcome.firstTableSeconds() == null ? ""
-                : String.format("; first table ready %.1f s after start", outcome.firstTableSeconds()));
-        String endpoint = config.dynamoDbEndpoint().map(Object::toString).orElse("DynamoDB in " + config.get(ConfigKeys.AWS_REGION));
-        out.println("Data: " + (localData
-                ? "dynalite at " + endpoint + ", files in " + Dynalite.LOCAL_RUN_DATA
-                        + " (a resume from the savepoint above keeps them; a new run starts empty)"
-                : endpoint));
+        out.printf(
+                "%,.0f readings/s over %.1f s (drained in %.1f s)",
+                c.in() / Math.max(outcome.seconds(), 0.001), outcome.seconds(), outcome.drainSeconds());
+        out.println(
+                outcome.firstTableSeconds() == null
+                        ? ""
+                        : String.format("; first table ready %.1f s after start", outcome.firstTableSeconds()));
+        String endpoint = config.dynamoDbEndpoint()
+                .map(Object::toString)
+                .orElse("DynamoDB in " + config.get(ConfigKeys.AWS_REGION));
+        out.println("Data: "
+                + (localData
+                        ? "dynalite at " + endpoint + ", files in " + Dynalite.LOCAL_RUN_DATA
+                                + " (a resume from the savepoint above keeps them; a new run starts empty)"
+                        : endpoint));
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> ArchiveSummary.print(path, out));
         if (!periods.isEmpty()) {
             List<String> query = queryArgs(periods);
@@ -112,14 +128,24 @@ final class TableSummary {
 
     /** Draws the sample device with the query CLI itself, while dynalite still runs. */
     private static void chart(List<String> query, PrintStream out) {
-        Path svg = LocalRunner.WORK_DIR.resolve(query.get(query.indexOf("--chart") + 1)).toAbsolutePath();
+        Path svg = LocalRunner.WORK_DIR
+                .resolve(query.get(query.indexOf("--chart") + 1))
+                .toAbsolutePath();
         List<String> args = new ArrayList<>(query);
         args.set(args.indexOf("--chart") + 1, svg.toString());
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = QueryCli.run(args.toArray(String[]::new), new PrintStream(OutputStream.nullOutputStream()),
+        int status = QueryCli.run(
+                args.toArray(String[]::new),
+                new PrintStream(OutputStream.nullOutputStream()),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        out.println(status == 0 ? "Its chart: " + svg
-                : "No chart: " + err.toString(StandardCharsets.UTF_8).lines().findFirst().orElse("exit status " + status));
+        out.println(
+                status == 0
+                        ? "Its chart: " + svg
+                        : "No chart: "
+                                + err.toString(StandardCharsets.UTF_8)
+                                        .lines()
+                                        .findFirst()
+                                        .orElse("exit status " + status));
     }
 
     private List<String> queryArgs(List<TableRef> periods) {
@@ -132,8 +158,16 @@ final class TableSummary {
                 ? FleetGenerator.deviceId(Math.min(7, config.get(ConfigKeys.GENERATOR_DEVICES) - 1))
                 : "<device id>";
         writeRunConfig();
-        List<String> args = new ArrayList<>(List.of("range", "--device", device,
-                "--from", first.start().toString(), "--to", last.end().toString(), "--config", RUN_CONFIG.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "range",
+                "--device",
+                device,
+                "--from",
+                first.start().toString(),
+                "--to",
+                last.end().toString(),
+                "--config",
+                RUN_CONFIG.toString()));
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> args.addAll(List.of("--archive", path)));
         args.addAll(List.of("--format", "table", "--chart", device + ".svg"));
         return args;
@@ -169,7 +203,10 @@ final class TableSummary {
 
     private static long countItems(DynamoDbAsyncClient client, String table) {
         long[] count = {0};
-        client.scanPaginator(ScanRequest.builder().tableName(table).select(Select.COUNT).build())
+        client.scanPaginator(ScanRequest.builder()
+                        .tableName(table)
+                        .select(Select.COUNT)
+                        .build())
                 .subscribe(r -> count[0] += r.count())
                 .join();
         return count[0];

@@ -1,7 +1,6 @@
 package io.periodtables.local;
 
 import io.periodtables.emulators.NodeEmulators;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,18 +15,31 @@ record ChildJvm(Process process, Path out, Path err) {
     static ChildJvm start(Path dir, Class<?> main, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "--add-opens", "java.base/java.time=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-Xmx1g",
+                "--add-opens",
+                "java.base/java.util=ALL-UNNAMED",
+                "--add-opens",
+                "java.base/java.lang=ALL-UNNAMED",
+                "--add-opens",
+                "java.base/java.time=ALL-UNNAMED",
+                "--add-opens",
+                "java.base/java.nio=ALL-UNNAMED",
+                "--add-opens",
+                "java.base/sun.nio.ch=ALL-UNNAMED",
+                "-Xmx1g",
                 // the child runs elsewhere and would not find the emulators by walking up
                 "-D" + NodeEmulators.DIR_PROPERTY + "=" + NodeEmulators.dir(),
-                "-Dlog4j.configurationFile=" + (main == LocalRunner.class ? "log4j2-local.properties" : "log4j2.properties"),
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+                "-Dlog4j.configurationFile="
+                        + (main == LocalRunner.class ? "log4j2-local.properties" : "log4j2.properties"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName()));
         command.addAll(List.of(args));
         Path out = Files.createTempFile("child", ".out");
         Path err = Files.createTempFile("child", ".err");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
         return new ChildJvm(builder.start(), out, err);
     }
 

@@ -1,24 +1,25 @@
 package io.periodtables.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A local run's summary as printed: its table lines (items and tier per table of the prefix)
  * and its totals line. {@link #assertTotalsMatchTables} checks the invariant the run promises:
  * every reading in is in exactly one table, and the totals are the tables' item counts.
  */
-record LocalRunSummary(Map<String, Long> items, Map<String, String> tiers, long in, long written, long late,
-        long rejected) {
-    private static final Pattern TOTALS = Pattern.compile(
-            "(?m)^in ([\\d,]+) = written ([\\d,]+) \\+ late ([\\d,]+) \\+ rejected ([\\d,]+)$");
+record LocalRunSummary(
+        Map<String, Long> items, Map<String, String> tiers, long in, long written, long late, long rejected) {
+    private static final Pattern TOTALS =
+            Pattern.compile("(?m)^in ([\\d,]+) = written ([\\d,]+) \\+ late ([\\d,]+) \\+ rejected ([\\d,]+)$");
 
     static LocalRunSummary parse(String out, String prefix) {
-        Pattern tableLine = Pattern.compile("(?m)^(" + Pattern.quote(prefix) + "_\\S+)\\s+([\\d,]+)\\s+(\\S*)\\s+(\\S+)$");
+        Pattern tableLine =
+                Pattern.compile("(?m)^(" + Pattern.quote(prefix) + "_\\S+)\\s+([\\d,]+)\\s+(\\S*)\\s+(\\S+)$");
         Map<String, Long> items = new LinkedHashMap<>();
         Map<String, String> tiers = new LinkedHashMap<>();
         Matcher table = tableLine.matcher(out);
@@ -28,8 +29,13 @@ record LocalRunSummary(Map<String, Long> items, Map<String, String> tiers, long 
         }
         Matcher totals = TOTALS.matcher(out);
         assertThat(totals.find()).as("a totals line in%n%s", out).isTrue();
-        return new LocalRunSummary(items, tiers, number(totals.group(1)), number(totals.group(2)),
-                number(totals.group(3)), number(totals.group(4)));
+        return new LocalRunSummary(
+                items,
+                tiers,
+                number(totals.group(1)),
+                number(totals.group(2)),
+                number(totals.group(3)),
+                number(totals.group(4)));
     }
 
     static long number(String text) {
@@ -44,16 +50,23 @@ record LocalRunSummary(Map<String, Long> items, Map<String, String> tiers, long 
     }
 
     private long itemsOf(java.util.function.Predicate<String> table) {
-        return items.entrySet().stream().filter(e -> table.test(e.getKey())).mapToLong(Map.Entry::getValue).sum();
+        return items.entrySet().stream()
+                .filter(e -> table.test(e.getKey()))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     /** in = written + late + rejected, and each of them is what its tables hold. */
     void assertTotalsMatchTables() {
         assertThat(in).as("readings in").isPositive().isEqualTo(written + late + rejected);
-        assertThat(written).as("written = items of the period tables %s", items)
-                .isEqualTo(periodTables().values().stream().mapToLong(Long::longValue).sum());
+        assertThat(written)
+                .as("written = items of the period tables %s", items)
+                .isEqualTo(periodTables().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum());
         assertThat(late).as("late = items of the late tables %s", items).isEqualTo(itemsOf(t -> t.contains("_late_")));
-        assertThat(rejected).as("rejected = items of the rejected table %s", items)
+        assertThat(rejected)
+                .as("rejected = items of the rejected table %s", items)
                 .isEqualTo(itemsOf(t -> t.endsWith("_rejected")));
         periodTables().keySet().forEach(t -> assertThat(tiers.get(t)).as(t).isIn("CURRENT", "PREVIOUS", "OLDER"));
     }

@@ -1,30 +1,24 @@
 package io.periodtables.local;
 
-import io.periodtables.job.PeriodTablesJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.ListeningSockets;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
-import java.io.File;
-import java.io.IOException;
+import io.periodtables.job.PeriodTablesJob;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The local run as a user starts it: a separate JVM running {@link LocalRunner} with the local
@@ -50,13 +44,39 @@ class LocalRunnerITCase {
     @Test
     void demoWritesEverythingItReadsEndsCleanlyAndListensOnLoopbackOnly(@TempDir Path archive) throws Exception {
         String archivePath = archive.toUri().toString();
-        ChildJvm run = ChildJvm.start(workDir, LocalRunner.class, "--archive.path", archivePath, "--duration", "PT15S",
-                "--tables.period", "PT1M",
-                "--rotation.lead", "PT20S", "--window.allowed-lateness", "PT5S", "--generator.speedup", "20",
-                "--generator.rate", "500", "--generator.devices", "50", "--tables.shards", "2",
-                "--input.max-future", "P1D", "--checkpoint.interval", "PT5S",
-                "--sink.max-buffered", "250", "--sink.max-in-flight", "4",
-                "--tables.retention", "PT1H", "--tables.prefix", "localrun");
+        ChildJvm run = ChildJvm.start(
+                workDir,
+                LocalRunner.class,
+                "--archive.path",
+                archivePath,
+                "--duration",
+                "PT15S",
+                "--tables.period",
+                "PT1M",
+                "--rotation.lead",
+                "PT20S",
+                "--window.allowed-lateness",
+                "PT5S",
+                "--generator.speedup",
+                "20",
+                "--generator.rate",
+                "500",
+                "--generator.devices",
+                "50",
+                "--tables.shards",
+                "2",
+                "--input.max-future",
+                "P1D",
+                "--checkpoint.interval",
+                "PT5S",
+                "--sink.max-buffered",
+                "250",
+                "--sink.max-in-flight",
+                "4",
+                "--tables.retention",
+                "PT1H",
+                "--tables.prefix",
+                "localrun");
         run.awaitOutput("readings/s | in ");
         Matcher pid = DYNAMODB_PID.matcher(run.stdout());
         assertThat(pid.find()).as(run.stdout()).isTrue();
@@ -67,27 +87,40 @@ class LocalRunnerITCase {
         String out = run.stdout();
         assertThat(run.exitCode()).as(out + run.stderr()).isZero();
         // The Web UI, the blob server, dynalite: each on 127.0.0.1, none on another interface.
-        assertThat(sockets).as("listening sockets of the run and its dynalite")
-                .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as(a.toString()).isTrue())
+        assertThat(sockets)
+                .as("listening sockets of the run and its dynalite")
+                .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress())
+                        .as(a.toString())
+                        .isTrue())
                 .extracting(InetSocketAddress::getPort)
-                .contains(port(out, "Flink Web UI: http://127.0.0.1:"),
+                .contains(
+                        port(out, "Flink Web UI: http://127.0.0.1:"),
                         port(out, "dynalite \\(pid \\d+\\) at http://127.0.0.1:"));
         LocalRunSummary summary = LocalRunSummary.parse(out, "localrun");
         assertThat(summary.periodTables()).as(out).isNotEmpty();
         summary.assertTotalsMatchTables();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
-        assertThat(out).contains("Flink Web UI: http://127.0.0.1:", "Stopped after PT15S.", "pipeline drained",
-                "Savepoint: file:", "Data: dynalite at http://127.0.0.1:",
-                "One device: ./query/run-query range --device device-00007 --from ");
+        assertThat(out)
+                .contains(
+                        "Flink Web UI: http://127.0.0.1:",
+                        "Stopped after PT15S.",
+                        "pipeline drained",
+                        "Savepoint: file:",
+                        "Data: dynalite at http://127.0.0.1:",
+                        "One device: ./query/run-query range --device device-00007 --from ");
         // The archive: each marked period's distinct keys are its table's items.
-        Matcher archived = Pattern.compile("(?m)^period=(\\S+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)  archived$").matcher(out);
+        Matcher archived = Pattern.compile("(?m)^period=(\\S+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)  archived$")
+                .matcher(out);
         int marked = 0;
         while (archived.find()) {
             marked++;
-            Matcher itsTable = Pattern.compile("(?m)^localrun_" + Pattern.quote(archived.group(1)) + "\\s+([\\d,]+)").matcher(out);
+            Matcher itsTable = Pattern.compile("(?m)^localrun_" + Pattern.quote(archived.group(1)) + "\\s+([\\d,]+)")
+                    .matcher(out);
             assertThat(itsTable.find()).as(out).isTrue();
-            assertThat(LocalRunSummary.number(archived.group(3))).as(archived.group()).isEqualTo(LocalRunSummary.number(itsTable.group(1)));
+            assertThat(LocalRunSummary.number(archived.group(3)))
+                    .as(archived.group())
+                    .isEqualTo(LocalRunSummary.number(itsTable.group(1)));
         }
         assertThat(out).contains("Archive " + archivePath.replaceAll("/$", ""));
         assertThat(marked).as(out).isGreaterThanOrEqualTo(3);
@@ -105,11 +138,35 @@ class LocalRunnerITCase {
      */
     @Test
     void kinesisSourceReadsEverythingTheFeederPutAndStopsKinesaliteOnSigterm() throws Exception {
-        ChildJvm run = ChildJvm.start(workDir, LocalRunner.class, "--source", "kinesis", "--stream-shards", "2",
-                "--tables.period", "PT1M", "--rotation.lead", "PT20S", "--window.allowed-lateness", "PT5S",
-                "--generator.rate", "200", "--generator.devices", "20", "--tables.shards", "2", "--tables.retention", "PT1H",
-                "--checkpoint.interval", "PT5S", "--sink.max-buffered", "250", "--sink.max-in-flight", "4",
-                "--tables.prefix", "kinesisrun");
+        ChildJvm run = ChildJvm.start(
+                workDir,
+                LocalRunner.class,
+                "--source",
+                "kinesis",
+                "--stream-shards",
+                "2",
+                "--tables.period",
+                "PT1M",
+                "--rotation.lead",
+                "PT20S",
+                "--window.allowed-lateness",
+                "PT5S",
+                "--generator.rate",
+                "200",
+                "--generator.devices",
+                "20",
+                "--tables.shards",
+                "2",
+                "--tables.retention",
+                "PT1H",
+                "--checkpoint.interval",
+                "PT5S",
+                "--sink.max-buffered",
+                "250",
+                "--sink.max-in-flight",
+                "4",
+                "--tables.prefix",
+                "kinesisrun");
         run.awaitOutput("readings/s | in ");
         Matcher node = KINESALITE_PID.matcher(run.stdout());
         assertThat(node.find()).as(run.stdout()).isTrue();
@@ -123,36 +180,66 @@ class LocalRunnerITCase {
 
         String out = run.stdout();
         assertThat(run.exitCode()).as(out + run.stderr()).isZero();
-        assertThat(ProcessHandle.of(nodePid).map(ProcessHandle::isAlive)).as("kinesalite after the run").isNotEqualTo(Optional.of(true));
-        assertThat(sockets).as("listening sockets of the run and its kinesalite")
-                .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as(a.toString()).isTrue())
-                .extracting(InetSocketAddress::getPort).contains(port(out, "kinesalite \\(node, pid \\d+\\) at http://127.0.0.1:"));
+        assertThat(ProcessHandle.of(nodePid).map(ProcessHandle::isAlive))
+                .as("kinesalite after the run")
+                .isNotEqualTo(Optional.of(true));
+        assertThat(sockets)
+                .as("listening sockets of the run and its kinesalite")
+                .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress())
+                        .as(a.toString())
+                        .isTrue())
+                .extracting(InetSocketAddress::getPort)
+                .contains(port(out, "kinesalite \\(node, pid \\d+\\) at http://127.0.0.1:"));
         LocalRunSummary summary = LocalRunSummary.parse(out, "kinesisrun");
         assertThat(summary.periodTables()).as(out).isNotEmpty();
         summary.assertTotalsMatchTables();
         Matcher put = Pattern.compile("(?m)^Kinesis: ([\\d,]+) records put into stream period-tables-local "
-                + "\\(2 shards, kinesalite at http://127.0.0.1:\\d+\\), read from TRIM_HORIZON$").matcher(out);
+                        + "\\(2 shards, kinesalite at http://127.0.0.1:\\d+\\), read from TRIM_HORIZON$")
+                .matcher(out);
         assertThat(put.find()).as(out).isTrue();
-        assertThat(summary.in()).as("read from the stream = put into it").isEqualTo(LocalRunSummary.number(put.group(1)));
+        assertThat(summary.in())
+                .as("read from the stream = put into it")
+                .isEqualTo(LocalRunSummary.number(put.group(1)));
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
         assertThat(out).contains("Stopped by SIGTERM.", "pipeline drained", "| put ");
     }
 
     @Test
     void jobMainOnAPlainJvmListensOnLoopbackOnly() throws Exception {
-        try (Dynalite dynamoDb = Dynalite.start(); DynamoDbClient client = dynamoDb.syncClient()) {
-            ChildJvm job = ChildJvm.start(workDir, PeriodTablesJob.class, "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                    "--tables.prefix", "plainjvm", "--tables.period", "PT1H", "--generator.rate", "50",
-                    "--generator.devices", "5", "--input.max-future", "P1D");
+        try (Dynalite dynamoDb = Dynalite.start();
+                DynamoDbClient client = dynamoDb.syncClient()) {
+            ChildJvm job = ChildJvm.start(
+                    workDir,
+                    PeriodTablesJob.class,
+                    "--dynamodb.endpoint",
+                    dynamoDb.endpoint().toString(),
+                    "--tables.prefix",
+                    "plainjvm",
+                    "--tables.period",
+                    "PT1H",
+                    "--generator.rate",
+                    "50",
+                    "--generator.devices",
+                    "5",
+                    "--input.max-future",
+                    "P1D");
             try {
                 // The job runs once its rotation has created a table.
-                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                    assertThat(job.isAlive()).as(job.stdout() + job.stderr()).isTrue();
-                    return client.listTables().tableNames().stream().anyMatch(t -> t.startsWith("plainjvm_"));
-                });
+                await().atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> {
+                            assertThat(job.isAlive())
+                                    .as(job.stdout() + job.stderr())
+                                    .isTrue();
+                            return client.listTables().tableNames().stream().anyMatch(t -> t.startsWith("plainjvm_"));
+                        });
                 // The REST endpoint and the blob server of the job's own MiniCluster.
-                assertThat(listening(job.pid())).as("listening sockets of the job's JVM").hasSizeGreaterThanOrEqualTo(2)
-                        .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as(a.toString()).isTrue());
+                assertThat(listening(job.pid()))
+                        .as("listening sockets of the job's JVM")
+                        .hasSizeGreaterThanOrEqualTo(2)
+                        .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress())
+                                .as(a.toString())
+                                .isTrue());
             } finally {
                 job.destroy();
             }
@@ -169,5 +256,4 @@ class LocalRunnerITCase {
         assertThat(m.find()).as(before + " in\n" + out).isTrue();
         return Integer.parseInt(m.group(1));
     }
-
 }

@@ -6,7 +6,6 @@ import io.periodtables.archive.ArchiveRow;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WriteSharding;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -69,7 +68,9 @@ final class ArchiveRanges {
                 Optional<Integer> shard = shardOf(row, deviceId);
                 long eventMillis = WriteSharding.eventMillisOf(row.sk());
                 if (shard.isPresent() && eventMillis >= fromMillis && eventMillis < toMillis) {
-                    byKey.put(row.pk() + '\u0000' + row.sk(), StoredReading.of(deviceId, table, shard.get(), row.item(), ttlAttribute));
+                    byKey.put(
+                            row.pk() + '\u0000' + row.sk(),
+                            StoredReading.of(deviceId, table, shard.get(), row.item(), ttlAttribute));
                 }
             });
         } catch (IOException e) {
@@ -85,8 +86,8 @@ final class ArchiveRanges {
     }
 
     private UncheckedIOException unreadable(String partition, IOException e) {
-        return new UncheckedIOException("cannot read the archive " + ArchivePartitions.folder(path, partition)
-                + ": " + e.getMessage(), e);
+        return new UncheckedIOException(
+                "cannot read the archive " + ArchivePartitions.folder(path, partition) + ": " + e.getMessage(), e);
     }
 
     /** The shard of a row of {@code deviceId} ({@code pk} is the device id, or it and {@code #<shard>}). */

@@ -4,10 +4,8 @@ import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.util.OptionalLong;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Provisioned against on-demand for one {@link CapacityPlan}, at the given prices: the open
@@ -38,7 +36,8 @@ public record BillingComparison(
     }
 
     public static BillingComparison of(CapacityPlan plan, Prices prices, PeriodTablesConfig config) {
-        CapacitySizing sizing = new CapacitySizing(config.with(io.periodtables.conf.ConfigKeys.TABLES_BILLING, "PROVISIONED"));
+        CapacitySizing sizing =
+                new CapacitySizing(config.with(io.periodtables.conf.ConfigKeys.TABLES_BILLING, "PROVISIONED"));
         Capacity configured = config.capacity(CapacityTier.CURRENT);
         Capacity fixed = configured.onDemand() ? plan.current() : configured;
         double meanWcu = plan.input().eventsPerSecond() * plan.wcuPerWrite();
@@ -46,26 +45,40 @@ public record BillingComparison(
         Capacity sized = sizing.open(OptionalLong.of((long) Math.ceil(peakWcu)));
         Capacity followingMean = sizing.open(OptionalLong.of((long) Math.ceil(meanWcu)));
 
-        double lowerWcu = plan.previous().writeUnits() * plan.previousTables() + plan.older().writeUnits() * plan.olderTables();
-        double lowerRcu = plan.previous().readUnits() * plan.previousTables() + plan.older().readUnits() * plan.olderTables();
+        double lowerWcu = plan.previous().writeUnits() * plan.previousTables()
+                + plan.older().writeUnits() * plan.olderTables();
+        double lowerRcu = plan.previous().readUnits() * plan.previousTables()
+                + plan.older().readUnits() * plan.olderTables();
         double storage = plan.provisioned().storage();
         // Break-even: sized writes (linear in the peak) + reads + lower tiers = on-demand writes.
-        double perPeakToMean = CapacityPlanner.HOURS_PER_MONTH * prices.wcuHour() * plan.currentTables()
-                * meanWcu / sizing.targetUtilization();
-        double fixedPart = CapacityPlanner.HOURS_PER_MONTH * (prices.wcuHour() * lowerWcu
-                + prices.rcuHour() * (sized.readUnits() * plan.currentTables() + lowerRcu));
-        double breakEven = perPeakToMean <= 0 ? Double.POSITIVE_INFINITY
+        double perPeakToMean = CapacityPlanner.HOURS_PER_MONTH
+                * prices.wcuHour()
+                * plan.currentTables()
+                * meanWcu
+                / sizing.targetUtilization();
+        double fixedPart = CapacityPlanner.HOURS_PER_MONTH
+                * (prices.wcuHour() * lowerWcu
+                        + prices.rcuHour() * (sized.readUnits() * plan.currentTables() + lowerRcu));
+        double breakEven = perPeakToMean <= 0
+                ? Double.POSITIVE_INFINITY
                 : Math.max(0, (plan.onDemand().writes() - fixedPart) / perPeakToMean);
-        return new BillingComparison(fixed, cost(fixed, plan, prices, lowerWcu, lowerRcu, storage),
-                sized, cost(sized, plan, prices, lowerWcu, lowerRcu, storage),
-                followingMean, cost(followingMean, plan, prices, lowerWcu, lowerRcu, storage),
-                plan.onDemand(), breakEven);
+        return new BillingComparison(
+                fixed,
+                cost(fixed, plan, prices, lowerWcu, lowerRcu, storage),
+                sized,
+                cost(sized, plan, prices, lowerWcu, lowerRcu, storage),
+                followingMean,
+                cost(followingMean, plan, prices, lowerWcu, lowerRcu, storage),
+                plan.onDemand(),
+                breakEven);
     }
 
-    private static CapacityPlan.Cost cost(Capacity open, CapacityPlan plan, Prices prices, double lowerWcu, double lowerRcu,
-            double storage) {
+    private static CapacityPlan.Cost cost(
+            Capacity open, CapacityPlan plan, Prices prices, double lowerWcu, double lowerRcu, double storage) {
         double hours = CapacityPlanner.HOURS_PER_MONTH;
-        return new CapacityPlan.Cost(hours * prices.wcuHour() * (open.writeUnits() * plan.currentTables() + lowerWcu),
-                hours * prices.rcuHour() * (open.readUnits() * plan.currentTables() + lowerRcu), storage);
+        return new CapacityPlan.Cost(
+                hours * prices.wcuHour() * (open.writeUnits() * plan.currentTables() + lowerWcu),
+                hours * prices.rcuHour() * (open.readUnits() * plan.currentTables() + lowerRcu),
+                storage);
     }
 }

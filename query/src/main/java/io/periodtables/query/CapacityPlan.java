@@ -2,11 +2,9 @@ package io.periodtables.query;
 
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.PeriodLength;
-
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The plan for one workload, from {@link CapacityPlanner}: item size and cost of a write, the

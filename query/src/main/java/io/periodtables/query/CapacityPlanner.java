@@ -6,12 +6,10 @@ import io.periodtables.conf.ConfigKey;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodLength;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The Developer Guide's arithmetic for period tables, done once:
@@ -36,13 +34,16 @@ public final class CapacityPlanner {
     public static final double PARTITION_WCU = 1000;
     /** DynamoDB's per-item storage overhead. */
     public static final int ITEM_OVERHEAD_BYTES = 100;
+
     public static final double HOURS_PER_MONTH = 730;
     /** Default quotas worth a warning: WCU of one provisioned table, tables per region. */
     static final long TABLE_WCU_QUOTA = 40_000;
+
     static final long TABLES_QUOTA = 2_500;
 
     private static final String[] PERIODS = {
-        "P1M", "P1W", "P1D", "PT12H", "PT6H", "PT4H", "PT3H", "PT2H", "PT1H", "PT30M", "PT15M"};
+        "P1M", "P1W", "P1D", "PT12H", "PT6H", "PT4H", "PT3H", "PT2H", "PT1H", "PT30M", "PT15M"
+    };
 
     private CapacityPlanner() {}
 
@@ -73,8 +74,10 @@ public final class CapacityPlanner {
             shards = 100;
         }
 
-        Capacity current = Capacity.provisioned((long) Math.max(1, Math.ceil(in.peakPerSecond() * wcuPerWrite)),
-                provisioned(config, CapacityTier.CURRENT, ConfigKeys.CAPACITY_CURRENT).readUnits());
+        Capacity current = Capacity.provisioned(
+                (long) Math.max(1, Math.ceil(in.peakPerSecond() * wcuPerWrite)),
+                provisioned(config, CapacityTier.CURRENT, ConfigKeys.CAPACITY_CURRENT)
+                        .readUnits());
         Capacity previous = provisioned(config, CapacityTier.PREVIOUS, ConfigKeys.CAPACITY_PREVIOUS);
         Capacity older = provisioned(config, CapacityTier.OLDER, ConfigKeys.CAPACITY_OLDER);
         if (current.writeUnits() > TABLE_WCU_QUOTA) {
@@ -86,7 +89,8 @@ public final class CapacityPlanner {
         Duration lead = fitInto(config.get(ConfigKeys.ROTATION_LEAD), minimum);
         Duration lateness = fitInto(config.get(ConfigKeys.ALLOWED_LATENESS), minimum);
         double periodHours = averageHours(period);
-        double horizonHours = in.retention() == null ? HOURS_PER_MONTH : in.retention().toMinutes() / 60.0;
+        double horizonHours =
+                in.retention() == null ? HOURS_PER_MONTH : in.retention().toMinutes() / 60.0;
         int closed = (int) Math.ceil(horizonHours / periodHours);
         int previousTables = Math.min(1, closed);
         int olderTables = closed - previousTables;
@@ -98,19 +102,38 @@ public final class CapacityPlanner {
 
         double storedGb = in.eventsPerSecond() * stored * horizonHours * 3600 / 1e9;
         double storage = storedGb * prices.storageGbMonth();
-        double wcuHours = current.writeUnits() * currentTables + previous.writeUnits() * previousTables
+        double wcuHours = current.writeUnits() * currentTables
+                + previous.writeUnits() * previousTables
                 + older.writeUnits() * olderTables;
-        double rcuHours = current.readUnits() * currentTables + previous.readUnits() * previousTables
+        double rcuHours = current.readUnits() * currentTables
+                + previous.readUnits() * previousTables
                 + older.readUnits() * olderTables;
         CapacityPlan.Cost provisionedCost = new CapacityPlan.Cost(
                 HOURS_PER_MONTH * prices.wcuHour() * wcuHours, HOURS_PER_MONTH * prices.rcuHour() * rcuHours, storage);
         double writesPerMonth = in.eventsPerSecond() * HOURS_PER_MONTH * 3600 * wcuPerWrite;
-        CapacityPlan.Cost onDemandCost = new CapacityPlan.Cost(
-                writesPerMonth / 1e6 * prices.writeRequestsPerMillion(), 0, storage);
+        CapacityPlan.Cost onDemandCost =
+                new CapacityPlan.Cost(writesPerMonth / 1e6 * prices.writeRequestsPerMillion(), 0, storage);
 
-        return new CapacityPlan(in, wcuPerWrite, stored, fill, period, shards, keyWcu / shards, current, previous,
-                older, lead, lateness, currentTables, previousTables, olderTables, storedGb, provisionedCost,
-                onDemandCost, warnings);
+        return new CapacityPlan(
+                in,
+                wcuPerWrite,
+                stored,
+                fill,
+                period,
+                shards,
+                keyWcu / shards,
+                current,
+                previous,
+                older,
+                lead,
+                lateness,
+                currentTables,
+                previousTables,
+                olderTables,
+                storedGb,
+                provisionedCost,
+                onDemandCost,
+                warnings);
     }
 
     /** The longest a period of this length can be, for the 10 GB rule. */
@@ -119,7 +142,9 @@ public final class CapacityPlanner {
     }
 
     private static double averageHours(PeriodLength length) {
-        return length.kind() == PeriodLength.Kind.MONTH ? HOURS_PER_MONTH : length.minimumDuration().toMinutes() / 60.0;
+        return length.kind() == PeriodLength.Kind.MONTH
+                ? HOURS_PER_MONTH
+                : length.minimumDuration().toMinutes() / 60.0;
     }
 
     /** A tier's configured capacity, or the key's default when the tier is configured on-demand. */

@@ -2,10 +2,6 @@ package io.periodtables.query;
 
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
-
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +12,8 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
 
 /** What the {@code query} commands share: the job's configuration keys, the output streams, typed option values. */
 final class CliOptions {
@@ -76,8 +74,9 @@ final class CliOptions {
             }
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(option + " '" + text
-                    + "': expected an ISO-8601 instant (2026-11-22T13:00:00Z), a date (2026-11-22) or epoch milliseconds");
+            throw new IllegalArgumentException(
+                    option + " '" + text
+                            + "': expected an ISO-8601 instant (2026-11-22T13:00:00Z), a date (2026-11-22) or epoch milliseconds");
         }
     }
 }

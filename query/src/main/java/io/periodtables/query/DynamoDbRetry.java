@@ -1,7 +1,6 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.DynamoDbFailure;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -27,19 +26,21 @@ final class DynamoDbRetry {
     }
 
     private <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> request, int attempt) {
-        return request.get().handle((value, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(value);
-            }
-            Throwable cause = unwrap(error);
-            if (attempt >= maxAttempts || !isRetryable(cause)) {
-                return CompletableFuture.<T>failedFuture(cause);
-            }
-            long backoff = Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(attempt - 1, 20));
-            return CompletableFuture.supplyAsync(() -> null,
-                            CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS))
-                    .thenCompose(ignored -> attempt(request, attempt + 1));
-        }).thenCompose(f -> f);
+        return request.get()
+                .handle((value, error) -> {
+                    if (error == null) {
+                        return CompletableFuture.completedFuture(value);
+                    }
+                    Throwable cause = unwrap(error);
+                    if (attempt >= maxAttempts || !isRetryable(cause)) {
+                        return CompletableFuture.<T>failedFuture(cause);
+                    }
+                    long backoff = Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(attempt - 1, 20));
+                    return CompletableFuture.supplyAsync(
+                                    () -> null, CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS))
+                            .thenCompose(ignored -> attempt(request, attempt + 1));
+                })
+                .thenCompose(f -> f);
     }
 
     static boolean isRetryable(Throwable error) {

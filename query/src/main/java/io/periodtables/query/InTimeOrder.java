@@ -29,8 +29,11 @@ final class InTimeOrder {
     private String lastSk;
 
     /** {@code late}: the late tables' readings, in any order. */
-    InTimeOrder(List<StoredReading> late, Predicate<String> isLateTable,
-            Consumer<StoredReading> out, QueryReport.Builder report) {
+    InTimeOrder(
+            List<StoredReading> late,
+            Predicate<String> isLateTable,
+            Consumer<StoredReading> out,
+            QueryReport.Builder report) {
         this.late = new ArrayList<>(late);
         this.late.sort(oldestFirst(isLateTable));
         this.out = out;

@@ -2,12 +2,6 @@ package io.periodtables.query;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import picocli.CommandLine.ArgGroup;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Unmatched;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,27 +11,50 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 /** The {@code plan} command: period, shards, capacity tiers and monthly cost for a load. */
-@Command(name = "plan", sortOptions = false,
+@Command(
+        name = "plan",
+        sortOptions = false,
         description = "Chooses the period, the shard count and the capacity tiers for a load, with the monthly cost.")
 final class PlanCommand implements Callable<Integer> {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help and exit.")
     boolean help;
 
-    @Option(names = "--events-per-second", required = true, paramLabel = "R", converter = CliOptions.NonNegative.class,
+    @Option(
+            names = "--events-per-second",
+            required = true,
+            paramLabel = "R",
+            converter = CliOptions.NonNegative.class,
             description = "Average readings per second, whole fleet.")
     double rate;
 
-    @Option(names = "--peak", paramLabel = "P", converter = CliOptions.NonNegative.class,
+    @Option(
+            names = "--peak",
+            paramLabel = "P",
+            converter = CliOptions.NonNegative.class,
             description = "Peak readings per second, whole fleet. Default: R.")
     Double peak;
 
-    @Option(names = "--peak-to-mean", paramLabel = "X", converter = CliOptions.NonNegative.class,
-            description = "The rate profile instead of --peak: peak = X * R (1 for a steady fleet, more for a spiky one).")
+    @Option(
+            names = "--peak-to-mean",
+            paramLabel = "X",
+            converter = CliOptions.NonNegative.class,
+            description =
+                    "The rate profile instead of --peak: peak = X * R (1 for a steady fleet, more for a spiky one).")
     Double peakToMean;
 
-    @Option(names = "--device-peak", paramLabel = "K", converter = CliOptions.NonNegative.class,
+    @Option(
+            names = "--device-peak",
+            paramLabel = "K",
+            converter = CliOptions.NonNegative.class,
             description = "Peak readings per second of the busiest device. Default: P.")
     Double devicePeak;
 
@@ -49,30 +66,50 @@ final class PlanCommand implements Callable<Integer> {
         @Option(names = "--item-bytes", paramLabel = "B", description = "Item size in bytes.")
         Long bytes;
 
-        @Option(names = "--sample", paramLabel = "reading.json", description = "A reading as the job receives it; its item is measured.")
+        @Option(
+                names = "--sample",
+                paramLabel = "reading.json",
+                description = "A reading as the job receives it; its item is measured.")
         Path sample;
     }
 
-    @Option(names = "--retention", paramLabel = "D", converter = CliOptions.IsoDuration.class,
+    @Option(
+            names = "--retention",
+            paramLabel = "D",
+            converter = CliOptions.IsoDuration.class,
             description = "How long tables are kept (ISO-8601, e.g. P30D): storage cost and retention setting.")
     Duration retention;
 
-    @Option(names = "--emit-config", description = "Print the tables.* keys to standard output (the plan goes to standard error).")
+    @Option(
+            names = "--emit-config",
+            description = "Print the tables.* keys to standard output (the plan goes to standard error).")
     boolean emitConfig;
 
-    @Option(names = "--price-wcu-hour", paramLabel = "USD", converter = CliOptions.NonNegative.class,
+    @Option(
+            names = "--price-wcu-hour",
+            paramLabel = "USD",
+            converter = CliOptions.NonNegative.class,
             description = "Price of one provisioned WCU-hour. Default: us-east-1.")
     Double wcuHour;
 
-    @Option(names = "--price-rcu-hour", paramLabel = "USD", converter = CliOptions.NonNegative.class,
+    @Option(
+            names = "--price-rcu-hour",
+            paramLabel = "USD",
+            converter = CliOptions.NonNegative.class,
             description = "Price of one provisioned RCU-hour. Default: us-east-1.")
     Double rcuHour;
 
-    @Option(names = "--price-write-million", paramLabel = "USD", converter = CliOptions.NonNegative.class,
+    @Option(
+            names = "--price-write-million",
+            paramLabel = "USD",
+            converter = CliOptions.NonNegative.class,
             description = "Price of a million on-demand writes. Default: us-east-1.")
     Double writeMillion;
 
-    @Option(names = "--price-storage-gb-month", paramLabel = "USD", converter = CliOptions.NonNegative.class,
+    @Option(
+            names = "--price-storage-gb-month",
+            paramLabel = "USD",
+            converter = CliOptions.NonNegative.class,
             description = "Price of a GB-month of storage. Default: us-east-1.")
     Double storageGbMonth;
 
@@ -95,7 +132,9 @@ final class PlanCommand implements Callable<Integer> {
         double p = peak != null ? peak : peakToMean != null ? peakToMean * rate : rate;
         double k = devicePeak != null ? devicePeak : p;
         Prices d = Prices.usEast1();
-        Prices prices = new Prices(wcuHour != null ? wcuHour : d.wcuHour(), rcuHour != null ? rcuHour : d.rcuHour(),
+        Prices prices = new Prices(
+                wcuHour != null ? wcuHour : d.wcuHour(),
+                rcuHour != null ? rcuHour : d.rcuHour(),
                 writeMillion != null ? writeMillion : d.writeRequestsPerMillion(),
                 storageGbMonth != null ? storageGbMonth : d.storageGbMonth());
         CapacityPlan plan = itemSize.bytes != null

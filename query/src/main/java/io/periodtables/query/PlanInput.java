@@ -1,11 +1,9 @@
 package io.periodtables.query;
 
+import java.time.Duration;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.util.Preconditions;
-
-import javax.annotation.Nullable;
-
-import java.time.Duration;
 
 /**
  * What the plan sizes tables for.
@@ -20,19 +18,33 @@ import java.time.Duration;
  *     one month of data
  */
 @PublicEvolving
-public record PlanInput(double eventsPerSecond, double peakPerSecond, double devicePeakPerSecond, long itemBytes,
+public record PlanInput(
+        double eventsPerSecond,
+        double peakPerSecond,
+        double devicePeakPerSecond,
+        long itemBytes,
         @Nullable Duration retention) {
 
     public PlanInput {
         Preconditions.checkArgument(eventsPerSecond > 0, "--events-per-second must be > 0, was %s", eventsPerSecond);
-        Preconditions.checkArgument(peakPerSecond >= eventsPerSecond,
-                "--peak (%s) must be at least --events-per-second (%s)", peakPerSecond, eventsPerSecond);
-        Preconditions.checkArgument(devicePeakPerSecond > 0 && devicePeakPerSecond <= peakPerSecond,
-                "--device-peak (%s) must be > 0 and at most --peak (%s)", devicePeakPerSecond, peakPerSecond);
-        Preconditions.checkArgument(itemBytes >= 1 && itemBytes <= 400 * 1024,
-                "item size must be 1 B to 400 KB (DynamoDB's item limit), was %s", itemBytes);
-        Preconditions.checkArgument(retention == null || (!retention.isNegative() && !retention.isZero()),
-                "--retention must be a positive duration, was %s", retention);
+        Preconditions.checkArgument(
+                peakPerSecond >= eventsPerSecond,
+                "--peak (%s) must be at least --events-per-second (%s)",
+                peakPerSecond,
+                eventsPerSecond);
+        Preconditions.checkArgument(
+                devicePeakPerSecond > 0 && devicePeakPerSecond <= peakPerSecond,
+                "--device-peak (%s) must be > 0 and at most --peak (%s)",
+                devicePeakPerSecond,
+                peakPerSecond);
+        Preconditions.checkArgument(
+                itemBytes >= 1 && itemBytes <= 400 * 1024,
+                "item size must be 1 B to 400 KB (DynamoDB's item limit), was %s",
+                itemBytes);
+        Preconditions.checkArgument(
+                retention == null || (!retention.isNegative() && !retention.isZero()),
+                "--retention must be a positive duration, was %s",
+                retention);
     }
 
     /** A steady rate: the peak and the busiest device's peak are the average. */

@@ -2,14 +2,12 @@ package io.periodtables.query;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** A {@link CapacityPlan} for people, and as the {@code tables.*} configuration that implements it. */
 @PublicEvolving
@@ -21,29 +19,74 @@ public final class PlanReport {
     public static String render(CapacityPlan plan, Prices prices) {
         PlanInput in = plan.input();
         StringBuilder sb = new StringBuilder();
-        line(sb, "workload", "%s readings/s average, %s/s peak, %s/s from the busiest device",
-                number(in.eventsPerSecond()), number(in.peakPerSecond()), number(in.devicePeakPerSecond()));
-        line(sb, "item", "%d B -> %d WCU per write (1 WCU per started KB); %d B stored with DynamoDB's 100 B overhead",
-                in.itemBytes(), plan.wcuPerWrite(), plan.storedBytesPerItem());
-        line(sb, "partition fill", "%s B/s fill a 10 GB partition in %.1f h",
-                number(in.eventsPerSecond() * in.itemBytes()), plan.partitionFillTime().toSeconds() / 3600.0);
+        line(
+                sb,
+                "workload",
+                "%s readings/s average, %s/s peak, %s/s from the busiest device",
+                number(in.eventsPerSecond()),
+                number(in.peakPerSecond()),
+                number(in.devicePeakPerSecond()));
+        line(
+                sb,
+                "item",
+                "%d B -> %d WCU per write (1 WCU per started KB); %d B stored with DynamoDB's 100 B overhead",
+                in.itemBytes(),
+                plan.wcuPerWrite(),
+                plan.storedBytesPerItem());
+        line(
+                sb,
+                "partition fill",
+                "%s B/s fill a 10 GB partition in %.1f h",
+                number(in.eventsPerSecond() * in.itemBytes()),
+                plan.partitionFillTime().toSeconds() / 3600.0);
         line(sb, "period", "%s (the longest period shorter than the fill time)", plan.period());
-        line(sb, "shards", "%d (busiest device %s WCU at peak -> %s WCU per partition key, limit 1,000)",
-                plan.shards(), number(in.devicePeakPerSecond() * plan.wcuPerWrite()), number(plan.perKeyWcu()));
-        line(sb, "capacity tiers", "current %s, previous %s, older %s (WCU/RCU)",
-                plan.current(), plan.previous(), plan.older());
-        line(sb, "tables", "%.2f current (with the prebuilt next one), %d previous, %d older %s",
-                plan.currentTables(), plan.previousTables(), plan.olderTables(), horizon(in.retention()));
+        line(
+                sb,
+                "shards",
+                "%d (busiest device %s WCU at peak -> %s WCU per partition key, limit 1,000)",
+                plan.shards(),
+                number(in.devicePeakPerSecond() * plan.wcuPerWrite()),
+                number(plan.perKeyWcu()));
+        line(
+                sb,
+                "capacity tiers",
+                "current %s, previous %s, older %s (WCU/RCU)",
+                plan.current(),
+                plan.previous(),
+                plan.older());
+        line(
+                sb,
+                "tables",
+                "%.2f current (with the prebuilt next one), %d previous, %d older %s",
+                plan.currentTables(),
+                plan.previousTables(),
+                plan.olderTables(),
+                horizon(in.retention()));
         line(sb, "storage", "%.1f GB", plan.storedGb());
-        sb.append(String.format(Locale.ROOT, "monthly cost (730 h; $%s/WCU-h, $%s/RCU-h, $%s per million writes, $%s/GB-month)%n",
-                plain(prices.wcuHour()), plain(prices.rcuHour()), plain(prices.writeRequestsPerMillion()),
+        sb.append(String.format(
+                Locale.ROOT,
+                "monthly cost (730 h; $%s/WCU-h, $%s/RCU-h, $%s per million writes, $%s/GB-month)%n",
+                plain(prices.wcuHour()),
+                plain(prices.rcuHour()),
+                plain(prices.writeRequestsPerMillion()),
                 plain(prices.storageGbMonth())));
         CapacityPlan.Cost p = plan.provisioned();
-        line(sb, "  provisioned", "$%,.2f = writes $%,.2f + reads $%,.2f + storage $%,.2f",
-                p.total(), p.writes(), p.reads(), p.storage());
+        line(
+                sb,
+                "  provisioned",
+                "$%,.2f = writes $%,.2f + reads $%,.2f + storage $%,.2f",
+                p.total(),
+                p.writes(),
+                p.reads(),
+                p.storage());
         CapacityPlan.Cost o = plan.onDemand();
-        line(sb, "  on-demand", "$%,.2f = writes $%,.2f + storage $%,.2f (reads are paid per read, not included)",
-                o.total(), o.writes(), o.storage());
+        line(
+                sb,
+                "  on-demand",
+                "$%,.2f = writes $%,.2f + storage $%,.2f (reads are paid per read, not included)",
+                o.total(),
+                o.writes(),
+                o.storage());
         plan.warnings().forEach(w -> sb.append("warning: ").append(w).append(System.lineSeparator()));
         return sb.toString();
     }
@@ -52,18 +95,31 @@ public final class PlanReport {
     public static String renderBilling(BillingComparison b, CapacityPlan plan, double targetUtilization) {
         StringBuilder sb = new StringBuilder();
         PlanInput in = plan.input();
-        sb.append(String.format(Locale.ROOT, "billing        peak-to-mean %.2f, target utilisation %.2f (open tables: %.2f)%n",
-                in.eventsPerSecond() == 0 ? 1 : in.peakPerSecond() / in.eventsPerSecond(), targetUtilization,
+        sb.append(String.format(
+                Locale.ROOT,
+                "billing        peak-to-mean %.2f, target utilisation %.2f (open tables: %.2f)%n",
+                in.eventsPerSecond() == 0 ? 1 : in.peakPerSecond() / in.eventsPerSecond(),
+                targetUtilization,
                 plan.currentTables()));
         costLine(sb, "  fixed tier", b.fixed() + " (tables.capacity.current)", b.fixedCost());
-        costLine(sb, "  sized", b.sized() + " = ceil(peak WCU / target), as the job opens the next table", b.sizedCost());
+        costLine(
+                sb,
+                "  sized",
+                b.sized() + " = ceil(peak WCU / target), as the job opens the next table",
+                b.sizedCost());
         costLine(sb, "  auto scaling", b.followingMean() + " following the mean (lower bound)", b.followingMeanCost());
         costLine(sb, "  on-demand", "writes per request", b.onDemandCost());
-        String breakEven = Double.isInfinite(b.breakEvenPeakToMean()) ? "never"
+        String breakEven = Double.isInfinite(b.breakEvenPeakToMean())
+                ? "never"
                 : String.format(Locale.ROOT, "above a peak-to-mean ratio of %.2f", b.breakEvenPeakToMean());
-        line(sb, "recommended", "%s; on-demand costs less than sized tables %s",
-                b.recommendsOnDemand() ? "on-demand (tables.billing=PAY_PER_REQUEST)"
-                        : "provisioned, sized from the observed peak, with auto scaling", breakEven);
+        line(
+                sb,
+                "recommended",
+                "%s; on-demand costs less than sized tables %s",
+                b.recommendsOnDemand()
+                        ? "on-demand (tables.billing=PAY_PER_REQUEST)"
+                        : "provisioned, sized from the observed peak, with auto scaling",
+                breakEven);
         return sb.toString();
     }
 
@@ -90,7 +146,9 @@ public final class PlanReport {
         keys.put(ConfigKeys.CAPACITY_PREVIOUS.name(), plan.previous().toString());
         keys.put(ConfigKeys.CAPACITY_OLDER.name(), plan.older().toString());
         if (plan.input().retention() != null) {
-            keys.put(ConfigKeys.TABLES_RETENTION.name(), durationText(plan.input().retention()));
+            keys.put(
+                    ConfigKeys.TABLES_RETENTION.name(),
+                    durationText(plan.input().retention()));
         }
         if (!plan.lead().equals(config.get(ConfigKeys.ROTATION_LEAD))) {
             keys.put(ConfigKeys.ROTATION_LEAD.name(), plan.lead().toString());
@@ -104,7 +162,8 @@ public final class PlanReport {
     /** {@link #config} as properties text, loadable with {@code --config}. */
     public static String configText(CapacityPlan plan, PeriodTablesConfig config, boolean onDemand) {
         StringBuilder sb = new StringBuilder("# period-tables configuration from the plan command\n");
-        config(plan, config, onDemand).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+        config(plan, config, onDemand)
+                .forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
         return sb.toString();
     }
 
@@ -122,12 +181,14 @@ public final class PlanReport {
     }
 
     private static String horizon(Duration retention) {
-        return retention == null ? "(one month of tables; without --retention they keep adding up)"
+        return retention == null
+                ? "(one month of tables; without --retention they keep adding up)"
                 : "(retention " + durationText(retention) + ")";
     }
 
     private static String number(double value) {
-        return value == Math.rint(value) ? String.format(Locale.ROOT, "%,d", (long) value)
+        return value == Math.rint(value)
+                ? String.format(Locale.ROOT, "%,d", (long) value)
                 : String.format(Locale.ROOT, "%,.1f", value);
     }
 }

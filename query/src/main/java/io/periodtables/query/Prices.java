@@ -15,7 +15,8 @@ import org.apache.flink.util.Preconditions;
 public record Prices(double wcuHour, double rcuHour, double writeRequestsPerMillion, double storageGbMonth) {
 
     public Prices {
-        Preconditions.checkArgument(wcuHour >= 0 && rcuHour >= 0 && writeRequestsPerMillion >= 0 && storageGbMonth >= 0,
+        Preconditions.checkArgument(
+                wcuHour >= 0 && rcuHour >= 0 && writeRequestsPerMillion >= 0 && storageGbMonth >= 0,
                 "prices must be >= 0");
     }
 

@@ -1,9 +1,10 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.ConfigException;
-
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import org.apache.flink.annotation.PublicEvolving;
-
 import picocli.AutoComplete.GenerateCompletion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,10 +13,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 
 /**
  * The {@code query} command line (picocli): {@code range} and {@code latest} print a device's
@@ -28,15 +25,28 @@ import java.io.UncheckedIOException;
  * could not answer.
  */
 @PublicEvolving
-@Command(name = "query", synopsisSubcommandLabel = "COMMAND",
+@Command(
+        name = "query",
+        synopsisSubcommandLabel = "COMMAND",
         description = "Reads a device's readings back from period-tables' DynamoDB tables and sizes the tables.",
-        subcommands = {ReadCommands.Range.class, ReadCommands.Latest.class, PlanCommand.class, CostCommand.class, HelpCommand.class,
-                GenerateCompletion.class},
-        footer = {"%nEvery command also takes the job's configuration as --key value (e.g. --tables.prefix readings"
-                + " --tables.period PT1H --dynamodb.endpoint http://127.0.0.1:8000) or --config file.properties.",
-                "%nExit status: 0 done, 2 bad command line or configuration, 1 DynamoDB could not answer."})
+        subcommands = {
+            ReadCommands.Range.class,
+            ReadCommands.Latest.class,
+            PlanCommand.class,
+            CostCommand.class,
+            HelpCommand.class,
+            GenerateCompletion.class
+        },
+        footer = {
+            "%nEvery command also takes the job's configuration as --key value (e.g. --tables.prefix readings"
+                    + " --tables.period PT1H --dynamodb.endpoint http://127.0.0.1:8000) or --config file.properties.",
+            "%nExit status: 0 done, 2 bad command line or configuration, 1 DynamoDB could not answer."
+        })
 public final class QueryCli implements Runnable {
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help and exit.")
     boolean help;
 
     @Spec
@@ -71,7 +81,11 @@ public final class QueryCli implements Runnable {
                     }
                     throw e;
                 });
-        cli.getSubcommands().get("generate-completion").getCommandSpec().usageMessage().hidden(true);
+        cli.getSubcommands()
+                .get("generate-completion")
+                .getCommandSpec()
+                .usageMessage()
+                .hidden(true);
         int status = cli.execute(args);
         out.flush();
         err.flush();

@@ -1,11 +1,10 @@
 package io.periodtables.query;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What a query read: the period and late tables it read, the period tables it expected but
@@ -34,19 +33,27 @@ public record QueryReport(
     /** A few lines for a person: counts, the missing tables, the notes. */
     public String summary() {
         StringBuilder sb = new StringBuilder();
-        sb.append(readings).append(" reading(s) from ")
-                .append(periodTablesRead.size()).append(" period table(s) and ")
-                .append(lateTablesRead.size()).append(" late table(s) in ")
-                .append(requests).append(" request(s)");
+        sb.append(readings)
+                .append(" reading(s) from ")
+                .append(periodTablesRead.size())
+                .append(" period table(s) and ")
+                .append(lateTablesRead.size())
+                .append(" late table(s) in ")
+                .append(requests)
+                .append(" request(s)");
         if (duplicatesDropped > 0) {
             sb.append("; ").append(duplicatesDropped).append(" duplicate(s) dropped");
         }
         sb.append('\n');
         if (!missingPeriodTables.isEmpty()) {
-            sb.append("missing period table(s): ").append(String.join(", ", missingPeriodTables)).append('\n');
+            sb.append("missing period table(s): ")
+                    .append(String.join(", ", missingPeriodTables))
+                    .append('\n');
         }
         if (!lateTablesRead.isEmpty()) {
-            sb.append("late table(s): ").append(String.join(", ", lateTablesRead)).append('\n');
+            sb.append("late table(s): ")
+                    .append(String.join(", ", lateTablesRead))
+                    .append('\n');
         }
         notes.forEach(note -> sb.append("note: ").append(note).append('\n'));
         return sb.toString();
@@ -64,7 +71,9 @@ public record QueryReport(
 
         void add(TableRead read, boolean late) {
             requests += read.requests();
-            read.note().ifPresent(note -> notes.computeIfAbsent(note, n -> new ArrayList<>()).add(read.table()));
+            read.note()
+                    .ifPresent(note ->
+                            notes.computeIfAbsent(note, n -> new ArrayList<>()).add(read.table()));
             if (!read.exists()) {
                 if (!late) {
                     missingPeriodTables.add(read.table());
@@ -91,8 +100,8 @@ public record QueryReport(
         QueryReport build() {
             List<String> lines = new ArrayList<>();
             notes.forEach((note, tables) -> lines.add(note + " (" + String.join(", ", tables) + ")"));
-            return new QueryReport(periodTablesRead, missingPeriodTables, lateTablesRead, readings, duplicates,
-                    requests, lines);
+            return new QueryReport(
+                    periodTablesRead, missingPeriodTables, lateTablesRead, readings, duplicates, requests, lines);
         }
     }
 }

@@ -1,8 +1,7 @@
 package io.periodtables.query;
 
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** Readings in the order a query returns them, with the report of what it read. */
 @PublicEvolving

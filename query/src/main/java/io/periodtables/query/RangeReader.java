@@ -2,7 +2,6 @@ package io.periodtables.query;
 
 import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -35,7 +34,12 @@ final class RangeReader {
     }
 
     /** {@code archive}: where deleted tables are read from, or null. */
-    QueryReport read(String deviceId, Instant from, Instant to, Instant now, ArchiveRanges archive,
+    QueryReport read(
+            String deviceId,
+            Instant from,
+            Instant to,
+            Instant now,
+            ArchiveRanges archive,
             Consumer<StoredReading> out) {
         long fromMillis = from.toEpochMilli();
         long toMillis = to.toEpochMilli();
@@ -57,7 +61,8 @@ final class RangeReader {
         }
 
         InTimeOrder merge = new InTimeOrder(late, naming::isLateTable, out, report);
-        Iterator<Period> periods = TablePlan.periodsOf(naming.calendar(), from, to).iterator();
+        Iterator<Period> periods =
+                TablePlan.periodsOf(naming.calendar(), from, to).iterator();
         ArrayDeque<CompletableFuture<TableRead>> inFlight = new ArrayDeque<>();
         ArrayDeque<Period> inFlightPeriods = new ArrayDeque<>();
         while (inFlight.size() < tablesInFlight && periods.hasNext()) {
@@ -69,7 +74,8 @@ final class RangeReader {
             Period period = inFlightPeriods.poll();
             if (periods.hasNext()) {
                 inFlightPeriods.add(periods.next());
-                inFlight.add(reader.range(naming.periodTable(inFlightPeriods.peekLast()), deviceId, fromMillis, toMillis));
+                inFlight.add(
+                        reader.range(naming.periodTable(inFlightPeriods.peekLast()), deviceId, fromMillis, toMillis));
             }
             if (!read.exists() && archive != null) {
                 read = archive.period(period, deviceId, fromMillis, toMillis);

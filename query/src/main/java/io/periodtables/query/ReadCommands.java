@@ -2,11 +2,6 @@ package io.periodtables.query;
 
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Unmatched;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +13,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 /** The {@code range} and {@code latest} commands: a device's readings printed, and drawn with {@code --chart}. */
 final class ReadCommands {
@@ -26,18 +24,26 @@ final class ReadCommands {
 
     /** Options both commands have. */
     abstract static class ReadCommand implements Callable<Integer> {
-        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+        @Option(
+                names = {"-h", "--help"},
+                usageHelp = true,
+                description = "Show this help and exit.")
         boolean help;
 
         @Option(names = "--device", required = true, paramLabel = "ID", description = "The device id.")
         String device;
 
-        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "json",
+        @Option(
+                names = "--format",
+                paramLabel = "FORMAT",
+                defaultValue = "json",
                 description = "json (one object per line), table or csv (one column per attribute)."
                         + " Default: ${DEFAULT-VALUE}.")
         ReadingOutput format;
 
-        @Option(names = "--chart", paramLabel = "FILE.svg",
+        @Option(
+                names = "--chart",
+                paramLabel = "FILE.svg",
                 description = "Also draw the readings: one line per numeric attribute, period boundaries dashed,"
                         + " late readings as red crosses.")
         Path chart;
@@ -70,23 +76,35 @@ final class ReadCommands {
         }
 
         static int tableWidth(TableNaming naming, Instant at) {
-            return Math.max(naming.periodTableOf(at).length(), naming.lateTable(at).length());
+            return Math.max(
+                    naming.periodTableOf(at).length(), naming.lateTable(at).length());
         }
     }
 
-    @Command(name = "range", sortOptions = false,
+    @Command(
+            name = "range",
+            sortOptions = false,
             description = "Prints a device's readings of [--from, --to) in time order, from every period table,"
                     + " shard and late table the range touches.")
     static final class Range extends ReadCommand {
-        @Option(names = "--from", required = true, paramLabel = "T1",
+        @Option(
+                names = "--from",
+                required = true,
+                paramLabel = "T1",
                 description = "Start, included: an ISO-8601 instant (offsets allowed), a date (its start in"
                         + " tables.zone) or epoch milliseconds.")
         String from;
 
-        @Option(names = "--to", required = true, paramLabel = "T2", description = "End, excluded; the same forms as --from.")
+        @Option(
+                names = "--to",
+                required = true,
+                paramLabel = "T2",
+                description = "End, excluded; the same forms as --from.")
         String to;
 
-        @Option(names = "--archive", paramLabel = "PATH",
+        @Option(
+                names = "--archive",
+                paramLabel = "PATH",
                 description = "The job's archive.path (file:///…, or s3://… with Flink's S3 file system on the class"
                         + " path): periods whose tables were deleted are read from it.")
         String archive;
@@ -118,7 +136,11 @@ final class ReadCommands {
 
     @Command(name = "latest", sortOptions = false, description = "Prints a device's newest readings, newest first.")
     static final class Latest extends ReadCommand {
-        @Option(names = "--n", paramLabel = "N", defaultValue = "1", description = "How many, 1-10000. Default: ${DEFAULT-VALUE}.")
+        @Option(
+                names = "--n",
+                paramLabel = "N",
+                defaultValue = "1",
+                description = "How many, 1-10000. Default: ${DEFAULT-VALUE}.")
         int n;
 
         Latest(CliOptions.Streams streams) {
@@ -129,7 +151,8 @@ final class ReadCommands {
         public Integer call() {
             PeriodTablesConfig config = CliOptions.configuration(configuration);
             ReadingOutput.Printer printer = format.printer(streams.out(), tableWidth(config.naming(), Instant.now()));
-            try (ReadingsQuery query = ReadingsQuery.create(config, QuerySettings.defaults().withTablesInFlight(2))) {
+            try (ReadingsQuery query =
+                    ReadingsQuery.create(config, QuerySettings.defaults().withTablesInFlight(2))) {
                 QueryResult result = query.latest(device, n);
                 result.readings().forEach(printer);
                 printer.finish();
@@ -138,8 +161,11 @@ final class ReadCommands {
                 List<StoredReading> oldestFirst = new ArrayList<>(result.readings());
                 Collections.reverse(oldestFirst);
                 if (!oldestFirst.isEmpty()) {
-                    draw(oldestFirst, oldestFirst.get(0).eventTime(),
-                            oldestFirst.get(oldestFirst.size() - 1).eventTime().plusMillis(1), config.naming());
+                    draw(
+                            oldestFirst,
+                            oldestFirst.get(0).eventTime(),
+                            oldestFirst.get(oldestFirst.size() - 1).eventTime().plusMillis(1),
+                            config.naming());
                 }
             }
             return 0;

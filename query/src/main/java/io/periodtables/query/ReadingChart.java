@@ -3,24 +3,6 @@ package io.periodtables.query;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.TableNaming;
-
-import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.DateAxis;
-import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.plot.CombinedDomainXYPlot;
-import org.jfree.chart.plot.ValueMarker;
-import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.title.TextTitle;
-import org.jfree.chart.ui.RectangleAnchor;
-import org.jfree.chart.text.TextUtils;
-import org.jfree.chart.ui.TextAnchor;
-import org.jfree.data.xy.XYSeries;
-import org.jfree.data.xy.XYSeriesCollection;
-import org.jfree.svg.SVGGraphics2D;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Path2D;
@@ -30,6 +12,21 @@ import java.util.List;
 import java.util.Set;
 import java.util.TimeZone;
 import java.util.TreeSet;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.DateAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CombinedDomainXYPlot;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.text.TextUtils;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.svg.SVGGraphics2D;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A device's readings as an SVG chart (JFreeChart drawn by JFreeSVG): one panel and line per
@@ -60,11 +57,14 @@ final class ReadingChart {
             first = false;
         }
         long late = readings.stream().filter(r -> naming.isLateTable(r.table())).count();
-        JFreeChart chart = new JFreeChart(deviceId + ": " + readings.size() + " readings", JFreeChart.DEFAULT_TITLE_FONT,
-                plot, false);
+        JFreeChart chart = new JFreeChart(
+                deviceId + ": " + readings.size() + " readings", JFreeChart.DEFAULT_TITLE_FONT, plot, false);
         chart.setBackgroundPaint(Color.WHITE);
-        chart.addSubtitle(new TextTitle(metrics.isEmpty() ? "no numeric attributes to draw"
-                : "dashed: period boundary (a new table)   red \u00d7: late reading, stored in a late table (" + late + ")"));
+        chart.addSubtitle(new TextTitle(
+                metrics.isEmpty()
+                        ? "no numeric attributes to draw"
+                        : "dashed: period boundary (a new table)   red \u00d7: late reading, stored in a late table ("
+                                + late + ")"));
         // Axis labels as SVG text, not glyph outlines: searchable, selectable, small.
         TextUtils.setUseDrawRotatedStringWorkaround(false);
         int height = 120 + PANEL_HEIGHT * Math.max(1, metrics.size());
@@ -73,7 +73,11 @@ final class ReadingChart {
         return svg.getSVGDocument();
     }
 
-    private static XYPlot panel(String metric, List<StoredReading> readings, TableNaming naming, List<Period> boundaries,
+    private static XYPlot panel(
+            String metric,
+            List<StoredReading> readings,
+            TableNaming naming,
+            List<Period> boundaries,
             boolean labelBoundaries) {
         XYSeries line = new XYSeries(metric);
         XYSeries late = new XYSeries(metric + " (late)");
@@ -105,7 +109,9 @@ final class ReadingChart {
         panel.setRangeGridlinePaint(new Color(0xdd, 0xdd, 0xdd));
         panel.setDomainGridlinesVisible(false);
         for (Period period : boundaries) {
-            ValueMarker marker = new ValueMarker(period.startMillis(), BOUNDARY,
+            ValueMarker marker = new ValueMarker(
+                    period.startMillis(),
+                    BOUNDARY,
                     new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {5f, 4f}, 0f));
             if (labelBoundaries) {
                 marker.setLabel(period.label());

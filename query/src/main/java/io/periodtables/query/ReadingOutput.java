@@ -1,13 +1,9 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.WriteSharding;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
+import io.periodtables.conf.ItemAttributes;
+import io.periodtables.conf.WriteSharding;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
@@ -18,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * How the CLI prints readings: JSON lines (one object per reading, fixed keys, payload nested
@@ -41,10 +38,19 @@ enum ReadingOutput {
             case JSON:
                 return new Printer(reading -> out.println(json(reading)));
             case TABLE:
-                out.println(String.format(Locale.ROOT, "%-24s  %-" + tableWidth + "s  %5s  %s", "timestamp", "table",
-                        "shard", "payload"));
-                return new Printer(reading -> out.println(String.format(Locale.ROOT, "%-24s  %-" + tableWidth + "s  %5d  %s",
-                        WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()), reading.table(), reading.shard(),
+                out.println(String.format(
+                        Locale.ROOT,
+                        "%-24s  %-" + tableWidth + "s  %5s  %s",
+                        "timestamp",
+                        "table",
+                        "shard",
+                        "payload"));
+                return new Printer(reading -> out.println(String.format(
+                        Locale.ROOT,
+                        "%-24s  %-" + tableWidth + "s  %5d  %s",
+                        WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()),
+                        reading.table(),
+                        reading.shard(),
                         reading.payloadJson())));
             default:
                 List<StoredReading> all = new ArrayList<>();
@@ -78,7 +84,9 @@ enum ReadingOutput {
         try (JsonGenerator g = JSON_FACTORY.createGenerator(text)) {
             g.writeStartObject();
             g.writeStringField("deviceId", reading.deviceId());
-            g.writeStringField("timestamp", WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()));
+            g.writeStringField(
+                    "timestamp",
+                    WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()));
             g.writeStringField("table", reading.table());
             g.writeNumberField("shard", reading.shard());
             g.writeStringField("sk", reading.sk());
@@ -101,8 +109,13 @@ enum ReadingOutput {
         header.addAll(attributes);
         out.println(csvLine(header));
         for (StoredReading r : readings) {
-            List<String> row = new ArrayList<>(List.of(WriteSharding.sortKeyInstant(r.eventTime().toEpochMilli()),
-                    r.deviceId(), r.table(), Integer.toString(r.shard()), r.sk(), r.ttl() == null ? "" : r.ttl().toString()));
+            List<String> row = new ArrayList<>(List.of(
+                    WriteSharding.sortKeyInstant(r.eventTime().toEpochMilli()),
+                    r.deviceId(),
+                    r.table(),
+                    Integer.toString(r.shard()),
+                    r.sk(),
+                    r.ttl() == null ? "" : r.ttl().toString()));
             for (String attribute : attributes) {
                 row.add(cell(r.payload().get(attribute), attribute));
             }

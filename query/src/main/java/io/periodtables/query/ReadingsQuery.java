@@ -4,18 +4,15 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.util.Preconditions;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.util.Preconditions;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * Reads a device's readings back from period-tables' DynamoDB tables, as the configuration
@@ -49,8 +46,8 @@ public final class ReadingsQuery implements AutoCloseable {
     /** A query with a client of its own, from {@link DynamoDbClients}; {@link #close()} closes it. */
     public static ReadingsQuery create(PeriodTablesConfig config, QuerySettings settings) {
         int connections = settings.tablesInFlight() * Math.max(4, config.get(ConfigKeys.TABLES_SHARDS));
-        return new ReadingsQuery(config, DynamoDbClients.of(config).newAsyncClient(connections), true, settings,
-                Clock.systemUTC());
+        return new ReadingsQuery(
+                config, DynamoDbClients.of(config).newAsyncClient(connections), true, settings, Clock.systemUTC());
     }
 
     /** A query on a client the caller keeps and closes; {@code clock} says what "now" is. */
@@ -58,8 +55,12 @@ public final class ReadingsQuery implements AutoCloseable {
         this(config, client, false, settings, clock);
     }
 
-    private ReadingsQuery(PeriodTablesConfig config, DynamoDbAsyncClient client, boolean ownsClient,
-            QuerySettings settings, Clock clock) {
+    private ReadingsQuery(
+            PeriodTablesConfig config,
+            DynamoDbAsyncClient client,
+            boolean ownsClient,
+            QuerySettings settings,
+            Clock clock) {
         this.config = Preconditions.checkNotNull(config, "config");
         this.client = Preconditions.checkNotNull(client, "client");
         this.ownsClient = ownsClient;
@@ -70,8 +71,8 @@ public final class ReadingsQuery implements AutoCloseable {
         TableShards shards = new TableShards(client, retry, config.get(ConfigKeys.TABLES_SHARDS));
         TableReader reader = new TableReader(client, retry, shards, config.ttl().isPresent(), settings.pageSize());
         this.ranges = new RangeReader(naming, reader, maxFuture, settings.tablesInFlight());
-        this.latest = new LatestReader(naming, new TableCatalog(client, retry, naming), reader,
-                settings.tablesInFlight());
+        this.latest =
+                new LatestReader(naming, new TableCatalog(client, retry, naming), reader, settings.tablesInFlight());
     }
 
     /**
@@ -81,7 +82,8 @@ public final class ReadingsQuery implements AutoCloseable {
      */
     public ReadingsQuery withArchive(String archivePath) {
         Preconditions.checkArgument(archivePath != null && !archivePath.isEmpty(), "--archive must be a path or URI");
-        this.archive = new ArchiveRanges(archivePath, config.naming(), config.ttl().isPresent());
+        this.archive =
+                new ArchiveRanges(archivePath, config.naming(), config.ttl().isPresent());
         return this;
     }
 

@@ -5,14 +5,12 @@ import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.WriteSharding;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.io.IOException;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The item the sink would store for a sample reading, built with the rules the sink uses
@@ -24,11 +22,13 @@ import java.util.Map;
  */
 final class SampleItem {
 
-    private static final long SAMPLE_EVENT_MILLIS = Instant.parse("2026-11-22T13:45:01.123Z").toEpochMilli();
+    private static final long SAMPLE_EVENT_MILLIS =
+            Instant.parse("2026-11-22T13:45:01.123Z").toEpochMilli();
     private static final AttributeValue LARGEST_TTL = AttributeValue.fromN("1999999999");
     private static final String EVENT_ID = "eventId";
     private static final List<String> RESERVED = List.of(ItemAttributes.PK, ItemAttributes.SK);
-    private static final List<String> RESERVED_WITH_TTL = List.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL);
+    private static final List<String> RESERVED_WITH_TTL =
+            List.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL);
 
     private SampleItem() {}
 
@@ -48,8 +48,8 @@ final class SampleItem {
     }
 
     /** The item of one sample reading: its payload (all but the device, timestamp and eventId fields) and keys. */
-    static Map<String, AttributeValue> itemOf(Map<String, AttributeValue> reading, PeriodTablesConfig config,
-            int shards) throws IOException {
+    static Map<String, AttributeValue> itemOf(
+            Map<String, AttributeValue> reading, PeriodTablesConfig config, int shards) throws IOException {
         Map<String, AttributeValue> item = new HashMap<>(reading);
         String deviceField = config.get(ConfigKeys.INPUT_DEVICE_FIELD);
         AttributeValue device = item.remove(deviceField);
@@ -67,8 +67,12 @@ final class SampleItem {
         }
         WriteSharding sharding = new WriteSharding(shards);
         String[] partitionKeys = sharding.partitionKeysOf(device.s());
-        String sk = sharding.keyOf(device.s(), SAMPLE_EVENT_MILLIS, eventId == null ? null : eventId.s(),
-                ItemAttributes.toJson(item)).sk();
+        String sk = sharding.keyOf(
+                        device.s(),
+                        SAMPLE_EVENT_MILLIS,
+                        eventId == null ? null : eventId.s(),
+                        ItemAttributes.toJson(item))
+                .sk();
         item.put(ItemAttributes.PK, AttributeValue.fromS(partitionKeys[partitionKeys.length - 1]));
         item.put(ItemAttributes.SK, AttributeValue.fromS(sk));
         if (ttl) {

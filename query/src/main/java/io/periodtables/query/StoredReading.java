@@ -2,17 +2,13 @@ package io.periodtables.query;
 
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.WriteSharding;
-
-import org.apache.flink.annotation.PublicEvolving;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import javax.annotation.Nullable;
-
 import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.PublicEvolving;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * One reading as a query found it: the device, the event time held by its sort key, the sort
@@ -39,17 +35,19 @@ public record StoredReading(
      * table's items carry {@code ttl} (when {@code tables.ttl} is set); otherwise an attribute
      * of that name is payload.
      */
-    static StoredReading of(String deviceId, String table, int shard, Map<String, AttributeValue> item,
-            boolean ttlAttribute) {
+    static StoredReading of(
+            String deviceId, String table, int shard, Map<String, AttributeValue> item, boolean ttlAttribute) {
         Map<String, AttributeValue> payload = new HashMap<>(item);
         String sk = payload.remove(ItemAttributes.SK).s();
         payload.remove(ItemAttributes.PK);
         Long ttl = null;
-        if (ttlAttribute && payload.containsKey(ItemAttributes.TTL) && payload.get(ItemAttributes.TTL).n() != null) {
+        if (ttlAttribute
+                && payload.containsKey(ItemAttributes.TTL)
+                && payload.get(ItemAttributes.TTL).n() != null) {
             ttl = Long.parseLong(payload.remove(ItemAttributes.TTL).n());
         }
-        return new StoredReading(deviceId, Instant.ofEpochMilli(WriteSharding.eventMillisOf(sk)), sk, table, shard,
-                payload, ttl);
+        return new StoredReading(
+                deviceId, Instant.ofEpochMilli(WriteSharding.eventMillisOf(sk)), sk, table, shard, payload, ttl);
     }
 
     /** The payload as a JSON object text (keys sorted): N as number, S as string, M, L, BOOL, NULL, B as base64. */

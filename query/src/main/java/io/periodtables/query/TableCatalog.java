@@ -1,14 +1,12 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.TableNaming;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.ListTablesResponse;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.ListTablesResponse;
 
 /**
  * The tables of one prefix that exist, from {@code ListTables}, read back into periods and late
@@ -42,14 +40,17 @@ final class TableCatalog {
                     }
                 });
             }
-            periods.sort(Comparator.comparing((TableNaming.TableRef ref) -> ref.period().start()).reversed());
+            periods.sort(Comparator.comparing(
+                            (TableNaming.TableRef ref) -> ref.period().start())
+                    .reversed());
             late.sort(Comparator.comparing(TableNaming.TableRef::lateMonth).reversed());
             return new Tables(List.copyOf(periods), List.copyOf(late));
         });
     }
 
     private CompletableFuture<List<String>> names(String startAfter, List<String> found) {
-        return retry.call(() -> client.listTables(b -> b.exclusiveStartTableName(startAfter).limit(100)))
+        return retry.call(() -> client.listTables(
+                        b -> b.exclusiveStartTableName(startAfter).limit(100)))
                 .thenCompose((ListTablesResponse page) -> {
                     page.tableNames().stream().filter(naming::hasOurPrefix).forEach(found::add);
                     String last = page.lastEvaluatedTableName();

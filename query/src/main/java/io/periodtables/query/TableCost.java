@@ -5,9 +5,7 @@ import io.periodtables.conf.CapacitySizing;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
 import org.apache.flink.annotation.PublicEvolving;
-
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
@@ -18,26 +16,34 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * requests are paid as they happen and DescribeTable does not count them).
  */
 @PublicEvolving
-public record TableCost(String table, String tier, Capacity capacity, long items, long bytes, CapacityPlan.Cost monthly) {
+public record TableCost(
+        String table, String tier, Capacity capacity, long items, long bytes, CapacityPlan.Cost monthly) {
 
     /** Prices a described table of {@code config}'s prefix. */
     public static TableCost of(TableDescription d, PeriodTablesConfig config, Prices prices) {
-        boolean onDemand = d.billingModeSummary() != null
-                && d.billingModeSummary().billingMode() == BillingMode.PAY_PER_REQUEST;
-        Capacity capacity = onDemand || d.provisionedThroughput() == null || d.provisionedThroughput().writeCapacityUnits() == 0
+        boolean onDemand =
+                d.billingModeSummary() != null && d.billingModeSummary().billingMode() == BillingMode.PAY_PER_REQUEST;
+        Capacity capacity = onDemand
+                        || d.provisionedThroughput() == null
+                        || d.provisionedThroughput().writeCapacityUnits() == 0
                 ? Capacity.ON_DEMAND
-                : Capacity.provisioned(d.provisionedThroughput().writeCapacityUnits(), d.provisionedThroughput().readCapacityUnits());
+                : Capacity.provisioned(
+                        d.provisionedThroughput().writeCapacityUnits(),
+                        d.provisionedThroughput().readCapacityUnits());
         long items = d.itemCount() == null ? 0 : d.itemCount();
         long bytes = d.tableSizeBytes() == null ? 0 : d.tableSizeBytes();
         double hours = CapacityPlanner.HOURS_PER_MONTH;
-        CapacityPlan.Cost monthly = new CapacityPlan.Cost(hours * capacity.writeUnits() * prices.wcuHour(),
-                hours * capacity.readUnits() * prices.rcuHour(), bytes / 1e9 * prices.storageGbMonth());
+        CapacityPlan.Cost monthly = new CapacityPlan.Cost(
+                hours * capacity.writeUnits() * prices.wcuHour(),
+                hours * capacity.readUnits() * prices.rcuHour(),
+                bytes / 1e9 * prices.storageGbMonth());
         return new TableCost(d.tableName(), tier(d.tableName(), capacity, config), capacity, items, bytes, monthly);
     }
 
     /** A period table's tier (the lowest that matches; {@code CURRENT} also when sized from the load), else its kind. */
     static String tier(String table, Capacity capacity, PeriodTablesConfig config) {
-        TableNaming.TableRef.Kind kind = config.naming().parse(table).map(TableNaming.TableRef::kind).orElse(null);
+        TableNaming.TableRef.Kind kind =
+                config.naming().parse(table).map(TableNaming.TableRef::kind).orElse(null);
         if (kind == null) {
             return "other";
         }

@@ -2,7 +2,6 @@ package io.periodtables.query;
 
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;

@@ -2,12 +2,6 @@ package io.periodtables.query;
 
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.WriteSharding;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,6 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Reads one device's readings from one period or late table: one {@code Query} per shard
@@ -31,7 +29,8 @@ final class TableReader {
     private final boolean ttlAttribute;
     private final int pageSize;
 
-    TableReader(DynamoDbAsyncClient client, DynamoDbRetry retry, TableShards shards, boolean ttlAttribute, int pageSize) {
+    TableReader(
+            DynamoDbAsyncClient client, DynamoDbRetry retry, TableShards shards, boolean ttlAttribute, int pageSize) {
         this.client = client;
         this.retry = retry;
         this.shards = shards;
@@ -53,8 +52,14 @@ final class TableReader {
         return read(table, deviceId, null, Map.of(), false, n, n);
     }
 
-    private CompletableFuture<TableRead> read(String table, String deviceId, String skCondition,
-            Map<String, AttributeValue> skValues, boolean oldestFirst, int limit, int maxReadings) {
+    private CompletableFuture<TableRead> read(
+            String table,
+            String deviceId,
+            String skCondition,
+            Map<String, AttributeValue> skValues,
+            boolean oldestFirst,
+            int limit,
+            int maxReadings) {
         AtomicInteger requests = new AtomicInteger();
         return shards.of(table).thenCompose(shape -> {
             if (shape.isEmpty()) {
@@ -76,39 +81,58 @@ final class TableReader {
                 }
                 perShard.add(pages(query.build(), null, new ArrayList<>(), maxReadings, requests, deviceId, table, k));
             }
-            return CompletableFuture.allOf(perShard.toArray(CompletableFuture[]::new)).handle((ignored, error) -> {
-                if (error != null && DynamoDbRetry.isNotFound(error)) {
-                    return TableRead.missing(table, requests.get());
-                }
-                if (error != null) {
-                    throw new QueryFailedException("Query of table " + table + " for device '" + deviceId
-                            + "' failed: " + DynamoDbRetry.describe(error), DynamoDbRetry.unwrap(error));
-                }
-                Comparator<StoredReading> bySk = Comparator.comparing(StoredReading::sk);
-                List<StoredReading> merged = new ArrayList<>();
-                perShard.forEach(f -> merged.addAll(f.join()));
-                merged.sort(oldestFirst ? bySk : bySk.reversed());
-                List<StoredReading> kept = merged.size() > maxReadings ? merged.subList(0, maxReadings) : merged;
-                return new TableRead(table, true, List.copyOf(kept), requests.get(),
-                        Optional.ofNullable(shape.get().fallbackNote()));
-            });
+            return CompletableFuture.allOf(perShard.toArray(CompletableFuture[]::new))
+                    .handle((ignored, error) -> {
+                        if (error != null && DynamoDbRetry.isNotFound(error)) {
+                            return TableRead.missing(table, requests.get());
+                        }
+                        if (error != null) {
+                            throw new QueryFailedException(
+                                    "Query of table " + table + " for device '" + deviceId + "' failed: "
+                                            + DynamoDbRetry.describe(error),
+                                    DynamoDbRetry.unwrap(error));
+                        }
+                        Comparator<StoredReading> bySk = Comparator.comparing(StoredReading::sk);
+                        List<StoredReading> merged = new ArrayList<>();
+                        perShard.forEach(f -> merged.addAll(f.join()));
+                        merged.sort(oldestFirst ? bySk : bySk.reversed());
+                        List<StoredReading> kept =
+                                merged.size() > maxReadings ? merged.subList(0, maxReadings) : merged;
+                        return new TableRead(
+                                table,
+                                true,
+                                List.copyOf(kept),
+                                requests.get(),
+                                Optional.ofNullable(shape.get().fallbackNote()));
+                    });
         });
     }
 
-    private CompletableFuture<List<StoredReading>> pages(QueryRequest query, Map<String, AttributeValue> startKey,
-            List<StoredReading> found, int max, AtomicInteger requests, String deviceId, String table, int shard) {
-        QueryRequest page = startKey == null ? query : query.toBuilder().exclusiveStartKey(startKey).build();
+    private CompletableFuture<List<StoredReading>> pages(
+            QueryRequest query,
+            Map<String, AttributeValue> startKey,
+            List<StoredReading> found,
+            int max,
+            AtomicInteger requests,
+            String deviceId,
+            String table,
+            int shard) {
+        QueryRequest page = startKey == null
+                ? query
+                : query.toBuilder().exclusiveStartKey(startKey).build();
         return retry.call(() -> {
-            requests.incrementAndGet();
-            return client.query(page);
-        }).thenCompose((QueryResponse response) -> {
-            for (Map<String, AttributeValue> item : response.items()) {
-                found.add(StoredReading.of(deviceId, table, shard, item, ttlAttribute));
-            }
-            boolean more = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty();
-            return more && found.size() < max
-                    ? pages(query, response.lastEvaluatedKey(), found, max, requests, deviceId, table, shard)
-                    : CompletableFuture.completedFuture(found);
-        });
+                    requests.incrementAndGet();
+                    return client.query(page);
+                })
+                .thenCompose((QueryResponse response) -> {
+                    for (Map<String, AttributeValue> item : response.items()) {
+                        found.add(StoredReading.of(deviceId, table, shard, item, ttlAttribute));
+                    }
+                    boolean more = response.hasLastEvaluatedKey()
+                            && !response.lastEvaluatedKey().isEmpty();
+                    return more && found.size() < max
+                            ? pages(query, response.lastEvaluatedKey(), found, max, requests, deviceId, table, shard)
+                            : CompletableFuture.completedFuture(found);
+                });
     }
 }

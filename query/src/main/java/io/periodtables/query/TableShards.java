@@ -1,16 +1,14 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.TableNaming;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
-import software.amazon.awssdk.services.dynamodb.model.ListTagsOfResourceResponse;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
-
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.ListTagsOfResourceResponse;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
 
 /**
  * How many write shards a table's items are spread over: the table's
@@ -82,7 +80,8 @@ final class TableShards {
     }
 
     private CompletableFuture<Optional<String>> tagValue(String arn, String token) {
-        return retry.call(() -> client.listTagsOfResource(b -> b.resourceArn(arn).nextToken(token)))
+        return retry.call(
+                        () -> client.listTagsOfResource(b -> b.resourceArn(arn).nextToken(token)))
                 .thenCompose((ListTagsOfResourceResponse page) -> {
                     for (Tag tag : page.tags()) {
                         if (TableNaming.SHARDS_TAG.equals(tag.key())) {

@@ -1,16 +1,14 @@
 package io.periodtables.query;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 /**
  * The seed fleet (600 readings/s of 180 B, daily tables, 30 days kept) at us-east-1 prices, the
@@ -23,11 +21,13 @@ class BillingComparisonTest {
     private static final double OPEN = 1 + 15.0 / 60 / 24;
     /** 730 h * ($0.00013 * (300 RCU * OPEN + 100 + 29)): the reads of every provisioned case. */
     private static final double READS = 730 * 0.00013 * (300 * OPEN + 129);
+
     private static final double STORAGE = 600.0 * 280 * 720 * 3600 / 1e9 * 0.25;
 
     private static BillingComparison compare(double peakToMean) {
         PlanInput input = new PlanInput(600, 600 * peakToMean, 600, 180, Duration.ofDays(30));
-        return BillingComparison.of(CapacityPlanner.plan(input, Prices.usEast1(), DEFAULTS), Prices.usEast1(), DEFAULTS);
+        return BillingComparison.of(
+                CapacityPlanner.plan(input, Prices.usEast1(), DEFAULTS), Prices.usEast1(), DEFAULTS);
     }
 
     @Test
@@ -62,8 +62,8 @@ class BillingComparisonTest {
     void theSizedCapacityStaysWithinTheConfiguredMaximum() {
         PeriodTablesConfig bounded = ConfigLoader.fromMap(Map.of("tables.capacity.current.max", "2000/300"), true);
         PlanInput input = new PlanInput(600, 1800, 600, 180, Duration.ofDays(30));
-        BillingComparison b = BillingComparison.of(CapacityPlanner.plan(input, Prices.usEast1(), bounded), Prices.usEast1(),
-                bounded);
+        BillingComparison b =
+                BillingComparison.of(CapacityPlanner.plan(input, Prices.usEast1(), bounded), Prices.usEast1(), bounded);
         assertThat(b.sized()).isEqualTo(Capacity.provisioned(2000, 300));
     }
 }

@@ -1,17 +1,15 @@
 package io.periodtables.query;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodLength;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 class CapacityPlannerTest {
 
@@ -37,7 +35,8 @@ class CapacityPlannerTest {
         assertThat(plan(PlanInput.steady(5_500, 180, null)).shards()).isEqualTo(6);
         assertThat(plan(PlanInput.steady(6_000, 180, null)).shards()).isEqualTo(6);
         assertThat(plan(PlanInput.steady(6_001, 180, null)).shards()).isEqualTo(7);
-        assertThat(plan(new PlanInput(5_000, 6_000, 6_000, 180, null)).perKeyWcu()).isEqualTo(1_000);
+        assertThat(plan(new PlanInput(5_000, 6_000, 6_000, 180, null)).perKeyWcu())
+                .isEqualTo(1_000);
     }
 
     @Test
@@ -91,8 +90,7 @@ class CapacityPlannerTest {
         CapacityPlan plan = plan(PlanInput.steady(600, 180, Duration.ofDays(30)));
 
         double currentTables = 1 + 0.25 / 24;
-        assertThat(plan.provisioned().writes())
-                .isCloseTo(730 * 0.00065 * (600 * currentTables + 1 + 29), within(1e-6));
+        assertThat(plan.provisioned().writes()).isCloseTo(730 * 0.00065 * (600 * currentTables + 1 + 29), within(1e-6));
         assertThat(plan.provisioned().reads())
                 .isCloseTo(730 * 0.00013 * (300 * currentTables + 100 + 29), within(1e-6));
         assertThat(plan.storedGb()).isCloseTo(600.0 * 280 * 30 * 86_400 / 1e9, within(1e-6));
@@ -104,8 +102,12 @@ class CapacityPlannerTest {
     @Test
     void theOnDemandPriceIsAParameter() {
         PlanInput input = PlanInput.steady(600, 180, null);
-        double before = CapacityPlanner.plan(input, new Prices(0.00065, 0.00013, 1.25, 0.25), defaults).onDemand().writes();
-        double now = CapacityPlanner.plan(input, Prices.usEast1(), defaults).onDemand().writes();
+        double before = CapacityPlanner.plan(input, new Prices(0.00065, 0.00013, 1.25, 0.25), defaults)
+                .onDemand()
+                .writes();
+        double now = CapacityPlanner.plan(input, Prices.usEast1(), defaults)
+                .onDemand()
+                .writes();
 
         assertThat(before).isCloseTo(2 * now, within(1e-6));
     }
@@ -122,7 +124,6 @@ class CapacityPlannerTest {
         CapacityPlan plan = plan(PlanInput.steady(200_000, 180, Duration.ofDays(1)));
 
         assertThat(plan.shards()).isEqualTo(100);
-        assertThat(plan.warnings()).anyMatch(w -> w.contains("100"))
-                .anyMatch(w -> w.contains("quota"));
+        assertThat(plan.warnings()).anyMatch(w -> w.contains("100")).anyMatch(w -> w.contains("quota"));
     }
 }

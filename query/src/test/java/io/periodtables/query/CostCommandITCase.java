@@ -1,27 +1,24 @@
 package io.periodtables.query;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.DynaliteExtension;
-
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * {@code cost} against dynalite with known tables: an older, a previous and a sized
@@ -40,7 +37,13 @@ class CostCommandITCase {
     @BeforeAll
     static void createKnownTables() {
         client = DYNAMODB.client();
-        config = ConfigLoader.fromMap(Map.of("tables.prefix", "cost", "dynamodb.endpoint", DYNAMODB.endpoint().toString()), false);
+        config = ConfigLoader.fromMap(
+                Map.of(
+                        "tables.prefix",
+                        "cost",
+                        "dynamodb.endpoint",
+                        DYNAMODB.endpoint().toString()),
+                false);
         TableNaming naming = config.naming();
         create(naming.periodTableOf(Instant.parse("2025-03-01T12:00:00Z")), 1, 1);
         create(naming.periodTableOf(Instant.parse("2025-03-02T12:00:00Z")), 1, 100);
@@ -49,8 +52,13 @@ class CostCommandITCase {
         create(naming.lateTable(Instant.parse("2025-03-03T12:00:00Z")), 0, 0);
         create("other_2025-03-03", 5000, 5000); // another prefix: not ours, not counted
         for (int i = 0; i < 10; i++) {
-            Map<String, AttributeValue> item = Map.of("pk", AttributeValue.fromS("device-1"),
-                    "sk", AttributeValue.fromS("2025-03-03T12:00:0" + i + "Z"), "temperature", AttributeValue.fromN("21.5"));
+            Map<String, AttributeValue> item = Map.of(
+                    "pk",
+                    AttributeValue.fromS("device-1"),
+                    "sk",
+                    AttributeValue.fromS("2025-03-03T12:00:0" + i + "Z"),
+                    "temperature",
+                    AttributeValue.fromN("21.5"));
             client.putItem(b -> b.tableName(current).item(item));
         }
     }
@@ -59,12 +67,21 @@ class CostCommandITCase {
     void eachTablesMonthlyCostAndTierTheTotalAndOneOnDemandTable() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = QueryCli.run(new String[] {"cost", "--tables.prefix", "cost",
-                "--dynamodb.endpoint", DYNAMODB.endpoint().toString()}, new PrintStream(out, true), new PrintStream(err, true));
+        int status = QueryCli.run(
+                new String[] {
+                    "cost",
+                    "--tables.prefix",
+                    "cost",
+                    "--dynamodb.endpoint",
+                    DYNAMODB.endpoint().toString()
+                },
+                new PrintStream(out, true),
+                new PrintStream(err, true));
         String report = out.toString(StandardCharsets.UTF_8);
 
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(report).containsPattern("cost_2025-03-01 +OLDER +1/1 +0 +0 +0\\.57\\n")
+        assertThat(report)
+                .containsPattern("cost_2025-03-01 +OLDER +1/1 +0 +0 +0\\.57\\n")
                 .containsPattern("cost_2025-03-02 +PREVIOUS +1/100 +0 +0 +9\\.96\\n")
                 .containsPattern("cost_2025-03-03 +CURRENT +858/300 +10 +[\\d,]+ +435\\.59\\n")
                 .containsPattern("cost_late_2025-03 +late +on-demand +0 +0 +0\\.00\\n")
@@ -76,8 +93,11 @@ class CostCommandITCase {
     private static void create(String table, long wcu, long rcu) {
         client.createTable(b -> {
             b.tableName(table)
-                    .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE))
-                    .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                    .keySchema(
+                            k -> k.attributeName("pk").keyType(KeyType.HASH),
+                            k -> k.attributeName("sk").keyType(KeyType.RANGE))
+                    .attributeDefinitions(
+                            a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
                             a -> a.attributeName("sk").attributeType(ScalarAttributeType.S));
             if (wcu == 0) {
                 b.billingMode(BillingMode.PAY_PER_REQUEST);

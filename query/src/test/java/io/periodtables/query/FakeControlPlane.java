@@ -1,5 +1,10 @@
 package io.periodtables.query;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
@@ -9,12 +14,6 @@ import software.amazon.awssdk.services.dynamodb.model.ListTagsOfResourceRequest;
 import software.amazon.awssdk.services.dynamodb.model.ListTagsOfResourceResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
-
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * DescribeTable and ListTagsOfResource of a few tables held in memory, for answers an emulator
@@ -29,7 +28,14 @@ final class FakeControlPlane implements DynamoDbAsyncClient {
     final AtomicInteger throttleNext = new AtomicInteger();
 
     FakeControlPlane table(String name, Map<String, String> tags) {
-        tables.put(name, tags.entrySet().stream().map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList());
+        tables.put(
+                name,
+                tags.entrySet().stream()
+                        .map(e -> Tag.builder()
+                                .key(e.getKey())
+                                .value(e.getValue())
+                                .build())
+                        .toList());
         return this;
     }
 
@@ -46,10 +52,12 @@ final class FakeControlPlane implements DynamoDbAsyncClient {
             return CompletableFuture.failedFuture(error("ThrottlingException", 400));
         }
         if (!tables.containsKey(request.tableName())) {
-            return CompletableFuture.failedFuture(ResourceNotFoundException.builder().message("no table").build());
+            return CompletableFuture.failedFuture(
+                    ResourceNotFoundException.builder().message("no table").build());
         }
         return CompletableFuture.completedFuture(DescribeTableResponse.builder()
-                .table(t -> t.tableName(request.tableName()).tableArn("arn:aws:dynamodb:us-east-1:1:table/" + request.tableName()))
+                .table(t -> t.tableName(request.tableName())
+                        .tableArn("arn:aws:dynamodb:us-east-1:1:table/" + request.tableName()))
                 .build());
     }
 
@@ -59,7 +67,8 @@ final class FakeControlPlane implements DynamoDbAsyncClient {
         if (tagErrors.containsKey(table)) {
             return CompletableFuture.failedFuture(error("UnknownOperationException", 400, tagErrors.get(table)));
         }
-        return CompletableFuture.completedFuture(ListTagsOfResourceResponse.builder().tags(tables.get(table)).build());
+        return CompletableFuture.completedFuture(
+                ListTagsOfResourceResponse.builder().tags(tables.get(table)).build());
     }
 
     private static DynamoDbException error(String code, int status) {
@@ -69,7 +78,10 @@ final class FakeControlPlane implements DynamoDbAsyncClient {
     private static DynamoDbException error(String code, int status, String message) {
         return (DynamoDbException) DynamoDbException.builder()
                 .statusCode(status)
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(message).build())
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage(message)
+                        .build())
                 .build();
     }
 

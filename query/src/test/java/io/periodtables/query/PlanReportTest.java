@@ -1,17 +1,15 @@
 package io.periodtables.query;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodLength;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class PlanReportTest {
 
@@ -19,8 +17,8 @@ class PlanReportTest {
 
     @Test
     void emittedConfigurationLoadsAndCarriesThePlan() {
-        CapacityPlan plan = CapacityPlanner.plan(new PlanInput(5_000, 6_000, 6_000, 180, Duration.ofDays(30)),
-                Prices.usEast1(), defaults);
+        CapacityPlan plan = CapacityPlanner.plan(
+                new PlanInput(5_000, 6_000, 6_000, 180, Duration.ofDays(30)), Prices.usEast1(), defaults);
 
         PeriodTablesConfig loaded = ConfigLoader.fromMap(PlanReport.config(plan, defaults), false);
 
@@ -44,16 +42,21 @@ class PlanReportTest {
 
     @Test
     void renderedPlanStatesEachFigureWithItsArithmetic() {
-        CapacityPlan plan = CapacityPlanner.plan(PlanInput.steady(600, 180, Duration.ofDays(30)), Prices.usEast1(), defaults);
+        CapacityPlan plan =
+                CapacityPlanner.plan(PlanInput.steady(600, 180, Duration.ofDays(30)), Prices.usEast1(), defaults);
 
         String text = PlanReport.render(plan, Prices.usEast1());
 
-        assertThat(text).contains("180 B -> 1 WCU per write")
+        assertThat(text)
+                .contains("180 B -> 1 WCU per write")
                 .contains("108,000 B/s fill a 10 GB partition in 25.7 h")
                 .containsPattern("period +P1D")
                 .containsPattern("shards +1 ")
                 .contains("current 600/300, previous 1/100, older 1/1")
                 .contains("29 older (retention P30D)")
-                .contains("provisioned").contains("on-demand").contains("$0.00065/WCU-h").contains("$0.625 per million writes");
+                .contains("provisioned")
+                .contains("on-demand")
+                .contains("$0.00065/WCU-h")
+                .contains("$0.625 per million writes");
     }
 }

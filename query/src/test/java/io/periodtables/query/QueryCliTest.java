@@ -1,12 +1,10 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ConfigLoader;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
@@ -16,8 +14,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class QueryCliTest {
 
@@ -25,7 +23,9 @@ class QueryCliTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return QueryCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return QueryCli.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -39,16 +39,29 @@ class QueryCliTest {
 
     @Test
     void planPrintsTheSeedFigures() {
-        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "180", "--retention", "P30D")).isZero();
+        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "180", "--retention", "P30D"))
+                .isZero();
 
-        assertThat(out()).contains("1 WCU per write").contains("25.7 h").containsPattern("period +P1D")
+        assertThat(out())
+                .contains("1 WCU per write")
+                .contains("25.7 h")
+                .containsPattern("period +P1D")
                 .contains("current 600/300");
     }
 
     @Test
     void planEmitsConfigurationThatTheJobLoads() throws Exception {
-        assertThat(run("plan", "--events-per-second", "5000", "--peak", "6000", "--item-bytes=180",
-                "--retention", "P7D", "--emit-config")).isZero();
+        assertThat(run(
+                        "plan",
+                        "--events-per-second",
+                        "5000",
+                        "--peak",
+                        "6000",
+                        "--item-bytes=180",
+                        "--retention",
+                        "P7D",
+                        "--emit-config"))
+                .isZero();
         assertThat(out()).contains("tables.retention=P7D");
 
         Properties emitted = new Properties();
@@ -66,17 +79,29 @@ class QueryCliTest {
         Path sample = dir.resolve("reading.json");
         Files.writeString(sample, "{\"id\":\"dev-1\",\"at\":\"2026-11-22T13:45:01Z\",\"temp\":21.5}");
 
-        assertThat(run("plan", "--events-per-second", "600", "--sample", sample.toString(),
-                "--input.device-field", "id", "--input.timestamp-field", "at")).isZero();
+        assertThat(run(
+                        "plan",
+                        "--events-per-second",
+                        "600",
+                        "--sample",
+                        sample.toString(),
+                        "--input.device-field",
+                        "id",
+                        "--input.timestamp-field",
+                        "at"))
+                .isZero();
 
         assertThat(out()).contains((2 + 5 + 2 + 33 + 4 + 3) + " B -> 1 WCU per write");
     }
 
     @Test
     void pricesAreFlags() {
-        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "180", "--price-write-million", "1.25")).isZero();
+        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "180", "--price-write-million", "1.25"))
+                .isZero();
 
-        assertThat(out()).contains("$1.25 per million writes").containsPattern("on-demand +\\$[0-9,.]+ = writes \\$1,971.00");
+        assertThat(out())
+                .contains("$1.25 per million writes")
+                .containsPattern("on-demand +\\$[0-9,.]+ = writes \\$1,971.00");
     }
 
     @Test
@@ -87,7 +112,8 @@ class QueryCliTest {
         assertThat(run("range", "--from", "2026-11-22", "--to", "2026-11-23")).isEqualTo(2);
         assertThat(err()).contains("Missing required option: '--device=ID'", "Usage: query range");
 
-        assertThat(run("range", "--device", "d", "--from", "yesterday", "--to", "2026-11-23")).isEqualTo(2);
+        assertThat(run("range", "--device", "d", "--from", "yesterday", "--to", "2026-11-23"))
+                .isEqualTo(2);
         assertThat(err()).contains("--from 'yesterday': expected an ISO-8601 instant");
 
         assertThat(run("latest", "--device", "d", "--n", "many")).isEqualTo(2);
@@ -100,9 +126,11 @@ class QueryCliTest {
         assertThat(err()).contains("Unknown configuration key 'tables.shard' (did you mean 'tables.shards'?)");
 
         assertThat(run("plan", "--events-per-second", "600")).isEqualTo(2);
-        assertThat(err()).contains("Missing required argument (specify one of these): (--item-bytes=B | --sample=reading.json)");
+        assertThat(err())
+                .contains("Missing required argument (specify one of these): (--item-bytes=B | --sample=reading.json)");
 
-        assertThat(run("plan", "--events-per-second", "-5", "--item-bytes", "100")).isEqualTo(2);
+        assertThat(run("plan", "--events-per-second", "-5", "--item-bytes", "100"))
+                .isEqualTo(2);
         assertThat(err()).contains("Invalid value for option '--events-per-second': '-5': expected a number >= 0");
 
         assertThat(run("scan")).isEqualTo(2);
@@ -112,7 +140,8 @@ class QueryCliTest {
     @Test
     void everyCommandHasHelpOnStandardOutput() {
         assertThat(run("--help")).isZero();
-        assertThat(out()).contains("Usage: query [-h] COMMAND", "range", "latest", "plan", "--config file.properties")
+        assertThat(out())
+                .contains("Usage: query [-h] COMMAND", "range", "latest", "plan", "--config file.properties")
                 .doesNotContain("generate-completion");
 
         for (String command : new String[] {"range", "latest", "plan"}) {

@@ -1,24 +1,22 @@
 package io.periodtables.query;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class ReadingChartTest {
-    private final PeriodTablesConfig config = ConfigLoader.load(
-            new String[] {"--tables.prefix", "r", "--tables.period", "PT1H"}, Map.of(), true);
+    private final PeriodTablesConfig config =
+            ConfigLoader.load(new String[] {"--tables.prefix", "r", "--tables.period", "PT1H"}, Map.of(), true);
     private final TableNaming naming = config.naming();
 
     @Test
@@ -29,15 +27,21 @@ class ReadingChartTest {
         for (int minute = 0; minute < 180; minute += 10) {
             Instant at = from.plusSeconds(minute * 60L);
             boolean late = minute == 40 || minute == 130;
-            readings.add(reading(at, late ? naming.lateTable(to) : naming.periodTableOf(at), 20 + minute / 60.0, 40 + minute % 7));
+            readings.add(reading(
+                    at, late ? naming.lateTable(to) : naming.periodTableOf(at), 20 + minute / 60.0, 40 + minute % 7));
         }
 
         String svg = ReadingChart.svg("device-00007", readings, from, to, naming);
 
-        assertThat(svg).startsWith("<?xml").contains("<svg").contains("device-00007: 18 readings")
-                .contains(">temperature<", ">humidity<").doesNotContain(">label<");
+        assertThat(svg)
+                .startsWith("<?xml")
+                .contains("<svg")
+                .contains("device-00007: 18 readings")
+                .contains(">temperature<", ">humidity<")
+                .doesNotContain(">label<");
         // A rollover is a dashed line in each panel, labelled once with the period that starts there.
-        assertThat(svg).contains(">2026-11-22T1300<", ">2026-11-22T1400<", ">2026-11-22T1500<")
+        assertThat(svg)
+                .contains(">2026-11-22T1300<", ">2026-11-22T1400<", ">2026-11-22T1500<")
                 .doesNotContain(">2026-11-22T1200<");
         assertThat(count(svg, "stroke-dasharray:5.0,4.0")).isEqualTo(3 * 2);
         // One line per metric through all 18 readings; the two late ones crossed in red in each panel.
@@ -47,10 +51,17 @@ class ReadingChartTest {
     }
 
     private static StoredReading reading(Instant at, String table, double temperature, double humidity) {
-        return new StoredReading("device-00007", at, at + "#00000000", table, 0, Map.of(
-                "temperature", AttributeValue.fromN(Double.toString(temperature)),
-                "humidity", AttributeValue.fromN(Double.toString(humidity)),
-                "label", AttributeValue.fromS("not a number")), null);
+        return new StoredReading(
+                "device-00007",
+                at,
+                at + "#00000000",
+                table,
+                0,
+                Map.of(
+                        "temperature", AttributeValue.fromN(Double.toString(temperature)),
+                        "humidity", AttributeValue.fromN(Double.toString(humidity)),
+                        "label", AttributeValue.fromS("not a number")),
+                null);
     }
 
     private static int count(String text, String regex) {

@@ -1,23 +1,14 @@
 package io.periodtables.query;
 
-import io.periodtables.emulators.DynaliteExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.model.Reading;
-import io.periodtables.model.SinkRecord;
-
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -32,8 +23,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * {@code range} and {@code latest} against dynalite, on data the real sink wrote on a
@@ -53,6 +50,7 @@ class ReadingsQueryITCase {
 
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite dynamoDb;
     private static DynamoDbClient client;
     private static PeriodTablesConfig config;
@@ -62,15 +60,24 @@ class ReadingsQueryITCase {
     static void writeReadingsWithTheSink() throws Exception {
         dynamoDb = DYNAMODB.emulator();
         client = dynamoDb.syncClient();
-        config = ConfigLoader.fromMap(Map.of(
-                "tables.prefix", "q",
-                "tables.period", "PT1H",
-                "tables.shards", "4",
-                "tables.ttl", "P30D",
-                "dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                "sink.request-timeout", "PT5S"), true);
-        SinkWrittenTables.create(client, "q_2025-03-10T0900", "q_2025-03-10T1000", "q_2025-03-10T1100",
-                "q_2025-03-10T1200", "q_2025-03-10T1300", "q_late_2025-04", "q_rejected");
+        config = ConfigLoader.fromMap(
+                Map.of(
+                        "tables.prefix", "q",
+                        "tables.period", "PT1H",
+                        "tables.shards", "4",
+                        "tables.ttl", "P30D",
+                        "dynamodb.endpoint", dynamoDb.endpoint().toString(),
+                        "sink.request-timeout", "PT5S"),
+                true);
+        SinkWrittenTables.create(
+                client,
+                "q_2025-03-10T0900",
+                "q_2025-03-10T1000",
+                "q_2025-03-10T1100",
+                "q_2025-03-10T1200",
+                "q_2025-03-10T1300",
+                "q_late_2025-04",
+                "q_rejected");
         fleet = new TestFleet(config, FROM);
         SinkWrittenTables.write(config, LATE_WRITES, fleet.records());
     }
@@ -93,27 +100,38 @@ class ReadingsQueryITCase {
 
         List<Reading> expected = fleet.expected("dev-7", FROM, TO);
         assertThat(result.readings()).extracting(StoredReading::sk).containsExactlyElementsOf(fleet.sortKeys(expected));
-        assertThat(result.readings()).extracting(StoredReading::payloadJson)
-                .containsExactlyElementsOf(expected.stream().map(Reading::payloadJson).toList());
+        assertThat(result.readings())
+                .extracting(StoredReading::payloadJson)
+                .containsExactlyElementsOf(
+                        expected.stream().map(Reading::payloadJson).toList());
         assertThat(result.readings()).allSatisfy(r -> {
             assertThat(r.deviceId()).isEqualTo("dev-7");
             assertThat(r.ttl()).isEqualTo(r.eventTime().getEpochSecond() + 30 * 86_400L);
         });
         assertThat(result.readings().stream().map(StoredReading::shard).collect(Collectors.toSet()))
                 .isEqualTo(Set.of(0, 1, 2, 3));
-        assertThat(result.readings()).filteredOn(r -> r.table().equals("q_late_2025-04"))
+        assertThat(result.readings())
+                .filteredOn(r -> r.table().equals("q_late_2025-04"))
                 .extracting(StoredReading::payloadJson)
-                .containsExactly("{\"i\":5,\"temp\":25.5}", "{\"i\":3000,\"late\":true}",
-                        "{\"i\":3001,\"late\":true}", "{\"i\":3002,\"late\":true}");
+                .containsExactly(
+                        "{\"i\":5,\"temp\":25.5}",
+                        "{\"i\":3000,\"late\":true}",
+                        "{\"i\":3001,\"late\":true}",
+                        "{\"i\":3002,\"late\":true}");
 
         QueryReport report = result.report();
-        assertThat(report.periodTablesRead()).containsExactly("q_2025-03-10T1000", "q_2025-03-10T1100", "q_2025-03-10T1200");
+        assertThat(report.periodTablesRead())
+                .containsExactly("q_2025-03-10T1000", "q_2025-03-10T1100", "q_2025-03-10T1200");
         assertThat(report.lateTablesRead()).containsExactly("q_late_2025-04");
         assertThat(report.missingPeriodTables()).isEmpty();
         assertThat(report.readings()).isEqualTo(expected.size());
         assertThat(report.duplicatesDropped()).isEqualTo(1);
-        assertThat(report.notes()).singleElement().asString()
-                .startsWith("shard count 4 from tables.shards: no period-tables.shards tag"); // the test creates the tables untagged
+        assertThat(report.notes())
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "shard count 4 from tables.shards: no period-tables.shards tag"); // the test creates the tables
+        // untagged
     }
 
     @Test
@@ -136,9 +154,11 @@ class ReadingsQueryITCase {
 
         assertThat(result.report().missingPeriodTables()).containsExactly("q_2025-03-10T0700", "q_2025-03-10T0800");
         assertThat(result.report().periodTablesRead()).containsExactly("q_2025-03-10T0900", "q_2025-03-10T1000");
-        assertThat(result.readings()).extracting(StoredReading::sk)
+        assertThat(result.readings())
+                .extracting(StoredReading::sk)
                 .containsExactlyElementsOf(fleet.sortKeys(fleet.expected("dev-7", from, to)));
-        assertThat(result.readings()).extracting(StoredReading::payloadJson)
+        assertThat(result.readings())
+                .extracting(StoredReading::payloadJson)
                 .contains("{\"i\":3003,\"late\":true}", "{\"i\":2001,\"temp\":21.5}");
     }
 
@@ -146,8 +166,15 @@ class ReadingsQueryITCase {
     void withTheArchiveARangeReturnsTheSameReadingsAfterItsTablesWereDeleted(@TempDir Path archive) throws Exception {
         PeriodTablesConfig archived = config.with(ConfigKeys.TABLES_PREFIX, "qa")
                 .with(ConfigKeys.ARCHIVE_PATH, archive.toUri().toString());
-        SinkWrittenTables.create(client, "qa_2025-03-10T0900", "qa_2025-03-10T1000", "qa_2025-03-10T1100",
-                "qa_2025-03-10T1200", "qa_2025-03-10T1300", "qa_late_2025-04", "qa_rejected");
+        SinkWrittenTables.create(
+                client,
+                "qa_2025-03-10T0900",
+                "qa_2025-03-10T1000",
+                "qa_2025-03-10T1100",
+                "qa_2025-03-10T1200",
+                "qa_2025-03-10T1300",
+                "qa_late_2025-04",
+                "qa_rejected");
         SinkWrittenTables.write(archived, LATE_WRITES, fleet.records());
         List<QueryResult> before = new ArrayList<>();
         for (String device : List.of("dev-7", "dev-8")) {
@@ -159,15 +186,19 @@ class ReadingsQueryITCase {
         }
 
         for (int d = 0; d < 2; d++) {
-            QueryResult after = rangeWithArchive(archived, archive, List.of("dev-7", "dev-8").get(d));
+            QueryResult after = rangeWithArchive(
+                    archived, archive, List.of("dev-7", "dev-8").get(d));
             assertThat(after.readings()).isNotEmpty().isEqualTo(before.get(d).readings());
             assertThat(after.report().missingPeriodTables()).isEmpty();
-            assertThat(after.report().duplicatesDropped()).isEqualTo(before.get(d).report().duplicatesDropped());
-            assertThat(after.report().notes()).anySatisfy(note -> assertThat(note)
-                    .startsWith("table deleted, read from the archive " + archive.toUri())
-                    .contains("qa_2025-03-10T1000", "qa_2025-03-10T1100", "qa_late_2025-04"));
+            assertThat(after.report().duplicatesDropped())
+                    .isEqualTo(before.get(d).report().duplicatesDropped());
+            assertThat(after.report().notes())
+                    .anySatisfy(note -> assertThat(note)
+                            .startsWith("table deleted, read from the archive " + archive.toUri())
+                            .contains("qa_2025-03-10T1000", "qa_2025-03-10T1100", "qa_late_2025-04"));
         }
-        assertThat(before.get(0).readings()).extracting(StoredReading::sk)
+        assertThat(before.get(0).readings())
+                .extracting(StoredReading::sk)
                 .containsExactlyElementsOf(fleet.sortKeys(fleet.expected("dev-7", FROM, TO)));
     }
 
@@ -181,19 +212,24 @@ class ReadingsQueryITCase {
     @Test
     void latestWalksPeriodsBackwardsAndIncludesNewerLateReadings() {
         try (DynamoDbAsyncClient async = DynamoDbClients.of(config).newAsyncClient(16);
-                ReadingsQuery query = new ReadingsQuery(config, async, QuerySettings.defaults().withTablesInFlight(1), NOW)) {
-            List<Reading> newestFirst = new ArrayList<>(fleet.expected("dev-7", Instant.EPOCH, Instant.parse("2030-01-01T00:00:00Z")));
+                ReadingsQuery query = new ReadingsQuery(
+                        config, async, QuerySettings.defaults().withTablesInFlight(1), NOW)) {
+            List<Reading> newestFirst =
+                    new ArrayList<>(fleet.expected("dev-7", Instant.EPOCH, Instant.parse("2030-01-01T00:00:00Z")));
             Collections.reverse(newestFirst);
 
             QueryResult three = query.latest("dev-7", 3);
             QueryResult all = query.latest("dev-7", 1000);
 
-            assertThat(three.readings()).extracting(StoredReading::sk)
+            assertThat(three.readings())
+                    .extracting(StoredReading::sk)
                     .containsExactlyElementsOf(fleet.sortKeys(newestFirst.subList(0, 3)));
             assertThat(three.readings().get(0).payloadJson()).isEqualTo("{\"i\":2002,\"temp\":22.5}");
             assertThat(three.readings().get(1).payloadJson()).isEqualTo("{\"i\":3002,\"late\":true}");
             assertThat(three.report().periodTablesRead()).containsExactly("q_2025-03-10T1300", "q_2025-03-10T1200");
-            assertThat(all.readings()).extracting(StoredReading::sk).containsExactlyElementsOf(fleet.sortKeys(newestFirst));
+            assertThat(all.readings())
+                    .extracting(StoredReading::sk)
+                    .containsExactlyElementsOf(fleet.sortKeys(newestFirst));
         }
     }
 
@@ -202,17 +238,37 @@ class ReadingsQueryITCase {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        int status = QueryCli.run(new String[] {"range", "--device", "dev-8", "--from", "2025-03-10T11:00:00+01:00",
-                "--to", "2025-03-10T12:30:00Z", "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                "--tables.prefix", "q", "--tables.period", "PT1H", "--tables.shards", "4", "--tables.ttl", "P30D"},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = QueryCli.run(
+                new String[] {
+                    "range",
+                    "--device",
+                    "dev-8",
+                    "--from",
+                    "2025-03-10T11:00:00+01:00",
+                    "--to",
+                    "2025-03-10T12:30:00Z",
+                    "--dynamodb.endpoint",
+                    dynamoDb.endpoint().toString(),
+                    "--tables.prefix",
+                    "q",
+                    "--tables.period",
+                    "PT1H",
+                    "--tables.shards",
+                    "4",
+                    "--tables.ttl",
+                    "P30D"
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
 
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-        List<Reading> expected = fleet.expected("dev-8", Instant.parse("2025-03-10T10:00:00Z"), Instant.parse("2025-03-10T12:30:00Z"));
+        List<Reading> expected =
+                fleet.expected("dev-8", Instant.parse("2025-03-10T10:00:00Z"), Instant.parse("2025-03-10T12:30:00Z"));
         assertThat(lines).hasSize(expected.size());
         for (int i = 0; i < lines.size(); i++) {
-            assertThat(lines.get(i)).contains("\"deviceId\":\"dev-8\"")
+            assertThat(lines.get(i))
+                    .contains("\"deviceId\":\"dev-8\"")
                     .contains("\"sk\":\"" + fleet.sortKeys(expected).get(i) + "\"")
                     .endsWith("\"payload\":" + expected.get(i).payloadJson() + "}");
         }
@@ -226,10 +282,32 @@ class ReadingsQueryITCase {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path chart = dir.resolve("dev-8.svg");
 
-        int status = QueryCli.run(new String[] {"range", "--device", "dev-8", "--from", FROM.toString(), "--to", TO.toString(),
-                "--format", "csv", "--chart", chart.toString(), "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                "--tables.prefix", "q", "--tables.period", "PT1H", "--tables.shards", "4", "--tables.ttl", "P30D"},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = QueryCli.run(
+                new String[] {
+                    "range",
+                    "--device",
+                    "dev-8",
+                    "--from",
+                    FROM.toString(),
+                    "--to",
+                    TO.toString(),
+                    "--format",
+                    "csv",
+                    "--chart",
+                    chart.toString(),
+                    "--dynamodb.endpoint",
+                    dynamoDb.endpoint().toString(),
+                    "--tables.prefix",
+                    "q",
+                    "--tables.period",
+                    "PT1H",
+                    "--tables.shards",
+                    "4",
+                    "--tables.ttl",
+                    "P30D"
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
 
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
         List<String> rows = out.toString(StandardCharsets.UTF_8).lines().toList();
@@ -248,7 +326,8 @@ class ReadingsQueryITCase {
         }
         assertThat(lateMarks).isPositive();
         String svg = Files.readString(chart);
-        assertThat(svg).contains("dev-8: " + (rows.size() - 1) + " readings", ">2025-03-10T1100<", ">2025-03-10T1200<")
+        assertThat(svg)
+                .contains("dev-8: " + (rows.size() - 1) + " readings", ">2025-03-10T1100<", ">2025-03-10T1200<")
                 .doesNotContain(">2025-03-10T1000<");
         assertThat(svg.split("stroke:rgb\\(204,34,34\\)", -1).length - 1L).isEqualTo(lateMarks);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("chart: " + chart);

@@ -1,16 +1,14 @@
 package io.periodtables.query;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodTablesConfig;
-
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SampleItemTest {
 
@@ -61,10 +59,12 @@ class SampleItemTest {
 
     @Test
     void configuredFieldNamesAreHonouredAndTheLargestOfSeveralSamplesCounts() throws Exception {
-        PeriodTablesConfig renamed = ConfigLoader.fromMap(Map.of("input.device-field", "id", "input.timestamp-field", "at"), true);
+        PeriodTablesConfig renamed =
+                ConfigLoader.fromMap(Map.of("input.device-field", "id", "input.timestamp-field", "at"), true);
 
         long small = SampleItem.largestBytes("{\"id\":\"d\",\"at\":1,\"v\":1}", renamed, 1);
-        long both = SampleItem.largestBytes("[{\"id\":\"d\",\"at\":1,\"v\":1},{\"id\":\"d\",\"at\":1,\"v\":\"long text\"}]", renamed, 1);
+        long both = SampleItem.largestBytes(
+                "[{\"id\":\"d\",\"at\":1,\"v\":1},{\"id\":\"d\",\"at\":1,\"v\":\"long text\"}]", renamed, 1);
 
         assertThat(small).isEqualTo(2 + 1 + 2 + 33 + 1 + 2);
         assertThat(both).isEqualTo(2 + 1 + 2 + 33 + 1 + 9);

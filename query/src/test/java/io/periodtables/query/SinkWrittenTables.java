@@ -7,7 +7,9 @@ import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
 import io.periodtables.sink.ReadingItems;
-
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -17,10 +19,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
 
 /**
  * The query ITCase's data path: tables created as the rotation would ({@code pk}/{@code sk}

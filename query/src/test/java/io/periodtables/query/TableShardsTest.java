@@ -1,13 +1,11 @@
 package io.periodtables.query;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.TableNaming;
-
-import org.junit.jupiter.api.Test;
-
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class TableShardsTest {
 

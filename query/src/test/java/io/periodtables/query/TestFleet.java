@@ -3,7 +3,6 @@ package io.periodtables.query;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -72,7 +71,9 @@ final class TestFleet {
         Map<String, Reading> bySk = new LinkedHashMap<>();
         for (SinkRecord record : records) {
             Reading r = record.reading();
-            if (r.deviceId().equals(device) && r.eventMillis() >= from.toEpochMilli() && r.eventMillis() < to.toEpochMilli()) {
+            if (r.deviceId().equals(device)
+                    && r.eventMillis() >= from.toEpochMilli()
+                    && r.eventMillis() < to.toEpochMilli()) {
                 bySk.put(sortKey(r), r);
             }
         }
@@ -86,6 +87,8 @@ final class TestFleet {
     }
 
     private String sortKey(Reading r) {
-        return config.sharding().keyOf(r.deviceId(), r.eventMillis(), r.eventId(), r.canonical()).sk();
+        return config.sharding()
+                .keyOf(r.deviceId(), r.eventMillis(), r.eventId(), r.canonical())
+                .sk();
     }
 }

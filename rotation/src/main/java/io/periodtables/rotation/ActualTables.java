@@ -1,10 +1,6 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.TableNaming;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -15,6 +11,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the {@link Reconciler} last saw of the tables of the prefix: a cache of DynamoDB, the
@@ -33,6 +31,7 @@ final class ActualTables {
     private final Map<String, ManagedTable> known = new TreeMap<>();
     /** Tables of our name with another key schema: someone else's, never touched. */
     private final Set<String> foreign = new HashSet<>();
+
     private int resyncCursor;
 
     ActualTables(TableManager tables, TableNaming naming, Reconciler.Host host) {
@@ -72,14 +71,15 @@ final class ActualTables {
      * operator's thread; {@code failed} gets each failure ({@code null} table for the list).
      */
     void read(Predicate<String> reread, Predicate<String> busy, BiConsumer<String, Throwable> failed, Runnable done) {
-        tables.list().whenComplete((names, error) -> host.post(() -> {
-            if (error != null) {
-                failed.accept(null, error);
-                done.run();
-                return;
-            }
-            describe(select(names, reread, busy), failed, done);
-        }));
+        tables.list()
+                .whenComplete((names, error) -> host.post(() -> {
+                    if (error != null) {
+                        failed.accept(null, error);
+                        done.run();
+                        return;
+                    }
+                    describe(select(names, reread, busy), failed, done);
+                }));
     }
 
     private List<String> select(List<String> names, Predicate<String> reread, Predicate<String> busy) {

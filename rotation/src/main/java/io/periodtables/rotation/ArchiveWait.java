@@ -1,15 +1,13 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.Period;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link Reconciler}'s side of a {@link RetentionGate}: which periods are known archived,
@@ -58,30 +56,43 @@ final class ArchiveWait implements AutoCloseable {
                 return thread;
             });
         }
-        CompletableFuture.supplyAsync(() -> {
-            try {
-                return gate.archived(period);
-            } catch (Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        }, checks).whenComplete((yes, error) -> host.post(() -> {
-            checking.remove(period);
-            if (error != null) {
-                if (failureLogged.add(period)) {
-                    LOG.warn("Retention keeps table {}: cannot read {} ({}); it counts as not archived and is asked again on later passes",
-                            table, gate.where(period), ControlPlaneErrors.unwrap(error).toString());
-                }
-            } else if (yes) {
-                archived.add(period);
-                if (waitLogged.remove(period)) {
-                    LOG.info("Period {} is archived ({}): retention deletes table {}", period.label(), gate.where(period), table);
-                }
-                then.run();
-            } else if (waitLogged.add(period)) {
-                LOG.info("Retention keeps table {} past tables.retention until period {} is archived: {} does not exist yet",
-                        table, period.label(), gate.where(period));
-            }
-        }));
+        CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return gate.archived(period);
+                            } catch (Exception e) {
+                                throw new java.util.concurrent.CompletionException(e);
+                            }
+                        },
+                        checks)
+                .whenComplete((yes, error) -> host.post(() -> {
+                    checking.remove(period);
+                    if (error != null) {
+                        if (failureLogged.add(period)) {
+                            LOG.warn(
+                                    "Retention keeps table {}: cannot read {} ({}); it counts as not archived and is asked again on later passes",
+                                    table,
+                                    gate.where(period),
+                                    ControlPlaneErrors.unwrap(error).toString());
+                        }
+                    } else if (yes) {
+                        archived.add(period);
+                        if (waitLogged.remove(period)) {
+                            LOG.info(
+                                    "Period {} is archived ({}): retention deletes table {}",
+                                    period.label(),
+                                    gate.where(period),
+                                    table);
+                        }
+                        then.run();
+                    } else if (waitLogged.add(period)) {
+                        LOG.info(
+                                "Retention keeps table {} past tables.retention until period {} is archived: {} does not exist yet",
+                                table,
+                                period.label(),
+                                gate.where(period));
+                    }
+                }));
     }
 
     @Override

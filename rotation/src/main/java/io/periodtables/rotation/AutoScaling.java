@@ -4,7 +4,10 @@ import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.PeriodTablesConfig;
-
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.Protocol;
@@ -17,11 +20,6 @@ import software.amazon.awssdk.services.applicationautoscaling.model.ObjectNotFou
 import software.amazon.awssdk.services.applicationautoscaling.model.PolicyType;
 import software.amazon.awssdk.services.applicationautoscaling.model.ScalableDimension;
 import software.amazon.awssdk.services.applicationautoscaling.model.ServiceNamespace;
-
-import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The open table's registration with Application Auto Scaling ({@code tables.capacity.autoscaling}):
@@ -53,12 +51,14 @@ final class AutoScaling implements AutoCloseable {
         }
         ApplicationAutoScalingAsyncClientBuilder builder = ApplicationAutoScalingAsyncClient.builder()
                 .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
-                .httpClientBuilder(NettyNioAsyncHttpClient.builder().protocol(Protocol.HTTP1_1)
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .protocol(Protocol.HTTP1_1)
                         .connectionTimeout(Duration.ofSeconds(5)));
         config.find(ConfigKeys.AWS_ENDPOINT).ifPresent(endpoint -> {
             builder.endpointOverride(endpoint);
             if (DynamoDbClients.isLoopback(endpoint)) {
-                builder.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
+                builder.credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
             }
         });
         return Optional.of(new AutoScaling(builder.build(), config));
@@ -66,10 +66,20 @@ final class AutoScaling implements AutoCloseable {
 
     /** Registers both dimensions of {@code table} and puts their policies (all idempotent). */
     CompletableFuture<Void> register(String table) {
-        return register(table, ScalableDimension.DYNAMODB_TABLE_WRITE_CAPACITY_UNITS, min.writeUnits(), max.writeUnits(),
-                WRITE_POLICY, MetricType.DYNAMO_DB_WRITE_CAPACITY_UTILIZATION)
-                .thenCompose(ok -> register(table, ScalableDimension.DYNAMODB_TABLE_READ_CAPACITY_UNITS, min.readUnits(),
-                        max.readUnits(), READ_POLICY, MetricType.DYNAMO_DB_READ_CAPACITY_UTILIZATION));
+        return register(
+                        table,
+                        ScalableDimension.DYNAMODB_TABLE_WRITE_CAPACITY_UNITS,
+                        min.writeUnits(),
+                        max.writeUnits(),
+                        WRITE_POLICY,
+                        MetricType.DYNAMO_DB_WRITE_CAPACITY_UTILIZATION)
+                .thenCompose(ok -> register(
+                        table,
+                        ScalableDimension.DYNAMODB_TABLE_READ_CAPACITY_UNITS,
+                        min.readUnits(),
+                        max.readUnits(),
+                        READ_POLICY,
+                        MetricType.DYNAMO_DB_READ_CAPACITY_UTILIZATION));
     }
 
     /** Deregisters both dimensions of {@code table}; a target that is not registered counts as done. */
@@ -78,12 +88,17 @@ final class AutoScaling implements AutoCloseable {
                 .thenCompose(ok -> deregister(table, ScalableDimension.DYNAMODB_TABLE_READ_CAPACITY_UNITS));
     }
 
-    private CompletableFuture<Void> register(String table, ScalableDimension dimension, long low, long high, String policy,
-            MetricType metric) {
-        return client.registerScalableTarget(b -> b.serviceNamespace(ServiceNamespace.DYNAMODB).resourceId(resourceId(table))
-                        .scalableDimension(dimension).minCapacity(toInt(low)).maxCapacity(toInt(high)))
+    private CompletableFuture<Void> register(
+            String table, ScalableDimension dimension, long low, long high, String policy, MetricType metric) {
+        return client.registerScalableTarget(b -> b.serviceNamespace(ServiceNamespace.DYNAMODB)
+                        .resourceId(resourceId(table))
+                        .scalableDimension(dimension)
+                        .minCapacity(toInt(low))
+                        .maxCapacity(toInt(high)))
                 .thenCompose(ok -> client.putScalingPolicy(b -> b.serviceNamespace(ServiceNamespace.DYNAMODB)
-                        .resourceId(resourceId(table)).scalableDimension(dimension).policyName(policy)
+                        .resourceId(resourceId(table))
+                        .scalableDimension(dimension)
+                        .policyName(policy)
                         .policyType(PolicyType.TARGET_TRACKING_SCALING)
                         .targetTrackingScalingPolicyConfiguration(c -> c.targetValue(targetPercent)
                                 .predefinedMetricSpecification(m -> m.predefinedMetricType(metric)))))
@@ -92,7 +107,8 @@ final class AutoScaling implements AutoCloseable {
 
     private CompletableFuture<Void> deregister(String table, ScalableDimension dimension) {
         return client.deregisterScalableTarget(b -> b.serviceNamespace(ServiceNamespace.DYNAMODB)
-                        .resourceId(resourceId(table)).scalableDimension(dimension))
+                        .resourceId(resourceId(table))
+                        .scalableDimension(dimension))
                 .handle((ok, error) -> {
                     if (error != null && !(ControlPlaneErrors.unwrap(error) instanceof ObjectNotFoundException)) {
                         throw new CompletionException(ControlPlaneErrors.unwrap(error));

@@ -44,7 +44,8 @@ final class ControlPlaneErrors {
 
     /** UpdateTable with the values the table already has (real DynamoDB refuses it). */
     static boolean isSameThroughput(Throwable t) {
-        return DynamoDbFailure.messageContains(t, "will not change") || DynamoDbFailure.messageContains(t, "equals the current value");
+        return DynamoDbFailure.messageContains(t, "will not change")
+                || DynamoDbFailure.messageContains(t, "equals the current value");
     }
 
     /** DeleteTable on a table with deletion protection. */

@@ -27,7 +27,8 @@ final class DecreaseQuota {
             return true;
         }
         return today < DECREASES_PER_DAY
-                && (table.lastDecrease() == null || !table.lastDecrease().plus(Duration.ofHours(1)).isAfter(now));
+                && (table.lastDecrease() == null
+                        || !table.lastDecrease().plus(Duration.ofHours(1)).isAfter(now));
     }
 
     /** When the next decrease of {@code table} will be accepted, seen from {@code now}. */
@@ -36,7 +37,10 @@ final class DecreaseQuota {
         if (table != null) {
             Instant last = table.lastDecrease();
             if (decreasesToday(now, table) >= DECREASES_PER_DAY) {
-                next = LocalDate.ofInstant(now, ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+                next = LocalDate.ofInstant(now, ZoneOffset.UTC)
+                        .plusDays(1)
+                        .atStartOfDay(ZoneOffset.UTC)
+                        .toInstant();
             } else if (last != null && last.plus(Duration.ofHours(1)).isAfter(now)) {
                 next = last.plus(Duration.ofHours(1));
             }

@@ -6,9 +6,6 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The table life cycle as a pure function of event time (the watermark), the wall clock and the
@@ -60,7 +58,8 @@ public final class Lifecycle implements Serializable {
     }
 
     public static Lifecycle of(PeriodTablesConfig config) {
-        return new Lifecycle(config.calendar(), config.get(ConfigKeys.ROTATION_LEAD), config.get(ConfigKeys.ALLOWED_LATENESS));
+        return new Lifecycle(
+                config.calendar(), config.get(ConfigKeys.ROTATION_LEAD), config.get(ConfigKeys.ALLOWED_LATENESS));
     }
 
     public PeriodCalendar calendar() {
@@ -124,8 +123,8 @@ public final class Lifecycle implements Serializable {
      * Never the rejected table, the tables of the period of {@code t} or of {@code wallClock} and
      * the next ones, nor this month's late table (by either clock).
      */
-    public boolean expired(TableNaming.TableRef table, TableNaming naming, Instant t, Instant wallClock,
-            Duration retention) {
+    public boolean expired(
+            TableNaming.TableRef table, TableNaming naming, Instant t, Instant wallClock, Duration retention) {
         if (keep(naming, t, wallClock).contains(table.name())) {
             return false;
         }
@@ -135,7 +134,11 @@ public final class Lifecycle implements Serializable {
                 end = table.period().end();
                 break;
             case LATE:
-                end = table.lateMonth().plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+                end = table.lateMonth()
+                        .plusMonths(1)
+                        .atDay(1)
+                        .atStartOfDay(ZoneOffset.UTC)
+                        .toInstant();
                 break;
             default:
                 return false;

@@ -44,9 +44,14 @@ final class LoweringBound {
     /** True when the current or oldest open period, by the watermark or by the bound, changed since last asked. */
     boolean phaseMoved(long watermark) {
         Instant now = Instant.ofEpochMilli(watermark);
-        String moved = lifecycle.calendar().periodOf(now).label() + "/" + lifecycle.oldestOpen(now).label()
+        String moved = lifecycle.calendar().periodOf(now).label() + "/"
+                + lifecycle.oldestOpen(now).label()
                 + (checkpointGated && closedBy != Long.MIN_VALUE && plan.namesTablesAt(closedBy)
-                        ? "/" + lifecycle.oldestOpen(Instant.ofEpochMilli(closedBy)).label() : "");
+                        ? "/"
+                                + lifecycle
+                                        .oldestOpen(Instant.ofEpochMilli(closedBy))
+                                        .label()
+                        : "");
         if (moved.equals(phase)) {
             return false;
         }

@@ -1,14 +1,11 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.Capacity;
-
+import java.time.Instant;
 import org.apache.flink.annotation.PublicEvolving;
-
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-
-import java.time.Instant;
 
 /**
  * One table as DescribeTable last saw it, reduced to what the life cycle acts on. The truth is
@@ -22,17 +19,30 @@ import java.time.Instant;
  * @param created true when the call that returned this description created the table
  */
 @PublicEvolving
-public record ManagedTable(String name, String status, Capacity capacity, boolean deletionProtected,
-        long decreasesToday, Instant lastDecrease, Instant lastIncrease, boolean created) {
+public record ManagedTable(
+        String name,
+        String status,
+        Capacity capacity,
+        boolean deletionProtected,
+        long decreasesToday,
+        Instant lastDecrease,
+        Instant lastIncrease,
+        boolean created) {
 
     static ManagedTable of(TableDescription table, boolean created) {
         ProvisionedThroughputDescription throughput = table.provisionedThroughput();
-        long decreases = throughput == null || throughput.numberOfDecreasesToday() == null ? 0
+        long decreases = throughput == null || throughput.numberOfDecreasesToday() == null
+                ? 0
                 : throughput.numberOfDecreasesToday();
-        return new ManagedTable(table.tableName(), table.tableStatusAsString(), capacityOf(table),
-                Boolean.TRUE.equals(table.deletionProtectionEnabled()), decreases,
+        return new ManagedTable(
+                table.tableName(),
+                table.tableStatusAsString(),
+                capacityOf(table),
+                Boolean.TRUE.equals(table.deletionProtectionEnabled()),
+                decreases,
                 throughput == null ? null : throughput.lastDecreaseDateTime(),
-                throughput == null ? null : throughput.lastIncreaseDateTime(), created);
+                throughput == null ? null : throughput.lastIncreaseDateTime(),
+                created);
     }
 
     public boolean isActive() {
@@ -46,7 +56,8 @@ public record ManagedTable(String name, String status, Capacity capacity, boolea
             return Capacity.ON_DEMAND;
         }
         var throughput = table.provisionedThroughput();
-        long write = throughput == null || throughput.writeCapacityUnits() == null ? 0 : throughput.writeCapacityUnits();
+        long write =
+                throughput == null || throughput.writeCapacityUnits() == null ? 0 : throughput.writeCapacityUnits();
         long read = throughput == null || throughput.readCapacityUnits() == null ? 0 : throughput.readCapacityUnits();
         // A table created on-demand may report 0/0 without a billing summary.
         return write == 0 && read == 0 ? Capacity.ON_DEMAND : new Capacity(write, read, false);

@@ -3,10 +3,6 @@ package io.periodtables.rotation;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one owner of the tables' life cycle, working like a controller: from the watermark, the
@@ -39,6 +37,7 @@ final class Reconciler implements AutoCloseable {
     interface Host {
         /** Runs {@code action} on the operator's thread. */
         void post(Runnable action);
+
         void emit(RotationEvent event);
 
         long wallClockMillis();
@@ -60,12 +59,18 @@ final class Reconciler implements AutoCloseable {
     private final List<Long> earlyReadings = new ArrayList<>();
     /** Tables asked for before the first pass read the prefix: created after it, if still missing. */
     private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
+
     private boolean read;
     private boolean passRunning;
     private boolean passAgain;
 
     /** @param gate what retention waits for before it deletes a table; null: nothing */
-    Reconciler(TableManager tables, PeriodTablesConfig config, RotationState state, RotationMetrics metrics, Host host,
+    Reconciler(
+            TableManager tables,
+            PeriodTablesConfig config,
+            RotationState state,
+            RotationMetrics metrics,
+            Host host,
             RetentionGate gate) {
         this.tables = tables;
         this.lifecycle = Lifecycle.of(config);
@@ -78,7 +83,8 @@ final class Reconciler implements AutoCloseable {
         this.actual = new ActualTables(tables, naming, host);
         this.operations = new TableOperations(host);
         this.lowering = new LoweringBound(lifecycle, plan);
-        this.retention = new RetentionSweep(tables, operations, actual, metrics, host, () -> state.watermark, this::failed, gate);
+        this.retention = new RetentionSweep(
+                tables, operations, actual, metrics, host, () -> state.watermark, this::failed, gate);
     }
 
     /** Tables are lowered only by watermarks completed checkpoints covered ({@link LoweringBound}). */
@@ -173,11 +179,20 @@ final class Reconciler implements AutoCloseable {
             metrics.prebuildLead(lead);
             if (table.created()) {
                 metrics.tablesCreated.inc();
-                LOG.info("Created table {} at tier CURRENT ({}): {}; its period starts {} by the watermark when it was asked for",
-                        name, table.capacity(), why, TablePlan.relative(lead));
+                LOG.info(
+                        "Created table {} at tier CURRENT ({}): {}; its period starts {} by the watermark when it was asked for",
+                        name,
+                        table.capacity(),
+                        why,
+                        TablePlan.relative(lead));
             }
-            host.emit(new RotationEvent(RotationEvent.Kind.TABLE_READY, name, tables.tierOf(table).orElse(null),
-                    state.watermark, lead, table.created() ? "created" : "existed"));
+            host.emit(new RotationEvent(
+                    RotationEvent.Kind.TABLE_READY,
+                    name,
+                    tables.tierOf(table).orElse(null),
+                    state.watermark,
+                    lead,
+                    table.created() ? "created" : "existed"));
             reconcile(name);
         });
     }
@@ -188,8 +203,13 @@ final class Reconciler implements AutoCloseable {
             return;
         }
         passRunning = true;
-        actual.read(name -> full || !actual.contains(name) || plan.actionFor(name, actual.get(name), view()).isPresent(),
-                operations::busy, (name, error) -> failed(name, name == null ? "list tables" : "describe", error), () -> {
+        actual.read(
+                name -> full
+                        || !actual.contains(name)
+                        || plan.actionFor(name, actual.get(name), view()).isPresent(),
+                operations::busy,
+                (name, error) -> failed(name, name == null ? "list tables" : "describe", error),
+                () -> {
                     metrics.observe(actual.all());
                     actual.names().forEach(this::reconcile);
                     if (!read) {
@@ -216,7 +236,8 @@ final class Reconciler implements AutoCloseable {
             return;
         }
         TablePlan.View view = view();
-        plan.awaitedArchive(name, table, view).ifPresent(period -> retention.awaitArchive(name, period, () -> reconcile(name)));
+        plan.awaitedArchive(name, table, view)
+                .ifPresent(period -> retention.awaitArchive(name, period, () -> reconcile(name)));
         Optional<TablePlan.Action> action = plan.actionFor(name, table, view);
         if (action.isEmpty()) {
             return;
@@ -225,27 +246,33 @@ final class Reconciler implements AutoCloseable {
         Instant now = Instant.ofEpochMilli(host.wallClockMillis());
         switch (a.kind()) {
             case DELETE -> retention.delete(name);
-            case ENABLE_TTL -> operations.start(name, "enable TTL", tables.enableTtl(name), (changed, error) -> {
-                if (error != null) {
-                    failed(name, "enable TTL", error);
-                } else {
-                    ttlOn.add(name);
-                }
-            });
+            case ENABLE_TTL ->
+                operations.start(name, "enable TTL", tables.enableTtl(name), (changed, error) -> {
+                    if (error != null) {
+                        failed(name, "enable TTL", error);
+                    } else {
+                        ttlOn.add(name);
+                    }
+                });
             case SET_TIER -> {
                 if (a.decrease() && !DecreaseQuota.allows(now, table)) {
                     operations.waitForQuota(table, DecreaseQuota.next(now, table));
                     return;
                 }
-                operations.start(name, "tier " + a.tier(), tables.setCapacity(name, a.target()),
+                operations.start(
+                        name,
+                        "tier " + a.tier(),
+                        tables.setCapacity(name, a.target()),
                         (changed, error) -> onTierSet(name, table, a, changed, error));
             }
         }
     }
 
-    private void onTierSet(String name, ManagedTable before, TablePlan.Action action, Optional<ManagedTable> after, Throwable error) {
+    private void onTierSet(
+            String name, ManagedTable before, TablePlan.Action action, Optional<ManagedTable> after, Throwable error) {
         if (error instanceof DecreaseQuota.Refused refused) {
-            operations.waitForQuota(before, Instant.ofEpochMilli(host.wallClockMillis()).plus(refused.waitFor()));
+            operations.waitForQuota(
+                    before, Instant.ofEpochMilli(host.wallClockMillis()).plus(refused.waitFor()));
             return;
         }
         if (error != null) {
@@ -260,18 +287,34 @@ final class Reconciler implements AutoCloseable {
         boolean changed = !after.get().capacity().equals(before.capacity());
         if (changed) {
             metrics.tierChanges.inc();
-            LOG.info("{} table {} to tier {} ({} -> {}): {}", action.decrease() ? "Lowered" : "Raised", name,
-                    action.tier(), before.capacity(), after.get().capacity(), action.why());
+            LOG.info(
+                    "{} table {} to tier {} ({} -> {}): {}",
+                    action.decrease() ? "Lowered" : "Raised",
+                    name,
+                    action.tier(),
+                    before.capacity(),
+                    after.get().capacity(),
+                    action.why());
         }
-        host.emit(new RotationEvent(RotationEvent.Kind.TIER_SET, name, action.tier(), state.watermark, 0,
+        host.emit(new RotationEvent(
+                RotationEvent.Kind.TIER_SET,
+                name,
+                action.tier(),
+                state.watermark,
+                0,
                 changed ? "changed" : "unchanged"));
         reconcile(name);
     }
 
     private TablePlan.View view() {
         long lowerBy = lowering.lowerBy(state.watermark);
-        return new TablePlan.View(state.hasWatermark() ? watermark() : null, Instant.ofEpochMilli(lowerBy),
-                Instant.ofEpochMilli(host.wallClockMillis()), ttlOn, retention.leftAlone(), retention.archived());
+        return new TablePlan.View(
+                state.hasWatermark() ? watermark() : null,
+                Instant.ofEpochMilli(lowerBy),
+                Instant.ofEpochMilli(host.wallClockMillis()),
+                ttlOn,
+                retention.leftAlone(),
+                retention.archived());
     }
 
     @Override

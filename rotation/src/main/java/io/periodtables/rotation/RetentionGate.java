@@ -1,11 +1,9 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.Period;
-
-import org.apache.flink.annotation.PublicEvolving;
-
 import java.io.IOException;
 import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What retention asks before it deletes an expired table: whether the table's period is kept

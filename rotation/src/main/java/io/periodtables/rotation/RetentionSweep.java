@@ -1,12 +1,10 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.Period;
-
-import javax.annotation.Nullable;
-
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import javax.annotation.Nullable;
 
 /**
  * The {@link Reconciler}'s retention: deletes the tables {@link TablePlan} finds past
@@ -28,11 +26,21 @@ final class RetentionSweep implements AutoCloseable {
     private final Reconciler.Host host;
     private final LongSupplier watermark;
     private final Failures failures;
-    @Nullable private final ArchiveWait archive;
+
+    @Nullable
+    private final ArchiveWait archive;
+
     private final Set<String> leftAlone = new HashSet<>();
 
-    RetentionSweep(TableManager tables, TableOperations operations, ActualTables actual, RotationMetrics metrics,
-            Reconciler.Host host, LongSupplier watermark, Failures failures, @Nullable RetentionGate gate) {
+    RetentionSweep(
+            TableManager tables,
+            TableOperations operations,
+            ActualTables actual,
+            RotationMetrics metrics,
+            Reconciler.Host host,
+            LongSupplier watermark,
+            Failures failures,
+            @Nullable RetentionGate gate) {
         this.tables = tables;
         this.operations = operations;
         this.actual = actual;
@@ -76,12 +84,18 @@ final class RetentionSweep implements AutoCloseable {
         } else if (deletion == TableManager.Deletion.DELETED) {
             actual.remove(name);
             metrics.retentionDeletions.inc();
-            host.emit(new RotationEvent(RotationEvent.Kind.TABLE_DELETED, name, null, watermark.getAsLong(), 0, "retention"));
+            host.emit(new RotationEvent(
+                    RotationEvent.Kind.TABLE_DELETED, name, null, watermark.getAsLong(), 0, "retention"));
         } else {
             leftAlone.add(name);
             if (deletion == TableManager.Deletion.PROTECTED) {
                 metrics.deletionProtectedSkips.inc();
-                host.emit(new RotationEvent(RotationEvent.Kind.DELETION_PROTECTED, name, null, watermark.getAsLong(), 0,
+                host.emit(new RotationEvent(
+                        RotationEvent.Kind.DELETION_PROTECTED,
+                        name,
+                        null,
+                        watermark.getAsLong(),
+                        0,
                         "past retention, deletion protection on"));
             }
         }

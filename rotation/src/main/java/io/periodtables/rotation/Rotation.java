@@ -4,18 +4,16 @@ import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.MissingTableHandler;
-
-import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.util.Preconditions;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.util.Preconditions;
 
 /**
  * Wires the table rotation into a job with one call:
@@ -44,12 +42,14 @@ import java.util.concurrent.CompletableFuture;
 public final class Rotation {
     /** The operator's uid: keep it stable, savepoints map its state by it. */
     public static final String UID = "period-rotation";
+
     public static final String NAME = "Period table rotation";
 
     private Rotation() {}
 
     /** Attaches the rotation with defaults: a client from {@link DynamoDbClients#of}, a pass every 30 s. */
-    public static <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide, PeriodTablesConfig config) {
+    public static <T> SingleOutputStreamOperator<RotationEvent> attach(
+            DataStream<T> sparseSide, PeriodTablesConfig config) {
         return builder(config).attach(sparseSide);
     }
 
@@ -78,7 +78,8 @@ public final class Rotation {
         TableManager manager = TableManager.create(config);
         CompletableFuture<?>[] ensured = periods.stream().map(manager::ensure).toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(ensured)
-                .thenApply(done -> periods.stream().map(config.naming()::periodTable).toList())
+                .thenApply(done ->
+                        periods.stream().map(config.naming()::periodTable).toList())
                 .whenComplete((names, error) -> manager.close());
     }
 
@@ -117,15 +118,18 @@ public final class Rotation {
          * (and tries failed operations again).
          */
         public Builder reconcileInterval(Duration value) {
-            Preconditions.checkArgument(value != null && !value.isNegative() && !value.isZero(),
-                    "reconcileInterval must be positive, was %s", value);
+            Preconditions.checkArgument(
+                    value != null && !value.isNegative() && !value.isZero(),
+                    "reconcileInterval must be positive, was %s",
+                    value);
             this.reconcileInterval = value;
             return this;
         }
 
         /** At the end of a bounded input, how long running table operations may take to finish. */
         public Builder finishTimeout(Duration value) {
-            Preconditions.checkArgument(value != null && !value.isNegative(), "finishTimeout must be >= 0, was %s", value);
+            Preconditions.checkArgument(
+                    value != null && !value.isNegative(), "finishTimeout must be >= 0, was %s", value);
             this.finishTimeout = value;
             return this;
         }
@@ -153,8 +157,10 @@ public final class Rotation {
          * table before it ({@code tables.capacity.target-utilization}, within {@code
          * tables.capacity.current.min}..{@code .max}); without it, at the {@code current} tier.
          */
-        public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide, DataStream<TableLoad> load) {
-            return sparseSide.connect(load)
+        public <T> SingleOutputStreamOperator<RotationEvent> attach(
+                DataStream<T> sparseSide, DataStream<TableLoad> load) {
+            return sparseSide
+                    .connect(load)
                     .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options()))
                     .setParallelism(1)
                     .uid(UID)
@@ -167,6 +173,12 @@ public final class Rotation {
     }
 
     /** Everything the rotation operator is built from; serializable, travels with the job graph. {@code retentionGate} may be null. */
-    record Options(PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings,
-            Duration reconcileInterval, Duration finishTimeout, RetentionGate retentionGate) implements java.io.Serializable {}
+    record Options(
+            PeriodTablesConfig config,
+            DynamoDbClients clients,
+            TableManagerSettings settings,
+            Duration reconcileInterval,
+            Duration finishTimeout,
+            RetentionGate retentionGate)
+            implements java.io.Serializable {}
 }

@@ -1,7 +1,6 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.CapacityTier;
-
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -17,7 +16,8 @@ import org.apache.flink.annotation.PublicEvolving;
  * @param detail {@code created}/{@code existed}, {@code changed}/{@code unchanged}, or the error
  */
 @PublicEvolving
-public record RotationEvent(Kind kind, String table, CapacityTier tier, long watermark, long leadMillis, String detail) {
+public record RotationEvent(
+        Kind kind, String table, CapacityTier tier, long watermark, long leadMillis, String detail) {
 
     /** Kinds of rotation events. */
     @PublicEvolving

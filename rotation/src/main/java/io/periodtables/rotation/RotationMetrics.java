@@ -1,11 +1,10 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.UserMetrics;
+import java.util.Collection;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
-
-import java.util.Collection;
 
 /**
  * The rotation operator's metrics, in its operator's {@code kinesisanalytics} group (see
@@ -60,11 +59,16 @@ final class RotationMetrics {
     /** The tables a pass saw. */
     void observe(Collection<ManagedTable> tables) {
         managedTables = tables.size();
-        provisionedWriteCapacity = tables.stream().filter(t -> !t.capacity().onDemand())
-                .mapToLong(t -> t.capacity().writeUnits()).sum();
+        provisionedWriteCapacity = tables.stream()
+                .filter(t -> !t.capacity().onDemand())
+                .mapToLong(t -> t.capacity().writeUnits())
+                .sum();
         String open = openTable;
-        tables.stream().filter(t -> t.name().equals(open)).findFirst()
-                .ifPresent(t -> openTableProvisionedWcu = t.capacity().onDemand() ? 0 : t.capacity().writeUnits());
+        tables.stream()
+                .filter(t -> t.name().equals(open))
+                .findFirst()
+                .ifPresent(t -> openTableProvisionedWcu =
+                        t.capacity().onDemand() ? 0 : t.capacity().writeUnits());
     }
 
     long prebuildLeadSeconds() {

@@ -2,28 +2,25 @@ package io.periodtables.rotation;
 
 import io.periodtables.conf.TableBudget;
 import io.periodtables.conf.UserMetrics;
-
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.StateSnapshotContext;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.List;
-import java.util.NavigableMap;
-import java.util.TreeMap;
 
 /**
  * The Flink side of the rotation: a parallelism-1 operator that hands every watermark advance,
@@ -67,11 +64,13 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
-        store = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("period-rotation-state", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        store = context.getOperatorStateStore()
+                .getListState(new ListStateDescriptor<>(
+                        "period-rotation-state", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         if (context.isRestored()) {
             for (byte[] bytes : store.get()) {
-                restored = SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
+                restored =
+                        SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
             }
             if (restored != null) {
                 restored.load.keepOnly(options.config().naming()); // a changed prefix or period length
@@ -87,7 +86,12 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
         manager = TableManager.create(options.config(), options.clients(), options.settings());
         state = restored != null ? restored : new RotationState();
         metrics = new RotationMetrics(UserMetrics.of(getMetricGroup()));
-        reconciler = new Reconciler(manager, options.config(), state, metrics, new Reconciler.Host() {
+        reconciler = new Reconciler(
+                manager,
+                options.config(),
+                state,
+                metrics,
+                new Reconciler.Host() {
                     @Override
                     public void post(Runnable action) {
                         try {
@@ -106,7 +110,8 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
                     public long wallClockMillis() {
                         return getProcessingTimeService().getCurrentProcessingTime();
                     }
-                }, options.retentionGate());
+                },
+                options.retentionGate());
         if (getRuntimeContext().isCheckpointingEnabled()) {
             reconciler.gateLoweringOnCheckpoints(state.watermark);
         }
@@ -148,8 +153,8 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         watermarkAtCheckpoint.put(context.getCheckpointId(), state.watermark);
-        store.update(List.of(SimpleVersionedSerialization.writeVersionAndSerialize(
-                RotationStateSerializer.INSTANCE, state)));
+        store.update(List.of(
+                SimpleVersionedSerialization.writeVersionAndSerialize(RotationStateSerializer.INSTANCE, state)));
     }
 
     @Override

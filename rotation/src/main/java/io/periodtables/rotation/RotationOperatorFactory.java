@@ -4,14 +4,15 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
-import org.apache.flink.streaming.api.operators.TwoInputStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.StreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperatorFactory;
 
 /** Builds {@link RotationOperator} with the task's mailbox executor; never chained, so it runs on its own. */
 @Internal
 final class RotationOperatorFactory<T> extends AbstractStreamOperatorFactory<RotationEvent>
-        implements OneInputStreamOperatorFactory<T, RotationEvent>, TwoInputStreamOperatorFactory<T, TableLoad, RotationEvent> {
+        implements OneInputStreamOperatorFactory<T, RotationEvent>,
+                TwoInputStreamOperatorFactory<T, TableLoad, RotationEvent> {
     private static final long serialVersionUID = 1L;
 
     private final Rotation.Options options;
@@ -23,7 +24,8 @@ final class RotationOperatorFactory<T> extends AbstractStreamOperatorFactory<Rot
 
     @Override
     @SuppressWarnings("unchecked")
-    public <O extends StreamOperator<RotationEvent>> O createStreamOperator(StreamOperatorParameters<RotationEvent> parameters) {
+    public <O extends StreamOperator<RotationEvent>> O createStreamOperator(
+            StreamOperatorParameters<RotationEvent> parameters) {
         return (O) new RotationOperator<T>(options, parameters);
     }
 

@@ -9,6 +9,7 @@ package io.periodtables.rotation;
 final class RotationState {
     /** {@link Long#MIN_VALUE} until a watermark inside the labelled years arrived. */
     long watermark = Long.MIN_VALUE;
+
     final WriteLoad load = new WriteLoad();
 
     boolean hasWatermark() {

@@ -1,13 +1,12 @@
 package io.periodtables.rotation;
 
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
-
 import java.io.IOException;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
  * The explicit, versioned byte format of {@link RotationState}. Version 3 (written):
@@ -51,8 +50,8 @@ final class RotationStateSerializer implements SimpleVersionedSerializer<Rotatio
     @Override
     public RotationState deserialize(int version, byte[] bytes) throws IOException {
         if (version < 1 || version > VERSION) {
-            throw new IOException("unknown rotation state version " + version + " (this build reads versions 1 to "
-                    + VERSION + ")");
+            throw new IOException(
+                    "unknown rotation state version " + version + " (this build reads versions 1 to " + VERSION + ")");
         }
         DataInputDeserializer in = new DataInputDeserializer(bytes);
         RotationState state = new RotationState();

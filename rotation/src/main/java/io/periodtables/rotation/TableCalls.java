@@ -2,16 +2,6 @@ package io.periodtables.rotation;
 
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.TableNaming;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
-import software.amazon.awssdk.core.waiters.WaiterOverrideConfiguration;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
-import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbAsyncWaiter;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +10,13 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
+import software.amazon.awssdk.core.waiters.WaiterOverrideConfiguration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbAsyncWaiter;
 
 /**
  * Single attempts of {@link TableManager}'s DynamoDB calls (the manager retries them):
@@ -34,11 +31,18 @@ final class TableCalls implements AutoCloseable {
     private final TableNaming naming;
     private final DynamoDbAsyncWaiter waiter;
 
-    TableCalls(DynamoDbAsyncClient client, TableNaming naming, ScheduledExecutorService scheduler, TableManagerSettings settings) {
+    TableCalls(
+            DynamoDbAsyncClient client,
+            TableNaming naming,
+            ScheduledExecutorService scheduler,
+            TableManagerSettings settings) {
         this.client = client;
         this.naming = naming;
-        long polls = Math.max(1, settings.activeTimeout().toMillis() / settings.pollInterval().toMillis());
-        this.waiter = DynamoDbAsyncWaiter.builder().client(client).scheduledExecutorService(scheduler)
+        long polls = Math.max(
+                1, settings.activeTimeout().toMillis() / settings.pollInterval().toMillis());
+        this.waiter = DynamoDbAsyncWaiter.builder()
+                .client(client)
+                .scheduledExecutorService(scheduler)
                 .overrideConfiguration(WaiterOverrideConfiguration.builder()
                         .backoffStrategy(FixedDelayBackoffStrategy.create(settings.pollInterval()))
                         .maxAttempts((int) Math.min(Integer.MAX_VALUE - 1, polls) + 1)
@@ -50,9 +54,12 @@ final class TableCalls implements AutoCloseable {
     /** Completes with the table once it is ACTIVE, after checking its key schema. */
     CompletableFuture<ManagedTable> untilActive(String table, boolean created) {
         return waiter.waitUntilTableExists(b -> b.tableName(table)).thenApply(response -> {
-            var description = response.matched().response()
-                    .orElseThrow(() -> new CompletionException(response.matched().exception()
-                            .orElseGet(() -> new IllegalStateException("waiting for table " + table + " to be ACTIVE failed"))))
+            var description = response.matched()
+                    .response()
+                    .orElseThrow(() -> new CompletionException(response.matched()
+                            .exception()
+                            .orElseGet(() ->
+                                    new IllegalStateException("waiting for table " + table + " to be ACTIVE failed"))))
                     .table();
             TableRequests.checkKeySchema(description);
             return ManagedTable.of(description, created);
@@ -91,29 +98,37 @@ final class TableCalls implements AutoCloseable {
 
     /** True when the table carries our tag, false when it does not; fails when its tags cannot be read. */
     CompletableFuture<Boolean> hasOurTag(String table) {
-        return describeArn(table).thenCompose(arn -> tagsFrom(arn, null, new LinkedHashMap<>())).handle((tags, error) -> {
-            if (error == null) {
-                return TableNaming.MANAGED_BY_VALUE.equals(tags.get(TableNaming.MANAGED_BY_TAG));
-            }
-            throw new CompletionException(ControlPlaneErrors.unwrap(error));
-        });
+        return describeArn(table)
+                .thenCompose(arn -> tagsFrom(arn, null, new LinkedHashMap<>()))
+                .handle((tags, error) -> {
+                    if (error == null) {
+                        return TableNaming.MANAGED_BY_VALUE.equals(tags.get(TableNaming.MANAGED_BY_TAG));
+                    }
+                    throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                });
     }
 
     private CompletableFuture<String> describeArn(String table) {
-        return client.describeTable(b -> b.tableName(table)).thenApply(r -> r.table().tableArn());
+        return client.describeTable(b -> b.tableName(table))
+                .thenApply(r -> r.table().tableArn());
     }
 
     private CompletableFuture<Map<String, String>> tagsFrom(String arn, String token, Map<String, String> tags) {
-        return client.listTagsOfResource(b -> b.resourceArn(arn).nextToken(token)).thenCompose(page -> {
-            page.tags().forEach(t -> tags.put(t.key(), t.value()));
-            return page.nextToken() == null ? CompletableFuture.completedFuture(tags) : tagsFrom(arn, page.nextToken(), tags);
-        });
+        return client.listTagsOfResource(b -> b.resourceArn(arn).nextToken(token))
+                .thenCompose(page -> {
+                    page.tags().forEach(t -> tags.put(t.key(), t.value()));
+                    return page.nextToken() == null
+                            ? CompletableFuture.completedFuture(tags)
+                            : tagsFrom(arn, page.nextToken(), tags);
+                });
     }
 
     /** One attempt at turning TTL on (attribute {@code ttl}); true when this call turned it on. */
     CompletableFuture<Boolean> enableTtl(String table) {
         return client.describeTimeToLive(b -> b.tableName(table)).thenCompose(ttl -> {
-            TimeToLiveStatus status = ttl.timeToLiveDescription() == null ? null : ttl.timeToLiveDescription().timeToLiveStatus();
+            TimeToLiveStatus status = ttl.timeToLiveDescription() == null
+                    ? null
+                    : ttl.timeToLiveDescription().timeToLiveStatus();
             if (status == TimeToLiveStatus.ENABLED || status == TimeToLiveStatus.ENABLING) {
                 return CompletableFuture.completedFuture(false);
             }
@@ -140,17 +155,18 @@ final class TableCalls implements AutoCloseable {
             if (found.get().deletionProtected()) {
                 return CompletableFuture.completedFuture(TableManager.Deletion.PROTECTED);
             }
-            return hasOurTag(table).thenCompose(ours -> !ours
-                    ? CompletableFuture.completedFuture(TableManager.Deletion.NOT_OURS)
-                    : client.deleteTable(b -> b.tableName(table)).handle((ok, error) -> {
-                        if (error == null || ControlPlaneErrors.isNotFound(error)) {
-                            return TableManager.Deletion.DELETED;
-                        }
-                        if (ControlPlaneErrors.isDeletionProtected(error)) {
-                            return TableManager.Deletion.PROTECTED;
-                        }
-                        throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                    }));
+            return hasOurTag(table)
+                    .thenCompose(ours -> !ours
+                            ? CompletableFuture.completedFuture(TableManager.Deletion.NOT_OURS)
+                            : client.deleteTable(b -> b.tableName(table)).handle((ok, error) -> {
+                                if (error == null || ControlPlaneErrors.isNotFound(error)) {
+                                    return TableManager.Deletion.DELETED;
+                                }
+                                if (ControlPlaneErrors.isDeletionProtected(error)) {
+                                    return TableManager.Deletion.PROTECTED;
+                                }
+                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                            }));
         });
     }
 
@@ -158,9 +174,15 @@ final class TableCalls implements AutoCloseable {
     static TableManager.Deletion logged(String table, TableManager.Deletion deletion) {
         switch (deletion) {
             case DELETED -> LOG.info("Deleted table {}: its period ended longer ago than tables.retention", table);
-            case PROTECTED -> LOG.warn("Table {} is past tables.retention but has deletion protection; not deleting it", table);
-            default -> LOG.info("Table {} is past tables.retention but does not carry the tag {}={} (or its tags"
-                    + " cannot be read); leaving it", table, TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
+            case PROTECTED ->
+                LOG.warn("Table {} is past tables.retention but has deletion protection; not deleting it", table);
+            default ->
+                LOG.info(
+                        "Table {} is past tables.retention but does not carry the tag {}={} (or its tags"
+                                + " cannot be read); leaving it",
+                        table,
+                        TableNaming.MANAGED_BY_TAG,
+                        TableNaming.MANAGED_BY_VALUE);
         }
         return deletion;
     }

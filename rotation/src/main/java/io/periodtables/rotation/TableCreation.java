@@ -4,12 +4,6 @@ import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +11,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * {@link TableManager}'s ensure: CreateTable (an existing table counts), wait for ACTIVE, turn
@@ -32,7 +29,11 @@ final class TableCreation {
     private final Function<String, CompletableFuture<Boolean>> enableTtl;
     private final Map<String, CompletableFuture<ManagedTable>> ensuring = new ConcurrentHashMap<>();
 
-    TableCreation(PeriodTablesConfig config, DynamoDbAsyncClient client, TableCalls calls, RetryLoop retry,
+    TableCreation(
+            PeriodTablesConfig config,
+            DynamoDbAsyncClient client,
+            TableCalls calls,
+            RetryLoop retry,
             Function<String, CompletableFuture<Boolean>> enableTtl) {
         this.config = config;
         this.client = client;
@@ -48,17 +49,21 @@ final class TableCreation {
             return running.copy();
         }
         AtomicBoolean created = new AtomicBoolean();
-        retry.run("create table " + name, () -> client.createTable(TableRequests.create(config, name, capacity, tags))
-                        .handle((response, error) -> {
-                            if (error == null) {
-                                created.set(true);
-                            } else if (!ControlPlaneErrors.isInUse(error)) {
-                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                            } // in use: it exists (or someone else is creating it); wait for it
-                            return null;
-                        })
-                        .thenCompose(ignored -> calls.untilActive(name, created.get())))
-                .thenCompose(table -> ttl ? enableTtlQuietly(name).thenApply(ignored -> table) : CompletableFuture.completedFuture(table))
+        retry.run(
+                        "create table " + name,
+                        () -> client.createTable(TableRequests.create(config, name, capacity, tags))
+                                .handle((response, error) -> {
+                                    if (error == null) {
+                                        created.set(true);
+                                    } else if (!ControlPlaneErrors.isInUse(error)) {
+                                        throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                                    } // in use: it exists (or someone else is creating it); wait for it
+                                    return null;
+                                })
+                                .thenCompose(ignored -> calls.untilActive(name, created.get())))
+                .thenCompose(table -> ttl
+                        ? enableTtlQuietly(name).thenApply(ignored -> table)
+                        : CompletableFuture.completedFuture(table))
                 .whenComplete((table, error) -> {
                     ensuring.remove(name, mine);
                     if (error != null) {
@@ -77,7 +82,9 @@ final class TableCreation {
     private CompletableFuture<Void> enableTtlQuietly(String name) {
         return enableTtl.apply(name).handle((ok, error) -> {
             if (error != null) {
-                LOG.warn("Could not enable TTL on {} (attribute ttl): {}; the rotation tries again", name,
+                LOG.warn(
+                        "Could not enable TTL on {} (attribute ttl): {}; the rotation tries again",
+                        name,
                         ControlPlaneErrors.describe(error));
             }
             return null;

@@ -7,15 +7,6 @@ import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import org.apache.flink.annotation.PublicEvolving;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.TableStatus;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +20,11 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import org.apache.flink.annotation.PublicEvolving;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * The DynamoDB control-plane operations on period-tables' tables, each idempotent and
@@ -48,13 +44,18 @@ public final class TableManager implements AutoCloseable {
 
     /** Tag keys written on every created table, besides {@link TableNaming#MANAGED_BY_TAG}. */
     public static final String TAG_KIND = "period-tables.kind";
+
     public static final String TAG_PERIOD_START = "period-tables.period-start";
     public static final String TAG_PERIOD_END = "period-tables.period-end";
     public static final String TAG_LATE_MONTH = "period-tables.late-month";
 
     /** What {@link #delete} did. */
     @PublicEvolving
-    public enum Deletion { DELETED, PROTECTED, NOT_OURS }
+    public enum Deletion {
+        DELETED,
+        PROTECTED,
+        NOT_OURS
+    }
 
     private final PeriodTablesConfig config;
     private final TableNaming naming;
@@ -71,8 +72,14 @@ public final class TableManager implements AutoCloseable {
     private final Map<String, CompletableFuture<Optional<ManagedTable>>> raising = new ConcurrentHashMap<>();
 
     /** A manager with a client of its own, built by {@code clients}; {@link #close()} closes it. */
-    public static TableManager create(PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings) {
-        return new TableManager(config, clients.newAsyncClient(settings.maxConcurrency()), true, settings, Clock.systemUTC(),
+    public static TableManager create(
+            PeriodTablesConfig config, DynamoDbClients clients, TableManagerSettings settings) {
+        return new TableManager(
+                config,
+                clients.newAsyncClient(settings.maxConcurrency()),
+                true,
+                settings,
+                Clock.systemUTC(),
                 AutoScaling.of(config).orElse(null));
     }
 
@@ -82,13 +89,19 @@ public final class TableManager implements AutoCloseable {
     }
 
     /** A manager on a client that the caller keeps and closes. */
-    public TableManager(PeriodTablesConfig config, DynamoDbAsyncClient client, TableManagerSettings settings, Clock clock) {
+    public TableManager(
+            PeriodTablesConfig config, DynamoDbAsyncClient client, TableManagerSettings settings, Clock clock) {
         this(config, client, false, settings, clock, null);
     }
 
     /** With {@code autoScaling} (closed by {@link #close()}) registering the open tables, or none. */
-    TableManager(PeriodTablesConfig config, DynamoDbAsyncClient client, boolean ownsClient,
-            TableManagerSettings settings, Clock clock, AutoScaling autoScaling) {
+    TableManager(
+            PeriodTablesConfig config,
+            DynamoDbAsyncClient client,
+            boolean ownsClient,
+            TableManagerSettings settings,
+            Clock clock,
+            AutoScaling autoScaling) {
         this.autoScaling = autoScaling;
         this.config = config;
         this.naming = config.naming();
@@ -119,7 +132,8 @@ public final class TableManager implements AutoCloseable {
         Map<String, String> tags = creation.baseTags("period");
         tags.put(TAG_PERIOD_START, period.start().toString());
         tags.put(TAG_PERIOD_END, period.end().toString());
-        return creation.ensure(naming.periodTable(period), capacity, tags, config.ttl().isPresent())
+        return creation.ensure(
+                        naming.periodTable(period), capacity, tags, config.ttl().isPresent())
                 .thenCompose(this::registerIfOpen);
     }
 
@@ -131,8 +145,11 @@ public final class TableManager implements AutoCloseable {
         return retry.run("register " + table.name() + " with auto scaling", () -> autoScaling.register(table.name()))
                 .handle((ok, error) -> {
                     if (error != null) {
-                        LOG.warn("Could not register table {} with Application Auto Scaling: {}; it keeps {}", table.name(),
-                                ControlPlaneErrors.describe(error), table.capacity());
+                        LOG.warn(
+                                "Could not register table {} with Application Auto Scaling: {}; it keeps {}",
+                                table.name(),
+                                ControlPlaneErrors.describe(error),
+                                table.capacity());
                     }
                     return table;
                 });
@@ -142,7 +159,8 @@ public final class TableManager implements AutoCloseable {
     public CompletableFuture<ManagedTable> ensureLateTable(YearMonth month) {
         Map<String, String> tags = creation.baseTags("late");
         tags.put(TAG_LATE_MONTH, month.toString());
-        String name = naming.lateTable(month.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
+        String name =
+                naming.lateTable(month.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
         return creation.ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent());
     }
 
@@ -155,8 +173,9 @@ public final class TableManager implements AutoCloseable {
     public CompletableFuture<ManagedTable> ensureTable(String tableName) {
         Optional<TableNaming.TableRef> ref = naming.parse(tableName);
         if (ref.isEmpty()) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("'" + tableName
-                    + "' is not a table name of prefix '" + naming.prefix() + "' and period " + naming.calendar().length()));
+            return CompletableFuture.failedFuture(
+                    new IllegalArgumentException("'" + tableName + "' is not a table name of prefix '" + naming.prefix()
+                            + "' and period " + naming.calendar().length()));
         }
         switch (ref.get().kind()) {
             case PERIOD:
@@ -179,34 +198,45 @@ public final class TableManager implements AutoCloseable {
 
     /** As {@link #setTier}, to any capacity (an open table sized from observation). */
     public CompletableFuture<Optional<ManagedTable>> setCapacity(String tableName, Capacity target) {
-        return retry.run("set tier of " + tableName, () -> calls.describe(tableName).thenCompose(found -> {
-            if (found.isEmpty() || TableStatus.DELETING.toString().equals(found.get().status())) {
-                return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
-            }
-            ManagedTable table = found.get();
-            if (!table.isActive()) {
-                throw new RetryLaterException("table " + tableName + " is " + table.status(), null, null);
-            }
-            if (table.capacity().equals(target)) {
-                return CompletableFuture.completedFuture(found);
-            }
-            // Auto scaling would undo a lower tier: the table leaves it first.
-            CompletableFuture<Void> leave = autoScaling != null && TableRequests.isDecrease(table.capacity(), target)
-                    ? autoScaling.deregister(tableName) : CompletableFuture.completedFuture(null);
-            return leave.thenCompose(left -> client.updateTable(TableRequests.update(tableName, table.capacity(), target)))
-                    .handle((ok, error) -> {
-                        if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
-                            return null;
-                        }
-                        if (ControlPlaneErrors.isLimitExceeded(error) && TableRequests.isDecrease(table.capacity(), target)) {
-                            Instant now = clock.instant();
-                            Duration wait = settings.decreaseQuotaDelay()
-                                    .orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
-                            throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
-                        }
-                        throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                    }).thenCompose(ignored -> calls.untilActive(tableName, false)).thenApply(Optional::of);
-        }));
+        return retry.run(
+                "set tier of " + tableName,
+                () -> calls.describe(tableName).thenCompose(found -> {
+                    if (found.isEmpty()
+                            || TableStatus.DELETING
+                                    .toString()
+                                    .equals(found.get().status())) {
+                        return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
+                    }
+                    ManagedTable table = found.get();
+                    if (!table.isActive()) {
+                        throw new RetryLaterException("table " + tableName + " is " + table.status(), null, null);
+                    }
+                    if (table.capacity().equals(target)) {
+                        return CompletableFuture.completedFuture(found);
+                    }
+                    // Auto scaling would undo a lower tier: the table leaves it first.
+                    CompletableFuture<Void> leave =
+                            autoScaling != null && TableRequests.isDecrease(table.capacity(), target)
+                                    ? autoScaling.deregister(tableName)
+                                    : CompletableFuture.completedFuture(null);
+                    return leave.thenCompose(left ->
+                                    client.updateTable(TableRequests.update(tableName, table.capacity(), target)))
+                            .handle((ok, error) -> {
+                                if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
+                                    return null;
+                                }
+                                if (ControlPlaneErrors.isLimitExceeded(error)
+                                        && TableRequests.isDecrease(table.capacity(), target)) {
+                                    Instant now = clock.instant();
+                                    Duration wait = settings.decreaseQuotaDelay()
+                                            .orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
+                                    throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
+                                }
+                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                            })
+                            .thenCompose(ignored -> calls.untilActive(tableName, false))
+                            .thenApply(Optional::of);
+                }));
     }
 
     /**
@@ -221,32 +251,43 @@ public final class TableManager implements AutoCloseable {
             return running.copy();
         }
         Capacity open = config.effectiveCapacity(CapacityTier.CURRENT);
-        retry.run("raise " + tableName, () -> calls.describe(tableName).thenCompose(found -> {
-            boolean below = found.isPresent() && found.get().isActive() && !found.get().capacity().onDemand()
-                    && !open.onDemand() && found.get().capacity().writeUnits() < open.writeUnits();
-            if (!below) {
-                return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
-            }
-            ManagedTable table = found.get();
-            return client.updateTable(TableRequests.update(tableName, table.capacity(), open)).handle((ok, error) -> {
-                if (error != null && ControlPlaneErrors.isSameThroughput(error)) {
-                    return Optional.<ManagedTable>empty(); // another sink subtask raised it meanwhile
-                } else if (error != null) {
-                    throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                }
-                LOG.info("Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it;"
-                        + " the rotation lowers it again when it has had no raise for rotation.lead", tableName,
-                        table.capacity(), open);
-                return Optional.of(table);
-            });
-        })).whenComplete((raised, error) -> {
-            raising.remove(tableName, mine);
-            if (error != null) {
-                mine.completeExceptionally(ControlPlaneErrors.unwrap(error));
-            } else {
-                mine.complete(raised);
-            }
-        });
+        retry.run(
+                        "raise " + tableName,
+                        () -> calls.describe(tableName).thenCompose(found -> {
+                            boolean below = found.isPresent()
+                                    && found.get().isActive()
+                                    && !found.get().capacity().onDemand()
+                                    && !open.onDemand()
+                                    && found.get().capacity().writeUnits() < open.writeUnits();
+                            if (!below) {
+                                return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
+                            }
+                            ManagedTable table = found.get();
+                            return client.updateTable(TableRequests.update(tableName, table.capacity(), open))
+                                    .handle((ok, error) -> {
+                                        if (error != null && ControlPlaneErrors.isSameThroughput(error)) {
+                                            return Optional
+                                                    .<ManagedTable>empty(); // another sink subtask raised it meanwhile
+                                        } else if (error != null) {
+                                            throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                                        }
+                                        LOG.info(
+                                                "Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it;"
+                                                        + " the rotation lowers it again when it has had no raise for rotation.lead",
+                                                tableName,
+                                                table.capacity(),
+                                                open);
+                                        return Optional.of(table);
+                                    });
+                        }))
+                .whenComplete((raised, error) -> {
+                    raising.remove(tableName, mine);
+                    if (error != null) {
+                        mine.completeExceptionally(ControlPlaneErrors.unwrap(error));
+                    } else {
+                        mine.complete(raised);
+                    }
+                });
         return mine.copy();
     }
 
@@ -257,7 +298,8 @@ public final class TableManager implements AutoCloseable {
 
     /** Deletes a table that carries our tag and has no deletion protection (a missing one counts as deleted). */
     public CompletableFuture<Deletion> delete(String tableName) {
-        return retry.run("delete " + tableName, () -> calls.delete(tableName)).thenApply(deletion -> TableCalls.logged(tableName, deletion));
+        return retry.run("delete " + tableName, () -> calls.delete(tableName))
+                .thenApply(deletion -> TableCalls.logged(tableName, deletion));
     }
 
     /** The names of every table with this prefix (ListTables, all pages). */

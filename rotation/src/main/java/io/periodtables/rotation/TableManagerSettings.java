@@ -1,11 +1,10 @@
 package io.periodtables.rotation;
 
-import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.util.Preconditions;
-
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.util.Preconditions;
 
 /**
  * Timing of the {@link TableManager}'s control-plane work: how often it polls a table on its
@@ -142,8 +141,11 @@ public final class TableManagerSettings implements Serializable {
             positive(activeTimeout, "activeTimeout");
             positive(initialBackoff, "initialBackoff");
             positive(maxBackoff, "maxBackoff");
-            Preconditions.checkArgument(maxBackoff.compareTo(initialBackoff) >= 0,
-                    "maxBackoff %s must not be shorter than initialBackoff %s", maxBackoff, initialBackoff);
+            Preconditions.checkArgument(
+                    maxBackoff.compareTo(initialBackoff) >= 0,
+                    "maxBackoff %s must not be shorter than initialBackoff %s",
+                    maxBackoff,
+                    initialBackoff);
             Preconditions.checkArgument(maxAttempts >= 1, "maxAttempts must be >= 1, was %s", maxAttempts);
             Preconditions.checkArgument(maxDeferrals >= 0, "maxDeferrals must be >= 0, was %s", maxDeferrals);
             if (decreaseQuotaDelay != null) {
@@ -154,8 +156,8 @@ public final class TableManagerSettings implements Serializable {
         }
 
         private static void positive(Duration d, String name) {
-            Preconditions.checkArgument(d != null && !d.isNegative() && !d.isZero(),
-                    "%s must be a positive duration, was %s", name, d);
+            Preconditions.checkArgument(
+                    d != null && !d.isNegative() && !d.isZero(), "%s must be a positive duration, was %s", name, d);
         }
     }
 }

@@ -1,8 +1,5 @@
 package io.periodtables.rotation;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link Reconciler}'s bookkeeping of its work per table: at most one operation per table at
@@ -66,8 +65,12 @@ final class TableOperations {
     /** Leaves {@code table} at {@code table.capacity()} until {@code until}: DynamoDB's decrease quota. */
     void waitForQuota(ManagedTable table, Instant until) {
         if (!until.equals(notBefore.put(table.name(), until))) {
-            LOG.info("Table {} stays at {} until {}: DynamoDB's capacity-decrease quota for it is used up ({} decreases today)",
-                    table.name(), table.capacity(), until, table.decreasesToday());
+            LOG.info(
+                    "Table {} stays at {} until {}: DynamoDB's capacity-decrease quota for it is used up ({} decreases today)",
+                    table.name(),
+                    table.capacity(),
+                    until,
+                    table.decreasesToday());
         }
     }
 

@@ -7,9 +7,6 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.RejectReason;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The table owner's answers to the sink, in the sink's task: the rotation's {@link Lifecycle}
@@ -91,8 +90,10 @@ final class TableOwner implements MissingTableHandler {
             // input.max-future ahead of the wall clock, so input cannot drive the count beyond.
             Instant horizon = newest.isAfter(wallClock.instant()) ? newest : wallClock.instant();
             if (lifecycle.admission(period, horizon) == Lifecycle.Admission.AHEAD) {
-                return CompletableFuture.completedFuture(Verdict.rejected(RejectReason.AHEAD_OF_WATERMARK, "its period " + period.label()
-                        + " starts after the next one by event time " + horizon + "; no table is created that far ahead"));
+                return CompletableFuture.completedFuture(Verdict.rejected(
+                        RejectReason.AHEAD_OF_WATERMARK,
+                        "its period " + period.label() + " starts after the next one by event time " + horizon
+                                + "; no table is created that far ahead"));
             }
             return manager.ensure(period).thenApply(table -> Verdict.created());
         });
@@ -110,14 +111,20 @@ final class TableOwner implements MissingTableHandler {
         if (last != null && last.readAt().plus(REREAD).isAfter(now)) {
             return CompletableFuture.completedFuture(last.watermarkAtLeast());
         }
-        return manager.list().thenCompose(names -> newestOpen(names.stream()
-                .map(naming::parse).flatMap(Optional::stream)
-                .filter(r -> r.kind() == TableNaming.TableRef.Kind.PERIOD)
-                .map(TableNaming.TableRef::period)
-                .sorted((a, b) -> b.start().compareTo(a.start()))
-                .limit(3).toList(), 0))
+        return manager.list()
+                .thenCompose(names -> newestOpen(
+                        names.stream()
+                                .map(naming::parse)
+                                .flatMap(Optional::stream)
+                                .filter(r -> r.kind() == TableNaming.TableRef.Kind.PERIOD)
+                                .map(TableNaming.TableRef::period)
+                                .sorted((a, b) -> b.start().compareTo(a.start()))
+                                .limit(3)
+                                .toList(),
+                        0))
                 .thenApply(period -> {
-                    Optional<Instant> atLeast = period.map(p -> lifecycle.calendar().previous(p).start());
+                    Optional<Instant> atLeast =
+                            period.map(p -> lifecycle.calendar().previous(p).start());
                     opened = new Opened(now, atLeast);
                     return atLeast;
                 });
@@ -128,15 +135,18 @@ final class TableOwner implements MissingTableHandler {
             return CompletableFuture.completedFuture(Optional.empty());
         }
         Period period = newestFirst.get(i);
-        return manager.describe(naming.periodTable(period)).thenCompose(table ->
-                table.isPresent() && manager.tierOf(table.get()).orElse(null) == CapacityTier.CURRENT
-                        ? CompletableFuture.completedFuture(Optional.of(period))
-                        : newestOpen(newestFirst, i + 1));
+        return manager.describe(naming.periodTable(period))
+                .thenCompose(table ->
+                        table.isPresent() && manager.tierOf(table.get()).orElse(null) == CapacityTier.CURRENT
+                                ? CompletableFuture.completedFuture(Optional.of(period))
+                                : newestOpen(newestFirst, i + 1));
     }
 
     @Override
     public void throttled(String tableName) {
-        if (naming.parse(tableName).map(ref -> ref.kind() != TableNaming.TableRef.Kind.PERIOD).orElse(true)) {
+        if (naming.parse(tableName)
+                .map(ref -> ref.kind() != TableNaming.TableRef.Kind.PERIOD)
+                .orElse(true)) {
             return; // late and rejected tables are on-demand
         }
         Instant now = wallClock.instant();

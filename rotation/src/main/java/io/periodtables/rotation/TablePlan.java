@@ -6,7 +6,6 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -25,7 +24,11 @@ import java.util.Set;
 final class TablePlan {
 
     /** What to do to a table. */
-    enum Kind { DELETE, SET_TIER, ENABLE_TTL }
+    enum Kind {
+        DELETE,
+        SET_TIER,
+        ENABLE_TTL
+    }
 
     /**
      * One action; for {@code SET_TIER} the tier, whether it lowers capacity, why, in words, and
@@ -46,7 +49,12 @@ final class TablePlan {
      * @param leftAlone expired tables retention must not touch (not ours, or deletion protection)
      * @param archived periods known archived; null when retention waits for no archive
      */
-    record View(Instant watermark, Instant lowerBy, Instant wallClock, Set<String> ttlOn, Set<String> leftAlone,
+    record View(
+            Instant watermark,
+            Instant lowerBy,
+            Instant wallClock,
+            Set<String> ttlOn,
+            Set<String> leftAlone,
             Set<Period> archived) {}
 
     private final PeriodTablesConfig config;
@@ -108,7 +116,13 @@ final class TablePlan {
             return table.period();
         }
         // Never past the labelled years: a late table expires only by a watermark beyond its month's end.
-        return lifecycle.calendar().periodOf(table.lateMonth().plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
+        return lifecycle
+                .calendar()
+                .periodOf(table.lateMonth()
+                        .plusMonths(1)
+                        .atDay(1)
+                        .atStartOfDay(ZoneOffset.UTC)
+                        .toInstant());
     }
 
     private boolean expired(TableNaming.TableRef ref, View view) {
@@ -116,7 +130,8 @@ final class TablePlan {
             return false;
         }
         Optional<Duration> retention = config.find(ConfigKeys.TABLES_RETENTION);
-        return retention.isPresent() && lifecycle.expired(ref, naming, view.watermark(), view.wallClock(), retention.get());
+        return retention.isPresent()
+                && lifecycle.expired(ref, naming, view.watermark(), view.wallClock(), retention.get());
     }
 
     /** For an expired table: the period whose archive it still waits for, if any. */
@@ -134,13 +149,18 @@ final class TablePlan {
         if (tier == CapacityTier.CURRENT ? open.satisfies(table.capacity(), target) : target.equals(table.capacity())) {
             return Optional.empty();
         }
-        if (tier == CapacityTier.CURRENT && !target.onDemand() && !table.capacity().onDemand()) {
+        if (tier == CapacityTier.CURRENT
+                && !target.onDemand()
+                && !table.capacity().onDemand()) {
             // raise only: a unit above the sized one stays (never a decrease on an open table)
-            target = Capacity.provisioned(Math.max(target.writeUnits(), table.capacity().writeUnits()),
+            target = Capacity.provisioned(
+                    Math.max(target.writeUnits(), table.capacity().writeUnits()),
                     Math.max(target.readUnits(), table.capacity().readUnits()));
         }
         boolean decrease = TableRequests.isDecrease(table.capacity(), target);
-        if (decrease && table.lastIncrease() != null && table.lastIncrease().plus(raisedHold).isAfter(view.wallClock())) {
+        if (decrease
+                && table.lastIncrease() != null
+                && table.lastIncrease().plus(raisedHold).isAfter(view.wallClock())) {
             return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
         }
         return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target));
@@ -154,8 +174,9 @@ final class TablePlan {
         }
         return switch (tier) {
             case CURRENT -> "its period is open by the watermark (" + view.watermark() + ")";
-            case PREVIOUS -> "its period ended and its grace (window.allowed-lateness) has passed by the watermark ("
-                    + view.lowerBy() + ")";
+            case PREVIOUS ->
+                "its period ended and its grace (window.allowed-lateness) has passed by the watermark ("
+                        + view.lowerBy() + ")";
             default -> "one more period has passed since its grace ended, by the watermark (" + view.lowerBy() + ")";
         };
     }

@@ -4,7 +4,9 @@ import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodTablesConfig;
-
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
@@ -16,10 +18,6 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-
 /**
  * The control-plane requests of {@link TableManager}, built from configuration (pure): the
  * CreateTable of a period-tables table (key {@code pk}/{@code sk}, billing, tags, encryption,
@@ -30,23 +28,28 @@ final class TableRequests {
 
     private TableRequests() {}
 
-    static CreateTableRequest create(PeriodTablesConfig config, String table, Capacity capacity, Map<String, String> tags) {
+    static CreateTableRequest create(
+            PeriodTablesConfig config, String table, Capacity capacity, Map<String, String> tags) {
         CreateTableRequest.Builder b = CreateTableRequest.builder()
                 .tableName(table)
                 .keySchema(key(ItemAttributes.PK, KeyType.HASH), key(ItemAttributes.SK, KeyType.RANGE))
                 .attributeDefinitions(stringAttribute(ItemAttributes.PK), stringAttribute(ItemAttributes.SK))
                 .tags(tags.entrySet().stream()
-                        .map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build())
+                        .map(e -> Tag.builder()
+                                .key(e.getKey())
+                                .value(e.getValue())
+                                .build())
                         .collect(Collectors.toList()));
         if (capacity.onDemand()) {
             b.billingMode(BillingMode.PAY_PER_REQUEST);
         } else {
-            b.billingMode(BillingMode.PROVISIONED).provisionedThroughput(p -> p
-                    .writeCapacityUnits(capacity.writeUnits())
-                    .readCapacityUnits(capacity.readUnits()));
+            b.billingMode(BillingMode.PROVISIONED)
+                    .provisionedThroughput(
+                            p -> p.writeCapacityUnits(capacity.writeUnits()).readCapacityUnits(capacity.readUnits()));
         }
-        config.find(ConfigKeys.TABLES_SSE_KMS_KEY).ifPresent(key ->
-                b.sseSpecification(s -> s.enabled(true).sseType(SSEType.KMS).kmsMasterKeyId(key)));
+        config.find(ConfigKeys.TABLES_SSE_KMS_KEY)
+                .ifPresent(key -> b.sseSpecification(
+                        s -> s.enabled(true).sseType(SSEType.KMS).kmsMasterKeyId(key)));
         if (config.get(ConfigKeys.TABLES_DELETION_PROTECTION)) {
             b.deletionProtectionEnabled(true);
         }
@@ -62,7 +65,8 @@ final class TableRequests {
         if (current.onDemand()) {
             b.billingMode(BillingMode.PROVISIONED);
         }
-        return b.provisionedThroughput(p -> p.writeCapacityUnits(target.writeUnits()).readCapacityUnits(target.readUnits()))
+        return b.provisionedThroughput(
+                        p -> p.writeCapacityUnits(target.writeUnits()).readCapacityUnits(target.readUnits()))
                 .build();
     }
 
@@ -81,13 +85,15 @@ final class TableRequests {
         Map<String, String> keys = table.keySchema().stream()
                 .collect(Collectors.toMap(KeySchemaElement::attributeName, KeySchemaElement::keyTypeAsString));
         Map<String, String> types = table.attributeDefinitions().stream()
-                .collect(Collectors.toMap(AttributeDefinition::attributeName, AttributeDefinition::attributeTypeAsString));
+                .collect(Collectors.toMap(
+                        AttributeDefinition::attributeName, AttributeDefinition::attributeTypeAsString));
         boolean expected = keys.equals(Map.of(ItemAttributes.PK, "HASH", ItemAttributes.SK, "RANGE"))
                 && "S".equals(types.get(ItemAttributes.PK))
                 && "S".equals(types.get(ItemAttributes.SK));
         if (!expected) {
             List<String> found = table.keySchema().stream()
-                    .map(k -> k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
+                    .map(k ->
+                            k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
                     .collect(Collectors.toList());
             throw new TableSchemaMismatchException(table.tableName(), String.join(", ", found));
         }
@@ -98,6 +104,9 @@ final class TableRequests {
     }
 
     private static AttributeDefinition stringAttribute(String name) {
-        return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(ScalarAttributeType.S)
+                .build();
     }
 }

@@ -1,7 +1,6 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.TableNaming;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -25,7 +24,8 @@ final class WriteLoad {
     final Map<String, NavigableMap<Long, Long>> open = new HashMap<>();
 
     void add(TableLoad load) {
-        long sum = open.computeIfAbsent(load.table(), t -> new TreeMap<>()).merge(load.second(), load.writeUnits(), Long::sum);
+        long sum = open.computeIfAbsent(load.table(), t -> new TreeMap<>())
+                .merge(load.second(), load.writeUnits(), Long::sum);
         peaks.merge(load.table(), sum, Math::max);
         while (peaks.size() > KEPT_TABLES) {
             open.remove(peaks.pollFirstEntry().getKey());
@@ -55,7 +55,10 @@ final class WriteLoad {
 
     /** Only tables of this prefix and period length: a name of another naming would sort wrongly. */
     void keepOnly(TableNaming naming) {
-        peaks.keySet().removeIf(name -> naming.parse(name).map(r -> r.kind() != TableNaming.TableRef.Kind.PERIOD).orElse(true));
+        peaks.keySet()
+                .removeIf(name -> naming.parse(name)
+                        .map(r -> r.kind() != TableNaming.TableRef.Kind.PERIOD)
+                        .orElse(true));
         open.keySet().retainAll(peaks.keySet());
     }
 

@@ -1,13 +1,12 @@
 package io.periodtables.rotation;
 
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
-
-import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Records every DynamoDB call made through clients carrying it, as {@code Operation:table}
@@ -30,7 +29,8 @@ public final class CallLog implements ExecutionInterceptor {
 
     @Override
     public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-        String table = context.request().getValueForField("TableName", String.class).orElse("");
+        String table =
+                context.request().getValueForField("TableName", String.class).orElse("");
         CALLS.add(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME) + ":" + table);
     }
 }

@@ -1,18 +1,16 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodLength;
 import io.periodtables.conf.TableNaming;
-
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class LifecycleTest {
     private final PeriodCalendar hourly = new PeriodCalendar(PeriodLength.parse("PT1H"), ZoneId.of("UTC"));
@@ -54,7 +52,8 @@ class LifecycleTest {
         Period eleven = hourly.next(tenOClock);
         Period twelve = hourly.next(eleven);
         assertThat(lifecycle.tier(eleven, at("10:10:00"))).isEqualTo(CapacityTier.CURRENT);
-        assertThat(lifecycle.tier(twelve, at("10:10:00"))).as("beyond the open range: made for readings ahead")
+        assertThat(lifecycle.tier(twelve, at("10:10:00")))
+                .as("beyond the open range: made for readings ahead")
                 .isEqualTo(CapacityTier.CURRENT);
         assertThat(lifecycle.tier(twelve, at("11:00:00"))).isEqualTo(CapacityTier.CURRENT);
     }
@@ -72,13 +71,19 @@ class LifecycleTest {
         Instant watermark = at("18:30:00");
         Instant wall = Instant.parse("2030-03-10T10:30:00Z");
         assertThat(lifecycle.expired(ref(naming.periodTable(tenOClock)), naming, watermark, wall, retention))
-                .as("the wall clock's period").isFalse();
-        assertThat(lifecycle.expired(ref(naming.periodTableOf(at("09:00:00"))), naming, watermark, wall, retention)).isTrue();
+                .as("the wall clock's period")
+                .isFalse();
+        assertThat(lifecycle.expired(ref(naming.periodTableOf(at("09:00:00"))), naming, watermark, wall, retention))
+                .isTrue();
         assertThat(lifecycle.expired(ref(naming.periodTableOf(at("12:00:00"))), naming, watermark, wall, retention))
-                .as("ended 5.5 h before the watermark").isFalse();
-        assertThat(lifecycle.expired(ref(naming.rejectedTable()), naming, watermark, wall, retention)).isFalse();
-        assertThat(lifecycle.expired(ref("readings_late_2030-01"), naming, watermark, wall, retention)).isTrue();
-        assertThat(lifecycle.expired(ref("readings_late_2030-03"), naming, watermark, wall, retention)).isFalse();
+                .as("ended 5.5 h before the watermark")
+                .isFalse();
+        assertThat(lifecycle.expired(ref(naming.rejectedTable()), naming, watermark, wall, retention))
+                .isFalse();
+        assertThat(lifecycle.expired(ref("readings_late_2030-01"), naming, watermark, wall, retention))
+                .isTrue();
+        assertThat(lifecycle.expired(ref("readings_late_2030-03"), naming, watermark, wall, retention))
+                .isFalse();
     }
 
     @Test
@@ -86,7 +91,9 @@ class LifecycleTest {
         PeriodCalendar berlinDaily = new PeriodCalendar(PeriodLength.DAY, ZoneId.of("Europe/Berlin"));
         Lifecycle daily = new Lifecycle(berlinDaily, Duration.ofMinutes(15), Duration.ofMinutes(5));
         // 2030-03-31 is 23 hours long in Berlin; its end is 22:00 UTC.
-        assertThat(daily.prebuild(Instant.parse("2030-03-31T21:45:00Z"))).map(Period::label).contains("2030-04-01");
+        assertThat(daily.prebuild(Instant.parse("2030-03-31T21:45:00Z")))
+                .map(Period::label)
+                .contains("2030-04-01");
         assertThat(daily.prebuild(Instant.parse("2030-03-31T21:44:59Z"))).isEmpty();
     }
 

@@ -1,17 +1,15 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 
 /**
  * A {@link Reconciler} outside Flink for tests: its mailbox is a queue the test drains, its wall
@@ -29,38 +27,51 @@ final class ReconcilerHarness implements AutoCloseable {
     private final LinkedBlockingQueue<Runnable> mailbox = new LinkedBlockingQueue<>();
 
     @SafeVarargs
-    ReconcilerHarness(PeriodTablesConfig config, Instant wallClock,
+    ReconcilerHarness(
+            PeriodTablesConfig config,
+            Instant wallClock,
             Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
         this(config, wallClock, null, more);
     }
 
     /** With retention waiting for {@code gate}. */
     @SafeVarargs
-    ReconcilerHarness(PeriodTablesConfig config, Instant wallClock, RetentionGate gate,
+    ReconcilerHarness(
+            PeriodTablesConfig config,
+            Instant wallClock,
+            RetentionGate gate,
             Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
         this.config = config;
         this.wallClock = new AtomicLong(wallClock.toEpochMilli());
         List<Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>> interceptors =
                 new ArrayList<>(List.of(CallLog.class));
         interceptors.addAll(List.of(more));
-        this.manager = TableManager.create(config, io.periodtables.conf.DynamoDbClients.of(config).withInterceptors(interceptors),
+        this.manager = TableManager.create(
+                config,
+                io.periodtables.conf.DynamoDbClients.of(config).withInterceptors(interceptors),
                 TestSetup.fastSettings());
-        this.reconciler = new Reconciler(manager, config, state, metrics, new Reconciler.Host() {
-            @Override
-            public void post(Runnable action) {
-                mailbox.add(action);
-            }
+        this.reconciler = new Reconciler(
+                manager,
+                config,
+                state,
+                metrics,
+                new Reconciler.Host() {
+                    @Override
+                    public void post(Runnable action) {
+                        mailbox.add(action);
+                    }
 
-            @Override
-            public void emit(RotationEvent event) {
-                events.add(event);
-            }
+                    @Override
+                    public void emit(RotationEvent event) {
+                        events.add(event);
+                    }
 
-            @Override
-            public long wallClockMillis() {
-                return ReconcilerHarness.this.wallClock.get();
-            }
-        }, gate);
+                    @Override
+                    public long wallClockMillis() {
+                        return ReconcilerHarness.this.wallClock.get();
+                    }
+                },
+                gate);
     }
 
     ReconcilerHarness watermark(Instant t) throws InterruptedException {
@@ -82,7 +93,9 @@ final class ReconcilerHarness implements AutoCloseable {
     ReconcilerHarness drain() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (reconciler.pending() > 0 || !mailbox.isEmpty()) {
-            assertThat(System.nanoTime()).as("operations did not finish within 30 s").isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("operations did not finish within 30 s")
+                    .isLessThan(deadline);
             Runnable action = mailbox.poll(20, TimeUnit.MILLISECONDS);
             if (action != null) {
                 action.run();

@@ -1,22 +1,19 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.Dynalite;
-
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-
+import io.periodtables.emulators.DynamoDbFaults;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The reconciler against dynalite: every table of the prefix reaches its tier whoever
@@ -38,8 +35,14 @@ class ReconcilerITCase {
     }
 
     private static PeriodTablesConfig hourly(String name) {
-        return TestSetup.config(TestSetup.dynamoDb().endpoint(), "tables.prefix", TestSetup.uniquePrefix(name),
-                "tables.period", "PT1H", "tables.ttl", "P7D");
+        return TestSetup.config(
+                TestSetup.dynamoDb().endpoint(),
+                "tables.prefix",
+                TestSetup.uniquePrefix(name),
+                "tables.period",
+                "PT1H",
+                "tables.ttl",
+                "P7D");
     }
 
     private static Period period(PeriodTablesConfig config, Instant t, int periodsLater) {
@@ -54,7 +57,9 @@ class ReconcilerITCase {
     }
 
     private static List<String> tables(PeriodTablesConfig config, int... periodsFromW) {
-        return java.util.Arrays.stream(periodsFromW).mapToObj(i -> config.naming().periodTable(period(config, W, i))).toList();
+        return java.util.Arrays.stream(periodsFromW)
+                .mapToObj(i -> config.naming().periodTable(period(config, W, i)))
+                .toList();
     }
 
     @Test
@@ -72,7 +77,8 @@ class ReconcilerITCase {
 
             // The table three periods ahead keeps the current tier: tables ahead of the watermark exist
             // for readings ahead of it (a shard ahead of the others), which it must take.
-            assertThat(RotationTestBed.capacities(names)).containsExactly(OLDER, OLDER, PREVIOUS, CURRENT, CURRENT, CURRENT);
+            assertThat(RotationTestBed.capacities(names))
+                    .containsExactly(OLDER, OLDER, PREVIOUS, CURRENT, CURRENT, CURRENT);
             assertThat(TestSetup.tableNames(local, config.naming().prefix())).hasSize(6);
 
             CallLog.reset();
@@ -88,7 +94,8 @@ class ReconcilerITCase {
 
     @Test
     void aBackfillCreatesNoTableForTheWallClocksPeriodNorForThePeriodBeforeTheFirstReading() throws Exception {
-        PeriodTablesConfig config = TestSetup.config(local.endpoint(), "tables.prefix", TestSetup.uniquePrefix("backfill"));
+        PeriodTablesConfig config =
+                TestSetup.config(local.endpoint(), "tables.prefix", TestSetup.uniquePrefix("backfill"));
         Instant firstReading = Instant.parse("2021-03-01T00:00:02Z");
         try (ReconcilerHarness rotation = new ReconcilerHarness(config, Instant.now())) {
             rotation.start();
@@ -98,8 +105,10 @@ class ReconcilerITCase {
 
             assertThat(TestSetup.tableNames(local, config.naming().prefix()))
                     .containsExactly(config.naming().periodTableOf(firstReading));
-            assertThat(rotation.events).filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_READY)
-                    .singleElement().satisfies(e -> assertThat(e.leadMillis()).isEqualTo(3_000));
+            assertThat(rotation.events)
+                    .filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_READY)
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.leadMillis()).isEqualTo(3_000));
         }
     }
 
@@ -110,15 +119,18 @@ class ReconcilerITCase {
             rotation.start();
             rotation.reconciler.onReading(W.toEpochMilli());
             rotation.watermark(W);
-            assertThat(CallLog.tablesOf("CreateTable")).containsExactly(config.naming().periodTableOf(W));
+            assertThat(CallLog.tablesOf("CreateTable"))
+                    .containsExactly(config.naming().periodTableOf(W));
 
             for (int hour = 1; hour <= 5; hour++) {
                 rotation.wallClock.set(W.plus(Duration.ofHours(hour)).toEpochMilli());
                 rotation.tick();
             }
 
-            assertThat(CallLog.tablesOf("CreateTable")).containsExactly(config.naming().periodTableOf(W));
-            assertThat(TestSetup.tableNames(local, config.naming().prefix())).containsExactly(config.naming().periodTableOf(W));
+            assertThat(CallLog.tablesOf("CreateTable"))
+                    .containsExactly(config.naming().periodTableOf(W));
+            assertThat(TestSetup.tableNames(local, config.naming().prefix()))
+                    .containsExactly(config.naming().periodTableOf(W));
         }
     }
 
@@ -141,22 +153,29 @@ class ReconcilerITCase {
         String closed = config.naming().periodTable(period(config, W, -5));
         Instant now = Instant.now();
         try (ReconcilerHarness rotation = new ReconcilerHarness(config, now, DynamoDbFaults.class);
-                DynamoDbAsyncClient byHand = TestSetup.clients(config, DynamoDbFaults.class).newAsyncClient(2)) {
+                DynamoDbAsyncClient byHand =
+                        TestSetup.clients(config, DynamoDbFaults.class).newAsyncClient(2)) {
             rotation.manager.ensure(period(config, W, -5)).join();
             for (long units = 999; units >= 996; units--) { // four decreases by hand: today's free ones are used
                 long write = units;
-                byHand.updateTable(b -> b.tableName(closed).provisionedThroughput(p -> p.writeCapacityUnits(write)
-                        .readCapacityUnits(300L))).join();
+                byHand.updateTable(b -> b.tableName(closed)
+                                .provisionedThroughput(
+                                        p -> p.writeCapacityUnits(write).readCapacityUnits(300L)))
+                        .join();
             }
             CallLog.reset();
 
             rotation.start().watermark(W).tick();
-            assertThat(CallLog.tablesOf("UpdateTable")).as("the quota allows no decrease now: none is asked for").isEmpty();
+            assertThat(CallLog.tablesOf("UpdateTable"))
+                    .as("the quota allows no decrease now: none is asked for")
+                    .isEmpty();
 
             // An hour later by the rotation's clock, it tries; DynamoDB (whose clock did not move) refuses once.
             rotation.wallClock.set(now.plus(Duration.ofMinutes(61)).toEpochMilli());
             rotation.tick().tick().tick();
-            assertThat(CallLog.tablesOf("UpdateTable")).as("a refusal is not repeated before the quota allows").hasSize(1);
+            assertThat(CallLog.tablesOf("UpdateTable"))
+                    .as("a refusal is not repeated before the quota allows")
+                    .hasSize(1);
             assertThat(RotationTestBed.capacities(List.of(closed))).containsExactly(Capacity.provisioned(996, 300));
         }
     }
@@ -173,12 +192,15 @@ class ReconcilerITCase {
 
             rotation.manager.raiseToOpenTier(closed).join(); // what the sink's handler does when throttled
             rotation.tick();
-            assertThat(RotationTestBed.capacities(List.of(closed))).as("raised less than rotation.lead ago").containsExactly(CURRENT);
+            assertThat(RotationTestBed.capacities(List.of(closed)))
+                    .as("raised less than rotation.lead ago")
+                    .containsExactly(CURRENT);
 
             rotation.wallClock.set(now.plus(Duration.ofMinutes(16)).toEpochMilli());
             rotation.tick();
             assertThat(RotationTestBed.capacities(List.of(closed))).containsExactly(OLDER);
-            assertThat(rotation.manager.tierOf(rotation.manager.describe(closed).join().orElseThrow()))
+            assertThat(rotation.manager.tierOf(
+                            rotation.manager.describe(closed).join().orElseThrow()))
                     .contains(CapacityTier.OLDER);
         }
     }

@@ -1,24 +1,11 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.Dynalite;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +14,18 @@ import java.time.Instant;
 import java.time.YearMonth;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
 
 /** Retention against dynalite behind the fidelity layer, which keeps the tags given at CreateTable. */
 class RetentionITCase {
@@ -67,7 +64,8 @@ class RetentionITCase {
     @Test
     void retentionDeletesOnlyOurTaggedExpiredTables() throws Exception {
         PeriodTablesConfig config = hourly("tables.retention", "PT6H");
-        PeriodTablesConfig protectedConfig = config.with(io.periodtables.conf.ConfigKeys.TABLES_DELETION_PROTECTION, "true");
+        PeriodTablesConfig protectedConfig =
+                config.with(io.periodtables.conf.ConfigKeys.TABLES_DELETION_PROTECTION, "true");
         TableNaming naming = config.naming();
         Period current = config.calendar().periodOf(NOW);
         Period expired1 = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
@@ -77,29 +75,51 @@ class RetentionITCase {
         Period kept = config.calendar().periodOf(NOW.minusSeconds(6 * 3600)); // ended 5.5 h ago
         Period next = config.calendar().next(current);
         YearMonth oldMonth = YearMonth.of(2030, 1);
-        try (TableManager manager = manager(config); TableManager protectedManager = manager(protectedConfig);
+        try (TableManager manager = manager(config);
+                TableManager protectedManager = manager(protectedConfig);
                 ReconcilerHarness rotation = new ReconcilerHarness(config, NOW)) {
-            CompletableFuture.allOf(manager.ensure(expired1), manager.ensure(expired2), manager.ensure(kept),
-                    manager.ensure(current), manager.ensure(next), manager.ensureLateTable(oldMonth),
-                    manager.ensureLateTable(YearMonth.of(2030, 3)), manager.ensureRejectedTable(),
-                    protectedManager.ensure(expiredProtected)).join();
+            CompletableFuture.allOf(
+                            manager.ensure(expired1),
+                            manager.ensure(expired2),
+                            manager.ensure(kept),
+                            manager.ensure(current),
+                            manager.ensure(next),
+                            manager.ensureLateTable(oldMonth),
+                            manager.ensureLateTable(YearMonth.of(2030, 3)),
+                            manager.ensureRejectedTable(),
+                            protectedManager.ensure(expiredProtected))
+                    .join();
             createUntagged(naming.periodTable(expiredForeign));
             createUntagged("other_" + expired1.label());
 
             rotation.watermark(NOW).tick();
 
-            assertThat(rotation.events).filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
-                    .extracting(RotationEvent::table).containsExactlyInAnyOrder(naming.periodTable(expired1),
-                            naming.periodTable(expired2), naming.prefix() + "_late_2030-01");
-            assertThat(rotation.events).filteredOn(e -> e.kind() == RotationEvent.Kind.DELETION_PROTECTED)
-                    .extracting(RotationEvent::table).containsExactly(naming.periodTable(expiredProtected));
-            assertThat(TestSetup.tableNames(local, naming.prefix())).containsExactlyInAnyOrder(
-                    naming.periodTable(kept), naming.periodTable(current), naming.periodTable(next),
-                    naming.periodTable(expiredProtected), naming.periodTable(expiredForeign),
-                    naming.prefix() + "_late_2030-03", naming.rejectedTable());
+            assertThat(rotation.events)
+                    .filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
+                    .extracting(RotationEvent::table)
+                    .containsExactlyInAnyOrder(
+                            naming.periodTable(expired1),
+                            naming.periodTable(expired2),
+                            naming.prefix() + "_late_2030-01");
+            assertThat(rotation.events)
+                    .filteredOn(e -> e.kind() == RotationEvent.Kind.DELETION_PROTECTED)
+                    .extracting(RotationEvent::table)
+                    .containsExactly(naming.periodTable(expiredProtected));
+            assertThat(TestSetup.tableNames(local, naming.prefix()))
+                    .containsExactlyInAnyOrder(
+                            naming.periodTable(kept),
+                            naming.periodTable(current),
+                            naming.periodTable(next),
+                            naming.periodTable(expiredProtected),
+                            naming.periodTable(expiredForeign),
+                            naming.prefix() + "_late_2030-03",
+                            naming.rejectedTable());
             assertThat(TestSetup.tableNames(local, "other")).contains("other_" + expired1.label());
-            assertThat(CallLog.tablesOf("DeleteTable")).as("each expired table of ours asked once")
-                    .containsExactlyInAnyOrder(naming.periodTable(expired1), naming.periodTable(expired2),
+            assertThat(CallLog.tablesOf("DeleteTable"))
+                    .as("each expired table of ours asked once")
+                    .containsExactlyInAnyOrder(
+                            naming.periodTable(expired1),
+                            naming.periodTable(expired2),
                             naming.prefix() + "_late_2030-01");
         }
     }
@@ -114,7 +134,9 @@ class RetentionITCase {
         }
         try (DynamoDbClient byHand = local.syncClient()) { // someone removed our tags
             String arn = byHand.describeTable(b -> b.tableName(name)).table().tableArn();
-            List<String> keys = byHand.listTagsOfResource(b -> b.resourceArn(arn)).tags().stream().map(Tag::key).toList();
+            List<String> keys = byHand.listTagsOfResource(b -> b.resourceArn(arn)).tags().stream()
+                    .map(Tag::key)
+                    .toList();
             byHand.untagResource(b -> b.resourceArn(arn).tagKeys(keys));
         }
 
@@ -134,7 +156,8 @@ class RetentionITCase {
         }
         try (ReconcilerHarness rotation = new ReconcilerHarness(config, NOW)) {
             rotation.watermark(NOW).tick();
-            assertThat(TestSetup.tableNames(local, config.naming().prefix())).contains(config.naming().periodTable(old));
+            assertThat(TestSetup.tableNames(local, config.naming().prefix()))
+                    .contains(config.naming().periodTable(old));
             assertThat(CallLog.tablesOf("DeleteTable")).isEmpty();
         }
     }
@@ -149,8 +172,12 @@ class RetentionITCase {
         Period february = config.calendar().periodOf(Instant.parse("2030-02-01T00:00:00Z"));
         String lateJanuary = naming.prefix() + "_late_2030-01";
         try (TableManager manager = manager(config)) {
-            CompletableFuture.allOf(manager.ensure(archived), manager.ensure(notYet), manager.ensure(unreadable),
-                    manager.ensureLateTable(YearMonth.of(2030, 1))).join();
+            CompletableFuture.allOf(
+                            manager.ensure(archived),
+                            manager.ensure(notYet),
+                            manager.ensure(unreadable),
+                            manager.ensureLateTable(YearMonth.of(2030, 1)))
+                    .join();
         }
         MarkerFiles gate = new MarkerFiles(archive.toString());
         gate.write(archived);
@@ -159,22 +186,24 @@ class RetentionITCase {
         try (ReconcilerHarness rotation = new ReconcilerHarness(config, NOW, gate)) {
             rotation.watermark(NOW).tick();
             assertThat(deleted(rotation)).containsExactly(naming.periodTable(archived));
-            assertThat(TestSetup.tableNames(local, naming.prefix())).contains(
-                    naming.periodTable(notYet), naming.periodTable(unreadable), lateJanuary);
+            assertThat(TestSetup.tableNames(local, naming.prefix()))
+                    .contains(naming.periodTable(notYet), naming.periodTable(unreadable), lateJanuary);
 
             gate.write(notYet);
             gate.write(february); // every late row of January is in the archive once this period's marker exists
             rotation.tick();
-            assertThat(deleted(rotation)).containsExactlyInAnyOrder(naming.periodTable(archived),
-                    naming.periodTable(notYet), lateJanuary);
+            assertThat(deleted(rotation))
+                    .containsExactlyInAnyOrder(naming.periodTable(archived), naming.periodTable(notYet), lateJanuary);
             assertThat(TestSetup.tableNames(local, naming.prefix())).containsExactly(naming.periodTable(unreadable));
             assertThat(CallLog.tablesOf("DeleteTable")).doesNotContain(naming.periodTable(unreadable));
         }
     }
 
     private static java.util.List<String> deleted(ReconcilerHarness rotation) {
-        return rotation.events.stream().filter(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
-                .map(RotationEvent::table).toList();
+        return rotation.events.stream()
+                .filter(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
+                .map(RotationEvent::table)
+                .toList();
     }
 
     /** A gate over marker files {@code <root>/<period label>/_SUCCESS}, read through java.nio. */
@@ -190,7 +219,8 @@ class RetentionITCase {
 
         @Override
         public boolean archived(Period period) throws IOException {
-            return Files.exists(marker(period)) && Files.readString(marker(period)).startsWith("{");
+            return Files.exists(marker(period))
+                    && Files.readString(marker(period)).startsWith("{");
         }
 
         @Override
@@ -202,9 +232,17 @@ class RetentionITCase {
     private static void createUntagged(String name) {
         try (DynamoDbClient client = local.syncClient()) {
             client.createTable(b -> b.tableName(name)
-                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
-                            KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
-                    .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                    .keySchema(
+                            KeySchemaElement.builder()
+                                    .attributeName("pk")
+                                    .keyType(KeyType.HASH)
+                                    .build(),
+                            KeySchemaElement.builder()
+                                    .attributeName("sk")
+                                    .keyType(KeyType.RANGE)
+                                    .build())
+                    .attributeDefinitions(
+                            a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
                             a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
                     .billingMode(BillingMode.PAY_PER_REQUEST));
         }

@@ -1,27 +1,5 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.Dynalite;
-
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
-
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-
 import static io.periodtables.rotation.RotationTestBed.GATE;
 import static io.periodtables.rotation.RotationTestBed.T0;
 import static io.periodtables.rotation.RotationTestBed.capacities;
@@ -31,6 +9,24 @@ import static io.periodtables.rotation.RotationTestBed.tableAt;
 import static io.periodtables.rotation.RotationTestBed.timestamps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.periodtables.conf.Capacity;
+import io.periodtables.conf.ConfigKeys;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.Dynalite;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
 /** The rotation operator on a MiniCluster against dynalite, driven by event time only. */
 class RotationOperatorITCase {
@@ -66,14 +62,22 @@ class RotationOperatorITCase {
             assertThat(ready.detail()).isEqualTo("created");
             assertThat(ready.leadMillis()).as("lead of %s", next).isPositive();
         }
-        assertThat(GATE).as("tables the first reading of each period found").containsExactly(
-                tables.get(1) + " found", tables.get(2) + " found", tables.get(3) + " found", tables.get(4) + " found");
+        assertThat(GATE)
+                .as("tables the first reading of each period found")
+                .containsExactly(
+                        tables.get(1) + " found",
+                        tables.get(2) + " found",
+                        tables.get(3) + " found",
+                        tables.get(4) + " found");
         // Final watermark 10:04:40: 10:00-10:02 are older, 10:03 previous, 10:04 and 10:05 current.
         assertThat(capacities(tables)).containsExactly(OLDER, OLDER, OLDER, PREVIOUS, CURRENT, CURRENT);
         assertThat(tables).allSatisfy(t -> assertThat(ttlStatus(t)).isEqualTo(TimeToLiveStatus.ENABLED));
         // Each closed table is lowered at most twice (previous, then older), the open ones never.
-        assertThat(CallLog.tablesOf("UpdateTable")).isSubsetOf(tables.subList(0, 4))
-                .allSatisfy(t -> assertThat(CallLog.tablesOf("UpdateTable")).filteredOn(t::equals).hasSizeLessThanOrEqualTo(2));
+        assertThat(CallLog.tablesOf("UpdateTable"))
+                .isSubsetOf(tables.subList(0, 4))
+                .allSatisfy(t -> assertThat(CallLog.tablesOf("UpdateTable"))
+                        .filteredOn(t::equals)
+                        .hasSizeLessThanOrEqualTo(2));
         assertThat(events).noneMatch(e -> e.kind() == RotationEvent.Kind.FAILED);
         // Only the tables of event time: none for the wall clock's period (the run is years behind it).
         assertThat(TestSetup.tableNames(local, config.naming().prefix())).containsExactlyInAnyOrderElementsOf(tables);
@@ -94,13 +98,20 @@ class RotationOperatorITCase {
         }
         List<RotationEvent> events = run(config, new RotationTestBed.Readings(times, null));
 
-        List<String> older = List.of(tableAt(config, 0), tableAt(config, 60), tableAt(config, 180), tableAt(config, 240),
-                tableAt(config, 300), jumpedOver);
+        List<String> older = List.of(
+                tableAt(config, 0),
+                tableAt(config, 60),
+                tableAt(config, 180),
+                tableAt(config, 240),
+                tableAt(config, 300),
+                jumpedOver);
         assertThat(capacities(older)).containsOnly(OLDER);
-        assertThat(capacities(List.of(tableAt(config, 540), tableAt(config, 600)))).containsOnly(CURRENT);
+        assertThat(capacities(List.of(tableAt(config, 540), tableAt(config, 600))))
+                .containsOnly(CURRENT);
         assertThat(events).noneMatch(e -> e.kind() == RotationEvent.Kind.FAILED);
         assertThat(TestSetup.tableNames(local, config.naming().prefix()))
-                .as("jumped-over periods get no table").doesNotContain(tableAt(config, 360), tableAt(config, 480));
+                .as("jumped-over periods get no table")
+                .doesNotContain(tableAt(config, 360), tableAt(config, 480));
     }
 
     @Test
@@ -108,15 +119,15 @@ class RotationOperatorITCase {
         PeriodTablesConfig config = config(ConfigKeys.TABLES_RETENTION.name(), "PT3M");
         String expired = tableAt(config, -600);
         String kept = tableAt(config, -120);
-        try (TableManager manager = TableManager.create(config, TestSetup.clients(config),
-                TestSetup.fastSettings())) {
+        try (TableManager manager = TableManager.create(config, TestSetup.clients(config), TestSetup.fastSettings())) {
             manager.ensureTable(expired).join();
             manager.ensureTable(kept).join();
         }
 
         List<RotationEvent> events = run(config, new RotationTestBed.Readings(timestamps(0, 8, 10), null));
 
-        assertThat(events).filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
+        assertThat(events)
+                .filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
                 .extracting(RotationEvent::table)
                 .containsExactly(expired);
         assertThat(TestSetup.tableNames(local, config.naming().prefix()))
@@ -130,27 +141,34 @@ class RotationOperatorITCase {
         String clash = tableAt(config, 0);
         try (DynamoDbClient client = local.syncClient()) {
             client.createTable(b -> b.tableName(clash)
-                    .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                    .keySchema(KeySchemaElement.builder()
+                            .attributeName("id")
+                            .keyType(KeyType.HASH)
+                            .build())
                     .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
                     .billingMode(BillingMode.PAY_PER_REQUEST));
         }
 
         assertThatThrownBy(() -> run(config, new RotationTestBed.Readings(timestamps(0, 3, 10), null)))
                 .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, TableSchemaMismatchException.class))
-                        .hasValueSatisfying(m -> assertThat(m).hasMessageContaining("'" + clash + "'")
+                        .hasValueSatisfying(m -> assertThat(m)
+                                .hasMessageContaining("'" + clash + "'")
                                 .hasMessageContaining("pk (S, HASH) and sk (S, RANGE)")));
     }
 
     private static RotationEvent readyEvent(List<RotationEvent> events, String table) {
         return events.stream()
-                .filter(e -> e.kind() == RotationEvent.Kind.TABLE_READY && e.table().equals(table))
+                .filter(e ->
+                        e.kind() == RotationEvent.Kind.TABLE_READY && e.table().equals(table))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no TABLE_READY for " + table + " in " + events));
     }
 
     private TimeToLiveStatus ttlStatus(String table) {
         try (DynamoDbClient client = local.syncClient()) {
-            return client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription().timeToLiveStatus();
+            return client.describeTimeToLive(b -> b.tableName(table))
+                    .timeToLiveDescription()
+                    .timeToLiveStatus();
         }
     }
 }

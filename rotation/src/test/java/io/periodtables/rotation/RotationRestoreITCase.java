@@ -1,8 +1,21 @@
 package io.periodtables.rotation;
 
+import static io.periodtables.rotation.RotationTestBed.capacities;
+import static io.periodtables.rotation.RotationTestBed.config;
+import static io.periodtables.rotation.RotationTestBed.environment;
+import static io.periodtables.rotation.RotationTestBed.rotation;
+import static io.periodtables.rotation.RotationTestBed.source;
+import static io.periodtables.rotation.RotationTestBed.tableAt;
+import static io.periodtables.rotation.RotationTestBed.timestamps;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.PeriodTablesConfig;
-
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
@@ -14,23 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static io.periodtables.rotation.RotationTestBed.capacities;
-import static io.periodtables.rotation.RotationTestBed.config;
-import static io.periodtables.rotation.RotationTestBed.environment;
-import static io.periodtables.rotation.RotationTestBed.rotation;
-import static io.periodtables.rotation.RotationTestBed.source;
-import static io.periodtables.rotation.RotationTestBed.tableAt;
-import static io.periodtables.rotation.RotationTestBed.timestamps;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A redeploy from a savepoint: the restored rotation reads the tables back, repeats no capacity
@@ -59,9 +56,12 @@ class RotationRestoreITCase {
         // Run 1: event time to 10:03:35, where it stays; stop with a savepoint once 10:00 and
         // 10:01 are older and 10:02 is previous.
         StreamExecutionEnvironment first = environment();
-        rotation(config).attach(source(first, new RotationTestBed.Readings(timestamps(0, 44, 5), null), Long.MAX_VALUE, "readings-1"));
+        rotation(config)
+                .attach(source(
+                        first, new RotationTestBed.Readings(timestamps(0, 44, 5), null), Long.MAX_VALUE, "readings-1"));
         JobClient job = first.executeAsync("rotation before the savepoint");
-        boolean settled = TestSetup.eventually(Duration.ofSeconds(60),
+        boolean settled = TestSetup.eventually(
+                Duration.ofSeconds(60),
                 () -> capacities(tables.subList(0, 4)).equals(List.of(OLDER, OLDER, PREVIOUS, CURRENT)));
         assertThat(settled).as("tiers before the savepoint").isTrue();
         String savepoint = job.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
@@ -74,7 +74,8 @@ class RotationRestoreITCase {
 
         // Run 2 from the savepoint (a new source): event time replays from 10:00:00 on to 10:04:10.
         StreamExecutionEnvironment second = environment();
-        rotation(config).attach(source(second, new RotationTestBed.Readings(timestamps(0, 51, 5), null), 51, "readings-2"))
+        rotation(config)
+                .attach(source(second, new RotationTestBed.Readings(timestamps(0, 51, 5), null), 51, "readings-2"))
                 .sinkTo(new DiscardingSink<>());
         StreamGraph graph = second.getStreamGraph();
         graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, true));

@@ -1,17 +1,16 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.time.Instant;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RotationStateSerializerTest {
     private static final long WATERMARK = Instant.parse("2030-03-10T10:47:00Z").toEpochMilli();
@@ -22,7 +21,8 @@ class RotationStateSerializerTest {
         state.watermark = WATERMARK;
 
         byte[] bytes = SimpleVersionedSerialization.writeVersionAndSerialize(RotationStateSerializer.INSTANCE, state);
-        RotationState back = SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
+        RotationState back =
+                SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
 
         assertThat(back.watermark).isEqualTo(WATERMARK);
     }
@@ -48,8 +48,8 @@ class RotationStateSerializerTest {
 
     @Test
     void anEmptyFirstStateSurvivesARoundTrip() throws IOException {
-        RotationState back = RotationStateSerializer.INSTANCE.deserialize(3,
-                RotationStateSerializer.INSTANCE.serialize(new RotationState()));
+        RotationState back = RotationStateSerializer.INSTANCE.deserialize(
+                3, RotationStateSerializer.INSTANCE.serialize(new RotationState()));
         assertThat(back.hasWatermark()).isFalse();
         assertThat(back.load.peaks).isEmpty();
     }
@@ -64,10 +64,13 @@ class RotationStateSerializerTest {
         state.load.add(new TableLoad("readings_2030-03-10", 201, 3));
 
         byte[] bytes = SimpleVersionedSerialization.writeVersionAndSerialize(RotationStateSerializer.INSTANCE, state);
-        RotationState back = SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
+        RotationState back =
+                SimpleVersionedSerialization.readVersionAndDeSerialize(RotationStateSerializer.INSTANCE, bytes);
 
-        assertThat(back.load.peaks).containsExactly(Map.entry("readings_2030-03-09", 40L), Map.entry("readings_2030-03-10", 12L));
-        assertThat(back.load.open.get("readings_2030-03-10")).containsExactly(Map.entry(200L, 12L), Map.entry(201L, 3L));
+        assertThat(back.load.peaks)
+                .containsExactly(Map.entry("readings_2030-03-09", 40L), Map.entry("readings_2030-03-10", 12L));
+        assertThat(back.load.open.get("readings_2030-03-10"))
+                .containsExactly(Map.entry(200L, 12L), Map.entry(201L, 3L));
         back.load.add(new TableLoad("readings_2030-03-10", 201, 10)); // a partial arriving after the restore adds up
         assertThat(back.load.peakOf("readings_2030-03-10")).hasValue(13);
     }

@@ -6,7 +6,14 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.LoopbackFlink;
-
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
@@ -20,17 +27,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
-
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The rotation operator's test bed: a loopback MiniCluster, per-minute tables with a 20 s lead
@@ -63,8 +60,17 @@ final class RotationTestBed {
 
     /** Per-minute tables of a fresh prefix; more keys as pairs. */
     static PeriodTablesConfig config(String... more) {
-        List<String> all = new ArrayList<>(List.of("tables.prefix", TestSetup.uniquePrefix("rot"), "tables.period", "PT1M",
-                "rotation.lead", "PT20S", "window.allowed-lateness", "PT5S", "tables.ttl", "P7D"));
+        List<String> all = new ArrayList<>(List.of(
+                "tables.prefix",
+                TestSetup.uniquePrefix("rot"),
+                "tables.period",
+                "PT1M",
+                "rotation.lead",
+                "PT20S",
+                "window.allowed-lateness",
+                "PT5S",
+                "tables.ttl",
+                "P7D"));
         all.addAll(List.of(more));
         return TestSetup.config(TestSetup.dynamoDb().endpoint(), all.toArray(String[]::new));
     }
@@ -103,9 +109,13 @@ final class RotationTestBed {
 
     /** {@code count} readings (or unbounded: {@link Long#MAX_VALUE}), each its own watermark. */
     static DataStream<Long> source(StreamExecutionEnvironment env, Readings readings, long count, String uid) {
-        DataGeneratorSource<Long> source = new DataGeneratorSource<>(readings, count, RateLimiterStrategy.perSecond(200), Types.LONG);
-        return env.fromSource(source, WatermarkStrategy.<Long>forGenerator(c -> new EveryReading())
-                        .withTimestampAssigner((reading, previous) -> reading), uid)
+        DataGeneratorSource<Long> source =
+                new DataGeneratorSource<>(readings, count, RateLimiterStrategy.perSecond(200), Types.LONG);
+        return env.fromSource(
+                        source,
+                        WatermarkStrategy.<Long>forGenerator(c -> new EveryReading())
+                                .withTimestampAssigner((reading, previous) -> reading),
+                        uid)
                 .uid(uid);
     }
 
@@ -120,13 +130,15 @@ final class RotationTestBed {
 
     static List<Capacity> capacities(List<String> tables) {
         Dynalite local = TestSetup.dynamoDb();
-        return tables.stream().map(t -> {
-            try {
-                return ManagedTable.capacityOf(TestSetup.describe(local, t));
-            } catch (ResourceNotFoundException e) {
-                return null;
-            }
-        }).toList();
+        return tables.stream()
+                .map(t -> {
+                    try {
+                        return ManagedTable.capacityOf(TestSetup.describe(local, t));
+                    } catch (ResourceNotFoundException e) {
+                        return null;
+                    }
+                })
+                .toList();
     }
 
     private static RotationEvent noteReady(RotationEvent event) {

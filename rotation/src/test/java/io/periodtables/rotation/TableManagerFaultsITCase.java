@@ -1,27 +1,24 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;
-
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
-
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The table manager against what dynalite never does by itself, injected with
@@ -73,7 +70,9 @@ class TableManagerFaultsITCase {
 
             assertThat(ensured.created()).isTrue();
             assertThat(ensured.status()).isEqualTo("ACTIVE");
-            assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.TABLE_CREATING)).as("ensure polled while the table was CREATING").isPositive();
+            assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.TABLE_CREATING))
+                    .as("ensure polled while the table was CREATING")
+                    .isPositive();
             assertThat(ttlStatus(name)).isEqualTo(TimeToLiveStatus.ENABLED);
         }
     }
@@ -100,7 +99,8 @@ class TableManagerFaultsITCase {
             ManagedTable ensured = manager.ensure(period).join();
 
             assertThat(ensured.created()).isTrue();
-            assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.INTERNAL_SERVER_ERROR)).isEqualTo(2);
+            assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.INTERNAL_SERVER_ERROR))
+                    .isEqualTo(2);
             assertThat(ensured.status()).isEqualTo("ACTIVE");
         }
     }
@@ -113,8 +113,11 @@ class TableManagerFaultsITCase {
         try (TableManager manager = manager(config)) {
             assertThat(manager.ensure(period).join().created()).isTrue();
 
-            assertThat(DynamoDbFaults.injected("UpdateTimeToLive", FaultKind.TTL_ALREADY_ENABLED)).isEqualTo(1);
-            assertThat(DynamoDbFaults.count("UpdateTimeToLive")).as("not retried").isEqualTo(1);
+            assertThat(DynamoDbFaults.injected("UpdateTimeToLive", FaultKind.TTL_ALREADY_ENABLED))
+                    .isEqualTo(1);
+            assertThat(DynamoDbFaults.count("UpdateTimeToLive"))
+                    .as("not retried")
+                    .isEqualTo(1);
         }
     }
 
@@ -127,12 +130,16 @@ class TableManagerFaultsITCase {
             manager.ensure(period).join();
             DynamoDbFaults.on("UpdateTable").table(name).once().limitExceeded();
 
-            assertThatThrownBy(() -> manager.setTier(name, CapacityTier.PREVIOUS).join())
-                    .cause().isInstanceOf(DecreaseQuota.Refused.class)
-                    .satisfies(e -> assertThat(((DecreaseQuota.Refused) e).waitFor()).isPositive());
+            assertThatThrownBy(
+                            () -> manager.setTier(name, CapacityTier.PREVIOUS).join())
+                    .cause()
+                    .isInstanceOf(DecreaseQuota.Refused.class)
+                    .satisfies(e ->
+                            assertThat(((DecreaseQuota.Refused) e).waitFor()).isPositive());
             assertThat(DynamoDbFaults.count("UpdateTable")).isEqualTo(1);
 
-            assertThat(manager.setTier(name, CapacityTier.PREVIOUS).join()).map(ManagedTable::capacity)
+            assertThat(manager.setTier(name, CapacityTier.PREVIOUS).join())
+                    .map(ManagedTable::capacity)
                     .contains(Capacity.provisioned(1, 100));
         }
     }
@@ -148,7 +155,8 @@ class TableManagerFaultsITCase {
 
             manager.setTier(name, CapacityTier.OLDER).join();
 
-            assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.TABLE_CREATING)).isPositive();
+            assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.TABLE_CREATING))
+                    .isPositive();
             assertThat(DynamoDbFaults.count("UpdateTable")).isEqualTo(1);
             assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 1));
         }
@@ -171,6 +179,9 @@ class TableManagerFaultsITCase {
     }
 
     private static TimeToLiveStatus ttlStatus(String table) {
-        return client.describeTimeToLive(b -> b.tableName(table)).join().timeToLiveDescription().timeToLiveStatus();
+        return client.describeTimeToLive(b -> b.tableName(table))
+                .join()
+                .timeToLiveDescription()
+                .timeToLiveStatus();
     }
 }

@@ -1,17 +1,23 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.emulators.Dynalite;
-
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -22,15 +28,6 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class TableManagerITCase {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
     private static Dynalite local;
@@ -40,7 +37,8 @@ class TableManagerITCase {
     @BeforeAll
     static void startDynamoDbLocal() {
         local = TestSetup.dynamoDb();
-        client = TestSetup.clients(TestSetup.config(local.endpoint()), CallLog.class).newAsyncClient(8);
+        client = TestSetup.clients(TestSetup.config(local.endpoint()), CallLog.class)
+                .newAsyncClient(8);
     }
 
     @AfterAll
@@ -58,8 +56,16 @@ class TableManagerITCase {
     }
 
     private static PeriodTablesConfig hourly(String... more) {
-        String[] base = {"tables.prefix", TestSetup.uniquePrefix("tm"), "tables.period", "PT1H", "tables.ttl", "P30D",
-                "tables.shards", "4"};
+        String[] base = {
+            "tables.prefix",
+            TestSetup.uniquePrefix("tm"),
+            "tables.period",
+            "PT1H",
+            "tables.ttl",
+            "P30D",
+            "tables.shards",
+            "4"
+        };
         String[] all = new String[base.length + more.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(more, 0, all, base.length, more.length);
@@ -77,15 +83,24 @@ class TableManagerITCase {
             assertThat(ensured.created()).isTrue();
             assertThat(ensured.name()).isEqualTo(name);
             TableDescription table = TestSetup.describe(local, name);
-            assertThat(table.keySchema()).containsExactly(
-                    KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
-                    KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build());
-            assertThat(table.attributeDefinitions()).allSatisfy(a -> assertThat(a.attributeType()).isEqualTo(ScalarAttributeType.S));
+            assertThat(table.keySchema())
+                    .containsExactly(
+                            KeySchemaElement.builder()
+                                    .attributeName("pk")
+                                    .keyType(KeyType.HASH)
+                                    .build(),
+                            KeySchemaElement.builder()
+                                    .attributeName("sk")
+                                    .keyType(KeyType.RANGE)
+                                    .build());
+            assertThat(table.attributeDefinitions())
+                    .allSatisfy(a -> assertThat(a.attributeType()).isEqualTo(ScalarAttributeType.S));
             assertThat(ManagedTable.capacityOf(table)).isEqualTo(Capacity.provisioned(1000, 300));
             assertThat(table.deletionProtectionEnabled()).isFalse();
             assertThat(ttlStatus(name)).isEqualTo(TimeToLiveStatus.ENABLED);
             assertThat(tagsReadBack(table.tableArn()))
-                    .contains(TableNaming.MANAGED_BY_TAG + "=" + TableNaming.MANAGED_BY_VALUE,
+                    .contains(
+                            TableNaming.MANAGED_BY_TAG + "=" + TableNaming.MANAGED_BY_VALUE,
                             TableManager.TAG_PERIOD_START + "=2030-03-10T12:00:00Z",
                             TableManager.TAG_PERIOD_END + "=2030-03-10T13:00:00Z",
                             TableNaming.SHARDS_TAG + "=4",
@@ -116,7 +131,8 @@ class TableManagerITCase {
         Period period = config.calendar().periodOf(NOW);
         try (TableManager manager = manager(config)) {
             CompletableFuture<ManagedTable> first = manager.ensure(period);
-            CompletableFuture<ManagedTable> second = manager.ensureTable(config.naming().periodTable(period));
+            CompletableFuture<ManagedTable> second =
+                    manager.ensureTable(config.naming().periodTable(period));
 
             assertThat(first.join().created()).isTrue();
             assertThat(second.join().created()).isTrue();
@@ -131,7 +147,10 @@ class TableManagerITCase {
         String name = config.naming().periodTable(period);
         try (DynamoDbClient client = local.syncClient()) {
             client.createTable(b -> b.tableName(name)
-                    .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                    .keySchema(KeySchemaElement.builder()
+                            .attributeName("id")
+                            .keyType(KeyType.HASH)
+                            .build())
                     .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.N))
                     .billingMode(BillingMode.PAY_PER_REQUEST));
         }
@@ -155,9 +174,11 @@ class TableManagerITCase {
         try (TableManager manager = manager(config)) {
             manager.ensure(period).join();
 
-            ManagedTable previous = manager.setTier(name, CapacityTier.PREVIOUS).join().orElseThrow();
+            ManagedTable previous =
+                    manager.setTier(name, CapacityTier.PREVIOUS).join().orElseThrow();
             assertThat(previous.capacity()).isEqualTo(Capacity.provisioned(1, 100));
-            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name)))
+                    .isEqualTo(Capacity.provisioned(1, 100));
 
             manager.setTier(name, CapacityTier.PREVIOUS).join();
             assertThat(CallLog.tablesOf("UpdateTable")).hasSize(1);
@@ -165,7 +186,8 @@ class TableManagerITCase {
             manager.setTier(name, CapacityTier.OLDER).join();
             assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 1));
             assertThat(CallLog.tablesOf("UpdateTable")).hasSize(2);
-            assertThat(manager.tierOf(manager.describe(name).join().orElseThrow())).contains(CapacityTier.OLDER);
+            assertThat(manager.tierOf(manager.describe(name).join().orElseThrow()))
+                    .contains(CapacityTier.OLDER);
         }
     }
 
@@ -181,11 +203,18 @@ class TableManagerITCase {
             manager.setTier(closed, CapacityTier.OLDER).join();
             CallLog.reset();
 
-            assertThat(manager.raiseToOpenTier(closed).join()).map(ManagedTable::capacity).contains(Capacity.provisioned(1, 1));
-            assertThat(manager.raiseToOpenTier(open).join()).as("already at the current tier").isEmpty();
-            assertThat(manager.raiseToOpenTier(config.naming().rejectedTable()).join()).as("missing").isEmpty();
+            assertThat(manager.raiseToOpenTier(closed).join())
+                    .map(ManagedTable::capacity)
+                    .contains(Capacity.provisioned(1, 1));
+            assertThat(manager.raiseToOpenTier(open).join())
+                    .as("already at the current tier")
+                    .isEmpty();
+            assertThat(manager.raiseToOpenTier(config.naming().rejectedTable()).join())
+                    .as("missing")
+                    .isEmpty();
 
-            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, closed))).isEqualTo(Capacity.provisioned(1000, 300));
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, closed)))
+                    .isEqualTo(Capacity.provisioned(1000, 300));
             assertThat(CallLog.tablesOf("UpdateTable")).containsExactly(closed);
         }
     }
@@ -201,9 +230,12 @@ class TableManagerITCase {
             manager.setTier(name, CapacityTier.OLDER).join();
             assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.ON_DEMAND);
             manager.setTier(name, CapacityTier.OLDER).join();
-            assertThat(CallLog.tablesOf("UpdateTable")).as("a same-tier request sends nothing").hasSize(1);
+            assertThat(CallLog.tablesOf("UpdateTable"))
+                    .as("a same-tier request sends nothing")
+                    .hasSize(1);
             manager.setTier(name, CapacityTier.PREVIOUS).join();
-            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.provisioned(1, 100));
+            assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name)))
+                    .isEqualTo(Capacity.provisioned(1, 100));
         }
     }
 
@@ -216,7 +248,9 @@ class TableManagerITCase {
             manager.ensure(period).join();
 
             assertThat(ManagedTable.capacityOf(TestSetup.describe(local, name))).isEqualTo(Capacity.ON_DEMAND);
-            assertThat(manager.setTier(name, CapacityTier.OLDER).join()).map(ManagedTable::capacity).contains(Capacity.ON_DEMAND);
+            assertThat(manager.setTier(name, CapacityTier.OLDER).join())
+                    .map(ManagedTable::capacity)
+                    .contains(Capacity.ON_DEMAND);
             assertThat(CallLog.tablesOf("UpdateTable")).isEmpty();
         }
     }
@@ -225,7 +259,9 @@ class TableManagerITCase {
     void setTierOfAMissingTableReportsIt() {
         PeriodTablesConfig config = hourly();
         try (TableManager manager = manager(config)) {
-            assertThat(manager.setTier(config.naming().prefix() + "_2030-01-01T0000", CapacityTier.PREVIOUS).join()).isEmpty();
+            assertThat(manager.setTier(config.naming().prefix() + "_2030-01-01T0000", CapacityTier.PREVIOUS)
+                            .join())
+                    .isEmpty();
         }
     }
 
@@ -240,17 +276,25 @@ class TableManagerITCase {
             assertThat(late.name()).isEqualTo(naming.prefix() + "_late_2030-03");
             assertThat(late.capacity()).isEqualTo(Capacity.ON_DEMAND);
             assertThat(ttlStatus(late.name())).isEqualTo(TimeToLiveStatus.ENABLED);
-            assertThat(tagsReadBack(client.describeTable(b -> b.tableName(late.name())).join().table().tableArn())).contains(TableManager.TAG_LATE_MONTH + "=2030-03");
+            assertThat(tagsReadBack(client.describeTable(b -> b.tableName(late.name()))
+                            .join()
+                            .table()
+                            .tableArn()))
+                    .contains(TableManager.TAG_LATE_MONTH + "=2030-03");
             assertThat(rejected.capacity()).isEqualTo(Capacity.ON_DEMAND);
             assertThat(ttlStatus(rejected.name())).isEqualTo(TimeToLiveStatus.DISABLED);
             assertThatThrownBy(() -> manager.ensureTable("someone_elses_table").join())
-                    .cause().isInstanceOf(IllegalArgumentException.class).hasMessageContaining("someone_elses_table");
+                    .cause()
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("someone_elses_table");
         }
     }
 
     private static TimeToLiveStatus ttlStatus(String table) {
         try (DynamoDbClient client = local.syncClient()) {
-            return client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription().timeToLiveStatus();
+            return client.describeTimeToLive(b -> b.tableName(table))
+                    .timeToLiveDescription()
+                    .timeToLiveStatus();
         }
     }
 

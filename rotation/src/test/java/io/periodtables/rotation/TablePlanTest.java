@@ -1,25 +1,30 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
-
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Retention in the plan, with and without an archive to wait for. */
 class TablePlanTest {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
-    private final PeriodTablesConfig config = TestSetup.config(URI.create("http://127.0.0.1:9"),
-            "tables.prefix", "plan", "tables.period", "PT1H", "tables.retention", "PT6H");
-    private final TablePlan plan = new TablePlan(config, Lifecycle.of(config), new OpenCapacity(config, new WriteLoad()));
+    private final PeriodTablesConfig config = TestSetup.config(
+            URI.create("http://127.0.0.1:9"),
+            "tables.prefix",
+            "plan",
+            "tables.period",
+            "PT1H",
+            "tables.retention",
+            "PT6H");
+    private final TablePlan plan =
+            new TablePlan(config, Lifecycle.of(config), new OpenCapacity(config, new WriteLoad()));
     private final TableNaming naming = config.naming();
     private final Period expired = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
     private final Period recent = config.calendar().periodOf(NOW.minusSeconds(5 * 3600));
@@ -50,7 +55,8 @@ class TablePlanTest {
         assertThat(plan.awaitedArchive(name, table(name), view(Set.of(recent)))).contains(expired);
 
         assertThat(action(name, Set.of(expired))).contains(TablePlan.Kind.DELETE);
-        assertThat(plan.awaitedArchive(name, table(name), view(Set.of(expired)))).isEmpty();
+        assertThat(plan.awaitedArchive(name, table(name), view(Set.of(expired))))
+                .isEmpty();
     }
 
     @Test
@@ -66,7 +72,8 @@ class TablePlanTest {
         Period february = config.calendar().periodOf(Instant.parse("2030-02-01T00:00:00Z"));
         Period lastOfJanuary = config.calendar().periodOf(Instant.parse("2030-01-31T23:59:59Z"));
 
-        assertThat(plan.awaitedArchive(name, table(name), view(Set.of(lastOfJanuary)))).contains(february);
+        assertThat(plan.awaitedArchive(name, table(name), view(Set.of(lastOfJanuary))))
+                .contains(february);
         assertThat(action(name, Set.of(lastOfJanuary))).isNotEqualTo(Optional.of(TablePlan.Kind.DELETE));
         assertThat(action(name, Set.of(february))).contains(TablePlan.Kind.DELETE);
     }

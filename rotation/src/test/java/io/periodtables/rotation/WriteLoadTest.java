@@ -1,13 +1,11 @@
 package io.periodtables.rotation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.PeriodTablesConfig;
-
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class WriteLoadTest {
     private static final String DAY_1 = "readings_2030-03-09";
@@ -41,7 +39,8 @@ class WriteLoadTest {
 
     @Test
     void anOpenTableIsRaisedToItsSizeButNeverLowered() {
-        PeriodTablesConfig config = TestSetup.config(java.net.URI.create("http://127.0.0.1:1"), "tables.capacity.autoscaling", "false");
+        PeriodTablesConfig config =
+                TestSetup.config(java.net.URI.create("http://127.0.0.1:1"), "tables.capacity.autoscaling", "false");
         WriteLoad load = new WriteLoad();
         load.add(new TableLoad(config.naming().periodTableOf(Instant.parse("2030-03-09T12:00:00Z")), 1, 70));
         OpenCapacity open = new OpenCapacity(config, load);
@@ -49,16 +48,21 @@ class WriteLoadTest {
 
         assertThat(sized).isEqualTo(Capacity.provisioned(100, 300));
         assertThat(open.satisfies(Capacity.provisioned(100, 300), sized)).isTrue();
-        assertThat(open.satisfies(Capacity.provisioned(1000, 300), sized)).as("raised for a throttled sink").isTrue();
+        assertThat(open.satisfies(Capacity.provisioned(1000, 300), sized))
+                .as("raised for a throttled sink")
+                .isTrue();
         assertThat(open.satisfies(Capacity.provisioned(50, 300), sized)).isFalse();
         assertThat(open.of(config.calendar().periodOf(Instant.parse("2030-03-09T12:00:00Z"))))
-                .as("nothing observed before it: the current tier").isEqualTo(Capacity.provisioned(1000, 300));
+                .as("nothing observed before it: the current tier")
+                .isEqualTo(Capacity.provisioned(1000, 300));
     }
 
     @Test
     void withAutoScalingAnOpenTableWithinTheBoundsIsLeftToIt() {
-        PeriodTablesConfig config = TestSetup.config(java.net.URI.create("http://127.0.0.1:1"), "tables.capacity.autoscaling", "true");
+        PeriodTablesConfig config =
+                TestSetup.config(java.net.URI.create("http://127.0.0.1:1"), "tables.capacity.autoscaling", "true");
         OpenCapacity open = new OpenCapacity(config, new WriteLoad());
-        assertThat(open.satisfies(Capacity.provisioned(20, 30), Capacity.provisioned(1000, 300))).isTrue();
+        assertThat(open.satisfies(Capacity.provisioned(20, 30), Capacity.provisioned(1000, 300)))
+                .isTrue();
     }
 }

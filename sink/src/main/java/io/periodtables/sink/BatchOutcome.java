@@ -17,8 +17,11 @@ final class BatchOutcome {
     final String lastError;
     final PeriodTableSinkException fatal;
 
-    private BatchOutcome(List<TableWriteEntry> retry, List<TableWriteEntry> added, String lastError,
-                         PeriodTableSinkException fatal) {
+    private BatchOutcome(
+            List<TableWriteEntry> retry,
+            List<TableWriteEntry> added,
+            String lastError,
+            PeriodTableSinkException fatal) {
         this.retry = retry;
         this.added = added;
         this.lastError = lastError;

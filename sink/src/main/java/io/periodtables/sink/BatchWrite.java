@@ -1,18 +1,9 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.RejectReason;
-import io.periodtables.conf.ItemAttributes;
 import io.periodtables.model.Rejection;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +17,13 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * Writes one batch of entries (at most 25, several tables, no duplicate keys) with
@@ -61,11 +59,17 @@ final class BatchWrite {
      * @param toLate the same reading for this month's late table
      * @param rejections the entry of a rejection for the rejected table
      */
-    record Reroutes(UnaryOperator<TableWriteEntry> toLate, Function<Rejection, TableWriteEntry> rejections,
+    record Reroutes(
+            UnaryOperator<TableWriteEntry> toLate,
+            Function<Rejection, TableWriteEntry> rejections,
             String rejectedTable) {}
 
-    BatchWrite(DynamoDbAsyncClient client, MissingTableHandler missingTables, Reroutes reroutes, SinkMetrics metrics,
-               Clock clock) {
+    BatchWrite(
+            DynamoDbAsyncClient client,
+            MissingTableHandler missingTables,
+            Reroutes reroutes,
+            SinkMetrics metrics,
+            Clock clock) {
         this.client = client;
         this.missingTables = missingTables;
         this.reroutes = reroutes;
@@ -80,7 +84,8 @@ final class BatchWrite {
         for (TableWriteEntry entry : entries) {
             requestItems.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(entry.request());
         }
-        BatchWriteItemRequest request = BatchWriteItemRequest.builder().requestItems(requestItems).build();
+        BatchWriteItemRequest request =
+                BatchWriteItemRequest.builder().requestItems(requestItems).build();
         long start = System.nanoTime();
         CompletableFuture<BatchWriteItemResponse> call;
         try {
@@ -89,11 +94,12 @@ final class BatchWrite {
             call = CompletableFuture.failedFuture(e);
         }
         return call.handle((response, error) -> {
-            metrics.sent(System.nanoTime() - start);
-            return error == null
-                    ? CompletableFuture.completedFuture(answered(entries, response))
-                    : failed(entries, error);
-        }).thenCompose(Function.identity());
+                    metrics.sent(System.nanoTime() - start);
+                    return error == null
+                            ? CompletableFuture.completedFuture(answered(entries, response))
+                            : failed(entries, error);
+                })
+                .thenCompose(Function.identity());
     }
 
     private BatchOutcome answered(List<TableWriteEntry> entries, BatchWriteItemResponse response) {
@@ -106,7 +112,9 @@ final class BatchWrite {
             for (WriteRequest request : requests) {
                 Map<String, AttributeValue> item = request.putRequest().item();
                 unprocessed.add(new TableWriteEntry.EntryKey(
-                        table, item.get(ItemAttributes.PK).s(), item.get(ItemAttributes.SK).s()));
+                        table,
+                        item.get(ItemAttributes.PK).s(),
+                        item.get(ItemAttributes.SK).s()));
             }
         });
         List<TableWriteEntry> written = new ArrayList<>(entries.size());
@@ -147,7 +155,8 @@ final class BatchWrite {
                 return tablesOf(entries).size() > 1
                         ? bisect(entries)
                         : CompletableFuture.completedFuture(BatchOutcome.fatal(new PeriodTableSinkException(
-                                "Table " + tablesOf(entries).iterator().next() + " exists but its key schema is not pk (S, HASH) and"
+                                "Table " + tablesOf(entries).iterator().next()
+                                        + " exists but its key schema is not pk (S, HASH) and"
                                         + " sk (S, RANGE), so it is not a period-tables table: " + description
                                         + ". Use another tables.prefix or remove that table.",
                                 DynamoDbErrors.unwrap(error))));
@@ -176,11 +185,20 @@ final class BatchWrite {
             return BatchOutcome.fatal(new PeriodTableSinkException("the rejected table " + rejectedTable
                     + " refused item pk=" + entry.pk() + ", sk=" + entry.sk() + ": " + description));
         }
-        LOG.warn("DynamoDB refused item pk={} sk={} of table {}; it goes to {}: {}",
-                entry.pk(), entry.sk(), entry.table(), rejectedTable, description);
+        LOG.warn(
+                "DynamoDB refused item pk={} sk={} of table {}; it goes to {}: {}",
+                entry.pk(),
+                entry.sk(),
+                entry.table(),
+                rejectedTable,
+                description);
         metrics.rejectedItems.inc();
-        Rejection rejection = Rejection.of(RejectReason.DYNAMODB_VALIDATION, description + " (table " + entry.table() + ")",
-                ItemAttributes.toJson(entry.item()), clock.millis(), entry.table());
+        Rejection rejection = Rejection.of(
+                RejectReason.DYNAMODB_VALIDATION,
+                description + " (table " + entry.table() + ")",
+                ItemAttributes.toJson(entry.item()),
+                clock.millis(),
+                entry.table());
         return BatchOutcome.added(reroutes.rejections().apply(rejection));
     }
 
@@ -192,10 +210,17 @@ final class BatchWrite {
         String table = entries.get(0).table();
         // Ask with what admits most: on-time readings before unknown ones before late ones, and
         // the oldest event time among those (the view when the first of them was made).
-        MissingTableHandler.Arrival arrival = entries.stream().map(e -> e.origin().arrival()).min(Comparator.naturalOrder())
+        MissingTableHandler.Arrival arrival = entries.stream()
+                .map(e -> e.origin().arrival())
+                .min(Comparator.naturalOrder())
                 .orElse(MissingTableHandler.Arrival.UNKNOWN);
-        long eventTime = entries.stream().map(TableWriteEntry::origin).filter(o -> o.arrival() == arrival)
-                .mapToLong(TableWriteEntry.Origin::eventTime).filter(t -> t != Long.MIN_VALUE).min().orElse(Long.MIN_VALUE);
+        long eventTime = entries.stream()
+                .map(TableWriteEntry::origin)
+                .filter(o -> o.arrival() == arrival)
+                .mapToLong(TableWriteEntry.Origin::eventTime)
+                .filter(t -> t != Long.MIN_VALUE)
+                .min()
+                .orElse(Long.MIN_VALUE);
         CompletableFuture<MissingTableHandler.Verdict> verdict;
         try {
             verdict = missingTables.ensureTable(table, arrival, eventTime);
@@ -204,36 +229,61 @@ final class BatchWrite {
         }
         return verdict.handle((answer, error) -> {
             if (error != null) {
-                LOG.warn("Table {} does not exist and the table owner could not decide about it: {}", table, error.toString());
-                return BatchOutcome.retry(entries, description + "; table owner: " + DynamoDbErrors.unwrap(error).getMessage());
+                LOG.warn(
+                        "Table {} does not exist and the table owner could not decide about it: {}",
+                        table,
+                        error.toString());
+                return BatchOutcome.retry(
+                        entries,
+                        description + "; table owner: "
+                                + DynamoDbErrors.unwrap(error).getMessage());
             }
             return rerouted(table, entries, answer, description);
         });
     }
 
-    private BatchOutcome rerouted(String table, List<TableWriteEntry> entries, MissingTableHandler.Verdict verdict,
-            String description) {
+    private BatchOutcome rerouted(
+            String table, List<TableWriteEntry> entries, MissingTableHandler.Verdict verdict, String description) {
         switch (verdict.kind()) {
             case CREATED:
                 metrics.missingTableFallbacks.inc();
-                LOG.info("Table {} did not exist; the table owner created it ({} entries written again)", table, entries.size());
+                LOG.info(
+                        "Table {} did not exist; the table owner created it ({} entries written again)",
+                        table,
+                        entries.size());
                 return BatchOutcome.retry(entries, description);
             case LATE:
-                if (table.equals(rejectedTable) || reroutes.toLate().apply(entries.get(0)).table().equals(table)) {
+                if (table.equals(rejectedTable)
+                        || reroutes.toLate().apply(entries.get(0)).table().equals(table)) {
                     return BatchOutcome.retry(entries, description + "; the table owner sent the late table to itself");
                 }
                 metrics.readingsRerouted.inc(entries.size());
-                LOG.info("Table {} does not exist and is not created: {}; its {} readings go to the late table", table,
-                        verdict.message(), entries.size());
-                return BatchOutcome.added(entries.stream().map(reroutes.toLate()).toList());
+                LOG.info(
+                        "Table {} does not exist and is not created: {}; its {} readings go to the late table",
+                        table,
+                        verdict.message(),
+                        entries.size());
+                return BatchOutcome.added(
+                        entries.stream().map(reroutes.toLate()).toList());
             default:
                 metrics.readingsRerouted.inc(entries.size());
                 metrics.rejectedItems.inc(entries.size());
-                LOG.info("Table {} does not exist and is not created: {}; its {} readings go to {} as {}", table,
-                        verdict.message(), entries.size(), rejectedTable, verdict.reason());
-                return BatchOutcome.added(entries.stream().map(entry -> reroutes.rejections().apply(Rejection.of(
-                        verdict.reason(), verdict.message() + " (table " + table + ")", ItemAttributes.toJson(entry.item()),
-                        clock.millis(), table))).toList());
+                LOG.info(
+                        "Table {} does not exist and is not created: {}; its {} readings go to {} as {}",
+                        table,
+                        verdict.message(),
+                        entries.size(),
+                        rejectedTable,
+                        verdict.reason());
+                return BatchOutcome.added(entries.stream()
+                        .map(entry -> reroutes.rejections()
+                                .apply(Rejection.of(
+                                        verdict.reason(),
+                                        verdict.message() + " (table " + table + ")",
+                                        ItemAttributes.toJson(entry.item()),
+                                        clock.millis(),
+                                        table)))
+                        .toList());
         }
     }
 

@@ -1,13 +1,12 @@
 package io.periodtables.sink;
 
-import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
 
 /**
  * The writer's delay queue: entries that wait to be sent again, per table, and each table's rate

@@ -5,10 +5,6 @@ import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
-
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
@@ -18,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Builds the items of DESIGN.md: a reading becomes {@code pk}, {@code sk} (from
@@ -43,7 +41,8 @@ final class ItemBuilder implements Serializable {
         try {
             item = ItemAttributes.ofJsonObject(reading.payloadJson());
         } catch (IOException e) {
-            throw new UnstorableReadingException(RejectReason.INVALID_JSON, "payload is not a JSON object: " + e.getMessage());
+            throw new UnstorableReadingException(
+                    RejectReason.INVALID_JSON, "payload is not a JSON object: " + e.getMessage());
         }
         checkNotReserved(item, ItemAttributes.PK);
         checkNotReserved(item, ItemAttributes.SK);
@@ -62,7 +61,8 @@ final class ItemBuilder implements Serializable {
     private static void checkNotReserved(Map<String, AttributeValue> payload, String name)
             throws UnstorableReadingException {
         if (payload.containsKey(name)) {
-            throw new UnstorableReadingException(RejectReason.RESERVED_ATTRIBUTE,
+            throw new UnstorableReadingException(
+                    RejectReason.RESERVED_ATTRIBUTE,
                     "payload field '" + name + "' would overwrite the item's own '" + name + "' attribute");
         }
     }
@@ -70,19 +70,28 @@ final class ItemBuilder implements Serializable {
     /** The item of {@code rejection} in the rejected table. */
     Map<String, AttributeValue> rejectionItem(Rejection rejection) {
         return Map.of(
-                ItemAttributes.PK, AttributeValue.fromS(rejection.partitionKey()),
-                ItemAttributes.SK, AttributeValue.fromS(rejection.rawHash()),
-                "reason", AttributeValue.fromS(rejection.message()),
-                "raw", rawValue(rejection.raw()),
-                "rawBytes", AttributeValue.fromN(Long.toString(rejection.rawBytes())),
-                "arrivedAt", AttributeValue.fromS(Instant.ofEpochMilli(rejection.arrivedAtMillis()).toString()),
-                "origin", AttributeValue.fromS(rejection.origin()));
+                ItemAttributes.PK,
+                AttributeValue.fromS(rejection.partitionKey()),
+                ItemAttributes.SK,
+                AttributeValue.fromS(rejection.rawHash()),
+                "reason",
+                AttributeValue.fromS(rejection.message()),
+                "raw",
+                rawValue(rejection.raw()),
+                "rawBytes",
+                AttributeValue.fromN(Long.toString(rejection.rawBytes())),
+                "arrivedAt",
+                AttributeValue.fromS(
+                        Instant.ofEpochMilli(rejection.arrivedAtMillis()).toString()),
+                "origin",
+                AttributeValue.fromS(rejection.origin()));
     }
 
     /** S when the raw bytes are valid UTF-8 (readable in the console), else B. */
     private static AttributeValue rawValue(byte[] raw) {
         try {
-            String text = StandardCharsets.UTF_8.newDecoder()
+            String text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(raw))

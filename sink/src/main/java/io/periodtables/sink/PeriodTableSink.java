@@ -1,13 +1,17 @@
 package io.periodtables.sink;
 
-import io.periodtables.model.MissingTableHandler;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
+import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.SinkRecord;
-
+import java.io.Serializable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -18,14 +22,7 @@ import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.util.Preconditions;
-
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-
-import java.io.Serializable;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Collection;
-import java.util.List;
 
 /**
  * The period-routing DynamoDB sink: each {@link SinkRecord} goes to its period's table, the late
@@ -59,9 +56,16 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
     private final RetryBackoff backoff;
 
     private PeriodTableSink(Builder b, SinkRecordConverter converter) {
-        super(converter, MAX_BATCH_ITEMS, b.config.get(ConfigKeys.SINK_MAX_IN_FLIGHT),
-                b.config.get(ConfigKeys.SINK_MAX_BUFFERED), MAX_BATCH_BYTES, b.maxTimeInBuffer.toMillis(),
-                DynamoDbItemSize.MAX_ITEM_BYTES, AsyncSinkWriterConfiguration.DEFAULT_REQUEST_TIMEOUT_MS, false);
+        super(
+                converter,
+                MAX_BATCH_ITEMS,
+                b.config.get(ConfigKeys.SINK_MAX_IN_FLIGHT),
+                b.config.get(ConfigKeys.SINK_MAX_BUFFERED),
+                MAX_BATCH_BYTES,
+                b.maxTimeInBuffer.toMillis(),
+                DynamoDbItemSize.MAX_ITEM_BYTES,
+                AsyncSinkWriterConfiguration.DEFAULT_REQUEST_TIMEOUT_MS,
+                false);
         this.config = b.config;
         this.missingTables = b.missingTables;
         this.interceptors = List.copyOf(b.interceptors);
@@ -75,7 +79,8 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
 
     @Internal
     @Override
-    public StatefulSinkWriter<SinkRecord, BufferedRequestState<TableWriteEntry>> createWriter(WriterInitContext context) {
+    public StatefulSinkWriter<SinkRecord, BufferedRequestState<TableWriteEntry>> createWriter(
+            WriterInitContext context) {
         return restoreWriter(context, List.of());
     }
 
@@ -94,19 +99,28 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
                 .setRequestTimeoutMS(getRequestTimeoutMS())
                 .setFailOnTimeout(getFailOnTimeout())
                 .build();
-        return new PeriodTableSinkWriter(converter, context, writerConfig, recoveredState,
+        return new PeriodTableSinkWriter(
+                converter,
+                context,
+                writerConfig,
+                recoveredState,
                 // the delay queue's requests and bisection halves travel next to the regular ones
-                DynamoDbClients.of(config).withInterceptors(interceptors)
+                DynamoDbClients.of(config)
+                        .withInterceptors(interceptors)
                         .newAsyncClientForNonBlockingCallbacks(3 * getMaxInFlightRequests()),
-                missingTables.create(config), config.naming().rejectedTable(),
-                backoff, config.get(ConfigKeys.SINK_MAX_ATTEMPTS), clock);
+                missingTables.create(config),
+                config.naming().rejectedTable(),
+                backoff,
+                config.get(ConfigKeys.SINK_MAX_ATTEMPTS),
+                clock);
     }
 
     /** Flink 1.20 creates writers with a {@link WriterInitContext}; this older entry point is not supported. */
     @Internal
     @Override
     @Deprecated
-    public StatefulSinkWriter<SinkRecord, BufferedRequestState<TableWriteEntry>> createWriter(Sink.InitContext context) {
+    public StatefulSinkWriter<SinkRecord, BufferedRequestState<TableWriteEntry>> createWriter(
+            Sink.InitContext context) {
         throw new UnsupportedOperationException("PeriodTableSink needs Flink's WriterInitContext (Flink 1.19+)");
     }
 
@@ -173,18 +187,26 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
             Preconditions.checkNotNull(config, "PeriodTableSink needs a configuration: builder().config(config)");
             Preconditions.checkNotNull(missingTables, "missingTableHandler must not be null");
             Preconditions.checkNotNull(interceptors, "interceptors must not be null (use List.of())");
-            Preconditions.checkArgument(clock instanceof Serializable,
+            Preconditions.checkArgument(
+                    clock instanceof Serializable,
                     "the sink's clock must be Serializable (Clock.systemUTC(), Clock.fixed and Clock.offset are), was %s",
                     clock);
-            Preconditions.checkArgument(config.get(ConfigKeys.SINK_MAX_BUFFERED) > MAX_BATCH_ITEMS,
+            Preconditions.checkArgument(
+                    config.get(ConfigKeys.SINK_MAX_BUFFERED) > MAX_BATCH_ITEMS,
                     "sink.max-buffered must be greater than %s (one full batch), was %s",
-                    MAX_BATCH_ITEMS, config.get(ConfigKeys.SINK_MAX_BUFFERED));
-            Preconditions.checkArgument(maxTimeInBuffer.toMillis() > 0,
-                    "maxTimeInBuffer must be at least 1 ms, was %s", maxTimeInBuffer);
+                    MAX_BATCH_ITEMS,
+                    config.get(ConfigKeys.SINK_MAX_BUFFERED));
+            Preconditions.checkArgument(
+                    maxTimeInBuffer.toMillis() > 0, "maxTimeInBuffer must be at least 1 ms, was %s", maxTimeInBuffer);
             TableNaming naming = config.naming();
             ItemBuilder items = new ItemBuilder(config.sharding(), config.ttl().orElse(null));
-            return new PeriodTableSink(this, new SinkRecordConverter(naming, items, clock,
-                    config.get(ConfigKeys.OUT_OF_ORDERNESS).toMillis()));
+            return new PeriodTableSink(
+                    this,
+                    new SinkRecordConverter(
+                            naming,
+                            items,
+                            clock,
+                            config.get(ConfigKeys.OUT_OF_ORDERNESS).toMillis()));
         }
     }
 }

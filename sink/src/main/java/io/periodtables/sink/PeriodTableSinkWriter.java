@@ -1,23 +1,8 @@
 package io.periodtables.sink;
 
-import io.periodtables.model.MissingTableHandler;
 import io.periodtables.conf.UserMetrics;
+import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.SinkRecord;
-
-import org.apache.flink.api.common.eventtime.Watermark;
-import org.apache.flink.api.common.operators.MailboxExecutor;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
-import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
-import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
-import org.apache.flink.connector.base.sink.writer.ResultHandler;
-import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration;
-import org.apache.flink.util.function.ThrowingRunnable;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -32,6 +17,18 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
+import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
+import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
+import org.apache.flink.connector.base.sink.writer.ResultHandler;
+import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration;
+import org.apache.flink.util.function.ThrowingRunnable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The writer of {@link PeriodTableSink}. Flink's {@link AsyncSinkWriter} buffers the entries,
@@ -88,8 +85,12 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         SinkMetrics metrics = new SinkMetrics(UserMetrics.of(context.metricGroup()), converter.rejectedItems());
         metrics.delayedEntries(delayed::size);
         this.eventClock = converter.eventClock();
-        this.batchWrite = new BatchWrite(client, missingTables, new BatchWrite.Reroutes(converter::lateEntry,
-                converter::rejectionEntry, rejectedTable), metrics, clock);
+        this.batchWrite = new BatchWrite(
+                client,
+                missingTables,
+                new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, rejectedTable),
+                metrics,
+                clock);
         String threadName = "period-table-sink-wakeup-" + context.getTaskInfo().getIndexOfThisSubtask();
         this.wakeups = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, threadName);
@@ -132,7 +133,8 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     private void pump() {
         long now = System.currentTimeMillis();
         DelayedEntries.Batch batch;
-        while (!checkpointing && delayedInFlight < maxInFlight
+        while (!checkpointing
+                && delayedInFlight < maxInFlight
                 && (batch = delayed.next(now, PeriodTableSink.MAX_BATCH_ITEMS)) != null) {
             List<TableWriteEntry> send = new ArrayList<>(batch.entries().size());
             batch.entries().stream().filter(keys::claim).forEach(send::add);
@@ -152,10 +154,13 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         if (!checkpointing && next > now && next < wakeupAt) {
             wakeupAt = next;
             try {
-                wakeups.schedule(() -> mail(() -> {
-                    wakeupAt = Long.MAX_VALUE;
-                    pump();
-                }), next - now, TimeUnit.MILLISECONDS);
+                wakeups.schedule(
+                        () -> mail(() -> {
+                            wakeupAt = Long.MAX_VALUE;
+                            pump();
+                        }),
+                        next - now,
+                        TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException closing) {
                 // The writer is closing; its state is in the last checkpoint.
             }
@@ -164,21 +169,23 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
 
     /** Writes {@code entries}, then on the mailbox thread files the outcome and runs {@code answered}. */
     private void send(List<TableWriteEntry> entries, Consumer<Exception> fatal, Runnable answered) {
-        batchWrite.write(entries).whenComplete((outcome, error) -> mail(() -> {
-            if (error != null) {
-                fatal.accept(new PeriodTableSinkException(
-                        "unexpected failure while writing a batch of " + entries.size() + " entries", error));
-                return;
-            }
-            PeriodTableSinkException failure = outcome.fatal != null ? outcome.fatal : exhausted(outcome);
-            if (failure != null) {
-                fatal.accept(failure);
-                return;
-            }
-            file(entries, outcome);
-            answered.run();
-            pump();
-        }));
+        batchWrite
+                .write(entries)
+                .whenComplete((outcome, error) -> mail(() -> {
+                    if (error != null) {
+                        fatal.accept(new PeriodTableSinkException(
+                                "unexpected failure while writing a batch of " + entries.size() + " entries", error));
+                        return;
+                    }
+                    PeriodTableSinkException failure = outcome.fatal != null ? outcome.fatal : exhausted(outcome);
+                    if (failure != null) {
+                        fatal.accept(failure);
+                        return;
+                    }
+                    file(entries, outcome);
+                    answered.run();
+                    pump();
+                }));
     }
 
     private PeriodTableSinkException exhausted(BatchOutcome outcome) {

@@ -5,13 +5,10 @@ import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
-
-import org.apache.flink.annotation.PublicEvolving;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The item a reading becomes, exactly as {@link PeriodTableSink} writes it (DESIGN.md "Items in
@@ -32,11 +29,16 @@ public final class ReadingItems {
     public ReadingItems(PeriodTablesConfig config) {
         this.items = new ItemBuilder(config.sharding(), config.ttl().orElse(null));
         boolean ttl = config.ttl().isPresent();
-        this.quotedKeyAttributes = (ttl ? List.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL)
-                : List.of(ItemAttributes.PK, ItemAttributes.SK)).stream().map(name -> '"' + name + '"').toList();
+        this.quotedKeyAttributes = (ttl
+                        ? List.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL)
+                        : List.of(ItemAttributes.PK, ItemAttributes.SK))
+                .stream().map(name -> '"' + name + '"').toList();
         // pk = device id and shard suffix, sk of WriteSharding, ttl = a number of at most 20 digits (12 bytes)
-        this.fixedBytes = ItemAttributes.PK.length() + config.sharding().maxShardSuffixBytes()
-                + ItemAttributes.SK.length() + WriteSharding.SORT_KEY_LENGTH + (ttl ? ItemAttributes.TTL.length() + 12 : 0);
+        this.fixedBytes = ItemAttributes.PK.length()
+                + config.sharding().maxShardSuffixBytes()
+                + ItemAttributes.SK.length()
+                + WriteSharding.SORT_KEY_LENGTH
+                + (ttl ? ItemAttributes.TTL.length() + 12 : 0);
     }
 
     /**
@@ -49,7 +51,9 @@ public final class ReadingItems {
      * for the canonical payloads {@link Reading} promises; one naming a key attribute is sized exactly.
      */
     public long writeUnits(Reading reading) {
-        long bound = fixedBytes + 3L * reading.deviceId().length() + 6L * reading.payloadJson().length();
+        long bound = fixedBytes
+                + 3L * reading.deviceId().length()
+                + 6L * reading.payloadJson().length();
         if (bound <= WRITE_UNIT_BYTES && !namesKeyAttribute(reading.payloadJson())) {
             return 1;
         }

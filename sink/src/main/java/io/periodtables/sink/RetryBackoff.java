@@ -1,10 +1,9 @@
 package io.periodtables.sink;
 
-import org.apache.flink.util.Preconditions;
-
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.flink.util.Preconditions;
 
 /**
  * Exponential backoff with jitter for entries that failed: after {@code n} failed attempts the
@@ -18,10 +17,15 @@ final class RetryBackoff implements Serializable {
     private final long maxMillis;
 
     RetryBackoff(Duration initial, Duration max) {
-        Preconditions.checkArgument(!initial.isNegative() && !initial.isZero(),
-                "retry backoff initial delay must be positive, was %s", initial);
-        Preconditions.checkArgument(max.compareTo(initial) >= 0,
-                "retry backoff max delay %s must be >= the initial delay %s", max, initial);
+        Preconditions.checkArgument(
+                !initial.isNegative() && !initial.isZero(),
+                "retry backoff initial delay must be positive, was %s",
+                initial);
+        Preconditions.checkArgument(
+                max.compareTo(initial) >= 0,
+                "retry backoff max delay %s must be >= the initial delay %s",
+                max,
+                initial);
         this.initialMillis = initial.toMillis();
         this.maxMillis = max.toMillis();
     }

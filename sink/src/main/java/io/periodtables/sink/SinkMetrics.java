@@ -1,15 +1,14 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.UserMetrics;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.metrics.ThreadSafeSimpleCounter;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 
 /**
  * The sink's metrics on its writer's metric group. Counters are thread-safe because responses
@@ -79,8 +78,8 @@ final class SinkMetrics {
         for (TableWriteEntry entry : entries) {
             if (!entry.table().equals(table)) {
                 table = entry.table();
-                perTable = recordsWrittenPerTable.computeIfAbsent(table,
-                        t -> counter(group.addGroup(UserMetrics.TABLE_GROUP, t), UserMetrics.RECORDS_WRITTEN));
+                perTable = recordsWrittenPerTable.computeIfAbsent(
+                        table, t -> counter(group.addGroup(UserMetrics.TABLE_GROUP, t), UserMetrics.RECORDS_WRITTEN));
             }
             perTable.inc();
         }

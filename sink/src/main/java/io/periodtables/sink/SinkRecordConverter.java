@@ -1,31 +1,28 @@
 package io.periodtables.sink;
 
-import io.periodtables.model.MissingTableHandler;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.UserMetrics;
+import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import io.periodtables.model.SinkRecord;
-
+import java.io.IOException;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import java.io.IOException;
-import java.io.StringWriter;
-import java.time.Clock;
-import java.time.Instant;
-import java.util.Map;
 
 /**
  * Turns a {@link SinkRecord} into the entry for its table: a period reading into its period's
@@ -70,7 +67,8 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
 
     @Override
     public void open(Sink.InitContext context) {
-        rejectedItems = UserMetrics.of(context.metricGroup()).counter(UserMetrics.REJECTED_ITEMS, new ThreadSafeSimpleCounter());
+        rejectedItems = UserMetrics.of(context.metricGroup())
+                .counter(UserMetrics.REJECTED_ITEMS, new ThreadSafeSimpleCounter());
     }
 
     /** Counts the items rejected by the sink itself: here and, through the writer, by DynamoDB. */
@@ -92,7 +90,8 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
      */
     TableWriteEntry lateEntry(TableWriteEntry entry) {
         long eventTime = eventClock().now();
-        return entry.to(naming.lateTable(eventTime == Long.MIN_VALUE ? clock.instant() : Instant.ofEpochMilli(eventTime)));
+        return entry.to(
+                naming.lateTable(eventTime == Long.MIN_VALUE ? clock.instant() : Instant.ofEpochMilli(eventTime)));
     }
 
     @Override
@@ -105,8 +104,13 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
         }
         return switch (record.kind()) {
             case PERIOD -> periodEntry(record.reading(), context == null ? null : context.timestamp());
-            case LATE -> readingEntry(naming.lateTable(record.lateAtMillis() == SinkRecord.UNKNOWN
-                    ? clock.instant() : Instant.ofEpochMilli(record.lateAtMillis())), record.reading());
+            case LATE ->
+                readingEntry(
+                        naming.lateTable(
+                                record.lateAtMillis() == SinkRecord.UNKNOWN
+                                        ? clock.instant()
+                                        : Instant.ofEpochMilli(record.lateAtMillis())),
+                        record.reading());
             case REJECTED -> rejectionEntry(record.rejection());
         };
     }
@@ -123,15 +127,22 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             try {
                 period = naming.calendar().periodOf(t);
             } catch (IllegalArgumentException outsideTableNames) {
-                return rejected(Rejection.of(RejectReason.BAD_TIMESTAMP, outsideTableNames.getMessage(),
-                        readingJson(reading, true), clock.millis(), "sink"));
+                return rejected(Rejection.of(
+                        RejectReason.BAD_TIMESTAMP,
+                        outsideTableNames.getMessage(),
+                        readingJson(reading, true),
+                        clock.millis(),
+                        "sink"));
             }
             cachedPeriodStart = period.startMillis();
             cachedPeriodEnd = period.endMillis();
             cachedPeriodTable = naming.periodTable(period);
         }
-        MissingTableHandler.Arrival arrival = timestamp == null ? MissingTableHandler.Arrival.UNKNOWN
-                : timestamp == cachedPeriodEnd - 1 ? MissingTableHandler.Arrival.ON_TIME : MissingTableHandler.Arrival.LATE;
+        MissingTableHandler.Arrival arrival = timestamp == null
+                ? MissingTableHandler.Arrival.UNKNOWN
+                : timestamp == cachedPeriodEnd - 1
+                        ? MissingTableHandler.Arrival.ON_TIME
+                        : MissingTableHandler.Arrival.LATE;
         return readingEntry(cachedPeriodTable, reading, arrival);
     }
 
@@ -145,17 +156,29 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             item = items.readingItem(reading);
         } catch (ItemBuilder.UnstorableReadingException e) {
             boolean payloadIsJson = e.reason() != RejectReason.INVALID_JSON;
-            return rejected(Rejection.of(e.reason(), e.getMessage() + " (table " + table + ")",
-                    readingJson(reading, payloadIsJson), clock.millis(), table));
+            return rejected(Rejection.of(
+                    e.reason(),
+                    e.getMessage() + " (table " + table + ")",
+                    readingJson(reading, payloadIsJson),
+                    clock.millis(),
+                    table));
         }
         long size = DynamoDbItemSize.of(item);
         if (size > DynamoDbItemSize.MAX_ITEM_BYTES) {
-            return rejected(Rejection.of(RejectReason.ITEM_TOO_LARGE,
+            return rejected(Rejection.of(
+                    RejectReason.ITEM_TOO_LARGE,
                     "item of " + size + " bytes exceeds DynamoDB's limit of " + DynamoDbItemSize.MAX_ITEM_BYTES
                             + " bytes (table " + table + ")",
-                    readingJson(reading, true), clock.millis(), table));
+                    readingJson(reading, true),
+                    clock.millis(),
+                    table));
         }
-        return new TableWriteEntry(table, item, size, 0, new TableWriteEntry.Origin(arrival, eventClock().now()));
+        return new TableWriteEntry(
+                table,
+                item,
+                size,
+                0,
+                new TableWriteEntry.Origin(arrival, eventClock().now()));
     }
 
     private TableWriteEntry rejected(Rejection rejection) {
@@ -174,7 +197,8 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
         try (JsonGenerator json = JSON.createGenerator(text)) {
             json.writeStartObject();
             json.writeStringField("deviceId", reading.deviceId());
-            json.writeStringField("timestamp", Instant.ofEpochMilli(reading.eventMillis()).toString());
+            json.writeStringField(
+                    "timestamp", Instant.ofEpochMilli(reading.eventMillis()).toString());
             if (reading.eventId() != null) {
                 json.writeStringField("eventId", reading.eventId());
             }

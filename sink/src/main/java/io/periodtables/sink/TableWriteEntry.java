@@ -1,18 +1,15 @@
 package io.periodtables.sink;
 
-import io.periodtables.model.MissingTableHandler;
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.ItemAttributes;
-
+import io.periodtables.model.MissingTableHandler;
+import java.io.Serializable;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.Preconditions;
-
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
-
-import java.io.Serializable;
-import java.util.Map;
 
 /**
  * One item on its way to one table: the request entry that {@link PeriodTableSink}'s writer
@@ -44,8 +41,14 @@ public final class TableWriteEntry implements Serializable {
     }
 
     TableWriteEntry(String table, Map<String, AttributeValue> item, long sizeBytes, int failedAttempts, Origin origin) {
-        this(table, WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build(),
-                sizeBytes, failedAttempts, origin);
+        this(
+                table,
+                WriteRequest.builder()
+                        .putRequest(PutRequest.builder().item(item).build())
+                        .build(),
+                sizeBytes,
+                failedAttempts,
+                origin);
     }
 
     private TableWriteEntry(String table, WriteRequest request, long sizeBytes, int failedAttempts, Origin origin) {
@@ -117,8 +120,11 @@ public final class TableWriteEntry implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TableWriteEntry e && table.equals(e.table) && item().equals(e.item())
-                && sizeBytes == e.sizeBytes && failedAttempts == e.failedAttempts;
+        return o instanceof TableWriteEntry e
+                && table.equals(e.table)
+                && item().equals(e.item())
+                && sizeBytes == e.sizeBytes
+                && failedAttempts == e.failedAttempts;
     }
 
     @Override
@@ -128,7 +134,8 @@ public final class TableWriteEntry implements Serializable {
 
     @Override
     public String toString() {
-        return table + "[pk=" + pk() + ", sk=" + sk() + ", " + sizeBytes + " bytes, " + failedAttempts + " failed attempts]";
+        return table + "[pk=" + pk() + ", sk=" + sk() + ", " + sizeBytes + " bytes, " + failedAttempts
+                + " failed attempts]";
     }
 
     /**
@@ -150,7 +157,11 @@ public final class TableWriteEntry implements Serializable {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof EntryKey k && hash == k.hash && pk.equals(k.pk) && sk.equals(k.sk) && table.equals(k.table);
+            return o instanceof EntryKey k
+                    && hash == k.hash
+                    && pk.equals(k.pk)
+                    && sk.equals(k.sk)
+                    && table.equals(k.table);
         }
 
         @Override

@@ -1,15 +1,6 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.DynamoDbItemSize;
-
-import org.apache.flink.annotation.Internal;
-import org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerializer;
-import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
-import org.apache.flink.types.StringValue;
-
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -18,6 +9,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerializer;
+import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
+import org.apache.flink.types.StringValue;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Writer state of {@link PeriodTableSink}: the buffered and delayed entries, each with its table.

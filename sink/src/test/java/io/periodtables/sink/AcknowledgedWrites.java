@@ -1,16 +1,6 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.ItemAttributes;
-
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +10,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * Counts, per table and per item key, the puts DynamoDB acknowledged to the sink's client: the
@@ -45,8 +43,10 @@ public final class AcknowledgedWrites implements ExecutionInterceptor {
 
     /** Puts acknowledged for {@code table} in responses to requests that started at or after {@code nanos}. */
     static long ofRequestsStartedSince(String table, long nanos) {
-        return REQUESTS.stream().filter(r -> r.table().equals(table) && r.startedNanos() >= nanos)
-                .mapToLong(Acknowledged::puts).sum();
+        return REQUESTS.stream()
+                .filter(r -> r.table().equals(table) && r.startedNanos() >= nanos)
+                .mapToLong(Acknowledged::puts)
+                .sum();
     }
 
     /** Puts acknowledged for {@code table} so far. */
@@ -91,6 +91,9 @@ public final class AcknowledgedWrites implements ExecutionInterceptor {
 
     private static List<String> key(String table, WriteRequest write) {
         Map<String, AttributeValue> item = write.putRequest().item();
-        return List.of(table, item.get(ItemAttributes.PK).s(), item.get(ItemAttributes.SK).s());
+        return List.of(
+                table,
+                item.get(ItemAttributes.PK).s(),
+                item.get(ItemAttributes.SK).s());
     }
 }

@@ -1,14 +1,10 @@
 package io.periodtables.sink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.RejectReason;
-import io.periodtables.conf.DynamoDbItemSize;
-
-import org.apache.flink.metrics.SimpleCounter;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -19,8 +15,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class BatchWriteTest {
 
@@ -31,7 +29,9 @@ class BatchWriteTest {
     private final SinkMetrics metrics = new SinkMetrics(new UnregisteredMetricsGroup(), new SimpleCounter());
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-22T14:00:00Z"), ZoneOffset.UTC);
     private final SinkRecordConverter converter = new SinkRecordConverter(
-            TestConfigs.hourly4Shards().naming(), new ItemBuilder(TestConfigs.hourly4Shards().sharding(), null), clock);
+            TestConfigs.hourly4Shards().naming(),
+            new ItemBuilder(TestConfigs.hourly4Shards().sharding(), null),
+            clock);
 
     private final List<String> throttled = new CopyOnWriteArrayList<>();
     private MissingTableHandler.Verdict verdict = MissingTableHandler.Verdict.created();
@@ -52,8 +52,14 @@ class BatchWriteTest {
     };
 
     private BatchOutcome write(List<TableWriteEntry> entries) {
-        return new BatchWrite(dynamoDb, handler, new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry,
-                REJECTED), metrics, clock).write(entries).join();
+        return new BatchWrite(
+                        dynamoDb,
+                        handler,
+                        new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, REJECTED),
+                        metrics,
+                        clock)
+                .write(entries)
+                .join();
     }
 
     @Test
@@ -99,7 +105,9 @@ class BatchWriteTest {
         assertThat(outcome.added).singleElement().satisfies(rejected -> {
             assertThat(rejected.table()).isEqualTo(REJECTED);
             assertThat(rejected.pk()).matches("dynamodb-validation#([0-9]|1[0-5])");
-            assertThat(rejected.item().get("reason").s()).contains("ValidationException").contains("readings_a");
+            assertThat(rejected.item().get("reason").s())
+                    .contains("ValidationException")
+                    .contains("readings_a");
             assertThat(rejected.item().get("raw").s()).isEqualTo("{\"bad\":\"x\",\"pk\":\"dev-17\",\"sk\":\"s17\"}");
             assertThat(rejected.item().get("origin").s()).isEqualTo("readings_a");
         });
@@ -116,12 +124,15 @@ class BatchWriteTest {
         BatchOutcome outcome = write(entries);
 
         assertThat(dynamoDb.table("readings_a")).hasSize(6);
-        assertThat(outcome.added).hasSize(2).allSatisfy(e -> assertThat(e.table()).isEqualTo(REJECTED));
+        assertThat(outcome.added)
+                .hasSize(2)
+                .allSatisfy(e -> assertThat(e.table()).isEqualTo(REJECTED));
     }
 
     @Test
     void poisonItemInTheRejectedTableStopsTheJob() {
-        BatchOutcome outcome = write(List.of(entry(REJECTED, "invalid-json", "abc", Map.of("bad", AttributeValue.fromS("x")))));
+        BatchOutcome outcome =
+                write(List.of(entry(REJECTED, "invalid-json", "abc", Map.of("bad", AttributeValue.fromS("x")))));
         assertThat(outcome.fatal).hasMessageContaining("rejected table readings_rejected refused item pk=invalid-json");
     }
 
@@ -157,8 +168,10 @@ class BatchWriteTest {
             assertThat(e.table()).isEqualTo("readings_late_2026-11");
             assertThat(e.failedAttempts()).isZero();
         });
-        assertThat(outcome.added).extracting(TableWriteEntry::item).containsExactlyElementsOf(
-                entries.stream().map(TableWriteEntry::item).toList());
+        assertThat(outcome.added)
+                .extracting(TableWriteEntry::item)
+                .containsExactlyElementsOf(
+                        entries.stream().map(TableWriteEntry::item).toList());
         assertThat(metrics.readingsRerouted.getCount()).isEqualTo(3);
         assertThat(metrics.missingTableFallbacks.getCount()).isZero();
     }
@@ -173,7 +186,8 @@ class BatchWriteTest {
         assertThat(outcome.added).hasSize(2).allSatisfy(e -> {
             assertThat(e.table()).isEqualTo(REJECTED);
             assertThat(e.pk()).matches("ahead-of-watermark#([0-9]|1[0-5])");
-            assertThat(e.item().get("reason").s()).isEqualTo("its period is not open yet (table readings_2026-12-01T1000)");
+            assertThat(e.item().get("reason").s())
+                    .isEqualTo("its period is not open yet (table readings_2026-12-01T1000)");
         });
     }
 
@@ -181,7 +195,8 @@ class BatchWriteTest {
     void throttledTablesAreReportedToTheOwner() {
         List<TableWriteEntry> entries = entries("readings_a", 5);
         entries.addAll(entries("readings_b", 5));
-        dynamoDb.unprocessedOnce.add(FakeDynamoDb.key("readings_b", entries.get(7).item()));
+        dynamoDb.unprocessedOnce.add(
+                FakeDynamoDb.key("readings_b", entries.get(7).item()));
 
         write(entries);
 
@@ -191,12 +206,15 @@ class BatchWriteTest {
     @Test
     void entriesOfAMissingTableAreKeptWhenTheHandlerFails() {
         dynamoDb.missing.add("readings_a");
-        handler = (table, arrival, eventTime) -> CompletableFuture.failedFuture(new IllegalStateException("no permission to create " + table));
+        handler = (table, arrival, eventTime) ->
+                CompletableFuture.failedFuture(new IllegalStateException("no permission to create " + table));
 
         BatchOutcome outcome = write(entries("readings_a", 3));
 
         assertThat(outcome.retry).hasSize(3);
-        assertThat(outcome.lastError).contains("ResourceNotFoundException").contains("no permission to create readings_a");
+        assertThat(outcome.lastError)
+                .contains("ResourceNotFoundException")
+                .contains("no permission to create readings_a");
     }
 
     @Test
@@ -241,7 +259,9 @@ class BatchWriteTest {
 
     private static List<TableWriteEntry> entries(String table, int n) {
         List<TableWriteEntry> entries = new ArrayList<>();
-        IntStream.range(0, n).forEach(i -> entries.add(entry(table, "dev-" + i, "s" + i, Map.of("v", AttributeValue.fromN("" + i)))));
+        IntStream.range(0, n)
+                .forEach(i ->
+                        entries.add(entry(table, "dev-" + i, "s" + i, Map.of("v", AttributeValue.fromN("" + i)))));
         return entries;
     }
 

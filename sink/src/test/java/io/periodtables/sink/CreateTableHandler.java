@@ -1,15 +1,13 @@
 package io.periodtables.sink;
 
-import io.periodtables.model.MissingTableHandler;
 import io.periodtables.conf.DynamoDbClients;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-
+import io.periodtables.model.MissingTableHandler;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 
 /**
  * The tests' missing-table handler: creates the table in dynalite with the SDK (key

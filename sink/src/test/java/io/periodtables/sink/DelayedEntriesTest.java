@@ -1,20 +1,20 @@
 package io.periodtables.sink;
 
-import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class DelayedEntriesTest {
 
-    private final DelayedEntries delayed = new DelayedEntries(new RetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
+    private final DelayedEntries delayed =
+            new DelayedEntries(new RetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
 
     @Test
     void throttledTableWaitsItsBackoffAndProbesOneRequestAtATimeWhileAnotherTableSendsAtOnce() {
@@ -25,23 +25,31 @@ class DelayedEntriesTest {
         assertThat(delayed.cooling("b")).isFalse();
         DelayedEntries.Batch first = delayed.next(1_000, 25);
         assertThat(first.table()).isEqualTo("b");
-        assertThat(delayed.next(1_000, 25)).as("a backs off (50-100 ms after its first failure)").isNull();
+        assertThat(delayed.next(1_000, 25))
+                .as("a backs off (50-100 ms after its first failure)")
+                .isNull();
         assertThat(delayed.nextReadyAt()).isBetween(1_050L, 1_100L);
 
         DelayedEntries.Batch probe = delayed.next(1_100, 25);
         assertThat(probe.table()).isEqualTo("a");
         assertThat(probe.entries()).hasSize(25);
-        assertThat(delayed.next(1_100, 25)).as("one request at a time while cooling").isNull();
+        assertThat(delayed.next(1_100, 25))
+                .as("one request at a time while cooling")
+                .isNull();
 
         delayed.failed("a", probe.entries(), 1_150);
         delayed.answered("a");
-        assertThat(delayed.nextReadyAt()).as("the second failure doubles the backoff").isBetween(1_250L, 1_350L);
+        assertThat(delayed.nextReadyAt())
+                .as("the second failure doubles the backoff")
+                .isBetween(1_250L, 1_350L);
 
         DelayedEntries.Batch again = delayed.next(1_350, 25);
         delayed.succeeded("a");
         delayed.answered("a");
         assertThat(delayed.cooling("a")).isFalse();
-        assertThat(delayed.next(1_350, 25)).as("healthy again: no waiting, no limit").isNotNull();
+        assertThat(delayed.next(1_350, 25))
+                .as("healthy again: no waiting, no limit")
+                .isNotNull();
         assertThat(again.entries()).hasSize(25);
         assertThat(delayed.size()).isZero();
     }
@@ -51,9 +59,12 @@ class DelayedEntriesTest {
         delayed.add(entry("a", 7, 1));
 
         assertThat(delayed.supersede(entry("a", 7, 2))).isTrue();
-        assertThat(delayed.supersede(entry("a", 8, 2))).as("no version of this key waits").isFalse();
+        assertThat(delayed.supersede(entry("a", 8, 2)))
+                .as("no version of this key waits")
+                .isFalse();
         assertThat(delayed.size()).isEqualTo(1);
-        assertThat(delayed.next(0, 25).entries()).singleElement()
+        assertThat(delayed.next(0, 25).entries())
+                .singleElement()
                 .satisfies(e -> assertThat(e.item().get("v").n()).isEqualTo("2"));
     }
 
@@ -64,9 +75,13 @@ class DelayedEntriesTest {
 
         List<RequestEntryWrapper<TableWriteEntry>> snapshot = delayed.snapshot();
 
-        assertThat(snapshot).extracting(w -> w.getRequestEntry().table() + "/" + w.getRequestEntry().sk())
+        assertThat(snapshot)
+                .extracting(w ->
+                        w.getRequestEntry().table() + "/" + w.getRequestEntry().sk())
                 .containsExactlyInAnyOrder("a/s0", "a/s1", "a/s2", "b/s0");
-        assertThat(snapshot).allSatisfy(w -> assertThat(w.getSize()).isEqualTo(w.getRequestEntry().sizeBytes()));
+        assertThat(snapshot)
+                .allSatisfy(w ->
+                        assertThat(w.getSize()).isEqualTo(w.getRequestEntry().sizeBytes()));
     }
 
     @Test
@@ -91,8 +106,13 @@ class DelayedEntriesTest {
     }
 
     private static TableWriteEntry entry(String table, int key, int version) {
-        Map<String, AttributeValue> item = Map.of("pk", AttributeValue.fromS("dev-1#0"),
-                "sk", AttributeValue.fromS("s" + key), "v", AttributeValue.fromN(Integer.toString(version)));
+        Map<String, AttributeValue> item = Map.of(
+                "pk",
+                AttributeValue.fromS("dev-1#0"),
+                "sk",
+                AttributeValue.fromS("s" + key),
+                "v",
+                AttributeValue.fromN(Integer.toString(version)));
         return new TableWriteEntry(table, item, 30 + key, 0);
     }
 }

@@ -1,5 +1,9 @@
 package io.periodtables.sink;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -9,11 +13,6 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 
 /** Test set-up and read-back of the sink's tables in dynalite: {@code pk}/{@code sk} strings. */
 final class DynamoDbTables {
@@ -25,11 +24,23 @@ final class DynamoDbTables {
                 .tableName(table)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(
-                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
-                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.S).build())
+                        AttributeDefinition.builder()
+                                .attributeName("pk")
+                                .attributeType(ScalarAttributeType.S)
+                                .build(),
+                        AttributeDefinition.builder()
+                                .attributeName("sk")
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
                 .keySchema(
-                        KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
+                        KeySchemaElement.builder()
+                                .attributeName("pk")
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName("sk")
+                                .keyType(KeyType.RANGE)
+                                .build())
                 .build();
     }
 
@@ -46,8 +57,10 @@ final class DynamoDbTables {
     /** The items of {@code table} by [pk, sk]. */
     static Map<List<String>, Map<String, AttributeValue>> contents(DynamoDbClient client, String table) {
         Map<List<String>, Map<String, AttributeValue>> items = new HashMap<>();
-        client.scanPaginator(b -> b.tableName(table).consistentRead(true)).items()
-                .forEach(item -> items.put(List.of(item.get("pk").s(), item.get("sk").s()), item));
+        client.scanPaginator(b -> b.tableName(table).consistentRead(true))
+                .items()
+                .forEach(item ->
+                        items.put(List.of(item.get("pk").s(), item.get("sk").s()), item));
         return items;
     }
 

@@ -1,13 +1,5 @@
 package io.periodtables.sink;
 
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -18,6 +10,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * A hand-written in-memory {@code BatchWriteItem} for unit tests of the batch logic: tables that
@@ -38,7 +37,10 @@ final class FakeDynamoDb implements DynamoDbAsyncClient {
 
     static DynamoDbException error(String code, int status) {
         return (DynamoDbException) DynamoDbException.builder()
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(code + " from fake").build())
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage(code + " from fake")
+                        .build())
                 .statusCode(status)
                 .message(code)
                 .build();
@@ -50,7 +52,8 @@ final class FakeDynamoDb implements DynamoDbAsyncClient {
 
     @Override
     public synchronized CompletableFuture<BatchWriteItemResponse> batchWriteItem(BatchWriteItemRequest request) {
-        requestSizes.add(request.requestItems().values().stream().mapToInt(List::size).sum());
+        requestSizes.add(
+                request.requestItems().values().stream().mapToInt(List::size).sum());
         if (!nextFailures.isEmpty()) {
             return CompletableFuture.failedFuture(nextFailures.poll());
         }
@@ -73,11 +76,13 @@ final class FakeDynamoDb implements DynamoDbAsyncClient {
                 if (unprocessedOnce.remove(key(table, item))) {
                     unprocessed.computeIfAbsent(table, t -> new ArrayList<>()).add(w);
                 } else {
-                    tables.computeIfAbsent(table, t -> new ConcurrentHashMap<>()).put(key(table, item), item);
+                    tables.computeIfAbsent(table, t -> new ConcurrentHashMap<>())
+                            .put(key(table, item), item);
                 }
             }
         });
-        return CompletableFuture.completedFuture(BatchWriteItemResponse.builder().unprocessedItems(unprocessed).build());
+        return CompletableFuture.completedFuture(
+                BatchWriteItemResponse.builder().unprocessedItems(unprocessed).build());
     }
 
     static List<String> key(String table, Map<String, AttributeValue> item) {

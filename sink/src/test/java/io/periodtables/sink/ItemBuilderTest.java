@@ -1,13 +1,12 @@
 package io.periodtables.sink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.periodtables.conf.WriteSharding;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
-
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -15,9 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class ItemBuilderTest {
 
@@ -32,13 +30,18 @@ class ItemBuilderTest {
         Map<String, AttributeValue> item = fourShards.readingItem(new Reading("dev-1", T, null, payload));
 
         assertThat(item).containsOnlyKeys("pk", "sk", "arr", "big", "flag", "nested", "s", "t");
-        assertThat(item.get("arr")).isEqualTo(AttributeValue.fromL(List.of(
-                AttributeValue.fromN("1"), AttributeValue.fromS("a"), AttributeValue.fromBool(true),
-                AttributeValue.fromNul(true), AttributeValue.fromM(Map.of("x", AttributeValue.fromN("2"))))));
+        assertThat(item.get("arr"))
+                .isEqualTo(AttributeValue.fromL(List.of(
+                        AttributeValue.fromN("1"),
+                        AttributeValue.fromS("a"),
+                        AttributeValue.fromBool(true),
+                        AttributeValue.fromNul(true),
+                        AttributeValue.fromM(Map.of("x", AttributeValue.fromN("2"))))));
         assertThat(item.get("big")).isEqualTo(AttributeValue.fromN("12345678901234567890.50"));
         assertThat(item.get("flag")).isEqualTo(AttributeValue.fromBool(false));
-        assertThat(item.get("nested")).isEqualTo(AttributeValue.fromM(Map.of(
-                "deep", AttributeValue.fromM(Map.of("k", AttributeValue.fromS("v"))))));
+        assertThat(item.get("nested"))
+                .isEqualTo(AttributeValue.fromM(
+                        Map.of("deep", AttributeValue.fromM(Map.of("k", AttributeValue.fromS("v"))))));
         assertThat(item.get("s")).isEqualTo(AttributeValue.fromS("héllo"));
         assertThat(item.get("t")).isEqualTo(AttributeValue.fromN("-1.5e3"));
     }
@@ -55,22 +58,31 @@ class ItemBuilderTest {
 
     @Test
     void shardSuffixStaysInRangeAndUsesEveryShard() throws Exception {
-        Set<String> suffixes = IntStream.range(0, 400).mapToObj(i -> {
-            try {
-                return fourShards.readingItem(new Reading("dev-1", T + i, null, "{\"v\":" + i + "}")).get("pk").s();
-            } catch (ItemBuilder.UnstorableReadingException e) {
-                throw new AssertionError(e);
-            }
-        }).map(pk -> pk.substring("dev-1#".length())).collect(Collectors.toSet());
+        Set<String> suffixes = IntStream.range(0, 400)
+                .mapToObj(i -> {
+                    try {
+                        return fourShards
+                                .readingItem(new Reading("dev-1", T + i, null, "{\"v\":" + i + "}"))
+                                .get("pk")
+                                .s();
+                    } catch (ItemBuilder.UnstorableReadingException e) {
+                        throw new AssertionError(e);
+                    }
+                })
+                .map(pk -> pk.substring("dev-1#".length()))
+                .collect(Collectors.toSet());
         assertThat(suffixes).containsExactlyInAnyOrder("0", "1", "2", "3");
     }
 
     @Test
     void sameReadingSameItemAndEventIdAloneIdentifiesIt() throws Exception {
         Reading a = new Reading("dev-1", T, null, "{\"v\":1}");
-        assertThat(fourShards.readingItem(a)).isEqualTo(fourShards.readingItem(new Reading("dev-1", T, null, "{\"v\":1}")));
+        assertThat(fourShards.readingItem(a))
+                .isEqualTo(fourShards.readingItem(new Reading("dev-1", T, null, "{\"v\":1}")));
         assertThat(fourShards.readingItem(a).get("sk"))
-                .isNotEqualTo(fourShards.readingItem(new Reading("dev-1", T, null, "{\"v\":2}")).get("sk"));
+                .isNotEqualTo(fourShards
+                        .readingItem(new Reading("dev-1", T, null, "{\"v\":2}"))
+                        .get("sk"));
 
         Map<String, AttributeValue> first = fourShards.readingItem(new Reading("dev-1", T, "e-7", "{\"v\":1}"));
         Map<String, AttributeValue> resend = fourShards.readingItem(new Reading("dev-1", T, "e-7", "{\"v\":2}"));
@@ -99,7 +111,8 @@ class ItemBuilderTest {
     @Test
     void payloadFieldNamedLikeAKeyAttributeIsRefused() {
         assertThatThrownBy(() -> fourShards.readingItem(new Reading("dev-1", T, null, "{\"pk\":\"x\"}")))
-                .isInstanceOfSatisfying(ItemBuilder.UnstorableReadingException.class,
+                .isInstanceOfSatisfying(
+                        ItemBuilder.UnstorableReadingException.class,
                         e -> assertThat(e.reason()).isEqualTo(RejectReason.RESERVED_ATTRIBUTE))
                 .hasMessageContaining("'pk'");
         ItemBuilder withTtl = new ItemBuilder(new WriteSharding(1), Duration.ofDays(1));
@@ -110,7 +123,8 @@ class ItemBuilderTest {
     @Test
     void payloadThatIsNotAnObjectIsRefused() {
         assertThatThrownBy(() -> fourShards.readingItem(new Reading("dev-1", T, null, "[1]")))
-                .isInstanceOfSatisfying(ItemBuilder.UnstorableReadingException.class,
+                .isInstanceOfSatisfying(
+                        ItemBuilder.UnstorableReadingException.class,
                         e -> assertThat(e.reason()).isEqualTo(RejectReason.INVALID_JSON));
         assertThatThrownBy(() -> fourShards.readingItem(new Reading("dev-1", T, null, "{\"a\":1} x")))
                 .isInstanceOf(ItemBuilder.UnstorableReadingException.class);
@@ -132,12 +146,15 @@ class ItemBuilderTest {
 
     @Test
     void rejectionItemFollowsDesign() {
-        Rejection rejection = Rejection.of(RejectReason.INVALID_JSON, "not JSON at 1:2", "{oops", 1_700_000_000_123L, "shard-1/42");
+        Rejection rejection =
+                Rejection.of(RejectReason.INVALID_JSON, "not JSON at 1:2", "{oops", 1_700_000_000_123L, "shard-1/42");
         Map<String, AttributeValue> item = fourShards.rejectionItem(rejection);
 
         assertThat(item).containsOnlyKeys("pk", "sk", "reason", "raw", "rawBytes", "arrivedAt", "origin");
         // k = the sort key (hex) modulo 16: its last hex digit
-        assertThat(item.get("pk").s()).isEqualTo("invalid-json#" + Integer.parseInt(rejection.rawHash().substring(15), 16));
+        assertThat(item.get("pk").s())
+                .isEqualTo(
+                        "invalid-json#" + Integer.parseInt(rejection.rawHash().substring(15), 16));
         assertThat(item.get("sk").s()).isEqualTo(rejection.rawHash()).matches("[0-9a-f]{16}");
         assertThat(item.get("reason").s()).isEqualTo("not JSON at 1:2");
         assertThat(item.get("raw").s()).isEqualTo("{oops");
@@ -149,7 +166,8 @@ class ItemBuilderTest {
     @Test
     void rawThatIsNotUtf8IsStoredAsBinary() {
         byte[] raw = {(byte) 0xff, (byte) 0xfe, 0x01};
-        Map<String, AttributeValue> item = fourShards.rejectionItem(Rejection.of(RejectReason.INVALID_JSON, "m", raw, 0, "o"));
+        Map<String, AttributeValue> item =
+                fourShards.rejectionItem(Rejection.of(RejectReason.INVALID_JSON, "m", raw, 0, "o"));
         assertThat(item.get("raw").b().asByteArray()).isEqualTo(raw);
     }
 }

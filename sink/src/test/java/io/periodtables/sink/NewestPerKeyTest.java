@@ -1,14 +1,12 @@
 package io.periodtables.sink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.DynamoDbItemSize;
-
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class NewestPerKeyTest {
 

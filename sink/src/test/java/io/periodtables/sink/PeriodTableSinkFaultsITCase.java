@@ -1,20 +1,15 @@
 package io.periodtables.sink;
 
-import io.periodtables.model.MissingTableHandler;
-import io.periodtables.emulators.DynaliteExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;
+import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,9 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The sink under injected faults ({@link DynamoDbFaults} on top of dynalite): after each,
@@ -52,7 +50,8 @@ class PeriodTableSinkFaultsITCase {
 
         PeriodTablesConfig config = runReadings();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED))
+                .isPositive();
         assertAllReadingsWritten(config);
     }
 
@@ -62,7 +61,8 @@ class PeriodTableSinkFaultsITCase {
 
         PeriodTablesConfig config = runReadings();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS))
+                .isPositive();
         assertAllReadingsWritten(config);
     }
 
@@ -74,7 +74,8 @@ class PeriodTableSinkFaultsITCase {
 
         PeriodTablesConfig config = runReadings();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.INTERNAL_SERVER_ERROR)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.INTERNAL_SERVER_ERROR))
+                .isPositive();
         assertAllReadingsWritten(config);
     }
 
@@ -98,7 +99,8 @@ class PeriodTableSinkFaultsITCase {
     void laterVersionOfAnEventIdIsStoredWhateverTheBatchingWithSixteenRequestsInFlight() throws Exception {
         int events = 600;
         int lag = 40;
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), "sink.max-in-flight", "16", "sink.request-timeout", "PT10S");
+        PeriodTablesConfig config =
+                SinkTestBed.config(DYNAMODB.emulator(), "sink.max-in-flight", "16", "sink.request-timeout", "PT10S");
         String table = config.naming().prefix() + "_2026-11-22T1300";
         DynamoDbTables.create(DYNAMODB.client(), table);
         DynamoDbFaults.on("BatchWriteItem").every(3).delay(Duration.ofMillis(300));
@@ -113,13 +115,20 @@ class PeriodTableSinkFaultsITCase {
             }
         }
 
-        SinkTestBed.run(SinkTestBed.sink(config).interceptors(List.of(DynamoDbFaults.class)).build(), records);
+        SinkTestBed.run(
+                SinkTestBed.sink(config)
+                        .interceptors(List.of(DynamoDbFaults.class))
+                        .build(),
+                records);
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS))
+                .isPositive();
         Map<List<String>, Map<String, AttributeValue>> stored = DynamoDbTables.contents(DYNAMODB.client(), table);
         assertThat(stored).hasSize(events);
-        assertThat(stored.values()).allSatisfy(item -> assertThat(item.get("version").n()).as("event %s", item.get("e").n())
-                .isEqualTo("2"));
+        assertThat(stored.values())
+                .allSatisfy(item -> assertThat(item.get("version").n())
+                        .as("event %s", item.get("e").n())
+                        .isEqualTo("2"));
     }
 
     /** Version {@code v} of event {@code e}: same device, time and eventId (so the same item key), other payload. */
@@ -137,11 +146,17 @@ class PeriodTableSinkFaultsITCase {
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, 30).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, 90))));
 
-        SinkTestBed.run(SinkTestBed.sink(config).interceptors(List.of(DynamoDbFaults.class))
-                .missingTableHandler(PeriodTableSinkFaultsITCase::waitingForActive).build(), records);
+        SinkTestBed.run(
+                SinkTestBed.sink(config)
+                        .interceptors(List.of(DynamoDbFaults.class))
+                        .missingTableHandler(PeriodTableSinkFaultsITCase::waitingForActive)
+                        .build(),
+                records);
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.RESOURCE_NOT_FOUND)).isPositive();
-        assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(TestReadings.expectedTables(config, 90).get(table));
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.RESOURCE_NOT_FOUND))
+                .isPositive();
+        assertThat(DynamoDbTables.contents(DYNAMODB.client(), table))
+                .isEqualTo(TestReadings.expectedTables(config, 90).get(table));
     }
 
     /** A handler that "waits until the table is active": it ends the CREATING hold. */
@@ -159,23 +174,32 @@ class PeriodTableSinkFaultsITCase {
         DynamoDbTables.create(DYNAMODB.client(), table, config.naming().rejectedTable());
         long t = Instant.parse("2026-11-22T13:20:00Z").toEpochMilli();
         List<SinkRecord> records = new ArrayList<>();
-        IntStream.range(0, 40).forEach(i -> records.add(SinkRecord.period(new Reading("dev-" + i, t, null, "{\"v\":" + i + "}"))));
-        records.add(20, SinkRecord.period(new Reading("dev-huge", t, null, "{\"blob\":\"" + "x".repeat(401 * 1024) + "\"}")));
+        IntStream.range(0, 40)
+                .forEach(i -> records.add(SinkRecord.period(new Reading("dev-" + i, t, null, "{\"v\":" + i + "}"))));
+        records.add(
+                20,
+                SinkRecord.period(new Reading("dev-huge", t, null, "{\"blob\":\"" + "x".repeat(401 * 1024) + "\"}")));
         records.add(10, SinkRecord.period(new Reading("dev-overflow", t, null, "{\"v\":1e200}")));
 
         SinkTestBed.run(SinkTestBed.sink(config).build(), records);
 
-        assertThat(DynamoDbTables.contents(DYNAMODB.client(), table).values()).extracting(item -> item.get("v").n())
-                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 40).mapToObj(Integer::toString).toList());
+        assertThat(DynamoDbTables.contents(DYNAMODB.client(), table).values())
+                .extracting(item -> item.get("v").n())
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(0, 40).mapToObj(Integer::toString).toList());
         Map<String, Map<String, AttributeValue>> rejectedByReason = new java.util.HashMap<>();
-        DynamoDbTables.contents(DYNAMODB.client(), config.naming().rejectedTable()).values()
+        DynamoDbTables.contents(DYNAMODB.client(), config.naming().rejectedTable())
+                .values()
                 .forEach(item -> rejectedByReason.put(item.get("pk").s().replaceFirst("#([0-9]|1[0-5])$", ""), item));
         assertThat(rejectedByReason).containsOnlyKeys("item-too-large", "dynamodb-validation");
         assertThat(rejectedByReason.get("item-too-large").get("raw").s()).contains("\"deviceId\":\"dev-huge\"");
-        assertThat(rejectedByReason.get("dynamodb-validation").get("reason").s()).contains("ValidationException");
+        assertThat(rejectedByReason.get("dynamodb-validation").get("reason").s())
+                .contains("ValidationException");
         assertThat(rejectedByReason.get("dynamodb-validation").get("raw").s())
-                .contains("\"pk\":\"dev-overflow#").contains("\"v\":1e200");
-        assertThat(rejectedByReason.get("dynamodb-validation").get("origin").s()).isEqualTo(table);
+                .contains("\"pk\":\"dev-overflow#")
+                .contains("\"v\":1e200");
+        assertThat(rejectedByReason.get("dynamodb-validation").get("origin").s())
+                .isEqualTo(table);
     }
 
     @Test
@@ -194,16 +218,23 @@ class PeriodTableSinkFaultsITCase {
 
     private PeriodTablesConfig runReadings(String... keyValues) throws Exception {
         PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), keyValues);
-        TestReadings.expectedTables(config, N).keySet().forEach(table -> DynamoDbTables.create(DYNAMODB.client(), table));
+        TestReadings.expectedTables(config, N)
+                .keySet()
+                .forEach(table -> DynamoDbTables.create(DYNAMODB.client(), table));
         List<SinkRecord> records = new ArrayList<>();
         IntStream.range(0, N).forEach(i -> records.add(SinkRecord.period(TestReadings.reading(i, N))));
-        SinkTestBed.run(SinkTestBed.sink(config).interceptors(List.of(DynamoDbFaults.class)).build(), records);
+        SinkTestBed.run(
+                SinkTestBed.sink(config)
+                        .interceptors(List.of(DynamoDbFaults.class))
+                        .build(),
+                records);
         return config;
     }
 
     private static void assertAllReadingsWritten(PeriodTablesConfig config) {
         Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = TestReadings.expectedTables(config, N);
         assertThat(expected).hasSize(3);
-        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
+        expected.forEach((table, items) ->
+                assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
     }
 }

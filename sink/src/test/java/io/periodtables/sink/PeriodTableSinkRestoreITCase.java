@@ -1,9 +1,14 @@
 package io.periodtables.sink;
 
-import io.periodtables.emulators.DynaliteExtension;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.model.SinkRecord;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.model.SinkRecord;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
@@ -17,13 +22,6 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * At-least-once through checkpoints: a job that fails once mid-stream and restarts from its last
@@ -58,9 +56,12 @@ class PeriodTableSinkRestoreITCase {
         // N/8 readings per checkpoint: the stream is still running when the first checkpoint completes.
         DataGeneratorSource<SinkRecord> readings = new DataGeneratorSource<>(
                 index -> SinkRecord.period(TestReadings.reading(index.intValue(), N)),
-                N, RateLimiterStrategy.perCheckpoint(N / 8), TypeInformation.of(SinkRecord.class));
+                N,
+                RateLimiterStrategy.perCheckpoint(N / 8),
+                TypeInformation.of(SinkRecord.class));
         // A long buffer time keeps entries in the sink's buffer, so checkpoints carry writer state.
-        PeriodTableSink sink = SinkTestBed.sink(config).maxTimeInBuffer(Duration.ofSeconds(5)).build();
+        PeriodTableSink sink =
+                SinkTestBed.sink(config).maxTimeInBuffer(Duration.ofSeconds(5)).build();
         env.fromSource(readings, WatermarkStrategy.noWatermarks(), "readings")
                 .map(new FailOnceAfterCheckpoint())
                 .keyBy(SinkTestBed::keyOf)
@@ -69,7 +70,8 @@ class PeriodTableSinkRestoreITCase {
         env.execute("period-table sink restore test");
 
         assertThat(FailOnceAfterCheckpoint.FAILED).isTrue();
-        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
+        expected.forEach((table, items) ->
+                assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
     }
 
     /** Throws once, on the first record after the first completed checkpoint. */

@@ -1,18 +1,28 @@
 package io.periodtables.sink;
 
-import io.periodtables.emulators.DynaliteExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -24,18 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One table throttled for a sustained time while another takes writes (faults on top of
@@ -90,11 +88,19 @@ class PeriodTableSinkThrottlingITCase {
         job.getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
         assertThat(throttledCalls).as("A was throttled throughout").isGreaterThan(10);
-        assertThat(writtenToAWhileThrottled).as("A's requests sent while it was throttled wrote nothing").isZero();
+        assertThat(writtenToAWhileThrottled)
+                .as("A's requests sent while it was throttled wrote nothing")
+                .isZero();
         double ratio = ((double) throttled[0] / throttled[1]) / ((double) unthrottled[0] / unthrottled[1]);
-        LOG.info("B's write rate {}/s unthrottled, {}/s while A is throttled ({} throttled calls): ratio {}",
-                unthrottled[0] * 1e9 / unthrottled[1], throttled[0] * 1e9 / throttled[1], throttledCalls, ratio);
-        assertThat(ratio).as("B's write rate while A is throttled, relative to before").isGreaterThanOrEqualTo(0.8);
+        LOG.info(
+                "B's write rate {}/s unthrottled, {}/s while A is throttled ({} throttled calls): ratio {}",
+                unthrottled[0] * 1e9 / unthrottled[1],
+                throttled[0] * 1e9 / throttled[1],
+                throttledCalls,
+                ratio);
+        assertThat(ratio)
+                .as("B's write rate while A is throttled, relative to before")
+                .isGreaterThanOrEqualTo(0.8);
         assertWrittenOnce(config, n);
     }
 
@@ -115,12 +121,16 @@ class PeriodTableSinkThrottlingITCase {
 
         // 40 s of input: the savepoint comes long before the end of input, which would drain the queue
         JobClient first = submit(config, n, 100, null);
-        await(() -> AcknowledgedWrites.of(b) >= 200
-                && DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED) >= 5, "A throttled");
+        await(
+                () -> AcknowledgedWrites.of(b) >= 200
+                        && DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED) >= 5,
+                "A throttled");
         String savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                 .get(BOUND.toSeconds(), TimeUnit.SECONDS);
         long writtenToB = AcknowledgedWrites.of(b);
-        assertThat(AcknowledgedWrites.of(a)).as("A's readings before the savepoint are all unwritten").isZero();
+        assertThat(AcknowledgedWrites.of(a))
+                .as("A's readings before the savepoint are all unwritten")
+                .isZero();
         assertThat(writtenToB).as("the first run stopped mid-stream").isLessThan(n * 4 / 5);
 
         DynamoDbFaults.reset();
@@ -135,16 +145,25 @@ class PeriodTableSinkThrottlingITCase {
         return new Reading("dev-" + i % 40, hour.toEpochMilli() + i * 100, null, "{\"i\":" + i + "}");
     }
 
-    private static JobClient submit(PeriodTablesConfig config, int n, double perSecond, String savepoint) throws Exception {
+    private static JobClient submit(PeriodTablesConfig config, int n, double perSecond, String savepoint)
+            throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
-        DataGeneratorSource<SinkRecord> readings = new DataGeneratorSource<>(i -> SinkRecord.period(reading(i)), n,
-                RateLimiterStrategy.perSecond(perSecond), TypeInformation.of(SinkRecord.class));
-        PeriodTableSink sink = SinkTestBed.sink(config).retryBackoff(Duration.ofMillis(20), Duration.ofSeconds(1))
-                .interceptors(List.of(DynamoDbFaults.class, AcknowledgedWrites.class)).build();
-        env.fromSource(readings, WatermarkStrategy.noWatermarks(), "readings").uid("readings").setParallelism(1)
+        DataGeneratorSource<SinkRecord> readings = new DataGeneratorSource<>(
+                i -> SinkRecord.period(reading(i)),
+                n,
+                RateLimiterStrategy.perSecond(perSecond),
+                TypeInformation.of(SinkRecord.class));
+        PeriodTableSink sink = SinkTestBed.sink(config)
+                .retryBackoff(Duration.ofMillis(20), Duration.ofSeconds(1))
+                .interceptors(List.of(DynamoDbFaults.class, AcknowledgedWrites.class))
+                .build();
+        env.fromSource(readings, WatermarkStrategy.noWatermarks(), "readings")
+                .uid("readings")
+                .setParallelism(1)
                 .keyBy(SinkTestBed::keyOf)
-                .sinkTo(sink).uid("sink");
+                .sinkTo(sink)
+                .uid("sink");
         StreamGraph graph = env.getStreamGraph();
         if (savepoint != null) {
             graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, false));
@@ -178,11 +197,22 @@ class PeriodTableSinkThrottlingITCase {
             Reading reading = reading(i);
             var key = config.sharding().keyOf(reading.deviceId(), reading.eventMillis(), null, reading.canonical());
             String table = config.naming().periodTableOf(Instant.ofEpochMilli(reading.eventMillis()));
-            expected.computeIfAbsent(table, t -> new HashMap<>()).put(List.of(key.pk(), key.sk()), Map.of(
-                    "pk", AttributeValue.fromS(key.pk()), "sk", AttributeValue.fromS(key.sk()),
-                    "i", AttributeValue.fromN(Integer.toString(i))));
+            expected.computeIfAbsent(table, t -> new HashMap<>())
+                    .put(
+                            List.of(key.pk(), key.sk()),
+                            Map.of(
+                                    "pk",
+                                    AttributeValue.fromS(key.pk()),
+                                    "sk",
+                                    AttributeValue.fromS(key.sk()),
+                                    "i",
+                                    AttributeValue.fromN(Integer.toString(i))));
         }
-        expected.forEach((table, items) -> assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
-        assertThat(AcknowledgedWrites.perKey()).hasSize(n).allSatisfy((key, puts) -> assertThat(puts).as("puts of %s", key).isEqualTo(1));
+        expected.forEach((table, items) ->
+                assertThat(DynamoDbTables.contents(DYNAMODB.client(), table)).isEqualTo(items));
+        assertThat(AcknowledgedWrites.perKey())
+                .hasSize(n)
+                .allSatisfy(
+                        (key, puts) -> assertThat(puts).as("puts of %s", key).isEqualTo(1));
     }
 }

@@ -1,21 +1,19 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.model.Reading;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
+import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.conf.ItemAttributes;
+import io.periodtables.model.Reading;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link ReadingItems#writeUnits} counts what the sink will write: for payloads of every JSON
@@ -30,9 +28,10 @@ class ReadingItemsTest {
     @ParameterizedTest
     @CsvSource({"1,", "4,P30D", "100,P3650D"})
     void writeUnitsAreThoseOfTheItemTheSinkBuilds(int shards, String ttl) throws IOException {
-        ReadingItems items = new ReadingItems(ttl == null
-                ? TestConfigs.hourly4Shards("tables.shards", String.valueOf(shards))
-                : TestConfigs.hourly4Shards("tables.shards", String.valueOf(shards), "tables.ttl", ttl));
+        ReadingItems items = new ReadingItems(
+                ttl == null
+                        ? TestConfigs.hourly4Shards("tables.shards", String.valueOf(shards))
+                        : TestConfigs.hourly4Shards("tables.shards", String.valueOf(shards), "tables.ttl", ttl));
         Random random = new Random(shards);
         int small = 0;
         for (int i = 0; i < 1_500; i++) {
@@ -57,7 +56,9 @@ class ReadingItemsTest {
             String payload = "{\"l\":[" + String.join(",", java.util.Collections.nCopies(n, element)) + "]}";
             Reading reading = new Reading("dev-1", T, null, payload);
 
-            assertThat(items.writeUnits(reading)).as(payload).isEqualTo((DynamoDbItemSize.of(items.item(reading)) + 1023) / 1024);
+            assertThat(items.writeUnits(reading))
+                    .as(payload)
+                    .isEqualTo((DynamoDbItemSize.of(items.item(reading)) + 1023) / 1024);
         }
     }
 
@@ -88,7 +89,8 @@ class ReadingItemsTest {
         switch (random.nextInt(depth > 0 ? 8 : 6)) {
             case 0 -> json.writeString(TEXTS[random.nextInt(TEXTS.length)] + TEXTS[random.nextInt(TEXTS.length)]);
             case 1 -> json.writeNumber(random.nextInt(20) - 10);
-            case 2 -> json.writeNumber(random.nextBoolean() ? "-0.5e-7" : random.nextLong() + "." + random.nextInt(1000));
+            case 2 ->
+                json.writeNumber(random.nextBoolean() ? "-0.5e-7" : random.nextLong() + "." + random.nextInt(1000));
             case 3 -> json.writeBoolean(random.nextBoolean());
             case 4 -> json.writeNull();
             case 5 -> json.writeNumber("1e" + random.nextInt(120));

@@ -1,28 +1,27 @@
 package io.periodtables.sink;
 
-import io.periodtables.model.MissingTableHandler;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import io.periodtables.model.SinkRecord;
-
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class SinkRecordConverterTest {
 
     private static final long T = Instant.parse("2026-11-22T13:45:01.123Z").toEpochMilli();
 
     private final PeriodTablesConfig config = TestConfigs.hourly4Shards("tables.ttl", "P7D");
-    private final SinkRecordConverter converter = new SinkRecordConverter(config.naming(),
+    private final SinkRecordConverter converter = new SinkRecordConverter(
+            config.naming(),
             new ItemBuilder(config.sharding(), config.ttl().orElse(null)),
             Clock.fixed(Instant.parse("2026-12-01T00:00:05Z"), ZoneOffset.UTC));
 
@@ -34,8 +33,10 @@ class SinkRecordConverterTest {
         TableWriteEntry onTime = converter.apply(record, context(windowEnd - 1, T - 60_000));
         TableWriteEntry late = converter.apply(record, context(T, windowEnd + 3_600_000));
 
-        assertThat(onTime.origin()).isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.ON_TIME, T - 60_000));
-        assertThat(late.origin()).isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.LATE, windowEnd + 3_600_000));
+        assertThat(onTime.origin())
+                .isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.ON_TIME, T - 60_000));
+        assertThat(late.origin())
+                .isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.LATE, windowEnd + 3_600_000));
         assertThat(converter.apply(record, null).origin().arrival()).isEqualTo(MissingTableHandler.Arrival.UNKNOWN);
     }
 
@@ -67,16 +68,20 @@ class SinkRecordConverterTest {
     @Test
     void lateReadingGoesToTheLateTableOfTheWatermarksMonthWhateverTheClock() {
         long watermark = Instant.parse("2027-01-31T23:59:59.999Z").toEpochMilli();
-        TableWriteEntry entry = converter.apply(SinkRecord.late(new Reading("dev-1", T, null, "{\"v\":1}"), watermark), null);
+        TableWriteEntry entry =
+                converter.apply(SinkRecord.late(new Reading("dev-1", T, null, "{\"v\":1}"), watermark), null);
 
         assertThat(entry.table()).isEqualTo("readings_late_2027-01");
-        assertThat(entry.item()).isEqualTo(
-                converter.apply(SinkRecord.period(new Reading("dev-1", T, null, "{\"v\":1}")), null).item());
+        assertThat(entry.item())
+                .isEqualTo(converter
+                        .apply(SinkRecord.period(new Reading("dev-1", T, null, "{\"v\":1}")), null)
+                        .item());
     }
 
     @Test
     void lateReadingRestoredWithoutItsWatermarkGoesToTheLateTableOfTheClocksMonth() {
-        TableWriteEntry entry = converter.apply(SinkRecord.late(new Reading("dev-1", T, null, "{}"), SinkRecord.UNKNOWN), null);
+        TableWriteEntry entry =
+                converter.apply(SinkRecord.late(new Reading("dev-1", T, null, "{}"), SinkRecord.UNKNOWN), null);
 
         assertThat(entry.table()).isEqualTo("readings_late_2026-12");
     }
@@ -84,7 +89,8 @@ class SinkRecordConverterTest {
     @Test
     void rejectionGoesToTheRejectedTable() {
         TableWriteEntry entry = converter.apply(
-                SinkRecord.rejected(Rejection.of(RejectReason.MISSING_DEVICE, "no deviceId", "{}", 0L, "shard-0/1")), null);
+                SinkRecord.rejected(Rejection.of(RejectReason.MISSING_DEVICE, "no deviceId", "{}", 0L, "shard-0/1")),
+                null);
         assertThat(entry.table()).isEqualTo("readings_rejected");
         assertThat(entry.pk()).matches("missing-device#([0-9]|1[0-5])");
     }
@@ -96,10 +102,12 @@ class SinkRecordConverterTest {
 
         assertThat(entry.table()).isEqualTo("readings_rejected");
         assertThat(entry.pk()).matches("item-too-large#([0-9]|1[0-5])");
-        assertThat(entry.item().get("reason").s()).contains("exceeds DynamoDB's limit of 409600 bytes")
+        assertThat(entry.item().get("reason").s())
+                .contains("exceeds DynamoDB's limit of 409600 bytes")
                 .contains("readings_2026-11-22T1300");
-        assertThat(entry.item().get("raw").s()).startsWith(
-                "{\"deviceId\":\"dev-1\",\"timestamp\":\"2026-11-22T13:45:01.123Z\",\"eventId\":\"e-9\",\"payload\":{\"blob\":\"xxx");
+        assertThat(entry.item().get("raw").s())
+                .startsWith(
+                        "{\"deviceId\":\"dev-1\",\"timestamp\":\"2026-11-22T13:45:01.123Z\",\"eventId\":\"e-9\",\"payload\":{\"blob\":\"xxx");
         assertThat(entry.item().get("raw").s()).hasSize(Rejection.MAX_RAW_BYTES);
         assertThat(Long.parseLong(entry.item().get("rawBytes").n())).isGreaterThan(410 * 1024);
         assertThat(entry.item().get("origin").s()).isEqualTo("readings_2026-11-22T1300");
@@ -109,8 +117,8 @@ class SinkRecordConverterTest {
     @Test
     void itemJustUnderTheLimitIsKept() {
         PeriodTablesConfig noTtl = TestConfigs.hourly4Shards();
-        SinkRecordConverter plain = new SinkRecordConverter(noTtl.naming(), new ItemBuilder(noTtl.sharding(), null),
-                Clock.systemUTC());
+        SinkRecordConverter plain =
+                new SinkRecordConverter(noTtl.naming(), new ItemBuilder(noTtl.sharding(), null), Clock.systemUTC());
         Reading probe = new Reading("dev-1", T, null, "{\"blob\":\"\"}");
         long overhead = plain.apply(SinkRecord.period(probe), null).sizeBytes();
         String fits = "{\"blob\":\"" + "x".repeat((int) (DynamoDbItemSize.MAX_ITEM_BYTES - overhead)) + "\"}";
@@ -125,9 +133,15 @@ class SinkRecordConverterTest {
     void readingsAlternatingBetweenPeriodsEachGetTheirOwnTable() {
         long nextHour = Instant.parse("2026-11-22T14:00:00Z").toEpochMilli();
         assertThat(List.of(T, nextHour - 1, nextHour, T, nextHour + 3_600_000L))
-                .extracting(t -> converter.apply(SinkRecord.period(new Reading("d", t, null, "{}")), null).table())
-                .containsExactly("readings_2026-11-22T1300", "readings_2026-11-22T1300", "readings_2026-11-22T1400",
-                        "readings_2026-11-22T1300", "readings_2026-11-22T1500");
+                .extracting(t -> converter
+                        .apply(SinkRecord.period(new Reading("d", t, null, "{}")), null)
+                        .table())
+                .containsExactly(
+                        "readings_2026-11-22T1300",
+                        "readings_2026-11-22T1300",
+                        "readings_2026-11-22T1400",
+                        "readings_2026-11-22T1300",
+                        "readings_2026-11-22T1500");
     }
 
     @Test

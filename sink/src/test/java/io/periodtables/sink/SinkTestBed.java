@@ -4,17 +4,15 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.model.SinkRecord;
-
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** The sink's ITCase bed: a loopback MiniCluster with 2 slots and configurations for dynalite. */
 final class SinkTestBed {
@@ -34,9 +32,12 @@ final class SinkTestBed {
     /** Hourly tables, 4 shards, a fresh table prefix, short timeouts; more keys as pairs. */
     static PeriodTablesConfig config(Dynalite dynamoDb, String... keyValues) {
         List<String> pairs = new ArrayList<>(List.of(
-                "tables.prefix", "t" + PREFIXES.incrementAndGet(),
-                "dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                "sink.request-timeout", "PT1S"));
+                "tables.prefix",
+                "t" + PREFIXES.incrementAndGet(),
+                "dynamodb.endpoint",
+                dynamoDb.endpoint().toString(),
+                "sink.request-timeout",
+                "PT1S"));
         pairs.addAll(List.of(keyValues));
         return TestConfigs.hourly4Shards(pairs.toArray(String[]::new));
     }
@@ -60,6 +61,8 @@ final class SinkTestBed {
 
     /** The device of a reading, the reason of a rejection: the order that matters stays in one subtask. */
     static String keyOf(SinkRecord record) {
-        return record.kind() == SinkRecord.Kind.REJECTED ? record.rejection().reason().code() : record.reading().deviceId();
+        return record.kind() == SinkRecord.Kind.REJECTED
+                ? record.rejection().reason().code()
+                : record.reading().deviceId();
     }
 }

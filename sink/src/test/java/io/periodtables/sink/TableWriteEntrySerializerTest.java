@@ -1,22 +1,20 @@
 package io.periodtables.sink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
 import io.periodtables.conf.DynamoDbItemSize;
-
-import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
-import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.tuple;
+import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
+import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class TableWriteEntrySerializerTest {
 
@@ -30,7 +28,9 @@ class TableWriteEntrySerializerTest {
                 "n", AttributeValue.fromN("-1.5e3"),
                 "b", AttributeValue.fromBool(true),
                 "l", AttributeValue.fromL(List.of(AttributeValue.fromNul(true), AttributeValue.fromS("é"))),
-                "m", AttributeValue.fromM(Map.of("inner", AttributeValue.fromM(Map.of("x", AttributeValue.fromN("1"))))),
+                "m",
+                        AttributeValue.fromM(
+                                Map.of("inner", AttributeValue.fromM(Map.of("x", AttributeValue.fromN("1"))))),
                 "long", AttributeValue.fromS("x".repeat(100_000)),
                 "ttl", AttributeValue.fromN("1800000000"));
         Map<String, AttributeValue> rejected = Map.of(
@@ -42,16 +42,24 @@ class TableWriteEntrySerializerTest {
                 new TableWriteEntry("readings_late_2026-12", everyType, DynamoDbItemSize.of(everyType), 7),
                 new TableWriteEntry("readings_rejected", rejected, DynamoDbItemSize.of(rejected), 1));
 
-        BufferedRequestState<TableWriteEntry> back = serializer.deserialize(
-                serializer.getVersion(), serializer.serialize(state(entries)));
+        BufferedRequestState<TableWriteEntry> back =
+                serializer.deserialize(serializer.getVersion(), serializer.serialize(state(entries)));
 
-        assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getRequestEntry)
+        assertThat(back.getBufferedRequestEntries())
+                .extracting(RequestEntryWrapper::getRequestEntry)
                 .extracting(TableWriteEntry::table, TableWriteEntry::item)
-                .containsExactlyElementsOf(entries.stream().map(e -> tuple(e.table(), e.item())).toList());
-        assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getRequestEntry)
-                .as("retry counters do not survive a restore").allSatisfy(e -> assertThat(e.failedAttempts()).isZero());
-        assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getSize)
-                .containsExactly(entries.get(0).sizeBytes(), entries.get(1).sizeBytes(), entries.get(2).sizeBytes());
+                .containsExactlyElementsOf(
+                        entries.stream().map(e -> tuple(e.table(), e.item())).toList());
+        assertThat(back.getBufferedRequestEntries())
+                .extracting(RequestEntryWrapper::getRequestEntry)
+                .as("retry counters do not survive a restore")
+                .allSatisfy(e -> assertThat(e.failedAttempts()).isZero());
+        assertThat(back.getBufferedRequestEntries())
+                .extracting(RequestEntryWrapper::getSize)
+                .containsExactly(
+                        entries.get(0).sizeBytes(),
+                        entries.get(1).sizeBytes(),
+                        entries.get(2).sizeBytes());
     }
 
     @Test
@@ -63,14 +71,19 @@ class TableWriteEntrySerializerTest {
         for (int i = 0; i < strings.length; i++) {
             item.put("s" + i + strings[i], AttributeValue.fromS(strings[i]));
         }
-        item.put("nested", AttributeValue.fromM(Map.of("\udbff", AttributeValue.fromL(List.of(AttributeValue.fromS("a\ud83cb"))))));
+        item.put(
+                "nested",
+                AttributeValue.fromM(
+                        Map.of("\udbff", AttributeValue.fromL(List.of(AttributeValue.fromS("a\ud83cb"))))));
         TableWriteEntry entry = new TableWriteEntry("readings_2026-11-22T1300", item, DynamoDbItemSize.of(item), 0);
 
-        BufferedRequestState<TableWriteEntry> back = serializer.deserialize(
-                serializer.getVersion(), serializer.serialize(state(List.of(entry))));
+        BufferedRequestState<TableWriteEntry> back =
+                serializer.deserialize(serializer.getVersion(), serializer.serialize(state(List.of(entry))));
 
-        assertThat(back.getBufferedRequestEntries()).singleElement()
-                .satisfies(wrapper -> assertThat(wrapper.getRequestEntry().item()).isEqualTo(item));
+        assertThat(back.getBufferedRequestEntries())
+                .singleElement()
+                .satisfies(
+                        wrapper -> assertThat(wrapper.getRequestEntry().item()).isEqualTo(item));
     }
 
     @Test
@@ -95,11 +108,16 @@ class TableWriteEntrySerializerTest {
 
         BufferedRequestState<TableWriteEntry> back = serializer.deserialize(1, version1);
 
-        assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getRequestEntry)
+        assertThat(back.getBufferedRequestEntries())
+                .extracting(RequestEntryWrapper::getRequestEntry)
                 .extracting(TableWriteEntry::table, TableWriteEntry::item, TableWriteEntry::failedAttempts)
-                .containsExactly(tuple("readings_2026-11-22T1300", reading, 0), tuple("readings_late_2026-12", reading, 0),
+                .containsExactly(
+                        tuple("readings_2026-11-22T1300", reading, 0),
+                        tuple("readings_late_2026-12", reading, 0),
                         tuple("readings_rejected", rejected, 0));
-        assertThat(back.getBufferedRequestEntries()).extracting(RequestEntryWrapper::getSize).containsExactly(81L, 81L, 37L);
+        assertThat(back.getBufferedRequestEntries())
+                .extracting(RequestEntryWrapper::getSize)
+                .containsExactly(81L, 81L, 37L);
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
-
 import java.util.HashMap;
 import java.util.Map;
 

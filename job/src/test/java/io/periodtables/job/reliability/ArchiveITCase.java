@@ -1,5 +1,8 @@
 package io.periodtables.job.reliability;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.periodtables.archive.ArchivePartitions;
 import io.periodtables.archive.ArchiveReader;
 import io.periodtables.archive.ArchiveRow;
@@ -12,7 +15,14 @@ import io.periodtables.conf.WriteSharding;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.ArchivedPeriods;
 import io.periodtables.model.Reading;
-
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -24,18 +34,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The archive (issue 16) on the production topology with {@code archive.path} on a temporary
@@ -71,15 +69,21 @@ class ArchiveITCase {
         slow.rate = RateLimiterStrategy.perSecond(25);
 
         JobClient first = submit(run, slow, null);
-        await("rows committed before the stop").atMost(BOUND).pollInterval(Duration.ofMillis(100))
+        await("rows committed before the stop")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> committedRows(reader) >= 40);
         String savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                 .get(BOUND.toSeconds(), TimeUnit.SECONDS);
         long atStop = committedRows(reader);
-        assertThat(atStop).as("stopped mid-stream").isLessThan(run.expected.readings().size());
+        assertThat(atStop)
+                .as("stopped mid-stream")
+                .isLessThan(run.expected.readings().size());
         Period last = periods(run).get(periods(run).size() - 1);
         assertThat(reader.isArchived(last)).as("last period open at the stop").isFalse();
-        assertThat(new ArchivedPeriods(archive.toUri().toString()).archived(last)).as("retention keeps its table").isFalse();
+        assertThat(new ArchivedPeriods(archive.toUri().toString()).archived(last))
+                .as("retention keeps its table")
+                .isFalse();
 
         submit(run, new TestSource.Hooks(), savepoint).getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
@@ -87,7 +91,11 @@ class ArchiveITCase {
     }
 
     private static PeriodTablesConfig config(String prefix, Path archive) {
-        return ReliabilityRun.config(DYNAMODB.emulator().endpoint(), prefix, "archive.path", archive.toUri().toString());
+        return ReliabilityRun.config(
+                DYNAMODB.emulator().endpoint(),
+                prefix,
+                "archive.path",
+                archive.toUri().toString());
     }
 
     private static JobClient submit(ReliabilityRun run, TestSource.Hooks hooks, String savepoint) throws Exception {
@@ -107,14 +115,18 @@ class ArchiveITCase {
         TableNaming naming = run.config.naming();
         Map<String, List<ArchiveRow>> rows = new TreeMap<>();
         for (String partition : reader.partitions()) {
-            reader.rows(partition, row -> rows.computeIfAbsent(partition, p -> new ArrayList<>()).add(row));
+            reader.rows(
+                    partition,
+                    row -> rows.computeIfAbsent(partition, p -> new ArrayList<>())
+                            .add(row));
         }
 
         // Distinct on (pk, sk), each folder is its table.
         for (Period period : periods(run)) {
             String partition = ArchivePartitions.period(period);
             assertThat(distinct(rows.get(partition), naming.periodTable(period)))
-                    .as("distinct items of %s", partition).isEqualTo(tables.itemsOf(naming.periodTable(period)));
+                    .as("distinct items of %s", partition)
+                    .isEqualTo(tables.itemsOf(naming.periodTable(period)));
         }
         List<ArchiveRow> late = new ArrayList<>();
         rows.forEach((partition, list) -> {
@@ -123,32 +135,50 @@ class ArchiveITCase {
             }
         });
         assertThat(distinct(late, ExpectedTables.LATE)).as("late rows").isEqualTo(tables.itemsOf(ExpectedTables.LATE));
-        assertThat(rows.keySet()).as("one folder per table")
+        assertThat(rows.keySet())
+                .as("one folder per table")
                 .hasSize(periods(run).size() + tables.lateTables().size());
 
         // Every reading of the input is one committed row: duplicates in, duplicates archived, none doubled.
-        assertThat(keyCounts(rows.values().stream().flatMap(List::stream).map(r -> r.pk() + " " + r.sk()).toList()))
-                .as("rows per key").isEqualTo(keyCounts(inputKeys(run)));
+        assertThat(keyCounts(rows.values().stream()
+                        .flatMap(List::stream)
+                        .map(r -> r.pk() + " " + r.sk())
+                        .toList()))
+                .as("rows per key")
+                .isEqualTo(keyCounts(inputKeys(run)));
 
         for (Period period : periods(run)) {
             String partition = ArchivePartitions.period(period);
-            assertThat(reader.manifest(period)).as("marker of %s", partition).contains(new PeriodManifest(period.label(),
-                    rows.get(partition).size(), tables.itemsOf(naming.periodTable(period)).size(), reader.files(partition)));
+            assertThat(reader.manifest(period))
+                    .as("marker of %s", partition)
+                    .contains(new PeriodManifest(
+                            period.label(),
+                            rows.get(partition).size(),
+                            tables.itemsOf(naming.periodTable(period)).size(),
+                            reader.files(partition)));
         }
         // What retention asks: every period of the run is archived, the one after it is not.
         ArchivedPeriods gate = new ArchivedPeriods(run.config.get(ConfigKeys.ARCHIVE_PATH));
         for (Period period : periods(run)) {
-            assertThat(gate.archived(period)).as("%s archived for retention", period.label()).isTrue();
+            assertThat(gate.archived(period))
+                    .as("%s archived for retention", period.label())
+                    .isTrue();
         }
-        assertThat(gate.archived(run.config.calendar().next(periods(run).get(periods(run).size() - 1)))).isFalse();
+        assertThat(gate.archived(
+                        run.config.calendar().next(periods(run).get(periods(run).size() - 1))))
+                .isFalse();
     }
 
     /** The periods of the run's period tables, in time order. */
     private static List<Period> periods(ReliabilityRun run) {
-        return run.expected.items().keySet().stream().map(ItemRef::table).distinct()
+        return run.expected.items().keySet().stream()
+                .map(ItemRef::table)
+                .distinct()
                 .map(table -> run.config.naming().parse(table))
                 .filter(ref -> ref.isPresent() && ref.get().kind() == TableNaming.TableRef.Kind.PERIOD)
-                .map(ref -> ref.get().period()).sorted((a, b) -> a.start().compareTo(b.start())).toList();
+                .map(ref -> ref.get().period())
+                .sorted((a, b) -> a.start().compareTo(b.start()))
+                .toList();
     }
 
     /** Rows as table items, one per key (a later duplicate is the same item). */

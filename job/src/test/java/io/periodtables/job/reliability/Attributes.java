@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -18,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * DynamoDB attribute values as the tests compare them: numbers in one canonical form (DynamoDB
@@ -79,10 +78,12 @@ public final class Attributes {
     /** S when {@code raw} is valid UTF-8, else B: how the rejected table keeps a raw record. */
     static AttributeValue raw(byte[] raw) {
         try {
-            return AttributeValue.fromS(StandardCharsets.UTF_8.newDecoder()
+            return AttributeValue.fromS(StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(raw)).toString());
+                    .decode(ByteBuffer.wrap(raw))
+                    .toString());
         } catch (CharacterCodingException e) {
             return AttributeValue.fromB(SdkBytes.fromByteArray(raw));
         }
@@ -103,7 +104,8 @@ public final class Attributes {
             return AttributeValue.fromM(canonical(value.m()));
         }
         if (value.hasL()) {
-            return AttributeValue.fromL(value.l().stream().map(Attributes::canonical).toList());
+            return AttributeValue.fromL(
+                    value.l().stream().map(Attributes::canonical).toList());
         }
         return value;
     }

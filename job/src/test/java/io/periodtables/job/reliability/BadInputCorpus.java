@@ -53,7 +53,8 @@ final class BadInputCorpus {
         }
         Set<String> files;
         try (Stream<Path> paths = Files.list(dir)) {
-            files = paths.map(p -> p.getFileName().toString()).filter(n -> !n.equals("MANIFEST.tsv"))
+            files = paths.map(p -> p.getFileName().toString())
+                    .filter(n -> !n.equals("MANIFEST.tsv"))
                     .collect(Collectors.toCollection(TreeSet::new));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -72,12 +73,25 @@ final class BadInputCorpus {
     private static List<Entry> generated() {
         String reading = "{\"deviceId\":\"%s\",\"timestamp\":\"2025-06-01T08:20:00Z\",\"meta\":\"%s\"}";
         return List.of(
-                new Entry("item-too-large__metadata-of-420-KB", utf8(String.format(reading, "big-420k", "m".repeat(420 * 1024))),
+                new Entry(
+                        "item-too-large__metadata-of-420-KB",
+                        utf8(String.format(reading, "big-420k", "m".repeat(420 * 1024))),
                         List.of("item-too-large")),
-                new Entry("item-too-large__reading-of-1-MB", utf8(String.format(reading, "big-1m",
-                        "x".repeat(ONE_MB - String.format(reading, "big-1m", "").length()))), List.of("item-too-large")),
+                new Entry(
+                        "item-too-large__reading-of-1-MB",
+                        utf8(String.format(
+                                reading,
+                                "big-1m",
+                                "x"
+                                        .repeat(ONE_MB
+                                                - String.format(reading, "big-1m", "")
+                                                        .length()))),
+                        List.of("item-too-large")),
                 new Entry("invalid-json__broken-record-of-1-MB", brokenMegabyte(), List.of("invalid-json")),
-                new Entry("ok__reading-of-300-KB", utf8(String.format(reading, "big-300k", "k".repeat(300 * 1024))), List.of(OK)));
+                new Entry(
+                        "ok__reading-of-300-KB",
+                        utf8(String.format(reading, "big-300k", "k".repeat(300 * 1024))),
+                        List.of(OK)));
     }
 
     /**
@@ -85,7 +99,8 @@ final class BadInputCorpus {
      * cut of the rejected table falls inside a character and must step back to its start).
      */
     private static byte[] brokenMegabyte() {
-        StringBuilder text = new StringBuilder("{\"deviceId\":\"big-broken\",\"timestamp\":\"2025-06-01T08:20:00Z\",\"meta\":\"");
+        StringBuilder text =
+                new StringBuilder("{\"deviceId\":\"big-broken\",\"timestamp\":\"2025-06-01T08:20:00Z\",\"meta\":\"");
         if (text.length() % 2 == 0) {
             text.append('x'); // an odd ASCII prefix puts byte 65,536 in the middle of an 'é'
         }

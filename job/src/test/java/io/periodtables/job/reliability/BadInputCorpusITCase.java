@@ -1,28 +1,20 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynaliteExtension;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
-import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.Dynalite;
-import io.periodtables.job.ReadingParser;
-import io.periodtables.model.Reading;
-import io.periodtables.model.RejectReason;
-import io.periodtables.model.Rejection;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
+import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.job.ReadingParser;
+import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
+import io.periodtables.model.Rejection;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -31,8 +23,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The bad-input corpus ({@link BadInputCorpus}) through the job, once: every record, and every
@@ -49,13 +47,15 @@ class BadInputCorpusITCase {
             .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
             .build();
     /** Every name a table of this prefix may have. */
-    static final Pattern TABLE_NAME = Pattern.compile("rel_corpus_(\\d{4}-\\d{2}-\\d{2}T\\d{4}|late_\\d{4}-\\d{2}|rejected)");
+    static final Pattern TABLE_NAME =
+            Pattern.compile("rel_corpus_(\\d{4}-\\d{2}-\\d{2}T\\d{4}|late_\\d{4}-\\d{2}|rejected)");
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite dynamoDb;
     private static List<BadInputCorpus.Entry> corpus;
     private static ReliabilityRun run;
@@ -68,8 +68,7 @@ class BadInputCorpusITCase {
     }
 
     @AfterAll
-    static void stopDynamoDb() {
-    }
+    static void stopDynamoDb() {}
 
     /** Runs the corpus through the job on first use; every test of this class looks at that one run. */
     private static synchronized void corpusRun() throws Exception {
@@ -94,13 +93,18 @@ class BadInputCorpusITCase {
     void theWholeCorpusIsStoredExactlyOnce() throws Exception {
         corpusRun();
         ExactlyOnceCheck.assertExactlyOnce(run.expected, tables, run.start, run.end);
-        assertThat(run.expected.lateReadings()).as("the reading of year 1 arrives after 2025's").isEqualTo(1);
+        assertThat(run.expected.lateReadings())
+                .as("the reading of year 1 arrives after 2025's")
+                .isEqualTo(1);
     }
 
     @Test
     void noTableNameTheJobUsedCameFromRecordContent() throws Exception {
         corpusRun();
-        List<String> named = run.requests().stream().flatMap(r -> r.tables().stream()).distinct().toList();
+        List<String> named = run.requests().stream()
+                .flatMap(r -> r.tables().stream())
+                .distinct()
+                .toList();
         assertThat(named).isNotEmpty().allSatisfy(table -> assertThat(table).matches(TABLE_NAME));
         assertThat(tables.tables()).allSatisfy(table -> assertThat(table).matches(TABLE_NAME));
     }
@@ -116,28 +120,45 @@ class BadInputCorpusITCase {
                 .reading("zone-1", Instant.parse("2025-06-01T08:00:00Z"), "\"temp\":1")
                 .reading("zone-2", Instant.parse("0001-01-01T00:00:00Z"), "\"temp\":2")
                 .reading("zone-1", Instant.parse("2025-06-01T08:01:00Z"), "\"temp\":3");
-        PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_zone", "tables.zone", "America/New_York");
+        PeriodTablesConfig config =
+                ReliabilityRun.config(dynamoDb.endpoint(), "rel_zone", "tables.zone", "America/New_York");
 
         ReliabilityRun zoned = ReliabilityRun.of(config, input).execute();
 
         TableSnapshot stored = zoned.assertExactlyOnce(dynamoDb);
         assertThat(stored.itemsOf(config.naming().rejectedTable()).keySet())
-                .singleElement().satisfies(ref -> assertThat(ref.pk()).matches("bad-timestamp#\\d+"));
+                .singleElement()
+                .satisfies(ref -> assertThat(ref.pk()).matches("bad-timestamp#\\d+"));
     }
 
     private void assertOutcome(BadInputCorpus.Entry entry) throws IOException {
         JsonNode root = parseLeniently(entry.data());
         if (entry.outcomes().size() > 1 || (root != null && root.isArray() && !root.isEmpty())) {
-            assertThat(root).as("an entry with several outcomes is an array record").isNotNull();
-            assertThat(root.size()).as("outcomes of %s", entry).isEqualTo(entry.outcomes().size());
+            assertThat(root)
+                    .as("an entry with several outcomes is an array record")
+                    .isNotNull();
+            assertThat(root.size())
+                    .as("outcomes of %s", entry)
+                    .isEqualTo(entry.outcomes().size());
             for (int i = 0; i < root.size(); i++) {
                 byte[] element = root.get(i).toString().getBytes(StandardCharsets.UTF_8);
-                assertReading(entry + "[" + i + "]", element, root.get(i), TestInput.ORIGIN + "[" + i + "]",
-                        entry.outcomes().get(i), false);
+                assertReading(
+                        entry + "[" + i + "]",
+                        element,
+                        root.get(i),
+                        TestInput.ORIGIN + "[" + i + "]",
+                        entry.outcomes().get(i),
+                        false);
             }
             return;
         }
-        assertReading(entry.name(), entry.data(), root, TestInput.ORIGIN, entry.outcomes().get(0), true);
+        assertReading(
+                entry.name(),
+                entry.data(),
+                root,
+                TestInput.ORIGIN,
+                entry.outcomes().get(0),
+                true);
     }
 
     /** One reading (or would-be reading) of an entry and its outcome; {@code whole}: the raw is the record's own bytes. */
@@ -149,7 +170,9 @@ class BadInputCorpusITCase {
             assertThat(reading.deviceId()).as("%s: device id as sent", what).isEqualTo(device);
             ItemRef stored = storedItemOf(reading);
             assertThat(stored).as("%s is stored as a reading", what).isNotNull();
-            assertThat(stored.pk()).as("%s: partition key is the device id and a shard", what).matches(Pattern.quote(device) + "#[01]");
+            assertThat(stored.pk())
+                    .as("%s: partition key is the device id and a shard", what)
+                    .matches(Pattern.quote(device) + "#[01]");
             assertThat(stored.table()).matches(TABLE_NAME.pattern() + "|" + Pattern.quote(ExpectedTables.LATE));
             return;
         }
@@ -162,34 +185,46 @@ class BadInputCorpusITCase {
             // pk: the reason code and one of its 16 spread keys (DESIGN.md)
             assertThat(ref.pk()).as("%s: reason", what).matches(Pattern.quote(outcome) + "#([0-9]|1[0-5])");
         }
-        assertThat(item.get("reason").s()).as("%s: a human-readable reason", what).isNotBlank();
+        assertThat(item.get("reason").s())
+                .as("%s: a human-readable reason", what)
+                .isNotBlank();
         if (item.get("origin").s().startsWith(TestInput.ORIGIN)) {
             assertRawRoundTrips(what, data, node, item, whole);
         } else {
             // Rejected by the sink (DynamoDB cannot store it): raw is the reading or item as JSON, origin its table.
             assertThat(item.get("origin").s()).as("%s: origin", what).matches(TABLE_NAME);
-            assertThat(Long.parseLong(item.get("rawBytes").n())).as("%s: rawBytes", what)
+            assertThat(Long.parseLong(item.get("rawBytes").n()))
+                    .as("%s: rawBytes", what)
                     .isGreaterThanOrEqualTo(item.get("raw").s().getBytes(StandardCharsets.UTF_8).length);
         }
     }
 
-    private static void assertRawRoundTrips(String what, byte[] data, JsonNode node, Map<String, AttributeValue> item,
-            boolean whole) {
-        assertThat(Long.parseLong(item.get("rawBytes").n())).as("%s: rawBytes", what).isEqualTo(data.length);
+    private static void assertRawRoundTrips(
+            String what, byte[] data, JsonNode node, Map<String, AttributeValue> item, boolean whole) {
+        assertThat(Long.parseLong(item.get("rawBytes").n()))
+                .as("%s: rawBytes", what)
+                .isEqualTo(data.length);
         byte[] raw = item.get("raw").s() != null
-                ? item.get("raw").s().getBytes(StandardCharsets.UTF_8) : item.get("raw").b().asByteArray();
+                ? item.get("raw").s().getBytes(StandardCharsets.UTF_8)
+                : item.get("raw").b().asByteArray();
         if (data.length <= Rejection.MAX_RAW_BYTES) {
             if (whole) {
                 assertThat(raw).as("%s: raw is the record", what).isEqualTo(data);
             } else {
-                assertThat(parseLeniently(raw)).as("%s: raw is the element", what).isEqualTo(node);
+                assertThat(parseLeniently(raw))
+                        .as("%s: raw is the element", what)
+                        .isEqualTo(node);
             }
         } else {
-            assertThat(raw.length).as("%s: raw is cut to 64 KB at a character boundary", what)
+            assertThat(raw.length)
+                    .as("%s: raw is cut to 64 KB at a character boundary", what)
                     .isBetween(Rejection.MAX_RAW_BYTES - 3, Rejection.MAX_RAW_BYTES);
-            assertThat(raw).as("%s: raw is the record's beginning", what)
+            assertThat(raw)
+                    .as("%s: raw is the record's beginning", what)
                     .isEqualTo(java.util.Arrays.copyOf(data, raw.length));
-            assertThat(item.get("raw").s()).as("%s: a cut UTF-8 record is still text", what).isNotNull();
+            assertThat(item.get("raw").s())
+                    .as("%s: a cut UTF-8 record is still text", what)
+                    .isNotNull();
         }
     }
 
@@ -197,14 +232,20 @@ class BadInputCorpusITCase {
      * Rejected items of this record: by raw hash and origin (the parser's), or by the device id
      * that leads the raw (the sink's: the reading as JSON, or the item with its partition key).
      */
-    private List<Map.Entry<ItemRef, Map<String, AttributeValue>>> rejectionsOf(byte[] data, JsonNode node, String origin) {
-        String hash = Rejection.of(RejectReason.INVALID_JSON, "", data, 0, origin).rawHash();
-        String device = node != null && node.isObject() && node.path("deviceId").isTextual() ? node.get("deviceId").textValue() : null;
+    private List<Map.Entry<ItemRef, Map<String, AttributeValue>>> rejectionsOf(
+            byte[] data, JsonNode node, String origin) {
+        String hash =
+                Rejection.of(RejectReason.INVALID_JSON, "", data, 0, origin).rawHash();
+        String device = node != null && node.isObject() && node.path("deviceId").isTextual()
+                ? node.get("deviceId").textValue()
+                : null;
         List<Map.Entry<ItemRef, Map<String, AttributeValue>>> found = new ArrayList<>();
         tables.itemsOf(run.config.naming().rejectedTable()).entrySet().forEach(e -> {
             Map<String, AttributeValue> item = e.getValue();
-            boolean byParser = e.getKey().sk().equals(hash) && item.get("origin").s().equals(origin);
-            boolean bySink = device != null && !item.get("origin").s().startsWith(TestInput.ORIGIN)
+            boolean byParser =
+                    e.getKey().sk().equals(hash) && item.get("origin").s().equals(origin);
+            boolean bySink = device != null
+                    && !item.get("origin").s().startsWith(TestInput.ORIGIN)
                     && deviceOfRaw(item).equals(device);
             if (byParser || bySink) {
                 found.add(e);
@@ -238,9 +279,12 @@ class BadInputCorpusITCase {
     }
 
     private ItemRef storedItemOf(Reading reading) {
-        var key = run.config.sharding().keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
+        var key = run.config
+                .sharding()
+                .keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
         TableNaming naming = run.config.naming();
-        for (String table : List.of(naming.periodTableOf(Instant.ofEpochMilli(reading.eventMillis())), ExpectedTables.LATE)) {
+        for (String table :
+                List.of(naming.periodTableOf(Instant.ofEpochMilli(reading.eventMillis())), ExpectedTables.LATE)) {
             ItemRef ref = new ItemRef(table, key.pk(), key.sk());
             if (tables.items().containsKey(ref)) {
                 return ref;
@@ -251,7 +295,8 @@ class BadInputCorpusITCase {
 
     private Reading onlyReading(byte[] data) {
         List<Reading> readings = new ArrayList<>();
-        new ReadingParser(run.config).parse(data, TestInput.ORIGIN, Instant.now().toEpochMilli(), readings::add, r -> { });
+        new ReadingParser(run.config)
+                .parse(data, TestInput.ORIGIN, Instant.now().toEpochMilli(), readings::add, r -> {});
         assertThat(readings).hasSize(1);
         return readings.get(0);
     }

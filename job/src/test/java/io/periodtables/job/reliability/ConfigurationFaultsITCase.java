@@ -1,12 +1,28 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynaliteExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.rotation.TableSchemaMismatchException;
 import io.periodtables.sink.PeriodTableSinkException;
-
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -22,24 +38,6 @@ import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URI;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Optional;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-
 /**
  * Configuration faults: DynamoDB unreachable, a DynamoDB that never answers, no credentials, and
  * a table with the job's name but another key schema. Each must stop the job with an error that
@@ -54,6 +52,7 @@ class ConfigurationFaultsITCase {
 
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite dynamoDb;
 
     @BeforeAll
@@ -62,8 +61,7 @@ class ConfigurationFaultsITCase {
     }
 
     @AfterAll
-    static void stopDynamoDb() {
-    }
+    static void stopDynamoDb() {}
 
     @BeforeEach
     void clearFaults() {
@@ -80,12 +78,13 @@ class ConfigurationFaultsITCase {
 
     @Test
     void unreachableDynamoDbFailsTheJobAfterSinkMaxAttemptsNamingTheError() throws Exception {
-        PeriodTablesConfig config = ReliabilityRun.config(URI.create("http://127.0.0.1:1"), "rel_unreachable",
-                "sink.max-attempts", "3");
+        PeriodTablesConfig config =
+                ReliabilityRun.config(URI.create("http://127.0.0.1:1"), "rel_unreachable", "sink.max-attempts", "3");
 
         Throwable failure = failureOf(config);
 
-        assertThat(sinkError(failure)).contains("failed 3 attempts (sink.max-attempts=3)")
+        assertThat(sinkError(failure))
+                .contains("failed 3 attempts (sink.max-attempts=3)")
                 .containsIgnoringCase("connect");
         assertNothingWritten("rel_unreachable");
     }
@@ -93,12 +92,14 @@ class ConfigurationFaultsITCase {
     @Test
     void dynamoDbThatNeverAnswersFailsTheJobAfterSinkMaxAttemptsOfTheRequestTimeout() throws Exception {
         try (BlackHole hole = new BlackHole()) {
-            PeriodTablesConfig config = ReliabilityRun.config(hole.endpoint(), "rel_black_hole",
-                    "sink.max-attempts", "3", "sink.request-timeout", "PT0.5S");
+            PeriodTablesConfig config = ReliabilityRun.config(
+                    hole.endpoint(), "rel_black_hole", "sink.max-attempts", "3", "sink.request-timeout", "PT0.5S");
 
             Throwable failure = failureOf(config);
 
-            assertThat(sinkError(failure)).contains("failed 3 attempts (sink.max-attempts=3)").containsIgnoringCase("timed out");
+            assertThat(sinkError(failure))
+                    .contains("failed 3 attempts (sink.max-attempts=3)")
+                    .containsIgnoringCase("timed out");
         }
         assertNothingWritten("rel_black_hole");
     }
@@ -111,8 +112,13 @@ class ConfigurationFaultsITCase {
     @Test
     void missingCredentialsFailTheJobWithTheSdkMessage() throws Exception {
         Map<String, String> saved = new HashMap<>();
-        for (String key : List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sessionToken", "aws.sharedCredentialsFile",
-                "aws.configFile", "aws.disableEc2Metadata")) {
+        for (String key : List.of(
+                "aws.accessKeyId",
+                "aws.secretAccessKey",
+                "aws.sessionToken",
+                "aws.sharedCredentialsFile",
+                "aws.configFile",
+                "aws.disableEc2Metadata")) {
             saved.put(key, System.getProperty(key));
             System.clearProperty(key);
         }
@@ -120,8 +126,8 @@ class ConfigurationFaultsITCase {
             System.setProperty("aws.sharedCredentialsFile", "/nonexistent/period-tables/credentials");
             System.setProperty("aws.configFile", "/nonexistent/period-tables/config");
             System.setProperty("aws.disableEc2Metadata", "true");
-            PeriodTablesConfig config = ReliabilityRun.config(URI.create("http://127.0.0.2:1"), "rel_no_credentials",
-                    "sink.max-attempts", "3");
+            PeriodTablesConfig config = ReliabilityRun.config(
+                    URI.create("http://127.0.0.2:1"), "rel_no_credentials", "sink.max-attempts", "3");
 
             Throwable failure = failureOf(config);
 
@@ -142,9 +148,11 @@ class ConfigurationFaultsITCase {
     void tableWithTheJobsNameButAnotherKeySchemaStopsTheJobAndNothingIsWritten() throws Exception {
         PeriodTablesConfig config = ReliabilityRun.config(dynamoDb.endpoint(), "rel_schema");
         String foreign = config.naming().periodTableOf(Fleet.T0);
-        Map<String, AttributeValue> theirItem = Map.of("id", AttributeValue.fromS("theirs"), "v", AttributeValue.fromN("1"));
+        Map<String, AttributeValue> theirItem =
+                Map.of("id", AttributeValue.fromS("theirs"), "v", AttributeValue.fromN("1"));
         try (DynamoDbClient client = dynamoDb.syncClient()) {
-            client.createTable(b -> b.tableName(foreign).billingMode(BillingMode.PAY_PER_REQUEST)
+            client.createTable(b -> b.tableName(foreign)
+                    .billingMode(BillingMode.PAY_PER_REQUEST)
                     .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
                     .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
             client.putItem(b -> b.tableName(foreign).item(theirItem));
@@ -156,13 +164,16 @@ class ConfigurationFaultsITCase {
         Optional<Throwable> rotation = ExceptionUtils.findThrowable(failure, TableSchemaMismatchException.class)
                 .map(Throwable.class::cast);
         Optional<Throwable> sink = ExceptionUtils.findThrowable(failure, PeriodTableSinkException.class)
-                .filter(e -> e.getMessage().contains("key schema")).map(Throwable.class::cast);
+                .filter(e -> e.getMessage().contains("key schema"))
+                .map(Throwable.class::cast);
         assertThat(rotation.or(() -> sink))
                 .as("the job fails with the schema mismatch, not %s", failure)
-                .hasValueSatisfying(e -> assertThat(e.getMessage()).contains(foreign)
-                        .contains("pk (S, HASH) and sk (S, RANGE)"));
+                .hasValueSatisfying(
+                        e -> assertThat(e.getMessage()).contains(foreign).contains("pk (S, HASH) and sk (S, RANGE)"));
         try (DynamoDbClient client = dynamoDb.syncClient()) {
-            assertThat(client.scan(b -> b.tableName(foreign)).items()).as("their table is untouched").containsExactly(theirItem);
+            assertThat(client.scan(b -> b.tableName(foreign)).items())
+                    .as("their table is untouched")
+                    .containsExactly(theirItem);
         }
         List<String> withItems = new ArrayList<>();
         try (DynamoDbClient client = dynamoDb.syncClient()) {
@@ -201,7 +212,8 @@ class ConfigurationFaultsITCase {
     private static void assertNothingWritten(String prefix) {
         try (DynamoDbClient client = dynamoDb.syncClient()) {
             assertThat(client.listTablesPaginator().tableNames().stream().filter(t -> t.startsWith(prefix + "_")))
-                    .as("tables of %s on the DynamoDB that is there", prefix).isEmpty();
+                    .as("tables of %s on the DynamoDB that is there", prefix)
+                    .isEmpty();
         }
     }
 
@@ -213,18 +225,20 @@ class ConfigurationFaultsITCase {
 
         BlackHole() throws IOException {
             socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            acceptor = new Thread(() -> {
-                try {
-                    while (!socket.isClosed()) {
-                        Socket s = socket.accept();
-                        synchronized (accepted) {
-                            accepted.add(s);
+            acceptor = new Thread(
+                    () -> {
+                        try {
+                            while (!socket.isClosed()) {
+                                Socket s = socket.accept();
+                                synchronized (accepted) {
+                                    accepted.add(s);
+                                }
+                            }
+                        } catch (IOException closed) {
+                            // closed by close()
                         }
-                    }
-                } catch (IOException closed) {
-                    // closed by close()
-                }
-            }, "black-hole-endpoint");
+                    },
+                    "black-hole-endpoint");
             acceptor.setDaemon(true);
             acceptor.start();
         }

@@ -1,21 +1,11 @@
 package io.periodtables.job.reliability;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.SeenRequest;
-
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,8 +15,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * "No table is dialed down while readings for it are unwritten", in every checkpointing mode, in
@@ -48,7 +44,7 @@ class DialDownWithBufferedEntriesITCase {
 
     /** How the job checkpoints. */
     enum Checkpointing {
-        NONE(env -> { }),
+        NONE(env -> {}),
         ALIGNED(env -> env.enableCheckpointing(250)),
         UNALIGNED(env -> {
             env.enableCheckpointing(250);
@@ -78,13 +74,32 @@ class DialDownWithBufferedEntriesITCase {
     void aTableClosedWithABacklogInTheSinkGetsItWrittenOnceAndEndsAtItsLowerTier(Checkpointing mode) throws Exception {
         // Each provisioned table takes 50 items a second (1 s of burst), closed ones 1.
         DYNAMODB.emulator().burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
-        PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.emulator().endpoint(),
+        PeriodTablesConfig config = ReliabilityRun.config(
+                DYNAMODB.emulator().endpoint(),
                 "rel_backlog_" + mode.name().toLowerCase(Locale.ROOT),
-                "tables.capacity.current", "50/5", "tables.capacity.previous", "1/1", "tables.capacity.older", "1/1",
+                "tables.capacity.current",
+                "50/5",
+                "tables.capacity.previous",
+                "1/1",
+                "tables.capacity.older",
+                "1/1",
                 // open tables at exactly the current tier: this case is about dial-down, not sizing from the peak
-                "tables.capacity.current.min", "50/5", "tables.capacity.current.max", "50/5",
-                "window.allowed-lateness", "PT1M", "rotation.lead", "PT3S", "sink.max-buffered", "50", "sink.max-in-flight", "1",
-                "window.fire-count", "1000", "window.fire-delay", "PT30S");
+                "tables.capacity.current.min",
+                "50/5",
+                "tables.capacity.current.max",
+                "50/5",
+                "window.allowed-lateness",
+                "PT1M",
+                "rotation.lead",
+                "PT3S",
+                "sink.max-buffered",
+                "50",
+                "sink.max-in-flight",
+                "1",
+                "window.fire-count",
+                "1000",
+                "window.fire-delay",
+                "PT30S");
         String closed = config.naming().periodTableOf(T0);
         TestInput input = new TestInput();
         for (int i = 0; i < BACKLOG; i++) { // 08:00-08:59: six seconds of writes at the current tier
@@ -109,15 +124,23 @@ class DialDownWithBufferedEntriesITCase {
         assertThat(tables.itemsOf(closed)).hasSize(BACKLOG);
         assertThat(tables.itemsOf(ExpectedTables.LATE)).hasSize(5);
         Map<String, long[]> lowered = writesAfterFirstUpdate(run.requests(), tables.tables());
-        String summary = lowered.entrySet().stream().map(e -> e.getKey().substring(e.getKey().lastIndexOf('_') + 1)
-                + " " + e.getValue()[0] + " updates/" + e.getValue()[1] + " throttled").collect(Collectors.joining(", "));
-        LOG.info("checkpointing {}: run {} ms; per table, UpdateTable calls and writes throttled after the first: {}",
-                mode, Duration.between(run.start, run.end).toMillis(), summary);
+        String summary = lowered.entrySet().stream()
+                .map(e -> e.getKey().substring(e.getKey().lastIndexOf('_') + 1) + " " + e.getValue()[0] + " updates/"
+                        + e.getValue()[1] + " throttled")
+                .collect(Collectors.joining(", "));
+        LOG.info(
+                "checkpointing {}: run {} ms; per table, UpdateTable calls and writes throttled after the first: {}",
+                mode,
+                Duration.between(run.start, run.end).toMillis(),
+                summary);
         lowered.forEach((table, counts) -> assertThat(counts[0])
-                .as("%s was written after it was dialed down (%s throttled writes): it got its capacity back", table, counts[1])
+                .as(
+                        "%s was written after it was dialed down (%s throttled writes): it got its capacity back",
+                        table, counts[1])
                 .isGreaterThanOrEqualTo(counts[1] > 0 ? 2 : 0));
         if (mode == Checkpointing.NONE) {
-            assertThat(lowered.get(closed)[1]).as("without checkpoints 08:00 is dialed down with its readings unwritten")
+            assertThat(lowered.get(closed)[1])
+                    .as("without checkpoints 08:00 is dialed down with its readings unwritten")
                     .isPositive();
         }
         // Raised back for the sink, the closed table is lowered again once it has gone rotation.lead
@@ -126,10 +149,18 @@ class DialDownWithBufferedEntriesITCase {
         long[] closedCounts = lowered.get(closed);
         assertThat(closedCounts).as("08:00 was dialed down").isNotNull();
         if (closedCounts[0] >= 2) {
-            assertThat(closedCounts[0]).as("08:00 lowered again after it was raised back").isGreaterThanOrEqualTo(3);
+            assertThat(closedCounts[0])
+                    .as("08:00 lowered again after it was raised back")
+                    .isGreaterThanOrEqualTo(3);
         }
-        long finalWcu = DYNAMODB.client().describeTable(b -> b.tableName(closed)).table().provisionedThroughput().writeCapacityUnits();
-        assertThat(finalWcu).as("the closed table ends at its lower tier, or at the current one if raised at the very end").isIn(1L, 50L);
+        long finalWcu = DYNAMODB.client()
+                .describeTable(b -> b.tableName(closed))
+                .table()
+                .provisionedThroughput()
+                .writeCapacityUnits();
+        assertThat(finalWcu)
+                .as("the closed table ends at its lower tier, or at the current one if raised at the very end")
+                .isIn(1L, 50L);
     }
 
     /** Per period table: UpdateTable calls, and BatchWriteItem calls naming it throttled after its first UpdateTable. */
@@ -137,13 +168,19 @@ class DialDownWithBufferedEntriesITCase {
         Map<String, long[]> counts = new TreeMap<>();
         for (String table : tables) {
             List<SeenRequest> updates = requests.stream()
-                    .filter(r -> r.operation().equals("UpdateTable") && r.tables().contains(table)).toList();
+                    .filter(r ->
+                            r.operation().equals("UpdateTable") && r.tables().contains(table))
+                    .toList();
             if (updates.isEmpty()) {
                 continue;
             }
             Instant first = updates.get(0).at();
-            long throttled = requests.stream().filter(r -> r.operation().equals("BatchWriteItem")
-                    && r.tables().contains(table) && r.at().isAfter(first) && r.throttled()).count();
+            long throttled = requests.stream()
+                    .filter(r -> r.operation().equals("BatchWriteItem")
+                            && r.tables().contains(table)
+                            && r.at().isAfter(first)
+                            && r.throttled())
+                    .count();
             counts.put(table, new long[] {updates.size(), throttled});
         }
         return counts;

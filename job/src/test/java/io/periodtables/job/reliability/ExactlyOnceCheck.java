@@ -1,9 +1,6 @@
 package io.periodtables.job.reliability;
 
 import io.periodtables.conf.TableNaming;
-
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The check every reliability case ends with: every valid reading is in its period table, the
@@ -24,6 +22,7 @@ import java.util.regex.Pattern;
 final class ExactlyOnceCheck {
     /** Slack for {@code arrivedAt} against the test's clock readings around the run. */
     private static final Duration CLOCK_SLACK = Duration.ofSeconds(2);
+
     private static final int SHOWN = 15;
 
     private ExactlyOnceCheck() {}
@@ -38,14 +37,15 @@ final class ExactlyOnceCheck {
         Set<String> lateMonths = expected.lateTables();
         for (String lateTable : actual.lateTables()) {
             if (!lateMonths.contains(lateTable)) {
-                problems.add("late table " + lateTable + " is not of the months of the watermarks that made readings late "
-                        + lateMonths);
+                problems.add("late table " + lateTable
+                        + " is not of the months of the watermarks that made readings late " + lateMonths);
             }
         }
         doubled(actual, naming, problems);
 
         Map<ItemRef, Map<String, AttributeValue>> compared = new TreeMap<>();
-        actual.items().forEach((ref, item) -> compared.put(ref, withoutRunTime(ref, item, expected, start, end, problems)));
+        actual.items()
+                .forEach((ref, item) -> compared.put(ref, withoutRunTime(ref, item, expected, start, end, problems)));
         Map<ItemRef, Map<String, AttributeValue>> want = new TreeMap<>();
         expected.items().forEach((ref, item) -> {
             Map<String, AttributeValue> copy = new TreeMap<>(Attributes.canonical(item));
@@ -74,8 +74,9 @@ final class ExactlyOnceCheck {
         report("unexpected", unexpected, problems);
         report("different", different, problems);
         if (!problems.isEmpty()) {
-            throw new AssertionError("Tables of prefix '" + naming.prefix() + "' do not hold exactly the expected items ("
-                    + want.size() + " expected, " + compared.size() + " found):\n  " + String.join("\n  ", problems));
+            throw new AssertionError(
+                    "Tables of prefix '" + naming.prefix() + "' do not hold exactly the expected items (" + want.size()
+                            + " expected, " + compared.size() + " found):\n  " + String.join("\n  ", problems));
         }
     }
 
@@ -84,16 +85,25 @@ final class ExactlyOnceCheck {
      * it rendered): they are found among the unexpected dynamodb-validation items by the pk, sk
      * and attributes in their raw, and by their table in the origin.
      */
-    private static void refusedByDynamoDb(ExpectedTables expected, Map<ItemRef, Map<String, AttributeValue>> actual,
-            Set<ItemRef> unexpected, List<String> problems) {
+    private static void refusedByDynamoDb(
+            ExpectedTables expected,
+            Map<ItemRef, Map<String, AttributeValue>> actual,
+            Set<ItemRef> unexpected,
+            List<String> problems) {
         Map<ItemRef, Map<String, AttributeValue>> refused = new TreeMap<>(expected.refusedByDynamoDb());
         for (ItemRef ref : new ArrayList<>(unexpected)) {
             Map<String, AttributeValue> item = actual.get(ref);
-            if (!ref.pk().startsWith("dynamodb-validation#") || item.get("raw") == null || item.get("raw").s() == null) {
+            if (!ref.pk().startsWith("dynamodb-validation#")
+                    || item.get("raw") == null
+                    || item.get("raw").s() == null) {
                 continue;
             }
-            Map<String, AttributeValue> rendered = Attributes.ofJsonObject(item.get("raw").s());
-            ItemRef wouldBe = new ItemRef(item.get("origin").s(), rendered.get("pk").s(), rendered.get("sk").s());
+            Map<String, AttributeValue> rendered =
+                    Attributes.ofJsonObject(item.get("raw").s());
+            ItemRef wouldBe = new ItemRef(
+                    item.get("origin").s(),
+                    rendered.get("pk").s(),
+                    rendered.get("sk").s());
             if (expected.lateTables().contains(wouldBe.table())) {
                 wouldBe = new ItemRef(ExpectedTables.LATE, wouldBe.pk(), wouldBe.sk());
             }
@@ -107,11 +117,13 @@ final class ExactlyOnceCheck {
 
     /** A reading's key in two tables (period and late, or two periods) is a reading stored twice. */
     private static void doubled(TableSnapshot actual, TableNaming naming, List<String> problems) {
-        Map<List<String>, List<String>> tablesByKey = new TreeMap<>((a, b) -> (a.get(0) + '\u0000' + a.get(1))
-                .compareTo(b.get(0) + '\u0000' + b.get(1)));
+        Map<List<String>, List<String>> tablesByKey =
+                new TreeMap<>((a, b) -> (a.get(0) + '\u0000' + a.get(1)).compareTo(b.get(0) + '\u0000' + b.get(1)));
         actual.items().keySet().stream()
                 .filter(ref -> !ref.table().equals(naming.rejectedTable()))
-                .forEach(ref -> tablesByKey.computeIfAbsent(List.of(ref.pk(), ref.sk()), k -> new ArrayList<>()).add(ref.table()));
+                .forEach(ref -> tablesByKey
+                        .computeIfAbsent(List.of(ref.pk(), ref.sk()), k -> new ArrayList<>())
+                        .add(ref.table()));
         List<String> doubles = new ArrayList<>();
         tablesByKey.forEach((key, tables) -> {
             if (tables.size() > 1) {
@@ -122,8 +134,13 @@ final class ExactlyOnceCheck {
     }
 
     /** The item without what a run decides (arrivedAt; the sink's own messages), checked here. */
-    private static Map<String, AttributeValue> withoutRunTime(ItemRef ref, Map<String, AttributeValue> item,
-            ExpectedTables expected, Instant start, Instant end, List<String> problems) {
+    private static Map<String, AttributeValue> withoutRunTime(
+            ItemRef ref,
+            Map<String, AttributeValue> item,
+            ExpectedTables expected,
+            Instant start,
+            Instant end,
+            List<String> problems) {
         if (!ref.table().equals(expected.naming().rejectedTable())) {
             return item;
         }
@@ -140,7 +157,9 @@ final class ExactlyOnceCheck {
         Pattern reason = expected.reasonPatterns().get(ref);
         if (reason != null) {
             AttributeValue message = rest.remove("reason");
-            if (message == null || message.s() == null || !reason.matcher(message.s()).matches()) {
+            if (message == null
+                    || message.s() == null
+                    || !reason.matcher(message.s()).matches()) {
                 problems.add(ref + " reason " + message + " does not match " + reason);
             }
         }

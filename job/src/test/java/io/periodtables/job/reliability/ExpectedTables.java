@@ -1,5 +1,7 @@
 package io.periodtables.job.reliability;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -9,11 +11,6 @@ import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -25,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * What the tables must hold after a run of the production topology ({@link TestSource}) over a {@link TestInput},
@@ -65,7 +63,8 @@ public final class ExpectedTables {
         ExpectedTables expected = new ExpectedTables(config.naming());
         ReadingParser parser = new ReadingParser(config);
         for (byte[] record : input.data()) {
-            parser.parse(record, TestInput.ORIGIN, now.toEpochMilli(), expected.readings::add, expected.rejections::add);
+            parser.parse(
+                    record, TestInput.ORIGIN, now.toEpochMilli(), expected.readings::add, expected.rejections::add);
         }
         expected.rejections.forEach(expected::expectRejection);
         expected.expectReadings(config);
@@ -138,9 +137,10 @@ public final class ExpectedTables {
                     withTables.add(own);
                 }
             } catch (IllegalArgumentException noTableName) {
-                Rejection sinkRejection = Rejection.of(RejectReason.BAD_TIMESTAMP, noTableName.getMessage(),
-                        readingJson(reading), 0, "sink");
-                expect(new ItemRef(naming.rejectedTable(), rejectedPk(sinkRejection), sinkRejection.rawHash()),
+                Rejection sinkRejection = Rejection.of(
+                        RejectReason.BAD_TIMESTAMP, noTableName.getMessage(), readingJson(reading), 0, "sink");
+                expect(
+                        new ItemRef(naming.rejectedTable(), rejectedPk(sinkRejection), sinkRejection.rawHash()),
                         rejectionItem(sinkRejection));
                 continue;
             }
@@ -156,9 +156,10 @@ public final class ExpectedTables {
         }
     }
 
-    private void expectReading(String table, String lateTable, Reading reading, WriteSharding sharding, Long ttlSeconds) {
-        WriteSharding.ItemKey key = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(),
-                reading.canonical());
+    private void expectReading(
+            String table, String lateTable, Reading reading, WriteSharding sharding, Long ttlSeconds) {
+        WriteSharding.ItemKey key =
+                sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
         Map<String, AttributeValue> item = new TreeMap<>(Attributes.ofJsonObject(reading.payloadJson()));
         item.put("pk", AttributeValue.fromS(key.pk()));
         item.put("sk", AttributeValue.fromS(key.sk()));
@@ -167,14 +168,17 @@ public final class ExpectedTables {
         }
         if (Attributes.approximateSize(item) > MAX_ITEM_BYTES * 95 / 100) {
             if (Attributes.approximateSize(item) < MAX_ITEM_BYTES * 105 / 100) {
-                throw new IllegalArgumentException("reading of " + reading.deviceId() + " is too close to 400 KB to tell");
+                throw new IllegalArgumentException(
+                        "reading of " + reading.deviceId() + " is too close to 400 KB to tell");
             }
             String target = table.equals(LATE) ? lateTable : table;
             Rejection tooLarge = Rejection.of(RejectReason.ITEM_TOO_LARGE, "", readingJson(reading), 0, target);
             ItemRef ref = new ItemRef(naming.rejectedTable(), rejectedPk(tooLarge), tooLarge.rawHash());
             expect(ref, rejectionItem(tooLarge));
-            reasonPatterns.put(ref, Pattern.compile("item of \\d+ bytes exceeds DynamoDB's limit of 409600 bytes \\(table "
-                    + Pattern.quote(target) + "\\)"));
+            reasonPatterns.put(
+                    ref,
+                    Pattern.compile("item of \\d+ bytes exceeds DynamoDB's limit of 409600 bytes \\(table "
+                            + Pattern.quote(target) + "\\)"));
             return;
         }
         if (item.containsKey("")) {
@@ -187,7 +191,9 @@ public final class ExpectedTables {
     }
 
     private void expectRejection(Rejection rejection) {
-        expect(new ItemRef(naming.rejectedTable(), rejectedPk(rejection), rejection.rawHash()), rejectionItem(rejection));
+        expect(
+                new ItemRef(naming.rejectedTable(), rejectedPk(rejection), rejection.rawHash()),
+                rejectionItem(rejection));
     }
 
     /** DESIGN.md "Items in the rejected table", without {@code arrivedAt} (a wall-clock time). */
@@ -204,7 +210,8 @@ public final class ExpectedTables {
 
     /** DESIGN.md: {@code <reason code>#<k>}, k = the sort key (16 hex digits) modulo 16. */
     static String rejectedPk(Rejection rejection) {
-        return rejection.reason().code() + "#" + Long.remainderUnsigned(Long.parseUnsignedLong(rejection.rawHash(), 16), 16);
+        return rejection.reason().code() + "#"
+                + Long.remainderUnsigned(Long.parseUnsignedLong(rejection.rawHash(), 16), 16);
     }
 
     private void expect(ItemRef ref, Map<String, AttributeValue> item) {
@@ -212,10 +219,12 @@ public final class ExpectedTables {
         if (previous != null && !previous.equals(item) && ref.table().equals(naming.rejectedTable())) {
             // The same bad bytes from two places (a record and an array element) are one rejected
             // item, its key being the raw's hash: the last write decides origin and message.
-            alternatives.computeIfAbsent(ref, r -> new ArrayList<>(List.of(previous))).add(item);
+            alternatives
+                    .computeIfAbsent(ref, r -> new ArrayList<>(List.of(previous)))
+                    .add(item);
         } else if (previous != null && !previous.equals(item)) {
-            throw new IllegalArgumentException("the input holds two versions of " + ref
-                    + "; which one is written last is not determined");
+            throw new IllegalArgumentException(
+                    "the input holds two versions of " + ref + "; which one is written last is not determined");
         }
     }
 
@@ -225,7 +234,8 @@ public final class ExpectedTables {
         try (JsonGenerator json = JSON.createGenerator(text)) {
             json.writeStartObject();
             json.writeStringField("deviceId", reading.deviceId());
-            json.writeStringField("timestamp", Instant.ofEpochMilli(reading.eventMillis()).toString());
+            json.writeStringField(
+                    "timestamp", Instant.ofEpochMilli(reading.eventMillis()).toString());
             if (reading.eventId() != null) {
                 json.writeStringField("eventId", reading.eventId());
             }

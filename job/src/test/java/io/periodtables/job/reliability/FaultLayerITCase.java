@@ -1,21 +1,19 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynaliteExtension;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.Dynalite;
-import io.periodtables.emulators.FaultKind;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.emulators.FaultKind;
+import java.time.Duration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The job under DynamoDB faults injected by {@link DynamoDbFaults} on top of dynalite, on
@@ -29,6 +27,7 @@ class FaultLayerITCase {
 
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite dynamoDb;
 
     @BeforeAll
@@ -37,8 +36,7 @@ class FaultLayerITCase {
     }
 
     @AfterAll
-    static void stopDynamoDb() {
-    }
+    static void stopDynamoDb() {}
 
     @BeforeEach
     void clearFaults() {
@@ -67,19 +65,25 @@ class FaultLayerITCase {
 
         ReliabilityRun run = fleet("rel_throttle").execute();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED)).isPositive();
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.THROTTLING)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED))
+                .isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.THROTTLING))
+                .isPositive();
         run.assertExactlyOnce(dynamoDb);
     }
 
     @Test
     void throttlingOfTheRejectedTableOnlyDelaysRejectionsAndLosesNone() throws Exception {
         ReliabilityRun run = fleet("rel_slow_rejects");
-        DynamoDbFaults.on("BatchWriteItem").table(run.config.naming().rejectedTable()).every(2).throttle();
+        DynamoDbFaults.on("BatchWriteItem")
+                .table(run.config.naming().rejectedTable())
+                .every(2)
+                .throttle();
 
         run.execute();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED))
+                .isPositive();
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -89,7 +93,8 @@ class FaultLayerITCase {
 
         ReliabilityRun run = fleet("rel_unprocessed").execute();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.UNPROCESSED_ITEMS))
+                .isPositive();
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -99,7 +104,8 @@ class FaultLayerITCase {
 
         ReliabilityRun run = fleet("rel_500").execute();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.INTERNAL_SERVER_ERROR)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.INTERNAL_SERVER_ERROR))
+                .isPositive();
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -110,7 +116,8 @@ class FaultLayerITCase {
 
         ReliabilityRun run = fleet("rel_503").execute();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.SERVICE_UNAVAILABLE)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.SERVICE_UNAVAILABLE))
+                .isPositive();
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -121,7 +128,8 @@ class FaultLayerITCase {
 
         ReliabilityRun run = fleet("rel_reset").execute();
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.CONNECTION_RESET)).isPositive();
+        assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.CONNECTION_RESET))
+                .isPositive();
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -130,7 +138,8 @@ class FaultLayerITCase {
         // The delayed request still reaches DynamoDB after the client gave up: the retry writes the same item.
         DynamoDbFaults.on("BatchWriteItem").every(4).delay(Duration.ofMillis(1200));
 
-        ReliabilityRun run = fleet("rel_timeout", "sink.request-timeout", "PT0.5S").execute();
+        ReliabilityRun run =
+                fleet("rel_timeout", "sink.request-timeout", "PT0.5S").execute();
 
         assertThat(DynamoDbFaults.injected("BatchWriteItem", FaultKind.DELAY)).isPositive();
         run.assertExactlyOnce(dynamoDb);
@@ -145,7 +154,8 @@ class FaultLayerITCase {
         run.execute();
 
         assertThat(DynamoDbFaults.injected("DescribeTable", FaultKind.TABLE_CREATING)
-                + DynamoDbFaults.injected("BatchWriteItem", FaultKind.RESOURCE_NOT_FOUND)).isPositive();
+                        + DynamoDbFaults.injected("BatchWriteItem", FaultKind.RESOURCE_NOT_FOUND))
+                .isPositive();
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -155,7 +165,8 @@ class FaultLayerITCase {
 
         ReliabilityRun run = fleet("rel_limit_create").execute();
 
-        assertThat(DynamoDbFaults.injected("CreateTable", FaultKind.LIMIT_EXCEEDED)).isEqualTo(2);
+        assertThat(DynamoDbFaults.injected("CreateTable", FaultKind.LIMIT_EXCEEDED))
+                .isEqualTo(2);
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -170,7 +181,8 @@ class FaultLayerITCase {
 
         ReliabilityRun run = fleet("rel_limit_update").executeUntilStored(dynamoDb, Duration.ofSeconds(60));
 
-        assertThat(run.injectedBeforeCheck("UpdateTable", FaultKind.LIMIT_EXCEEDED)).isPositive();
+        assertThat(run.injectedBeforeCheck("UpdateTable", FaultKind.LIMIT_EXCEEDED))
+                .isPositive();
     }
 
     @Test
@@ -179,7 +191,8 @@ class FaultLayerITCase {
 
         ReliabilityRun run = fleet("rel_ttl", "tables.ttl", "P1000D").execute();
 
-        assertThat(DynamoDbFaults.injected("UpdateTimeToLive", FaultKind.TTL_ALREADY_ENABLED)).isPositive();
+        assertThat(DynamoDbFaults.injected("UpdateTimeToLive", FaultKind.TTL_ALREADY_ENABLED))
+                .isPositive();
         TableSnapshot tables = run.assertExactlyOnce(dynamoDb);
         assertThat(tables.itemsOf(run.config.naming().periodTableOf(Fleet.T0)).values())
                 .allSatisfy(item -> assertThat(item).containsKey("ttl"));
@@ -188,7 +201,8 @@ class FaultLayerITCase {
     @Test
     void everyFaultAtOnceStillStoresEveryReadingOnce() throws Exception {
         ReliabilityRun run = fleet("rel_chaos", "sink.request-timeout", "PT0.5S", "tables.ttl", "P1000D");
-        DynamoDbFaults.holdCreating(run.config.naming().periodTableOf(Fleet.T0.plus(Duration.ofHours(2))), Duration.ofSeconds(2));
+        DynamoDbFaults.holdCreating(
+                run.config.naming().periodTableOf(Fleet.T0.plus(Duration.ofHours(2))), Duration.ofSeconds(2));
         DynamoDbFaults.on("BatchWriteItem").every(5).throttle();
         DynamoDbFaults.on("BatchWriteItem").every(7).unprocessed(0.3);
         DynamoDbFaults.on("BatchWriteItem").every(11).internalServerError();
@@ -200,7 +214,9 @@ class FaultLayerITCase {
 
         run.execute();
 
-        assertThat(DynamoDbFaults.requests()).filteredOn(request -> request.fault().isPresent()).hasSizeGreaterThan(5);
+        assertThat(DynamoDbFaults.requests())
+                .filteredOn(request -> request.fault().isPresent())
+                .hasSizeGreaterThan(5);
         run.assertExactlyOnce(dynamoDb);
     }
 }

@@ -36,7 +36,8 @@ final class Fleet {
         String temp = new BigDecimal(180 + step * 7 + device).movePointLeft(1).toPlainString();
         String members = "\"temp\":" + temp + ",\"ok\":" + (step % 2 == 0);
         if ((step + device) % 10 == 0) {
-            members += ",\"meta\":{\"fw\":\"1." + device + "\",\"rssi\":-" + (60 + step) + "},\"tags\":[\"a\",\"b\"," + step + "]";
+            members += ",\"meta\":{\"fw\":\"1." + device + "\",\"rssi\":-" + (60 + step) + "},\"tags\":[\"a\",\"b\","
+                    + step + "]";
         }
         return members;
     }
@@ -46,11 +47,15 @@ final class Fleet {
             case 2 -> input.again(input.size() - 3);
             case 10 -> {
                 Instant t = T0.plus(Duration.ofMinutes(31));
-                input.json("{\"deviceId\":\"dev-1\",\"timestamp\":\"2025-06-01T10:31:00+02:00\",\"eventId\":\"e-831\",\"temp\":19.5}");
-                input.json("{\"eventId\":\"e-831\",\"temp\":19.5,\"timestamp\":" + t.toEpochMilli() + ",\"deviceId\":\"dev-1\"}");
+                input.json(
+                        "{\"deviceId\":\"dev-1\",\"timestamp\":\"2025-06-01T10:31:00+02:00\",\"eventId\":\"e-831\",\"temp\":19.5}");
+                input.json("{\"eventId\":\"e-831\",\"temp\":19.5,\"timestamp\":" + t.toEpochMilli()
+                        + ",\"deviceId\":\"dev-1\"}");
             }
-            case 15 -> input.json("[{\"deviceId\":\"dev-2\",\"timestamp\":\"2025-06-01T08:46:30Z\",\"temp\":17.25},"
-                    + "{\"deviceId\":\"dev-3\",\"timestamp\":\"2025-06-01T08:46:31Z\",\"door\":\"open\"},\"oops\"]");
+            case 15 ->
+                input.json(
+                        "[{\"deviceId\":\"dev-2\",\"timestamp\":\"2025-06-01T08:46:30Z\",\"temp\":17.25},"
+                                + "{\"deviceId\":\"dev-3\",\"timestamp\":\"2025-06-01T08:46:31Z\",\"door\":\"open\"},\"oops\"]");
             case 20 -> {
                 input.json("not json");
                 input.json("42");
@@ -65,7 +70,7 @@ final class Fleet {
                 input.reading("dev-5", Instant.parse("2025-06-01T08:30:00Z"), "\"temp\":5,\"late\":true");
                 input.reading("dev-0", Instant.parse("2025-06-01T09:57:00Z"), "\"temp\":6,\"grace\":true");
             }
-            default -> { }
+            default -> {}
         }
     }
 }

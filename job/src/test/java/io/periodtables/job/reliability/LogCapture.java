@@ -1,5 +1,9 @@
 package io.periodtables.job.reliability;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
@@ -10,11 +14,6 @@ import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
 import org.apache.logging.log4j.core.layout.PatternLayout;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Captures every log event of this JVM (all threads, so Flink's task threads too) as text,
@@ -39,25 +38,34 @@ final class LogCapture implements AutoCloseable {
     LogCapture() {
         LoggerContext context = (LoggerContext) LogManager.getContext(false);
         Configuration config = context.getConfiguration();
-        appender = new AbstractAppender("reliability-capture", null, PatternLayout.createDefaultLayout(), true,
-                Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                text.append(event.getLevel()).append(' ').append(event.getLoggerName()).append(" - ")
-                        .append(event.getMessage().getFormattedMessage()).append('\n');
-                if (event.getThrown() != null) {
-                    StringWriter trace = new StringWriter();
-                    event.getThrown().printStackTrace(new PrintWriter(trace));
-                    text.append(trace).append('\n');
-                }
-            }
-        };
+        appender =
+                new AbstractAppender(
+                        "reliability-capture", null, PatternLayout.createDefaultLayout(), true, Property.EMPTY_ARRAY) {
+                    @Override
+                    public void append(LogEvent event) {
+                        text.append(event.getLevel())
+                                .append(' ')
+                                .append(event.getLoggerName())
+                                .append(" - ")
+                                .append(event.getMessage().getFormattedMessage())
+                                .append('\n');
+                        if (event.getThrown() != null) {
+                            StringWriter trace = new StringWriter();
+                            event.getThrown().printStackTrace(new PrintWriter(trace));
+                            text.append(trace).append('\n');
+                        }
+                    }
+                };
         appender.start();
         LoggerConfig root = config.getRootLogger();
         rootBefore = root.getLevel();
         root.addAppender(appender, Level.ALL, null);
         LEVELS.forEach((name, level) -> {
-            before.put(name, config.getLoggerConfig(name).getName().equals(name) ? config.getLoggerConfig(name).getLevel() : null);
+            before.put(
+                    name,
+                    config.getLoggerConfig(name).getName().equals(name)
+                            ? config.getLoggerConfig(name).getLevel()
+                            : null);
             Configurator.setLevel(name, level);
         });
         Configurator.setRootLevel(Level.INFO);

@@ -50,21 +50,24 @@ final class LoopbackForwarder implements AutoCloseable {
     }
 
     private static void pipe(Socket from, Socket to) {
-        Thread copy = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException ended) {
-                // one side closed the connection
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "loopback-forwarder-pipe");
+        Thread copy = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            out.write(buffer, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException ended) {
+                        // one side closed the connection
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
+                    }
+                },
+                "loopback-forwarder-pipe");
         copy.setDaemon(true);
         copy.start();
     }

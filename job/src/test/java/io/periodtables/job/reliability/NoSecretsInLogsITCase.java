@@ -1,13 +1,18 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.emulators.DynaliteExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.periodtables.conf.ConfigException;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.TableNaming;
-import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.job.PeriodTablesJob;
-
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -16,13 +21,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Security: the job's logs never contain credentials. The job's own main runs the production
@@ -37,13 +35,15 @@ class NoSecretsInLogsITCase {
     private static final String ACCESS_KEY = "AKIAPERIODTABLESTEST7";
     private static final String SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYPERIODTABLESSECRET";
     private static final String TOKEN = "FwoGZXIvYXdzEPERIODTABLESSESSIONTOKEN//////////wEaDH";
-    private static final List<String> PROPERTIES = List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sessionToken");
+    private static final List<String> PROPERTIES =
+            List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sessionToken");
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
 
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
     private static Dynalite dynamoDb;
     private final Map<String, String> saved = new HashMap<>();
 
@@ -53,8 +53,7 @@ class NoSecretsInLogsITCase {
     }
 
     @AfterAll
-    static void stopDynamoDb() {
-    }
+    static void stopDynamoDb() {}
 
     @BeforeEach
     void credentialsInSystemProperties() {
@@ -83,7 +82,8 @@ class NoSecretsInLogsITCase {
         DynamoDbFaults.on("BatchWriteItem").every(6).internalServerError();
         DynamoDbFaults.on("BatchWriteItem").every(9).connectionReset();
         String log;
-        try (LoopbackForwarder forwarder = new LoopbackForwarder(dynamoDb.endpoint()); LogCapture capture = new LogCapture()) {
+        try (LoopbackForwarder forwarder = new LoopbackForwarder(dynamoDb.endpoint());
+                LogCapture capture = new LogCapture()) {
             PeriodTablesJob.main(new String[] {
                 "--dynamodb.endpoint", forwarder.endpoint().toString(),
                 "--tables.prefix", "rel_secrets",
@@ -92,15 +92,21 @@ class NoSecretsInLogsITCase {
                 "--generator.count", "120",
                 "--generator.rate", "1000",
                 "--generator.speedup", "36000",
-                "--generator.start", "2025-06-01T08:00:00Z"});
+                "--generator.start", "2025-06-01T08:00:00Z"
+            });
             log = capture.text();
         }
 
-        assertThat(DynamoDbFaults.injected("BatchWriteItem", io.periodtables.emulators.FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED))
+        assertThat(DynamoDbFaults.injected(
+                        "BatchWriteItem", io.periodtables.emulators.FaultKind.PROVISIONED_THROUGHPUT_EXCEEDED))
                 .isPositive();
-        assertThat(storedReadings()).as("the run signed its requests with these credentials and wrote every reading")
+        assertThat(storedReadings())
+                .as("the run signed its requests with these credentials and wrote every reading")
                 .isEqualTo(120);
-        assertThat(log).as("the capture saw the run").contains("period-tables configuration").contains("rel_secrets");
+        assertThat(log)
+                .as("the capture saw the run")
+                .contains("period-tables configuration")
+                .contains("rel_secrets");
         assertThat(log).doesNotContain(SECRET).doesNotContain(ACCESS_KEY).doesNotContain(TOKEN);
     }
 
@@ -119,18 +125,24 @@ class NoSecretsInLogsITCase {
 
     @Test
     void theLoggedConfigurationMasksSecretLookingValues() {
-        String described = ConfigLoader.fromMap(Map.of("tables.sse-kms-key", "arn:aws:kms:us-east-1:123456789012:key/" + SECRET),
-                false).describe();
+        String described = ConfigLoader.fromMap(
+                        Map.of("tables.sse-kms-key", "arn:aws:kms:us-east-1:123456789012:key/" + SECRET), false)
+                .describe();
 
         assertThat(described).contains("tables.sse-kms-key=****").doesNotContain(SECRET);
     }
 
     private static int storedReadings() {
-        TableNaming naming = ConfigLoader.fromMap(Map.of("tables.prefix", "rel_secrets", "tables.period", "PT1H"), false).naming();
+        TableNaming naming = ConfigLoader.fromMap(
+                        Map.of("tables.prefix", "rel_secrets", "tables.period", "PT1H"), false)
+                .naming();
         try (DynamoDbClient client = dynamoDb.syncClient()) {
             return client.listTablesPaginator().tableNames().stream()
-                    .filter(t -> naming.parse(t).filter(ref -> ref.kind() == TableNaming.TableRef.Kind.PERIOD).isPresent())
-                    .mapToInt(t -> client.scan(b -> b.tableName(t).select("COUNT")).count())
+                    .filter(t -> naming.parse(t)
+                            .filter(ref -> ref.kind() == TableNaming.TableRef.Kind.PERIOD)
+                            .isPresent())
+                    .mapToInt(t ->
+                            client.scan(b -> b.tableName(t).select("COUNT")).count())
                     .sum();
         }
     }

@@ -1,11 +1,10 @@
 package io.periodtables.job.reliability;
 
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 
 /**
  * A source rate in two phases: the first {@code burst} elements as fast as the job takes them
@@ -34,8 +33,8 @@ final class PhasedRate implements RateLimiterStrategy {
                 if (asked++ < burst) {
                     return CompletableFuture.completedFuture(null);
                 }
-                return CompletableFuture.runAsync(() -> { },
-                        CompletableFuture.delayedExecutor(pauseMicros, TimeUnit.MICROSECONDS));
+                return CompletableFuture.runAsync(
+                        () -> {}, CompletableFuture.delayedExecutor(pauseMicros, TimeUnit.MICROSECONDS));
             }
         };
     }

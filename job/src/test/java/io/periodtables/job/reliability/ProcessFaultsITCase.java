@@ -1,13 +1,16 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.Dynalite;
-import io.periodtables.model.Reading;
-import io.periodtables.model.SinkRecord;
+import static org.assertj.core.api.Assertions.assertThat;
 
-import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.model.SinkRecord;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -22,14 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Process faults on the MiniCluster: a task that fails mid-stream and is restored from its last
@@ -96,15 +91,17 @@ class ProcessFaultsITCase {
         TestSource.Hooks hooks = new TestSource.Hooks();
         hooks.rate = RateLimiterStrategy.perSecond(40);
 
-        ReliabilityRun.of(config, Fleet.standard()).executeUntilStored(dynamoDb, Duration.ofSeconds(90), hooks,
-                env -> { }, job -> {
+        ReliabilityRun.of(config, Fleet.standard())
+                .executeUntilStored(dynamoDb, Duration.ofSeconds(90), hooks, env -> {}, job -> {
                     awaitFirstItem(config);
                     dynamoDb.stop();
                     LOG.info("dynalite stopped at {}", Instant.now());
                     Thread.sleep(Duration.ofSeconds(20).toMillis()); // the outage itself
                     dynamoDb.restart();
                     LOG.info("dynalite listening again at {} on {}", Instant.now(), dynamoDb.endpoint());
-                    assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("the job outlived the outage").isFalse();
+                    assertThat(job.getJobStatus().get().isGloballyTerminalState())
+                            .as("the job outlived the outage")
+                            .isFalse();
                 });
     }
 
@@ -121,7 +118,8 @@ class ProcessFaultsITCase {
         TestInput input = new TestInput();
         for (int step = 0; step < 24; step++) { // 08:00-09:09, six devices: the watermark passes 09:05
             for (int d = 0; d < Fleet.DEVICES; d++) {
-                input.reading("dev-" + d, Fleet.T0.plus(Fleet.STEP.multipliedBy(step)).plusMillis(d), Fleet.payload(step, d));
+                input.reading(
+                        "dev-" + d, Fleet.T0.plus(Fleet.STEP.multipliedBy(step)).plusMillis(d), Fleet.payload(step, d));
             }
         }
         int firstCycle = input.size();
@@ -133,7 +131,9 @@ class ProcessFaultsITCase {
         ReliabilityRun run = ReliabilityRun.of(config, input);
         FailOnceAfterLateWrite.arm(() -> {
             try (DynamoDbClient client = dynamoDb.syncClient()) {
-                return !TableSnapshot.read(client, config.naming()).itemsOf(ExpectedTables.LATE).isEmpty();
+                return !TableSnapshot.read(client, config.naming())
+                        .itemsOf(ExpectedTables.LATE)
+                        .isEmpty();
             }
         });
         TestSource.Hooks hooks = new TestSource.Hooks();
@@ -144,7 +144,9 @@ class ProcessFaultsITCase {
         run.execute(hooks, env -> checkpointsAndRestarts(env, Duration.ofSeconds(1)));
 
         assertThat(run.expected.lateReadings()).isEqualTo(1);
-        assertThat(FailOnceAfterLateWrite.LATE_WRITTEN_FIRST).as("the late reading was written before the failure").isTrue();
+        assertThat(FailOnceAfterLateWrite.LATE_WRITTEN_FIRST)
+                .as("the late reading was written before the failure")
+                .isTrue();
         run.assertExactlyOnce(dynamoDb);
     }
 
@@ -178,7 +180,8 @@ class ProcessFaultsITCase {
 
         @Override
         public void before(long n, SinkRecord record) throws InterruptedException {
-            if (record.kind() != SinkRecord.Kind.REJECTED && record.reading().deviceId().equals(MARKER)
+            if (record.kind() != SinkRecord.Kind.REJECTED
+                    && record.reading().deviceId().equals(MARKER)
                     && FAILED.compareAndSet(false, true)) {
                 Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
                 while (!lateWritten.getAsBoolean() && Instant.now().isBefore(deadline)) {

@@ -1,21 +1,12 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.ConfigLoader;
+import io.periodtables.conf.LoopbackFlink;
 import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;
 import io.periodtables.emulators.SeenRequest;
-
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +16,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * One reliability case from configuration to verdict: the configuration (hourly tables, two
@@ -50,8 +48,10 @@ final class ReliabilityRun {
     /** A MiniCluster of one task manager with two slots, which is all a run needs. */
     static MiniClusterExtension miniCluster() {
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2)
-            .setConfiguration(LoopbackFlink.configuration("0")).build());
+                .setNumberTaskManagers(1)
+                .setNumberSlotsPerTaskManager(2)
+                .setConfiguration(LoopbackFlink.configuration("0"))
+                .build());
     }
 
     /** The configuration of a case: hourly tables of {@code prefix}, 2 shards, plus {@code keyValues}. */
@@ -73,7 +73,7 @@ final class ReliabilityRun {
 
     /** Runs the bounded job to its end; the fault script stays as the test set it. */
     ReliabilityRun execute() throws Exception {
-        return execute(new TestSource.Hooks(), env -> { });
+        return execute(new TestSource.Hooks(), env -> {});
     }
 
     ReliabilityRun execute(TestSource.Hooks hooks, Consumer<StreamExecutionEnvironment> setup) throws Exception {
@@ -86,8 +86,11 @@ final class ReliabilityRun {
             env.execute("reliability " + config.naming().prefix());
         } finally {
             end = Instant.now();
-            LOG.info("Run of {} took {} ms; DynamoDB calls seen: {}", config.naming().prefix(),
-                    Duration.between(start, end).toMillis(), DynamoDbFaults.requests().size());
+            LOG.info(
+                    "Run of {} took {} ms; DynamoDB calls seen: {}",
+                    config.naming().prefix(),
+                    Duration.between(start, end).toMillis(),
+                    DynamoDbFaults.requests().size());
         }
         return this;
     }
@@ -97,15 +100,20 @@ final class ReliabilityRun {
      * cancels it and checks once more: for cases where the job itself does not finish soon.
      */
     ReliabilityRun executeUntilStored(Dynalite dynamoDb, Duration bound) throws Exception {
-        return executeUntilStored(dynamoDb, bound, new TestSource.Hooks(), env -> { }, job -> { });
+        return executeUntilStored(dynamoDb, bound, new TestSource.Hooks(), env -> {}, job -> {});
     }
 
     /**
      * As {@link #executeUntilStored(Dynalite, Duration)}, with hooks, environment settings,
      * and {@code duringRun}, which the test thread runs once the job is submitted (an outage).
      */
-    ReliabilityRun executeUntilStored(Dynalite dynamoDb, Duration bound, TestSource.Hooks hooks,
-            Consumer<StreamExecutionEnvironment> setup, DuringRun duringRun) throws Exception {
+    ReliabilityRun executeUntilStored(
+            Dynalite dynamoDb,
+            Duration bound,
+            TestSource.Hooks hooks,
+            Consumer<StreamExecutionEnvironment> setup,
+            DuringRun duringRun)
+            throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         setup.accept(env);
@@ -125,7 +133,8 @@ final class ReliabilityRun {
                 }
                 end = Instant.now();
                 try (DynamoDbClient client = dynamoDb.syncClient()) {
-                    ExactlyOnceCheck.assertExactlyOnce(expected, TableSnapshot.read(client, config.naming()), start, end);
+                    ExactlyOnceCheck.assertExactlyOnce(
+                            expected, TableSnapshot.read(client, config.naming()), start, end);
                     last = null;
                 } catch (AssertionError notYet) {
                     last = notYet;
@@ -136,7 +145,10 @@ final class ReliabilityRun {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get(30, TimeUnit.SECONDS);
             }
-            LOG.info("Run of {} ended after {} ms", config.naming().prefix(), Duration.between(start, Instant.now()).toMillis());
+            LOG.info(
+                    "Run of {} ended after {} ms",
+                    config.naming().prefix(),
+                    Duration.between(start, Instant.now()).toMillis());
         }
         if (last != null) {
             throw last;
@@ -154,7 +166,9 @@ final class ReliabilityRun {
 
     /** How often the fault script injected {@code kind} into {@code operation} before the check reset it. */
     long injectedBeforeCheck(String operation, FaultKind kind) {
-        return seen.stream().filter(r -> r.operation().equals(operation) && r.fault().equals(Optional.of(kind))).count();
+        return seen.stream()
+                .filter(r -> r.operation().equals(operation) && r.fault().equals(Optional.of(kind)))
+                .count();
     }
 
     /** Ends the fault script (so the reads are not faulted) and checks every table of the prefix. */

@@ -1,10 +1,19 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.emulators.DynaliteExtension;
-import io.periodtables.emulators.SeenRequest;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.emulators.SeenRequest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.core.testutils.CommonTestUtils;
@@ -17,19 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A savepoint that holds the sink's buffered entries for a closed, dialed-down table, restored
@@ -56,12 +53,25 @@ class SavepointWithClosedTableEntriesITCase {
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     @Test
-    void entriesForADialedDownTableInASavepointAreWrittenOnceAfterTheRestore(@TempDir Path savepoints) throws Exception {
+    void entriesForADialedDownTableInASavepointAreWrittenOnceAfterTheRestore(@TempDir Path savepoints)
+            throws Exception {
         DynamoDbFaults.reset();
         DYNAMODB.emulator().burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
-        PeriodTablesConfig config = ReliabilityRun.config(DYNAMODB.emulator().endpoint(), "rel_restore_closed",
-                "late.policy", "period-table", "window.allowed-lateness", "PT1M", "rotation.lead", "PT3S",
-                "tables.capacity.current", "50/5", "tables.capacity.previous", "1/1", "tables.capacity.older", "1/1");
+        PeriodTablesConfig config = ReliabilityRun.config(
+                DYNAMODB.emulator().endpoint(),
+                "rel_restore_closed",
+                "late.policy",
+                "period-table",
+                "window.allowed-lateness",
+                "PT1M",
+                "rotation.lead",
+                "PT3S",
+                "tables.capacity.current",
+                "50/5",
+                "tables.capacity.previous",
+                "1/1",
+                "tables.capacity.older",
+                "1/1");
         String closed = config.naming().periodTableOf(T0);
         TestInput input = new TestInput();
         for (int i = 0; i < ON_TIME; i++) {
@@ -113,12 +123,21 @@ class SavepointWithClosedTableEntriesITCase {
 
         Set<String> created = new TreeSet<>();
         after.stream().filter(r -> r.operation().equals("CreateTable")).forEach(r -> created.addAll(r.tables()));
-        LOG.info("At the stop ({} ms after the start): {} of {} items in {}, UpdateTable calls for it {}; after the restore:"
+        LOG.info(
+                "At the stop ({} ms after the start): {} of {} items in {}, UpdateTable calls for it {}; after the restore:"
                         + " {} throttled writes to it, {} UpdateTable calls for it, tables created {}; {} ms in all",
-                Duration.between(start, stopped).toMillis(), closedAtStop, ON_TIME + LATE, closed, updates(before, closed),
-                throttledWrites(after, closed), updates(after, closed), created, Duration.between(start, end).toMillis());
+                Duration.between(start, stopped).toMillis(),
+                closedAtStop,
+                ON_TIME + LATE,
+                closed,
+                updates(before, closed),
+                throttledWrites(after, closed),
+                updates(after, closed),
+                created,
+                Duration.between(start, end).toMillis());
 
-        assertThat(closedAtStop).as("late readings for 08:00 unwritten at the stop, so in the savepoint")
+        assertThat(closedAtStop)
+                .as("late readings for 08:00 unwritten at the stop, so in the savepoint")
                 .isLessThan(ON_TIME + LATE);
         try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
             ExactlyOnceCheck.assertExactlyOnce(expected, TableSnapshot.read(client, config.naming()), start, end);
@@ -127,8 +146,8 @@ class SavepointWithClosedTableEntriesITCase {
     }
 
     /** The job on the test source; restored from {@code savepoint} when it is not null. */
-    private static JobClient submit(PeriodTablesConfig config, TestInput input, TestSource.Hooks hooks, String savepoint)
-            throws Exception {
+    private static JobClient submit(
+            PeriodTablesConfig config, TestInput input, TestSource.Hooks hooks, String savepoint) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         TestSource.build(env, config, input, hooks);
@@ -140,11 +159,15 @@ class SavepointWithClosedTableEntriesITCase {
     }
 
     private static long updates(List<SeenRequest> requests, String table) {
-        return requests.stream().filter(r -> r.operation().equals("UpdateTable") && r.tables().contains(table)).count();
+        return requests.stream()
+                .filter(r -> r.operation().equals("UpdateTable") && r.tables().contains(table))
+                .count();
     }
 
     private static long throttledWrites(List<SeenRequest> requests, String table) {
-        return requests.stream().filter(r -> r.operation().equals("BatchWriteItem") && r.tables().contains(table)
-                && r.throttled()).count();
+        return requests.stream()
+                .filter(r ->
+                        r.operation().equals("BatchWriteItem") && r.tables().contains(table) && r.throttled())
+                .count();
     }
 }

@@ -1,14 +1,13 @@
 package io.periodtables.job.reliability;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;
 import io.periodtables.model.Rejection;
-
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,8 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Security property: no table name is ever built from record content. Thousands of random
@@ -30,16 +28,53 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TableNamesFromRecordContentTest {
     private static final String[] PERIODS = {"PT15M", "PT1H", "PT6H", "P1D", "P1W", "P1M"};
-    private static final String[] ZONES = {"UTC", "Europe/Berlin", "America/New_York", "Pacific/Kiritimati", "Asia/Kolkata"};
+    private static final String[] ZONES = {
+        "UTC", "Europe/Berlin", "America/New_York", "Pacific/Kiritimati", "Asia/Kolkata"
+    };
     private static final String[] HOSTILE = {
-        "readings_2025-06-01", "readings_rejected", "readings_late_2025-06", "x_2025-W23", "../../etc/passwd", "..",
-        "/", "a/b\\c", "#", "dev#1", "dev#", "\"; DROP TABLE readings; --", "' OR '1'='1", "${jndi:ldap://x/a}",
-        "%s%n", "\u0000", "\t\n\r", "\u001b[31mred", "\u202eevil", "温度计", "🌡️", " ", "null", "undefined",
-        "arn:aws:dynamodb:us-east-1:123456789012:table/readings_2025-06-01", "readings", "_", "-", "."
+        "readings_2025-06-01",
+        "readings_rejected",
+        "readings_late_2025-06",
+        "x_2025-W23",
+        "../../etc/passwd",
+        "..",
+        "/",
+        "a/b\\c",
+        "#",
+        "dev#1",
+        "dev#",
+        "\"; DROP TABLE readings; --",
+        "' OR '1'='1",
+        "${jndi:ldap://x/a}",
+        "%s%n",
+        "\u0000",
+        "\t\n\r",
+        "\u001b[31mred",
+        "\u202eevil",
+        "温度计",
+        "🌡️",
+        " ",
+        "null",
+        "undefined",
+        "arn:aws:dynamodb:us-east-1:123456789012:table/readings_2025-06-01",
+        "readings",
+        "_",
+        "-",
+        "."
     };
     private static final Map<String, String> LABELS = Map.of(
-            "PT15M", "\\d{4}-\\d{2}-\\d{2}T\\d{4}", "PT1H", "\\d{4}-\\d{2}-\\d{2}T\\d{4}", "PT6H", "\\d{4}-\\d{2}-\\d{2}T\\d{4}",
-            "P1D", "\\d{4}-\\d{2}-\\d{2}", "P1W", "\\d{4}-W\\d{2}", "P1M", "\\d{4}-\\d{2}");
+            "PT15M",
+            "\\d{4}-\\d{2}-\\d{2}T\\d{4}",
+            "PT1H",
+            "\\d{4}-\\d{2}-\\d{2}T\\d{4}",
+            "PT6H",
+            "\\d{4}-\\d{2}-\\d{2}T\\d{4}",
+            "P1D",
+            "\\d{4}-\\d{2}-\\d{2}",
+            "P1W",
+            "\\d{4}-W\\d{2}",
+            "P1M",
+            "\\d{4}-\\d{2}");
 
     private final Random random = new Random(20261122L);
 
@@ -50,11 +85,24 @@ class TableNamesFromRecordContentTest {
         for (int round = 0; round < 25; round++) {
             String period = PERIODS[random.nextInt(PERIODS.length)];
             String prefix = randomPrefix();
-            PeriodTablesConfig config = ConfigLoader.fromMap(Map.of("tables.prefix", prefix, "tables.period", period,
-                    "tables.zone", ZONES[random.nextInt(ZONES.length)], "tables.shards", String.valueOf(1 + random.nextInt(8)),
-                    "rotation.lead", "PT1M", "window.allowed-lateness", "PT1M"), false);
+            PeriodTablesConfig config = ConfigLoader.fromMap(
+                    Map.of(
+                            "tables.prefix",
+                            prefix,
+                            "tables.period",
+                            period,
+                            "tables.zone",
+                            ZONES[random.nextInt(ZONES.length)],
+                            "tables.shards",
+                            String.valueOf(1 + random.nextInt(8)),
+                            "rotation.lead",
+                            "PT1M",
+                            "window.allowed-lateness",
+                            "PT1M"),
+                    false);
             TableNaming naming = config.naming();
-            Pattern rule = Pattern.compile(Pattern.quote(prefix) + "_(" + LABELS.get(period) + "|late_\\d{4}-\\d{2}|rejected)");
+            Pattern rule = Pattern.compile(
+                    Pattern.quote(prefix) + "_(" + LABELS.get(period) + "|late_\\d{4}-\\d{2}|rejected)");
             ReadingParser parser = new ReadingParser(config);
             List<Reading> out = new ArrayList<>();
             List<Rejection> rejected = new ArrayList<>();
@@ -67,8 +115,11 @@ class TableNamesFromRecordContentTest {
                 if (reading.deviceId().length() >= 3) {
                     assertThat(table).doesNotContain(reading.deviceId());
                 }
-                naming.parse(table).filter(ref -> ref.period() != null).ifPresent(ref -> assertThat(
-                        ref.period().contains(Instant.ofEpochMilli(reading.eventMillis()))).as("%s holds %s", table, reading).isTrue());
+                naming.parse(table)
+                        .filter(ref -> ref.period() != null)
+                        .ifPresent(ref -> assertThat(ref.period().contains(Instant.ofEpochMilli(reading.eventMillis())))
+                                .as("%s holds %s", table, reading)
+                                .isTrue());
             }
             assertThat(naming.lateTable(Instant.now())).matches(rule);
             assertThat(naming.rejectedTable()).matches(rule);
@@ -98,7 +149,8 @@ class TableNamesFromRecordContentTest {
     }
 
     private String reading(String device, String time) {
-        return "{\"deviceId\":" + TestInput.quote(device) + ",\"timestamp\":" + time + ",\"v\":" + random.nextInt(100) + "}";
+        return "{\"deviceId\":" + TestInput.quote(device) + ",\"timestamp\":" + time + ",\"v\":" + random.nextInt(100)
+                + "}";
     }
 
     private String randomDevice() {
@@ -106,12 +158,15 @@ class TableNamesFromRecordContentTest {
             case 0:
                 return HOSTILE[random.nextInt(HOSTILE.length)];
             case 1:
-                return HOSTILE[random.nextInt(HOSTILE.length)] + HOSTILE[random.nextInt(HOSTILE.length)] + random.nextInt(1000);
+                return HOSTILE[random.nextInt(HOSTILE.length)]
+                        + HOSTILE[random.nextInt(HOSTILE.length)]
+                        + random.nextInt(1000);
             case 2:
                 StringBuilder chars = new StringBuilder();
                 int length = 1 + random.nextInt(random.nextInt(10) == 0 ? 3000 : 40);
                 for (int i = 0; i < length; i++) {
-                    chars.appendCodePoint(random.nextInt(10) == 0 ? random.nextInt(0x2FFFF) : 0x20 + random.nextInt(0x5F));
+                    chars.appendCodePoint(
+                            random.nextInt(10) == 0 ? random.nextInt(0x2FFFF) : 0x20 + random.nextInt(0x5F));
                 }
                 return chars.toString().replaceAll("[\\ud800-\\udfff]", "x");
             default:
@@ -121,8 +176,9 @@ class TableNamesFromRecordContentTest {
 
     private String randomTimestamp() {
         long millis = Instant.parse("0001-01-01T00:00:00Z").toEpochMilli()
-                + (long) (random.nextDouble() * (Instant.parse("9999-12-31T23:59:59Z").toEpochMilli()
-                        - Instant.parse("0001-01-01T00:00:00Z").toEpochMilli()));
+                + (long) (random.nextDouble()
+                        * (Instant.parse("9999-12-31T23:59:59Z").toEpochMilli()
+                                - Instant.parse("0001-01-01T00:00:00Z").toEpochMilli()));
         if (random.nextBoolean()) {
             // Mostly recent readings, so that most are stored rather than too far in the future.
             millis = Instant.parse("2024-01-01T00:00:00Z").toEpochMilli() + (long) (random.nextDouble() * 9e10);

@@ -1,15 +1,13 @@
 package io.periodtables.job.reliability;
 
 import io.periodtables.conf.TableNaming;
-
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Every item of every table of one prefix (period, late and rejected tables, as
@@ -42,12 +40,15 @@ final class TableSnapshot {
                 lateTables.add(table);
             }
             String filedAs = late ? ExpectedTables.LATE : table;
-            client.scanPaginator(b -> b.tableName(table).consistentRead(true)).items().forEach(item -> {
-                ItemRef ref = new ItemRef(filedAs, item.get("pk").s(), item.get("sk").s());
-                if (items.put(ref, Attributes.canonical(item)) != null) {
-                    throw new AssertionError(ref + " is in two late tables: " + lateTables);
-                }
-            });
+            client.scanPaginator(b -> b.tableName(table).consistentRead(true))
+                    .items()
+                    .forEach(item -> {
+                        ItemRef ref = new ItemRef(
+                                filedAs, item.get("pk").s(), item.get("sk").s());
+                        if (items.put(ref, Attributes.canonical(item)) != null) {
+                            throw new AssertionError(ref + " is in two late tables: " + lateTables);
+                        }
+                    });
         }
         return new TableSnapshot(items, tables, lateTables);
     }

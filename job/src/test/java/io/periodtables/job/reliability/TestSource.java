@@ -5,16 +5,14 @@ import io.periodtables.job.InputSource;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.job.ReadingParser;
 import io.periodtables.model.SinkRecord;
-
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-
-import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A bounded {@link TestInput} as the production topology's source: {@link PeriodTablesTopology}
@@ -30,7 +28,7 @@ final class TestSource {
     /** How fast the source emits, and a process fault it injects. */
     static final class Hooks {
         RateLimiterStrategy rate = RateLimiterStrategy.noOp();
-        Fault fault = (n, record) -> { };
+        Fault fault = (n, record) -> {};
     }
 
     /** Called before the source emits element {@code n}; throwing fails the task. */
@@ -42,8 +40,11 @@ final class TestSource {
     static void build(StreamExecutionEnvironment env, PeriodTablesConfig config, TestInput input, Hooks hooks) {
         List<byte[]> records = new ArrayList<>(input.data());
         Elements elements = new Elements(config, records, hooks.fault);
-        PeriodTablesTopology.build(env, config, InputSource.bounded(new DataGeneratorSource<>(
-                elements, elements.count(), hooks.rate, TypeInformation.of(SinkRecord.class))));
+        PeriodTablesTopology.build(
+                env,
+                config,
+                InputSource.bounded(new DataGeneratorSource<>(
+                        elements, elements.count(), hooks.rate, TypeInformation.of(SinkRecord.class))));
     }
 
     /** Element {@code n}: the {@code k}-th reading or rejection of the record it falls in, parsed in the source. */
@@ -87,8 +88,12 @@ final class TestSource {
 
         private List<SinkRecord> parse(ReadingParser with, int record) {
             List<SinkRecord> out = new ArrayList<>();
-            with.parse(records.get(record), TestInput.ORIGIN, System.currentTimeMillis(),
-                    reading -> out.add(SinkRecord.period(reading)), rejection -> out.add(SinkRecord.rejected(rejection)));
+            with.parse(
+                    records.get(record),
+                    TestInput.ORIGIN,
+                    System.currentTimeMillis(),
+                    reading -> out.add(SinkRecord.period(reading)),
+                    rejection -> out.add(SinkRecord.rejected(rejection)));
             return out;
         }
     }
