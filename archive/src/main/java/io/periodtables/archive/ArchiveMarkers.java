@@ -65,7 +65,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
 
     private final String archivePath;
     private final PeriodCalendar calendar;
-    private final long allowedLateness;
+    private final Duration allowedLateness;
 
     private transient ListState<Tuple2<Long, Long>> rowsState;
     private transient ListState<Long> progressState;
@@ -82,7 +82,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     private transient ExecutorService checks;
     private transient Map<Long, Future<Boolean>> running;
 
-    ArchiveMarkers(String archivePath, PeriodCalendar calendar, long allowedLateness) {
+    ArchiveMarkers(String archivePath, PeriodCalendar calendar, Duration allowedLateness) {
         this.archivePath = archivePath;
         this.calendar = calendar;
         this.allowedLateness = allowedLateness;
@@ -156,7 +156,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
         long horizon = Math.max(lastWatermark, rows.isEmpty() ? Long.MIN_VALUE : rows.lastKey());
         Period period = calendar.periodOf(frontier);
         boolean sealedAny = false;
-        while (ToArchiveRows.sealedAt(period, allowedLateness) <= watermark && period.startMillis() <= horizon) {
+        while (period.closedBy(watermark, allowedLateness) && period.startMillis() <= horizon) {
             sealed.put(period.startMillis(), period);
             sealedAny = true;
             period = calendar.next(period);

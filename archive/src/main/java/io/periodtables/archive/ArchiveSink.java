@@ -104,10 +104,7 @@ final class ArchiveSink
                 .transform(
                         "Archive markers",
                         Types.VOID,
-                        new ArchiveMarkers(
-                                archivePath,
-                                config.calendar(),
-                                config.get(ConfigKeys.ALLOWED_LATENESS).toMillis()))
+                        new ArchiveMarkers(archivePath, config.calendar(), config.get(ConfigKeys.ALLOWED_LATENESS)))
                 .uid(MARKERS_UID)
                 .setParallelism(1)
                 .setMaxParallelism(1);

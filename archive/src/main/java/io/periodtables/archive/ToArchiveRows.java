@@ -5,6 +5,7 @@ import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -47,7 +48,7 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow>
             new OutputTag<>("archive-period-rows", TypeInformation.of(PeriodRows.class));
 
     private final PeriodCalendar calendar;
-    private final long allowedLateness;
+    private final Duration allowedLateness;
     private final ArchiveItems items;
 
     private transient ListState<Tuple2<Long, Long>> state;
@@ -55,13 +56,8 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow>
 
     ToArchiveRows(PeriodTablesConfig config, ArchiveItems items) {
         this.calendar = config.calendar();
-        this.allowedLateness = config.get(ConfigKeys.ALLOWED_LATENESS).toMillis();
+        this.allowedLateness = config.get(ConfigKeys.ALLOWED_LATENESS);
         this.items = items;
-    }
-
-    /** The watermark at which the window operator has emitted everything of {@code period}. */
-    static long sealedAt(Period period, long allowedLateness) {
-        return period.endMillis() - 1 + allowedLateness;
     }
 
     @Override
@@ -117,7 +113,7 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow>
         Iterator<Map.Entry<Long, Long>> it = rowsByPeriod.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Long, Long> entry = it.next();
-            if (sealedAt(calendar.periodOf(entry.getKey()), allowedLateness) > mark.getTimestamp()) {
+            if (!calendar.periodOf(entry.getKey()).closedBy(mark.getTimestamp(), allowedLateness)) {
                 break; // later periods are sealed later
             }
             output.collect(PERIOD_ROWS, new StreamRecord<>(new PeriodRows(entry.getKey(), entry.getValue())));

@@ -1,6 +1,7 @@
 package io.periodtables.conf;
 
 import java.io.Serializable;
+import java.time.Duration;
 import java.time.Instant;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -28,5 +29,25 @@ public record Period(Instant start, Instant end, String label) implements Serial
 
     public boolean contains(Instant instant) {
         return !instant.isBefore(start) && instant.isBefore(end);
+    }
+
+    /**
+     * The watermark that closes the period: Flink's window rule, its last millisecond plus
+     * {@code window.allowed-lateness}. From that watermark on, a reading of the period is late, the
+     * period windows have emitted all of it, and its table may leave the {@code current} tier. The
+     * one place this rule is written.
+     */
+    public long closesAt(Duration allowedLateness) {
+        return endMillis() - 1 + allowedLateness.toMillis();
+    }
+
+    /** Whether {@code watermark} has closed the period ({@link #closesAt}). */
+    public boolean closedBy(long watermark, Duration allowedLateness) {
+        return closesAt(allowedLateness) <= watermark;
+    }
+
+    /** Whether {@code watermark} has closed the period ({@link #closesAt}). */
+    public boolean closedBy(Instant watermark, Duration allowedLateness) {
+        return !watermark.isBefore(Instant.ofEpochMilli(closesAt(allowedLateness)));
     }
 }

@@ -4,6 +4,7 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
@@ -39,7 +40,7 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<SinkReco
     private static final long serialVersionUID = 1L;
 
     private final PeriodCalendar calendar;
-    private final long allowedLateness;
+    private final Duration allowedLateness;
 
     private transient ListState<Long> state;
     private transient long current;
@@ -49,7 +50,7 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<SinkReco
 
     public CheckpointedWatermark(PeriodTablesConfig config) {
         this.calendar = config.calendar();
-        this.allowedLateness = config.get(ConfigKeys.ALLOWED_LATENESS).toMillis();
+        this.allowedLateness = config.get(ConfigKeys.ALLOWED_LATENESS);
         // An AbstractStreamOperator heads its own task unless told otherwise.
         setChainingStrategy(ChainingStrategy.ALWAYS);
     }
@@ -107,7 +108,7 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<SinkReco
             return false; // its period ends after it, so its grace ends after the floor: no calendar lookup
         }
         try {
-            return calendar.periodOf(eventMillis).endMillis() - 1 + allowedLateness <= floor;
+            return calendar.periodOf(eventMillis).closedBy(floor, allowedLateness);
         } catch (IllegalArgumentException outsideTableNames) {
             return false; // the sink rejects it
         }

@@ -31,20 +31,19 @@ final class ShardLateness implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final PeriodCalendar calendar;
-    private final long allowedLateness;
+    private final Duration allowedLateness;
     private final long outOfOrderness;
     private final long granularity;
     private final ReadingWatermarks.WallClock wallClock;
     private final Map<String, Long> maxTimestampOfShard = new HashMap<>();
-    // Readings of one period arrive together: the last period's bounds save a calendar lookup.
-    private transient long lastStart = Long.MAX_VALUE;
-    private transient long lastEnd = Long.MIN_VALUE;
+    // Readings of one period arrive together: the last period saves a calendar lookup.
+    private transient Period last;
 
     ShardLateness(PeriodTablesConfig config, ReadingWatermarks.WallClock wallClock) {
         this.calendar = config.calendar();
         Duration lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
         Duration outOfOrder = config.get(ConfigKeys.OUT_OF_ORDERNESS);
-        this.allowedLateness = lateness.toMillis();
+        this.allowedLateness = lateness;
         this.outOfOrderness = outOfOrder.toMillis();
         this.granularity = ReadingWatermarks.granularity(lateness, outOfOrder);
         this.wallClock = wallClock;
@@ -66,24 +65,23 @@ final class ShardLateness implements Serializable {
         if (max == null || t > max) {
             maxTimestampOfShard.put(shard, t);
         }
-        // As Flink's window operator: late once the watermark reaches the window's last millisecond plus the lateness.
-        if (watermark != Long.MIN_VALUE && periodEndOf(t) - 1 + allowedLateness <= watermark) {
+        // As Flink's window operator (Period.closesAt): late once its period is closed by the watermark.
+        Period period = periodOf(t);
+        if (watermark != Long.MIN_VALUE && period != null && period.closedBy(watermark, allowedLateness)) {
             return SinkRecord.late(reading, watermark);
         }
         return record;
     }
 
-    /** The end of {@code t}'s period; {@link Long#MAX_VALUE} when no table can be named for it (the sink rejects it). */
-    private long periodEndOf(long t) {
-        if (t < lastStart || t >= lastEnd) {
+    /** {@code t}'s period; null when no table can be named for it (the sink rejects it). */
+    private Period periodOf(long t) {
+        if (last == null || t < last.startMillis() || t >= last.endMillis()) {
             try {
-                Period period = calendar.periodOf(t);
-                lastStart = period.startMillis();
-                lastEnd = period.endMillis();
+                last = calendar.periodOf(t);
             } catch (IllegalArgumentException outsideTableNames) {
-                return Long.MAX_VALUE;
+                return null;
             }
         }
-        return lastEnd;
+        return last;
     }
 }

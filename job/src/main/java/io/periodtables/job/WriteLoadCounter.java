@@ -9,6 +9,7 @@ import io.periodtables.conf.TableNaming;
 import io.periodtables.model.Reading;
 import io.periodtables.rotation.TableLoad;
 import io.periodtables.sink.ReadingItems;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -40,7 +41,7 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad>
     private transient ReadingItems items;
     private transient Map<Second, Long> open;
     private transient PeriodCalendar calendar;
-    private transient long lateness;
+    private transient Duration lateness;
     private transient long watermark;
     /** The last reading's period and its table name: readings come in runs of one period. */
     private transient Period lastPeriod;
@@ -61,7 +62,7 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad>
         super.open();
         naming = config.naming();
         calendar = config.calendar();
-        lateness = config.get(ConfigKeys.ALLOWED_LATENESS).toMillis();
+        lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
         watermark = Long.MIN_VALUE;
         items = new ReadingItems(config);
         open = new HashMap<>();
@@ -72,7 +73,7 @@ final class WriteLoadCounter extends AbstractStreamOperator<TableLoad>
         Reading reading = element.getValue();
         long millis = reading.eventMillis();
         Period period = calendar.periodOf(millis);
-        if (period.endMillis() - 1 + lateness <= watermark) {
+        if (period.closedBy(watermark, lateness)) {
             return; // the windows route it to the late table (on-demand), as Flink's window lateness
         }
         long units = items.writeUnits(reading);

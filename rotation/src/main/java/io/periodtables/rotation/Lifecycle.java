@@ -23,7 +23,8 @@ import org.apache.flink.annotation.PublicEvolving;
  *
  * <ul>
  *   <li>A period is <em>open</em> from the moment the watermark is in the period before it until
- *       {@code periodEnd + window.allowed-lateness}: the open range is the oldest period still in
+ *       the watermark closes it ({@link Period#closesAt}: its last millisecond plus
+ *       {@code window.allowed-lateness}, Flink's window rule): the open range is the oldest period still in
  *       its grace up to the period after the watermark's. Only open periods get tables at the
  *       {@code current} tier, and only open periods' tables are ever created.
  *   <li>The next period's table is prebuilt once the watermark is within {@code rotation.lead}
@@ -75,15 +76,15 @@ public final class Lifecycle implements Serializable {
      * {@link IllegalArgumentException} for an instant outside the years table names support.
      */
     public Admission admission(Period period, Instant t) {
-        if (!t.isBefore(period.end().plus(lateness))) {
+        if (period.closedBy(t, lateness)) {
             return Admission.CLOSED;
         }
         return period.start().isAfter(calendar.next(calendar.periodOf(t)).start()) ? Admission.AHEAD : Admission.OPEN;
     }
 
-    /** The oldest period still open at {@code t}: the one containing {@code t − window.allowed-lateness}. */
+    /** The oldest period {@code t} has not closed ({@link Period#closesAt}). */
     public Period oldestOpen(Instant t) {
-        return calendar.periodOf(t.minus(lateness));
+        return calendar.periodOf(t.minus(lateness).plusMillis(1));
     }
 
     /** The table to prebuild at {@code t}: the next period's, once {@code t} is within the lead of its start. */
@@ -106,10 +107,10 @@ public final class Lifecycle implements Serializable {
             return CapacityTier.CURRENT;
         }
         Instant by = closedBy.isBefore(t) ? closedBy : t;
-        if (by.isBefore(period.end().plus(lateness))) {
+        if (!period.closedBy(by, lateness)) {
             return CapacityTier.CURRENT;
         }
-        return by.isBefore(calendar.next(period).end().plus(lateness)) ? CapacityTier.PREVIOUS : CapacityTier.OLDER;
+        return calendar.next(period).closedBy(by, lateness) ? CapacityTier.OLDER : CapacityTier.PREVIOUS;
     }
 
     /** The tier of {@code period}'s table at {@code t}, everything before {@code t} written. */

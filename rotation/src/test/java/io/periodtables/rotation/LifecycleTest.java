@@ -33,18 +33,19 @@ class LifecycleTest {
         Period eleven = hourly.next(tenOClock);
         assertThat(lifecycle.admission(eleven, at("09:59:59"))).isEqualTo(Lifecycle.Admission.AHEAD);
         assertThat(lifecycle.admission(eleven, at("10:00:00"))).isEqualTo(Lifecycle.Admission.OPEN);
-        assertThat(lifecycle.admission(tenOClock, at("11:04:59.999"))).isEqualTo(Lifecycle.Admission.OPEN);
-        assertThat(lifecycle.admission(tenOClock, at("11:05:00"))).isEqualTo(Lifecycle.Admission.CLOSED);
-        assertThat(lifecycle.oldestOpen(at("11:04:59"))).isEqualTo(tenOClock);
-        assertThat(lifecycle.oldestOpen(at("11:05:00"))).isEqualTo(eleven);
+        // closed as Flink's windows close it: last millisecond (10:59:59.999) plus the lateness
+        assertThat(lifecycle.admission(tenOClock, at("11:04:59.998"))).isEqualTo(Lifecycle.Admission.OPEN);
+        assertThat(lifecycle.admission(tenOClock, at("11:04:59.999"))).isEqualTo(Lifecycle.Admission.CLOSED);
+        assertThat(lifecycle.oldestOpen(at("11:04:59.998"))).isEqualTo(tenOClock);
+        assertThat(lifecycle.oldestOpen(at("11:04:59.999"))).isEqualTo(eleven);
     }
 
     @Test
     void aTableStaysCurrentThroughTheGraceThenPreviousForOnePeriodThenOlder() {
-        assertThat(lifecycle.tier(tenOClock, at("11:04:59.999"))).isEqualTo(CapacityTier.CURRENT);
-        assertThat(lifecycle.tier(tenOClock, at("11:05:00"))).isEqualTo(CapacityTier.PREVIOUS);
-        assertThat(lifecycle.tier(tenOClock, at("12:04:59.999"))).isEqualTo(CapacityTier.PREVIOUS);
-        assertThat(lifecycle.tier(tenOClock, at("12:05:00"))).isEqualTo(CapacityTier.OLDER);
+        assertThat(lifecycle.tier(tenOClock, at("11:04:59.998"))).isEqualTo(CapacityTier.CURRENT);
+        assertThat(lifecycle.tier(tenOClock, at("11:04:59.999"))).isEqualTo(CapacityTier.PREVIOUS);
+        assertThat(lifecycle.tier(tenOClock, at("12:04:59.998"))).isEqualTo(CapacityTier.PREVIOUS);
+        assertThat(lifecycle.tier(tenOClock, at("12:04:59.999"))).isEqualTo(CapacityTier.OLDER);
     }
 
     @Test
