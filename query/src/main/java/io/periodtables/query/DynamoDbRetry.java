@@ -1,19 +1,20 @@
 package io.periodtables.query;
 
+import io.periodtables.conf.Backoff;
 import io.periodtables.conf.DynamoDbFailure;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Retries one DynamoDB request with exponential backoff when the failure is worth a retry
+ * Retries one DynamoDB request after the project's {@link Backoff} when the failure is worth a retry
  * (throttling, 5xx, I/O, timeouts, as {@link DynamoDbFailure} classifies it): the SDK's own retries are off in every client period-tables
  * builds, so the query owns its schedule. Any other failure is final.
  */
 final class DynamoDbRetry {
 
-    private static final long FIRST_BACKOFF_MILLIS = 50;
-    private static final long MAX_BACKOFF_MILLIS = 2_000;
+    private static final Backoff BACKOFF = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2));
 
     private final int maxAttempts;
 
@@ -35,7 +36,7 @@ final class DynamoDbRetry {
                     if (attempt >= maxAttempts || !isRetryable(cause)) {
                         return CompletableFuture.<T>failedFuture(cause);
                     }
-                    long backoff = Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(attempt - 1, 20));
+                    long backoff = BACKOFF.delayMillis(attempt);
                     return CompletableFuture.supplyAsync(
                                     () -> null, CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS))
                             .thenCompose(ignored -> attempt(request, attempt + 1));

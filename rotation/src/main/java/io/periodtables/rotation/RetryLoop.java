@@ -1,10 +1,10 @@
 package io.periodtables.rotation;
 
+import io.periodtables.conf.Backoff;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one control-plane operation as a series of asynchronous attempts on a scheduler: a
- * transient failure ({@link ControlPlaneErrors#isTransient}) is retried with jittered
- * exponential backoff up to {@link TableManagerSettings#maxAttempts()}, a
+ * transient failure ({@link ControlPlaneErrors#isTransient}) is retried after the project's
+ * {@link Backoff} up to {@link TableManagerSettings#maxAttempts()}, a
  * {@link RetryLaterException} is retried after its own delay up to
  * {@link TableManagerSettings#maxDeferrals()}, anything else fails the operation. No thread
  * ever sleeps: the next attempt is a scheduled task.
@@ -23,10 +23,12 @@ final class RetryLoop {
 
     private final ScheduledExecutorService scheduler;
     private final TableManagerSettings settings;
+    private final Backoff backoff;
 
     RetryLoop(ScheduledExecutorService scheduler, TableManagerSettings settings) {
         this.scheduler = scheduler;
         this.settings = settings;
+        this.backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
     }
 
     /** Runs {@code attempt} until it succeeds or the failure is final; {@code what} names it in logs. */
@@ -104,11 +106,7 @@ final class RetryLoop {
         }
 
         private Duration backoff(int n) {
-            long base = settings.initialBackoff().toMillis() << Math.min(n - 1, 20);
-            long capped = Math.min(base, settings.maxBackoff().toMillis());
-            // +-20% jitter, so that retries of many tables do not arrive together.
-            double jitter = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
-            return Duration.ofMillis(Math.max(1, (long) (capped * jitter)));
+            return Duration.ofMillis(Math.max(1, backoff.delayMillis(n)));
         }
     }
 

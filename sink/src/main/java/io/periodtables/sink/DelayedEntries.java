@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.Backoff;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -14,7 +15,7 @@ import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
  * the writer's request slots while it backs off; the queue is part of the writer's snapshot.
  *
  * <p>Per table: a table whose request was throttled or failed is <em>cooling</em>: its readyAt
- * lies {@link RetryBackoff} after the failure (counted per table, so the backoff grows while the
+ * lies {@link Backoff} after the failure (counted per table, so the backoff grows while the
  * table keeps failing, whatever entries it sends), it takes one request at a time (a probe), and
  * the writer sends its new entries here too instead of into mixed batches. Its first successful
  * request ends the cooling; a healthy table with waiting entries (released behind a key that was
@@ -27,7 +28,7 @@ import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
  */
 final class DelayedEntries {
 
-    private final RetryBackoff backoff;
+    private final Backoff backoff;
     private final Map<String, Table> tables = new HashMap<>();
     private int size;
 
@@ -38,7 +39,7 @@ final class DelayedEntries {
         int sending;
     }
 
-    DelayedEntries(RetryBackoff backoff) {
+    DelayedEntries(Backoff backoff) {
         this.backoff = backoff;
     }
 

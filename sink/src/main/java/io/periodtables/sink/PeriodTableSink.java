@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.Backoff;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.DynamoDbItemSize;
@@ -53,7 +54,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
     private final MissingTableHandler.Factory missingTables;
     private final List<Class<? extends ExecutionInterceptor>> interceptors;
     private final Clock clock;
-    private final RetryBackoff backoff;
+    private final Backoff backoff;
 
     private PeriodTableSink(Builder b, SinkRecordConverter converter) {
         super(
@@ -70,7 +71,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         this.missingTables = b.missingTables;
         this.interceptors = List.copyOf(b.interceptors);
         this.clock = b.clock;
-        this.backoff = new RetryBackoff(b.initialBackoff, b.maxBackoff);
+        this.backoff = new Backoff(b.initialBackoff, b.maxBackoff);
     }
 
     public static Builder builder() {

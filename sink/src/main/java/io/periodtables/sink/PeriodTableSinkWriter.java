@@ -1,5 +1,6 @@
 package io.periodtables.sink;
 
+import io.periodtables.conf.Backoff;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.SinkRecord;
@@ -71,7 +72,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
             DynamoDbAsyncClient client,
             MissingTableHandler missingTables,
             String rejectedTable,
-            RetryBackoff backoff,
+            Backoff backoff,
             int maxAttempts,
             Clock clock) {
         super(converter, context, configuration, states);

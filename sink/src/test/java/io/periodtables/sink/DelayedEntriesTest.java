@@ -2,6 +2,7 @@ package io.periodtables.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.periodtables.conf.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class DelayedEntriesTest {
 
     private final DelayedEntries delayed =
-            new DelayedEntries(new RetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
+            new DelayedEntries(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
 
     @Test
     void throttledTableWaitsItsBackoffAndProbesOneRequestAtATimeWhileAnotherTableSendsAtOnce() {
