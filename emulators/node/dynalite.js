@@ -71,7 +71,7 @@ const dynalite = require('dynalite')(Object.assign({
   deleteTableMs: num(argv['delete-table-ms'], 0),
 }, argv.path ? { path: argv.path } : {}))
 const dynaliteHandler = dynalite.listeners('request')[0]
-// What dynalite does not keep (TTL, tags given at creation, table options); in its LevelDB with --path.
+// What dynalite does not keep (TTL, tags given at creation, table options, the decrease history); in its LevelDB with --path.
 const metaDb = sub(store.db, 'period-tables-fidelity', { valueEncoding: 'json' })
 
 const settings = {
@@ -434,6 +434,9 @@ function newBucket(table) {
   const pt = table.ProvisionedThroughput || {}
   const bucket = { onDemand, wcu: pt.WriteCapacityUnits || 0, rcu: pt.ReadCapacityUnits || 0, tokens: 0,
     refilled: now(), decreases: [], lastDecrease: null, lastIncrease: null, peak: 0, second: 0, secondUnits: 0 }
+  // the decrease history outlives the process with --path, as DynamoDB's quota outlives a restart
+  const history = (meta.get(table.TableName) || {}).history
+  if (history) Object.assign(bucket, history)
   bucket.tokens = capacityOf(table.TableName, bucket)
   return bucket
 }
@@ -576,6 +579,11 @@ const RULES = {
       bucket.lastDecrease = t
     }
     if (increase) bucket.lastIncrease = t
+    if (decrease || increase) {
+      m.history = { decreases: bucket.decreases, lastDecrease: bucket.lastDecrease, lastIncrease: bucket.lastIncrease }
+      meta.set(name, m)
+      await saveMeta(name)
+    }
     if (data.BillingMode === 'PAY_PER_REQUEST' && !bucket.onDemand) {
       bucket.onDemand = true
       bucket.tokens = capacityOf(name, bucket)

@@ -84,6 +84,27 @@ class DynaliteITCase {
     }
 
     @Test
+    void keepsTheDecreaseQuotaAcrossRestarts(@TempDir Path dataDir) {
+        try (Dynalite local = Dynalite.start(dataDir);
+                DynamoDbClient client = local.syncClient()) {
+            client.createTable(createTableRequest("quota").toBuilder()
+                    .billingMode(BillingMode.PROVISIONED)
+                    .provisionedThroughput(p -> p.writeCapacityUnits(10L).readCapacityUnits(10L))
+                    .build());
+            client.updateTable(b -> b.tableName("quota")
+                    .provisionedThroughput(p -> p.writeCapacityUnits(5L).readCapacityUnits(10L)));
+        }
+        try (Dynalite local = Dynalite.start(dataDir);
+                DynamoDbClient client = local.syncClient()) {
+            assertThat(client.describeTable(b -> b.tableName("quota"))
+                            .table()
+                            .provisionedThroughput()
+                            .numberOfDecreasesToday())
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
     void closeIsIdempotent() {
         Dynalite local = Dynalite.start();
         local.close();
