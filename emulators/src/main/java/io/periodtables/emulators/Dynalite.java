@@ -1,31 +1,16 @@
 package io.periodtables.emulators;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -39,7 +24,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * (a node process started from {@code emulators/node}, see {@code dynalite.js}), listening on
  * {@code 127.0.0.1} on a free port. The layer fills in what dynalite lacks (TTL, tags and table
  * options given at creation, item counts, DynamoDB's request and item size rules, the table state
- * rules) and enforces DynamoDB's {@link Limit limits}, all of them unless the caller says
+ * rules) and enforces DynamoDB's {@link FidelityLayer.Limit limits}, all of them unless the caller says
  * otherwise.
  *
  * <p>Data lives in memory, or in a LevelDB directory ({@link Launcher#dataDir}) that a later start
@@ -61,47 +46,19 @@ public final class Dynalite implements AutoCloseable {
     public static final Path LOCAL_RUN_DATA = Path.of(".flink-local", "dynamodb");
 
     private static final Duration STARTUP_BOUND = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A limit of DynamoDB's that the fidelity layer enforces. */
-    public enum Limit {
-        /** Each provisioned table's WCU as a token bucket with burst (UnprocessedItems, ProvisionedThroughputExceeded). */
-        THROUGHPUT("throughput"),
-        /** 4 capacity decreases a UTC day, then one an hour, at most 27 (LimitExceededException). */
-        DECREASES("decreases"),
-        /** A new on-demand table writes 4,000 units/s until warmed (WarmThroughput), at most its OnDemandThroughput. */
-        ON_DEMAND("on-demand"),
-        /** The account's table quota (2,500 by default). */
-        TABLES("tables");
-
-        private final String wire;
-
-        Limit(String wire) {
-            this.wire = wire;
-        }
-
-        public String wire() {
-            return wire;
-        }
-
-        static String wire(Set<Limit> limits) {
-            return limits.isEmpty() ? "none" : limits.stream().map(Limit::wire).collect(Collectors.joining(","));
-        }
-    }
-
-    private final Process process;
+    private final NodeProcess process;
     private final int port;
     private final Optional<Path> dataDir;
-    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
-    private final HttpClient control =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final FidelityLayer layer;
     private boolean listening = true;
     private boolean closed;
 
-    private Dynalite(Process process, int port, Optional<Path> dataDir) {
+    private Dynalite(NodeProcess process, int port, Optional<Path> dataDir) {
         this.process = process;
         this.port = port;
         this.dataDir = dataDir;
+        this.layer = new FidelityLayer(endpoint());
     }
 
     /** In memory, every limit enforced. */
@@ -121,7 +78,7 @@ public final class Dynalite implements AutoCloseable {
     /** How to start one: data directory, limits, log file. */
     public static final class Launcher {
         private Optional<Path> dataDir = Optional.empty();
-        private Set<Limit> limits = EnumSet.allOf(Limit.class);
+        private Set<FidelityLayer.Limit> limits = EnumSet.allOf(FidelityLayer.Limit.class);
         private Optional<Path> log = Optional.empty();
 
         private Launcher() {}
@@ -133,8 +90,8 @@ public final class Dynalite implements AutoCloseable {
         }
 
         /** The limits enforced from the start (default: all); {@link #limits(Set)} changes them later. */
-        public Launcher limits(Set<Limit> limits) {
-            this.limits = limits.isEmpty() ? EnumSet.noneOf(Limit.class) : EnumSet.copyOf(limits);
+        public Launcher limits(Set<FidelityLayer.Limit> limits) {
+            this.limits = limits.isEmpty() ? EnumSet.noneOf(FidelityLayer.Limit.class) : EnumSet.copyOf(limits);
             return this;
         }
 
@@ -155,7 +112,7 @@ public final class Dynalite implements AutoCloseable {
                     "--host",
                     HOST,
                     "--limits",
-                    Limit.wire(limits)));
+                    FidelityLayer.Limit.wire(limits)));
             if (dataDir.isPresent()) {
                 try {
                     Files.createDirectories(dataDir.get());
@@ -174,10 +131,9 @@ public final class Dynalite implements AutoCloseable {
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start node (is it on the PATH?) for dynalite in " + dir, e);
             }
-            Dynalite dynalite = new Dynalite(process, port, dataDir);
-            dynalite.readOutput();
+            Dynalite dynalite = new Dynalite(new NodeProcess(process, "dynalite on port " + port), port, dataDir);
             try {
-                dynalite.await("LISTENING", STARTUP_BOUND);
+                dynalite.process.await("LISTENING", STARTUP_BOUND);
             } catch (RuntimeException e) {
                 dynalite.close();
                 throw e;
@@ -186,7 +142,7 @@ public final class Dynalite implements AutoCloseable {
                     "dynalite listening on {} ({}; limits: {})",
                     dynalite.endpoint(),
                     dataDir.map(d -> "data in " + d).orElse("in memory"),
-                    Limit.wire(limits));
+                    FidelityLayer.Limit.wire(limits));
             return dynalite;
         }
     }
@@ -242,87 +198,17 @@ public final class Dynalite implements AutoCloseable {
                 .build();
     }
 
-    /** The limits enforced from now on. */
-    public void limits(Set<Limit> limits) {
-        control("{\"limits\":\"" + Limit.wire(limits) + "\"}");
-    }
-
-    /** How much unused provisioned capacity a table saves up (DynamoDB: 300 s, the default). */
-    public void burst(Duration burst) {
-        control("{\"burstSeconds\":" + burst.toMillis() / 1000.0 + "}");
-    }
-
-    /** The account's table quota (default 2,500). */
-    public void maxTables(int tables) {
-        control("{\"maxTables\":" + tables + "}");
-    }
-
-    /** Moves the layer's clock ahead (the decrease quota's hour and UTC day, TTL's hour, token refills). */
-    public void advanceClock(Duration by) {
-        control("{\"advanceClockMs\":" + by.toMillis() + "}");
-    }
-
-    /** How far {@link #advanceClock} has moved the layer's clock ahead of this machine's. */
-    public Duration clockOffset() {
-        return Duration.ofMillis(layer().get("clockOffsetMs").asLong());
-    }
-
-    /** Back to the limits, burst and table quota it was started with; counters to zero (the clock stays). */
-    public void resetLayer() {
-        control("{\"reset\":true}");
-    }
-
-    /** The limits in force now. */
-    public Set<Limit> limits() {
-        Set<Limit> limits = EnumSet.noneOf(Limit.class);
-        layer().get("limits")
-                .forEach(l -> limits.add(
-                        Limit.valueOf(l.asText().toUpperCase(Locale.ROOT).replace('-', '_'))));
-        return limits;
-    }
-
-    /**
-     * What the layer refused so far: {@code throttledWrites} (writes held back or failed for
-     * throughput), {@code throttledCalls}, {@code refusedDecreases}, {@code refusedTables},
-     * {@code refusedTtlChanges}, {@code refusedBatches}, {@code refusedItems}, {@code refusedWhileBusy}.
-     */
-    public long refused(String counter) {
-        JsonNode value = layer().get("counters").get(counter);
-        if (value == null) {
-            throw new IllegalArgumentException("no counter " + counter + " in " + layer());
-        }
-        return value.asLong();
-    }
-
-    private JsonNode layer() {
-        return control(null);
-    }
-
-    private JsonNode control(String change) {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(endpoint().resolve("/__fidelity")).timeout(Duration.ofSeconds(10));
-        request = change == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(change));
-        try {
-            HttpResponse<String> response = control.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            JsonNode answer = JSON.readTree(response.body());
-            if (response.statusCode() != 200) {
-                throw new IllegalArgumentException("the fidelity layer refused " + change + ": " + answer);
-            }
-            return answer instanceof ObjectNode ? answer : JSON.createObjectNode();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot reach the fidelity layer on " + endpoint(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted talking to the fidelity layer", e);
-        }
+    /** The fidelity layer in front of dynalite: its limits, clock and counters. */
+    public FidelityLayer layer() {
+        return layer;
     }
 
     /** Stops listening (clients see "connection refused") but keeps the data; see {@link #restart()}. */
     public synchronized void stop() {
         checkOpen();
         if (listening) {
-            command("stop");
-            await("STOPPED", STARTUP_BOUND);
+            process.command("stop");
+            process.await("STOPPED", STARTUP_BOUND);
             listening = false;
         }
     }
@@ -331,8 +217,8 @@ public final class Dynalite implements AutoCloseable {
     public synchronized void restart() {
         checkOpen();
         if (!listening) {
-            command("start");
-            await("LISTENING", STARTUP_BOUND);
+            process.command("start");
+            process.await("LISTENING", STARTUP_BOUND);
             listening = true;
         }
     }
@@ -349,70 +235,7 @@ public final class Dynalite implements AutoCloseable {
         }
         closed = true;
         listening = false;
-        try {
-            process.getOutputStream().close();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (IOException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
-    }
-
-    private void command(String line) {
-        try {
-            OutputStream in = process.getOutputStream();
-            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-            in.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("dynalite on port " + port + " is gone", e);
-        }
-    }
-
-    private void await(String event, Duration bound) {
-        long deadline = System.nanoTime() + bound.toNanos();
-        try {
-            while (true) {
-                String next = events.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (next == null || next.equals("EXIT")) {
-                    throw new IllegalStateException("dynalite on port " + port
-                            + (next == null
-                                    ? " did not report " + event + " within " + bound
-                                    : " exited (see the log above)"));
-                }
-                if (next.equals(event)) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for dynalite", e);
-        }
-    }
-
-    private void readOutput() {
-        Thread reader = new Thread(
-                () -> {
-                    try (BufferedReader lines = new BufferedReader(
-                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                            if (line.startsWith("LISTENING") || line.equals("STOPPED")) {
-                                events.add(line.split(" ")[0]);
-                            } else {
-                                LOG.info("[dynalite:{}] {}", port, line);
-                            }
-                        }
-                    } catch (IOException e) {
-                        LOG.debug("dynalite output ended", e);
-                    }
-                    events.add("EXIT");
-                },
-                "dynalite-" + port + "-output");
-        reader.setDaemon(true);
-        reader.start();
+        process.close();
     }
 
     private void checkOpen() {

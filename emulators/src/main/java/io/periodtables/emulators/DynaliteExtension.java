@@ -42,7 +42,7 @@ public final class DynaliteExtension
         local = shared.local;
         client = shared.client;
         local.restart();
-        local.resetLayer();
+        local.layer().reset();
         DynamoDbFaults.reset();
         beforeClass = tables();
     }
@@ -63,7 +63,7 @@ public final class DynaliteExtension
     public void afterAll(ExtensionContext context) {
         local.restart();
         deleteAllBut(beforeClass);
-        local.resetLayer(); // a limit this class turned off never reaches the next one
+        local.layer().reset(); // a limit this class turned off never reaches the next one
         DynamoDbFaults.reset(); // nor a fault rule
     }
 

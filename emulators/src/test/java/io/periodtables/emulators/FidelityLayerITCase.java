@@ -3,7 +3,7 @@ package io.periodtables.emulators;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.periodtables.emulators.Dynalite.Limit;
+import io.periodtables.emulators.FidelityLayer.Limit;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -70,17 +70,17 @@ class FidelityLayerITCase {
 
     @AfterEach
     void limitsBack() {
-        dynamoDb.resetLayer();
+        dynamoDb.layer().reset();
     }
 
     @Test
     void startsWithEveryLimitOn() {
-        assertThat(dynamoDb.limits()).isEqualTo(EnumSet.allOf(Limit.class));
+        assertThat(dynamoDb.layer().limits()).isEqualTo(EnumSet.allOf(Limit.class));
     }
 
     @Test
     void writesBeyondProvisionedCapacityComeBackUnprocessedThenFailAsThrottled() {
-        dynamoDb.burst(Duration.ofSeconds(2));
+        dynamoDb.layer().burst(Duration.ofSeconds(2));
         String table = provisioned(5);
 
         // 5 WCU with 2 s of burst: 10 small items fit, the other 15 of a full batch come back.
@@ -92,7 +92,7 @@ class FidelityLayerITCase {
         // An item of 11 KB costs 11 WCU: more than the table ever saves up, so the call fails and writes nothing.
         assertThatThrownBy(() -> once.batchWriteItem(b -> b.requestItems(Map.of(table, List.of(large("b"))))))
                 .isInstanceOf(ProvisionedThroughputExceededException.class);
-        assertThat(dynamoDb.refused("throttledCalls")).isEqualTo(1);
+        assertThat(dynamoDb.layer().refused("throttledCalls")).isEqualTo(1);
 
         client.updateTable(b -> b.tableName(table)
                 .provisionedThroughput(p -> p.writeCapacityUnits(1000L).readCapacityUnits(5L)));
@@ -103,14 +103,14 @@ class FidelityLayerITCase {
 
     @Test
     void withTheThroughputLimitOffNothingIsThrottled() {
-        dynamoDb.burst(Duration.ofSeconds(2));
-        dynamoDb.limits(EnumSet.complementOf(EnumSet.of(Limit.THROUGHPUT)));
+        dynamoDb.layer().burst(Duration.ofSeconds(2));
+        dynamoDb.layer().limits(EnumSet.complementOf(EnumSet.of(Limit.THROUGHPUT)));
         String table = provisioned(1);
 
         assertThat(client.batchWriteItem(b -> b.requestItems(Map.of(table, items("a", 25))))
                         .unprocessedItems())
                 .isEmpty();
-        assertThat(dynamoDb.refused("throttledWrites")).isZero();
+        assertThat(dynamoDb.layer().refused("throttledWrites")).isZero();
     }
 
     @Test
@@ -133,9 +133,9 @@ class FidelityLayerITCase {
                 client.describeTable(b -> b.tableName(table)).table().provisionedThroughput();
         assertThat(throughput.numberOfDecreasesToday()).isEqualTo(4);
         assertThat(throughput.writeCapacityUnits()).isEqualTo(50L);
-        assertThat(dynamoDb.refused("refusedDecreases")).isEqualTo(1);
+        assertThat(dynamoDb.layer().refused("refusedDecreases")).isEqualTo(1);
 
-        dynamoDb.advanceClock(Duration.ofMinutes(61)); // then one an hour
+        dynamoDb.layer().advanceClock(Duration.ofMinutes(61)); // then one an hour
         client.updateTable(b -> b.tableName(table)
                 .provisionedThroughput(p -> p.writeCapacityUnits(10L).readCapacityUnits(5L)));
         assertThatThrownBy(() -> client.updateTable(b -> b.tableName(table)
@@ -168,9 +168,9 @@ class FidelityLayerITCase {
         assertThatThrownBy(() -> client.updateTimeToLive(b -> b.tableName(table)
                         .timeToLiveSpecification(t -> t.enabled(false).attributeName("ttl"))))
                 .isInstanceOf(DynamoDbException.class);
-        assertThat(dynamoDb.refused("refusedTtlChanges")).isEqualTo(1);
+        assertThat(dynamoDb.layer().refused("refusedTtlChanges")).isEqualTo(1);
 
-        dynamoDb.advanceClock(Duration.ofMinutes(61));
+        dynamoDb.layer().advanceClock(Duration.ofMinutes(61));
         client.updateTimeToLive(b ->
                 b.tableName(table).timeToLiveSpecification(t -> t.enabled(false).attributeName("ttl")));
         assertThat(client.describeTimeToLive(b -> b.tableName(table))
@@ -230,8 +230,8 @@ class FidelityLayerITCase {
         assertThatThrownBy(() -> client.putItem(b -> b.tableName(one)
                         .item(Map.of("pk", AttributeValue.fromS("empty"), "", AttributeValue.fromS("x")))))
                 .hasMessageContaining("attribute name cannot be empty");
-        assertThat(dynamoDb.refused("refusedBatches")).isEqualTo(1);
-        assertThat(dynamoDb.refused("refusedItems")).isEqualTo(1);
+        assertThat(dynamoDb.layer().refused("refusedBatches")).isEqualTo(1);
+        assertThat(dynamoDb.layer().refused("refusedItems")).isEqualTo(1);
     }
 
     @Test
@@ -273,11 +273,11 @@ class FidelityLayerITCase {
     @Test
     void refusesTablesBeyondTheAccountQuota() {
         int existing = client.listTables().tableNames().size();
-        dynamoDb.maxTables(existing + 1);
+        dynamoDb.layer().maxTables(existing + 1);
         onDemand();
 
         assertThatThrownBy(FidelityLayerITCase::onDemand).isInstanceOf(LimitExceededException.class);
-        assertThat(dynamoDb.refused("refusedTables")).isEqualTo(1);
+        assertThat(dynamoDb.layer().refused("refusedTables")).isEqualTo(1);
     }
 
     /** A DynamoDB call as JSON (the emulator checks that a request is signed, not the signature). */
@@ -331,9 +331,10 @@ class FidelityLayerITCase {
     /** Moves the layer's clock to 01:00 UTC of a coming day. */
     private static void startOfAUtcDay() {
         long day = Duration.ofDays(1).toMillis();
-        long layerNow = System.currentTimeMillis() + dynamoDb.clockOffset().toMillis();
+        long layerNow =
+                System.currentTimeMillis() + dynamoDb.layer().clockOffset().toMillis();
         long target = (layerNow / day + 1) * day + Duration.ofHours(1).toMillis();
-        dynamoDb.advanceClock(Duration.ofMillis(target - layerNow));
+        dynamoDb.layer().advanceClock(Duration.ofMillis(target - layerNow));
     }
 
     private static String provisioned(long writeUnits) {

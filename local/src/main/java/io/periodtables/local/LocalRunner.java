@@ -5,6 +5,7 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ConfigLoader;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.FidelityLayer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -151,7 +152,7 @@ public final class LocalRunner {
         }
         Dynalite.Launcher launcher = Dynalite.launcher()
                 .limits(limits.stream()
-                        .map(l -> Dynalite.Limit.valueOf(
+                        .map(l -> FidelityLayer.Limit.valueOf(
                                 l.toUpperCase(Locale.ROOT).replace('-', '_')))
                         .collect(Collectors.toSet()))
                 .log(WORK_DIR.resolve("dynalite.log"))

@@ -73,7 +73,9 @@ class DialDownWithBufferedEntriesITCase {
     @EnumSource(Checkpointing.class)
     void aTableClosedWithABacklogInTheSinkGetsItWrittenOnceAndEndsAtItsLowerTier(Checkpointing mode) throws Exception {
         // Each provisioned table takes 50 items a second (1 s of burst), closed ones 1.
-        DYNAMODB.emulator().burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
+        DYNAMODB.emulator()
+                .layer()
+                .burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
         PeriodTablesConfig config = ReliabilityRun.config(
                 DYNAMODB.emulator().endpoint(),
                 "rel_backlog_" + mode.name().toLowerCase(Locale.ROOT),

@@ -56,7 +56,9 @@ class SavepointWithClosedTableEntriesITCase {
     void entriesForADialedDownTableInASavepointAreWrittenOnceAfterTheRestore(@TempDir Path savepoints)
             throws Exception {
         DynamoDbFaults.reset();
-        DYNAMODB.emulator().burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
+        DYNAMODB.emulator()
+                .layer()
+                .burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
         PeriodTablesConfig config = ReliabilityRun.config(
                 DYNAMODB.emulator().endpoint(),
                 "rel_restore_closed",

@@ -77,7 +77,7 @@ class TableOwnerITCase {
     @Test
     void aTableDialedDownWithReadingsUnwrittenGetsCapacityBackAndEveryReadingIsStoredOnce() throws Exception {
         // Each provisioned table takes writes at its own WCU, with 1 s of burst; 1 WCU is ~1 item a second.
-        dynamoDb.burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
+        dynamoDb.layer().burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
         PeriodTablesConfig config =
                 ReliabilityRun.config(dynamoDb.endpoint(), "rel_owner_throttled", "late.policy", "period-table");
         String closed = config.naming().periodTableOf(T0);
@@ -97,7 +97,7 @@ class TableOwnerITCase {
         ReliabilityRun run = ReliabilityRun.of(config, input).execute(hooks, env -> {});
 
         run.assertExactlyOnce(dynamoDb);
-        assertThat(dynamoDb.refused("throttledWrites"))
+        assertThat(dynamoDb.layer().refused("throttledWrites"))
                 .as("writes to the dialed-down table were throttled")
                 .isPositive();
         assertThat(run.requests().stream()

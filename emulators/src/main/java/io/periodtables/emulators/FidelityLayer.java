@@ -1,0 +1,135 @@
+package io.periodtables.emulators;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The control side of the DynamoDB fidelity layer in front of a {@link Dynalite} ({@code dynalite.js},
+ * {@code /__fidelity}): which of DynamoDB's limits it enforces, the burst and table quota it uses,
+ * its clock, and the counters of what it refused. Tests change these; the emulator's process is
+ * {@link Dynalite}'s.
+ */
+public final class FidelityLayer {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A limit of DynamoDB's that the fidelity layer enforces. */
+    public enum Limit {
+        /** Each provisioned table's WCU as a token bucket with burst (UnprocessedItems, ProvisionedThroughputExceeded). */
+        THROUGHPUT("throughput"),
+        /** 4 capacity decreases a UTC day, then one an hour, at most 27 (LimitExceededException). */
+        DECREASES("decreases"),
+        /** A new on-demand table writes 4,000 units/s until warmed (WarmThroughput), at most its OnDemandThroughput. */
+        ON_DEMAND("on-demand"),
+        /** The account's table quota (2,500 by default). */
+        TABLES("tables");
+
+        private final String wire;
+
+        Limit(String wire) {
+            this.wire = wire;
+        }
+
+        public String wire() {
+            return wire;
+        }
+
+        static String wire(Set<Limit> limits) {
+            return limits.isEmpty() ? "none" : limits.stream().map(Limit::wire).collect(Collectors.joining(","));
+        }
+    }
+
+    private final URI endpoint;
+    private final HttpClient control =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    FidelityLayer(URI endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    /** The limits enforced from now on. */
+    public void limits(Set<Limit> limits) {
+        control("{\"limits\":\"" + Limit.wire(limits) + "\"}");
+    }
+
+    /** How much unused provisioned capacity a table saves up (DynamoDB: 300 s, the default). */
+    public void burst(Duration burst) {
+        control("{\"burstSeconds\":" + burst.toMillis() / 1000.0 + "}");
+    }
+
+    /** The account's table quota (default 2,500). */
+    public void maxTables(int tables) {
+        control("{\"maxTables\":" + tables + "}");
+    }
+
+    /** Moves the layer's clock ahead (the decrease quota's hour and UTC day, TTL's hour, token refills). */
+    public void advanceClock(Duration by) {
+        control("{\"advanceClockMs\":" + by.toMillis() + "}");
+    }
+
+    /** How far {@link #advanceClock} has moved the layer's clock ahead of this machine's. */
+    public Duration clockOffset() {
+        return Duration.ofMillis(state().get("clockOffsetMs").asLong());
+    }
+
+    /** Back to the limits, burst and table quota it was started with; counters to zero (the clock stays). */
+    public void reset() {
+        control("{\"reset\":true}");
+    }
+
+    /** The limits in force now. */
+    public Set<Limit> limits() {
+        Set<Limit> limits = EnumSet.noneOf(Limit.class);
+        state().get("limits")
+                .forEach(l -> limits.add(
+                        Limit.valueOf(l.asText().toUpperCase(Locale.ROOT).replace('-', '_'))));
+        return limits;
+    }
+
+    /**
+     * What the layer refused so far: {@code throttledWrites} (writes held back or failed for
+     * throughput), {@code throttledCalls}, {@code refusedDecreases}, {@code refusedTables},
+     * {@code refusedTtlChanges}, {@code refusedBatches}, {@code refusedItems}, {@code refusedWhileBusy}.
+     */
+    public long refused(String counter) {
+        JsonNode value = state().get("counters").get(counter);
+        if (value == null) {
+            throw new IllegalArgumentException("no counter " + counter + " in " + state());
+        }
+        return value.asLong();
+    }
+
+    private JsonNode state() {
+        return control(null);
+    }
+
+    private JsonNode control(String change) {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(endpoint.resolve("/__fidelity")).timeout(Duration.ofSeconds(10));
+        request = change == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(change));
+        try {
+            HttpResponse<String> response = control.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode answer = JSON.readTree(response.body());
+            if (response.statusCode() != 200) {
+                throw new IllegalArgumentException("the fidelity layer refused " + change + ": " + answer);
+            }
+            return answer instanceof ObjectNode ? answer : JSON.createObjectNode();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach the fidelity layer on " + endpoint, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted talking to the fidelity layer", e);
+        }
+    }
+}
