@@ -6,7 +6,8 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The write capacity a new period table opens with: {@code ceil(peak / tables.capacity.target-utilization)}
- * WCU from the peak per-second write units observed on the table before it, bounded by {@code
+ * WCU from the peak per-second write units observed on an earlier period's table (which one: the
+ * rotation's {@code OpenCapacity}), bounded by {@code
  * tables.capacity.current.min} and {@code .max}; the {@code current} tier while nothing has been
  * observed. Reads are not measured, so a sized table keeps the {@code current} tier's read units
  * (within the same bounds). On-demand billing has nothing to size. Used by the rotation to create

@@ -2,6 +2,7 @@ package io.periodtables.conf;
 
 import java.io.Serializable;
 import java.time.DayOfWeek;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -106,6 +107,11 @@ public final class PeriodCalendar implements Serializable {
     /** The period that starts where {@code period} ends. */
     public Period next(Period period) {
         return periodOf(period.end());
+    }
+
+    /** The oldest period {@code watermark} has not closed ({@link Period#closesAt}). */
+    public Period oldestOpen(long watermark, Duration allowedLateness) {
+        return periodOf(watermark - allowedLateness.toMillis() + 1);
     }
 
     /** The period that ends where {@code period} starts. */

@@ -10,7 +10,7 @@ import org.apache.flink.annotation.PublicEvolving;
  * {@code limits.max-write-capacity}, default 80,000 WCU) when the job starts. With
  * {@code tables.retention} the job keeps its period tables ({@code retention ÷ period}, plus the
  * current and the next one), the late tables of the months the retention covers plus this
- * month's, and the rejected table; at most three of them take writes at the {@code current}
+ * month's, the rejected table and the writers table; at most three of them take writes at the {@code current}
  * tier at once (two when {@code rotation.lead + window.allowed-lateness} fits in a period), one
  * is {@code previous}, the rest {@code older}. Without retention the count grows by one table
  * per period for ever: {@link #warning()} says so.
@@ -36,9 +36,9 @@ public final class TableBudget {
         return ceilDiv(retention, period) + 2;
     }
 
-    /** Tables kept with {@code retention}: period tables, late tables and the rejected table. */
+    /** Tables kept with {@code retention}: period tables, late tables, the rejected and the writers table. */
     public long tables(Duration retention) {
-        return periodTables(retention) + ceilDiv(retention, SHORTEST_MONTH) + 1 + 1;
+        return periodTables(retention) + ceilDiv(retention, SHORTEST_MONTH) + 1 + 1 + 1;
     }
 
     /** Provisioned WCU with {@code retention}: the tiers' write units over the period tables kept. */

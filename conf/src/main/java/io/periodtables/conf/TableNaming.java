@@ -82,6 +82,11 @@ public final class TableNaming implements Serializable {
         return prefix + "_rejected";
     }
 
+    /** The table in which the sink writers report what they have written through ({@link WritersTable}). */
+    public String writersTable() {
+        return prefix + "_writers";
+    }
+
     /**
      * What a table of this prefix is, read back from its name: the period of a period table,
      * the month of a late table, or the rejected table. Empty for any other name (including

@@ -30,7 +30,9 @@ public final class UserMetrics {
     public static final String REJECTED_ITEMS = "rejectedItems";
     public static final String MISSING_TABLE_FALLBACKS = "missingTableFallbacks";
     public static final String READINGS_REROUTED = "readingsRerouted";
+    public static final String CLOSED_TABLE_RAISES = "closedTableRaises";
     public static final String DELAYED_ENTRIES = "delayedEntries";
+    public static final String ACKNOWLEDGED_WATERMARK = "acknowledgedWatermark";
     public static final String LAST_SEND_LATENCY_MS = "lastSendLatencyMs";
     public static final String AVG_SEND_LATENCY_MS = "avgSendLatencyMs";
     // the table owner (rotation)
@@ -44,6 +46,7 @@ public final class UserMetrics {
     public static final String PROVISIONED_WRITE_CAPACITY = "provisionedWriteCapacity";
     public static final String OPEN_TABLE_PROVISIONED_WCU = "openTableProvisionedWcu";
     public static final String OPEN_TABLE_WRITE_UNITS = "openTableWriteUnits";
+    public static final String TABLES_AWAITING_WRITERS = "tablesAwaitingWriters";
     /** The subgroup of the sink's per-table counters: {@code table.<name>.recordsWritten}. */
     public static final String TABLE_GROUP = "table";
 

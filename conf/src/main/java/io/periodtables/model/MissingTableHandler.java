@@ -44,8 +44,13 @@ public interface MissingTableHandler extends AutoCloseable {
         UNKNOWN
     }
 
-    /** DynamoDB throttled the sink's writes to {@code tableName}; the owner may give it capacity back. */
-    default void throttled(String tableName) {}
+    /**
+     * DynamoDB throttled the sink's writes to {@code tableName}; the owner may give it capacity
+     * back. True when it asked for a closed table to be raised (counted as {@code closedTableRaises}).
+     */
+    default boolean throttled(String tableName) {
+        return false;
+    }
 
     /** Releases the handler's clients; called when the sink's writer closes. */
     @Override

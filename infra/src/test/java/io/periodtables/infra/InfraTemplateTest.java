@@ -27,6 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class InfraTemplateTest {
     private static final String TABLES_OF_PREFIX =
             "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TablePrefix}_*";
+    private static final String WRITERS_TABLE =
+            "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TablePrefix}_writers";
+    private static final Set<String> WRITERS_ACTIONS = Set.of("dynamodb:PutItem", "dynamodb:Query");
     private static final Set<String> UNSCOPED_ACTIONS = Set.of("dynamodb:ListTables", "cloudwatch:PutMetricData");
     private static final Set<String> TABLE_ACTIONS = Set.of(
             "dynamodb:CreateTable",
@@ -77,10 +80,12 @@ class InfraTemplateTest {
                 .filter(s -> PeriodTablesTemplate.texts(s.get("Action")).stream()
                         .anyMatch(a -> a.startsWith("dynamodb:") && !a.equals("dynamodb:ListTables")))
                 .toList();
-        assertThat(tableStatements)
-                .hasSize(2)
-                .allSatisfy(s ->
-                        assertThat(s.path("Resource").path("Fn::Sub").asText()).isEqualTo(TABLES_OF_PREFIX));
+        assertThat(tableStatements).hasSize(3).allSatisfy(s -> {
+            boolean writers =
+                    PeriodTablesTemplate.texts(s.get("Action")).stream().anyMatch(WRITERS_ACTIONS::contains);
+            assertThat(s.path("Resource").path("Fn::Sub").asText())
+                    .isEqualTo(writers ? WRITERS_TABLE : TABLES_OF_PREFIX);
+        });
     }
 
     @ParameterizedTest(name = "{0}")
@@ -90,9 +95,10 @@ class InfraTemplateTest {
         for (Statement s : statements(parameters)) {
             if (s.actions().stream().anyMatch(a -> a.startsWith("dynamodb:") && !UNSCOPED_ACTIONS.contains(a))) {
                 assertThat(s.actions()).as(s.sid()).allMatch(a -> a.startsWith("dynamodb:"));
+                String tables = s.actions().stream().anyMatch(WRITERS_ACTIONS::contains) ? "_writers" : "_*";
                 assertThat(s.resources())
                         .as(s.sid())
-                        .containsExactly("arn:aws:dynamodb:eu-west-1:123456789012:table/" + prefix + "_*");
+                        .containsExactly("arn:aws:dynamodb:eu-west-1:123456789012:table/" + prefix + tables);
             }
         }
     }
@@ -100,6 +106,7 @@ class InfraTemplateTest {
     @Test
     void tableActionsAreExactlyTheCallsTheJobMakes() {
         Set<String> expected = new TreeSet<>(TABLE_ACTIONS);
+        expected.addAll(WRITERS_ACTIONS);
         expected.add("dynamodb:ListTables");
         assertThat(actionsOf(MINIMAL, "dynamodb:")).isEqualTo(expected);
         expected.add("dynamodb:DeleteTable");

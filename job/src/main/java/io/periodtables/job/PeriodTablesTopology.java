@@ -108,8 +108,14 @@ public final class PeriodTablesTopology {
 
         // Two sinks: the period records', chained to the windows (one input, so no hop between
         // tasks), and the few others', which come from both the source's and the windows' tasks.
-        periodRecords.sinkTo(sink(config)).uid("period-sink").name("DynamoDB period tables");
-        late.union(rejected).sinkTo(sink(config)).uid("late-rejected-sink").name("DynamoDB late and rejected");
+        periodRecords
+                .sinkTo(sink(config, RotationWiring.PERIOD_WRITERS))
+                .uid("period-sink")
+                .name("DynamoDB period tables");
+        late.union(rejected)
+                .sinkTo(sink(config, RotationWiring.LATE_WRITERS))
+                .uid("late-rejected-sink")
+                .name("DynamoDB late and rejected");
         if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
             Archive.attach(periodRecords.union(late), config, new StoredItems(config));
             LOG.info(
@@ -129,10 +135,11 @@ public final class PeriodTablesTopology {
         RotationWiring.attach(timed, load, config);
     }
 
-    private static PeriodTableSink sink(PeriodTablesConfig config) {
+    private static PeriodTableSink sink(PeriodTablesConfig config, String writerGroup) {
         return PeriodTableSink.builder()
                 .config(config)
                 .missingTableHandler(Rotation.tableOwner())
+                .writerGroup(writerGroup)
                 .build();
     }
 

@@ -5,17 +5,25 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.rotation.Rotation;
 import io.periodtables.rotation.TableLoad;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * Joins the sink and the rotation, which do not know each other: the sinks ask the rotation's
- * table owner ({@link Rotation#tableOwner()}) about missing and throttled tables, and the rotation
- * operator is fed by a sparse side stream of the readings and their write load.
+ * table owner ({@link Rotation#tableOwner()}) about missing and throttled tables and report what
+ * they have written through under their writer groups, which the rotation waits for before it
+ * lowers a closed table; the rotation operator is fed by a sparse side stream of the readings and
+ * their write load.
  */
 @Internal
 public final class RotationWiring {
+    /** The writer group of the period records' sink. */
+    static final String PERIOD_WRITERS = "period";
+    /** The writer group of the late and rejected records' sink (late readings may go to period tables). */
+    static final String LATE_WRITERS = "late";
+
     private RotationWiring() {}
 
     /**
@@ -29,7 +37,7 @@ public final class RotationWiring {
                 .setParallelism(readings.getParallelism())
                 .uid("rotation-ticks")
                 .name("Rotation ticks");
-        Rotation.Builder rotation = Rotation.builder(config);
+        Rotation.Builder rotation = Rotation.builder(config).waitForWriters(List.of(PERIOD_WRITERS, LATE_WRITERS));
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> rotation.retentionGate(new ArchivedPeriods(path)));
         rotation.attach(ticks, load);
     }

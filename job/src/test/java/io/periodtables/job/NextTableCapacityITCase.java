@@ -18,12 +18,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 
 /**
- * The next table follows the load: the production topology on the synthetic fleet at a steady
- * rate, minute tables on dynalite. The fleet writes {@code perSecond} readings (one write
- * unit each: about 180 bytes) in every second of event time, so the peak of a minute's table is
- * {@code perSecond} WCU and the next one opens at {@code ceil(perSecond / 0.7)} WCU, within
- * {@code tables.capacity.current.min}..{@code .max}; the first table of the run opens at the
- * configured {@code current} tier.
+ * A table follows the load: the production topology on the synthetic fleet at a steady rate,
+ * minute tables on dynalite. The fleet writes {@code perSecond} readings (one write unit each:
+ * about 180 bytes) in every second of event time, so the peak of a minute's table is {@code
+ * perSecond} WCU. A table is sized from the newest minute that had closed when the minute before
+ * it began (three back with 55 s of allowed lateness): 00:03 from 00:00, at {@code ceil(perSecond
+ * / 0.7)} WCU within {@code tables.capacity.current.min}..{@code .max}; 00:00 to 00:02 have no
+ * such minute in the run and open at the configured {@code current} tier.
  */
 class NextTableCapacityITCase {
 
@@ -52,14 +53,14 @@ class NextTableCapacityITCase {
         PeriodTablesTopology.build(env, config, Clock.systemUTC());
         env.execute("next table capacity at " + perSecond + "/s");
 
-        assertThat(throughput(prefix + "_2025-03-01T0000"))
-                .as("first table of the run: the current tier")
-                .isEqualTo("40/10");
         assertThat(throughput(prefix + "_2025-03-01T0001"))
-                .as("sized from the first minute")
-                .isEqualTo(expectedWcu + "/10");
+                .as("nothing of the run had closed when 00:00 began: the current tier")
+                .isEqualTo("40/10");
         assertThat(throughput(prefix + "_2025-03-01T0002"))
-                .as("prebuilt, sized from the second minute")
+                .as("00:00 was still in its grace when 00:01 began: the current tier")
+                .isEqualTo("40/10");
+        assertThat(throughput(prefix + "_2025-03-01T0003"))
+                .as("prebuilt, sized from 00:00, closed when 00:02 began")
                 .isEqualTo(expectedWcu + "/10");
     }
 
@@ -69,7 +70,7 @@ class NextTableCapacityITCase {
         return p.writeCapacityUnits() + "/" + p.readCapacityUnits();
     }
 
-    /** 110 s of event time from 00:00 at {@code perSecond} readings per second, 20 times faster than real time. */
+    /** 170 s of event time from 00:00 at {@code perSecond} readings per second, 20 times faster than real time. */
     private static PeriodTablesConfig config(String prefix, int perSecond) {
         Map<String, String> keys = new HashMap<>();
         keys.put("source", "generator");
@@ -78,7 +79,7 @@ class NextTableCapacityITCase {
         keys.put("tables.period", "PT1M");
         // the next table is prebuilt 20 s of event time before its start, from 40 s of its predecessor's load
         keys.put("rotation.lead", "PT20S");
-        // a minute's table stays at its open capacity until 55 s after its end: the run ends before
+        // a minute closes 55 s after its end: 00:01 and 00:02 are still open when the run ends
         keys.put("window.allowed-lateness", "PT55S");
         keys.put("tables.capacity.current", "40/10");
         keys.put("tables.capacity.current.min", "4/1");
@@ -87,7 +88,7 @@ class NextTableCapacityITCase {
         keys.put("generator.devices", "10");
         keys.put("generator.speedup", "20");
         keys.put("generator.rate", String.valueOf(perSecond * 20));
-        keys.put("generator.count", String.valueOf(perSecond * 110));
+        keys.put("generator.count", String.valueOf(perSecond * 170));
         return ConfigLoader.fromMap(keys, false);
     }
 }

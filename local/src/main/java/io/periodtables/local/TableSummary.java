@@ -71,7 +71,11 @@ final class TableSummary {
                     .tableNames()
                     .subscribe(tables::add)
                     .join();
-            tables = tables.stream().filter(naming::hasOurPrefix).sorted().collect(Collectors.toList());
+            // period, late and rejected tables: the writers table holds bookkeeping, not readings
+            tables = tables.stream()
+                    .filter(t -> naming.parse(t).isPresent())
+                    .sorted()
+                    .collect(Collectors.toList());
             if (tables.isEmpty()) {
                 out.println("Nothing was written: no table with prefix '" + naming.prefix() + "' exists.");
                 return;

@@ -71,6 +71,11 @@ public final class Lifecycle implements Serializable {
         return lead;
     }
 
+    /** {@code window.allowed-lateness}: how long after its end a period stays open. */
+    public Duration lateness() {
+        return lateness;
+    }
+
     /**
      * Where {@code period} stands when event time is {@code t}. Throws
      * {@link IllegalArgumentException} for an instant outside the years table names support.
@@ -84,7 +89,7 @@ public final class Lifecycle implements Serializable {
 
     /** The oldest period {@code t} has not closed ({@link Period#closesAt}). */
     public Period oldestOpen(Instant t) {
-        return calendar.periodOf(t.minus(lateness).plusMillis(1));
+        return calendar.oldestOpen(t.toEpochMilli(), lateness);
     }
 
     /** The table to prebuild at {@code t}: the next period's, once {@code t} is within the lead of its start. */
@@ -95,9 +100,8 @@ public final class Lifecycle implements Serializable {
 
     /**
      * The tier {@code period}'s table should have at {@code t}. {@code closedBy} is the event time
-     * up to which the sink is known to have written everything (with checkpointing: the watermark
-     * of the last completed checkpoint; else {@code t}): a table is lowered only once
-     * {@code closedBy} has closed it.
+     * up to which the sink writers are known to have written everything (their acknowledged
+     * watermark): a table is lowered only once {@code closedBy} has closed it.
      */
     public CapacityTier tier(Period period, Instant t, Instant closedBy) {
         if (admission(period, t) == Admission.AHEAD) {

@@ -3,42 +3,63 @@ package io.periodtables.rotation;
 import java.time.Instant;
 
 /**
- * The event time up to which the sink has written everything, which bounds lowering a table, and
- * the phase of the life cycle that calls for a {@link Reconciler} pass when it moves. With
- * checkpointing on, a table is lowered only by a watermark that a completed checkpoint has
- * covered: watermarks are in-band, so the sink flushed every reading before it when that
- * checkpoint completed. Used from the operator's thread only.
+ * The event time up to which the sink writers have written everything, which bounds lowering a
+ * table, and the phase of the life cycle that calls for a {@link Reconciler} pass when it moves.
+ * When the rotation waits for writers, the bound is their acknowledged watermark (the smallest of
+ * every writer of every sink group, read from the writers table): a closed table is lowered only
+ * once it closes the table, whatever the checkpointing mode, however slow a writer. Without
+ * writers to wait for, the bound is the watermark. Used from the operator's thread only.
  */
 final class LoweringBound {
     private final Lifecycle lifecycle;
     private final TablePlan plan;
-    private boolean checkpointGated;
-    private long closedBy = Long.MIN_VALUE;
+    private final boolean waitsForWriters;
+    private long acknowledged = Long.MIN_VALUE;
     private String phase = "";
 
-    LoweringBound(Lifecycle lifecycle, TablePlan plan) {
+    LoweringBound(Lifecycle lifecycle, TablePlan plan, boolean waitsForWriters) {
         this.lifecycle = lifecycle;
         this.plan = plan;
+        this.waitsForWriters = waitsForWriters;
     }
 
-    /** Lowering waits for completed checkpoints from now on; {@code restoredWatermark}: that of the state restored from. */
-    void gateOnCheckpoints(long restoredWatermark) {
-        checkpointGated = true;
-        closedBy = restoredWatermark;
+    boolean waitsForWriters() {
+        return waitsForWriters;
     }
 
-    /** A checkpoint covered everything before {@code watermark}; true when that moved the bound. */
-    boolean covered(long watermark) {
-        if (watermark <= closedBy) {
+    /** The writers have written through {@code watermark}; true when that moved the bound. */
+    boolean acknowledged(long watermark) {
+        if (watermark <= acknowledged) {
             return false;
         }
-        closedBy = watermark;
+        acknowledged = watermark;
         return true;
+    }
+
+    /** The writers' acknowledged watermark, {@link Long#MIN_VALUE} before it is known. */
+    long acknowledged() {
+        return acknowledged;
     }
 
     /** The event time up to which tables may be lowered, at {@code watermark}. */
     long lowerBy(long watermark) {
-        return checkpointGated ? Math.min(closedBy, watermark) : watermark;
+        return waitsForWriters ? Math.min(acknowledged, watermark) : watermark;
+    }
+
+    /**
+     * True when {@code watermark} has closed a period that the writers have not written through
+     * yet: its table waits, and the writers table is worth reading.
+     */
+    boolean awaiting(long watermark) {
+        if (!waitsForWriters || acknowledged >= watermark || !plan.namesTablesAt(watermark)) {
+            return false;
+        }
+        if (!plan.namesTablesAt(acknowledged)) {
+            return true;
+        }
+        return !lifecycle
+                .oldestOpen(Instant.ofEpochMilli(acknowledged))
+                .equals(lifecycle.oldestOpen(Instant.ofEpochMilli(watermark)));
     }
 
     /** True when the current or oldest open period, by the watermark or by the bound, changed since last asked. */
@@ -46,12 +67,16 @@ final class LoweringBound {
         Instant now = Instant.ofEpochMilli(watermark);
         String moved = lifecycle.calendar().periodOf(now).label() + "/"
                 + lifecycle.oldestOpen(now).label()
-                + (checkpointGated && closedBy != Long.MIN_VALUE && plan.namesTablesAt(closedBy)
-                        ? "/"
-                                + lifecycle
-                                        .oldestOpen(Instant.ofEpochMilli(closedBy))
-                                        .label()
-                        : "");
+                + (!waitsForWriters
+                        ? ""
+                        : acknowledged >= watermark
+                                ? "/written through"
+                                : plan.namesTablesAt(acknowledged)
+                                        ? "/"
+                                                + lifecycle
+                                                        .oldestOpen(Instant.ofEpochMilli(acknowledged))
+                                                        .label()
+                                        : "/none written");
         if (moved.equals(phase)) {
             return false;
         }

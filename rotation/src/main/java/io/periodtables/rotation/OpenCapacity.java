@@ -2,14 +2,22 @@ package io.periodtables.rotation;
 
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacitySizing;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
+import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
+import java.time.Duration;
 
 /**
  * The capacity a period table should have while it is open: sized ({@link CapacitySizing}) from
- * the peak observed on the newest table before it ({@link WriteLoad}), the {@code current} tier
- * while none was observed. An open table is only ever raised towards it, never lowered: a higher
+ * the peak observed on one period before it ({@link WriteLoad}), the {@code current} tier when
+ * that period had no readings in this run (the first tables of a run). The period is the newest
+ * one that had closed when the period before the table's began: the table can be created from
+ * that moment on (its period is open), and that peak is final by then, so a table gets the same
+ * capacity whenever it is created, at any speed and parallelism. With {@code
+ * window.allowed-lateness} above zero that is three periods back (the one before the previous is
+ * still in its grace when the previous begins), two without. An open table is only ever raised towards it, never lowered: a higher
  * capacity came from a throttled sink or from auto scaling, which owns the table's capacity
  * within {@code tables.capacity.current.min}..{@code .max} while it is registered.
  */
@@ -18,16 +26,25 @@ final class OpenCapacity {
     private final TableNaming naming;
     private final WriteLoad load;
     private final boolean autoscaling;
+    private final Duration lateness;
 
     OpenCapacity(PeriodTablesConfig config, WriteLoad load) {
         this.sizing = new CapacitySizing(config);
         this.naming = config.naming();
         this.load = load;
         this.autoscaling = config.autoscaling();
+        this.lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
     }
 
     Capacity of(Period period) {
-        return sizing.open(load.peakBefore(naming.periodTable(period)));
+        return sizing.open(load.peakOf(naming.periodTable(sizedFrom(period))));
+    }
+
+    /** The period whose peak sizes {@code period}'s table: the newest closed when the one before it begins. */
+    Period sizedFrom(Period period) {
+        PeriodCalendar calendar = naming.calendar();
+        Period before = calendar.previous(period);
+        return calendar.previous(calendar.oldestOpen(before.startMillis(), lateness));
     }
 
     /** True when an open table at {@code actual} needs no change to reach {@code target}. */

@@ -1,5 +1,6 @@
 package io.periodtables.rotation;
 
+import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
@@ -10,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * is only a cache.
  *
  * <p>Tables are created only for open periods: the next one {@code rotation.lead} before it
- * starts, and one that readings have arrived for. Used from the operator's thread only; results
+ * starts, the watermark's own when an advance crosses its start (it jumped past that moment), and
+ * one that readings have arrived for. Used from the operator's thread only; results
  * of DynamoDB calls come back through {@link Host#post}. One operation per table at a time; a
  * failed one is tried again from the next tick.
  */
@@ -41,6 +45,11 @@ final class Reconciler implements AutoCloseable {
         void emit(RotationEvent event);
 
         long wallClockMillis();
+    }
+
+    /** The sink writers' acknowledged watermark, read now; empty while a writer has not reported. */
+    interface Writers {
+        CompletableFuture<OptionalLong> acknowledged();
     }
 
     private final TableManager tables;
@@ -60,18 +69,26 @@ final class Reconciler implements AutoCloseable {
     /** Tables asked for before the first pass read the prefix: created after it, if still missing. */
     private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
 
+    private final Writers writers;
+
     private boolean read;
     private boolean passRunning;
     private boolean passAgain;
+    private boolean polling;
 
-    /** @param gate what retention waits for before it deletes a table; null: nothing */
+    /**
+     * @param gate what retention waits for before it deletes a table; null: nothing
+     * @param writers the sink writers a closed table waits for before it is lowered; null: none
+     *     (tables are lowered by the watermark)
+     */
     Reconciler(
             TableManager tables,
             PeriodTablesConfig config,
             RotationState state,
             RotationMetrics metrics,
             Host host,
-            RetentionGate gate) {
+            RetentionGate gate,
+            Writers writers) {
         this.tables = tables;
         this.lifecycle = Lifecycle.of(config);
         this.naming = config.naming();
@@ -82,26 +99,64 @@ final class Reconciler implements AutoCloseable {
         this.plan = new TablePlan(config, lifecycle, open);
         this.actual = new ActualTables(tables, naming, host);
         this.operations = new TableOperations(host);
-        this.lowering = new LoweringBound(lifecycle, plan);
+        this.writers = writers;
+        this.lowering = new LoweringBound(lifecycle, plan, writers != null);
+
         this.retention = new RetentionSweep(
                 tables, operations, actual, metrics, host, () -> state.watermark, this::failed, gate);
     }
 
-    /** Tables are lowered only by watermarks completed checkpoints covered ({@link LoweringBound}). */
-    void gateLoweringOnCheckpoints(long restoredWatermark) {
-        lowering.gateOnCheckpoints(restoredWatermark);
-    }
-
-    /** A checkpoint completed that covered everything before {@code watermark}. */
-    void onCheckpointCovered(long watermark) {
-        if (lowering.covered(watermark)) {
-            passIfPhaseMoved();
+    /**
+     * Reads the writers' acknowledged watermark when a closed table waits for it; a pass follows
+     * when it closed another period. At most one read at a time.
+     */
+    void pollWriters() {
+        if (polling || !state.hasWatermark() || !lowering.awaiting(state.watermark)) {
+            return;
         }
+        polling = true;
+        writers.acknowledged()
+                .whenComplete((value, error) -> host.post(() -> {
+                    polling = false;
+                    if (error != null) {
+                        failed(null, "read the writers table", error);
+                        return;
+                    }
+                    if (value.isPresent() && lowering.acknowledged(value.getAsLong())) {
+                        metrics.writers(lowering.acknowledged(), awaitingTables());
+                        passIfPhaseMoved();
+                    }
+                }));
     }
 
-    /** Operations started and not yet reported back (a pass counts as one). */
+    /** True while a closed table waits for the writers' acknowledged watermark. */
+    boolean awaitingWriters() {
+        return state.hasWatermark() && lowering.awaiting(state.watermark);
+    }
+
+    /** Known period tables the watermark has closed and the writers have not written through yet. */
+    private int awaitingTables() {
+        if (!state.hasWatermark() || !lowering.waitsForWriters()) {
+            return 0;
+        }
+        long lowerBy = lowering.lowerBy(state.watermark);
+        int waiting = 0;
+        for (String name : actual.names()) {
+            Optional<TableNaming.TableRef> ref = naming.parse(name);
+            if (ref.isPresent()
+                    && ref.get().kind() == TableNaming.TableRef.Kind.PERIOD
+                    && lifecycle.admission(ref.get().period(), watermark()) == Lifecycle.Admission.CLOSED
+                    && lifecycle.tier(ref.get().period(), watermark(), Instant.ofEpochMilli(lowerBy))
+                            == CapacityTier.CURRENT) {
+                waiting++;
+            }
+        }
+        return waiting;
+    }
+
+    /** Operations started and not yet reported back (a pass and a read of the writers table count as one each). */
     int pending() {
-        return operations.running() + retention.running() + (passRunning ? 1 : 0);
+        return operations.running() + retention.running() + (passRunning ? 1 : 0) + (polling ? 1 : 0);
     }
 
     /** The start (or restore): read every table of the prefix and reconcile it. */
@@ -131,8 +186,17 @@ final class Reconciler implements AutoCloseable {
         if (watermark <= state.watermark || !plan.namesTablesAt(watermark)) {
             return; // not an advance, or the initial/final watermark (no table can be named for it)
         }
+        boolean crossedRollover = state.hasWatermark()
+                && !lifecycle
+                        .calendar()
+                        .periodOf(state.watermark)
+                        .equals(lifecycle.calendar().periodOf(watermark));
         state.watermark = watermark;
         Instant now = Instant.ofEpochMilli(watermark);
+        if (crossedRollover) {
+            // A watermark that jumped past the prebuild moment (a backfill) still finds its period's table.
+            create(lifecycle.calendar().periodOf(now), "the watermark entered its period");
+        }
         lifecycle.prebuild(now).ifPresent(next -> create(next, "the watermark is within rotation.lead of its start"));
         for (long reading : earlyReadings) {
             createIfOpen(reading, "readings for its period arrived while it is open");
@@ -211,6 +275,7 @@ final class Reconciler implements AutoCloseable {
                 (name, error) -> failed(name, name == null ? "list tables" : "describe", error),
                 () -> {
                     metrics.observe(actual.all());
+                    metrics.writers(lowering.acknowledged(), awaitingTables());
                     actual.names().forEach(this::reconcile);
                     if (!read) {
                         read = true;

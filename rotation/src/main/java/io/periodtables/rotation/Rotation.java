@@ -32,7 +32,8 @@ import org.apache.flink.util.Preconditions;
  * <p>The operator runs with parallelism 1, uid {@value #UID}, never chained. It owns the tables'
  * life cycle ({@link Lifecycle}): it prebuilds the next table at {@code periodStart −
  * rotation.lead} by the watermark, dials closed tables down at {@code periodEnd +
- * window.allowed-lateness} and one period later, deletes tables past retention, and
+ * window.allowed-lateness} and one period later (once the sink writers of {@link
+ * Builder#waitForWriters} have written them through), deletes tables past retention, and
  * reconciles every table of the prefix with that plan at start, after a restore, whenever the
  * watermark passes a period boundary and every {@link Builder#reconcileInterval reconcile
  * interval}. Its output, {@link RotationEvent}s, is for observation; the job may leave it
@@ -96,6 +97,7 @@ public final class Rotation {
         private Duration reconcileInterval = Duration.ofSeconds(30);
         private Duration finishTimeout = Duration.ofMinutes(2);
         private RetentionGate retentionGate;
+        private List<String> writerGroups = List.of();
 
         private Builder(PeriodTablesConfig config) {
             this.config = Preconditions.checkNotNull(config, "config");
@@ -126,7 +128,10 @@ public final class Rotation {
             return this;
         }
 
-        /** At the end of a bounded input, how long running table operations may take to finish. */
+        /**
+         * At the end of a bounded input, how long the writers may take to write through the last
+         * watermark and running table operations to finish.
+         */
         public Builder finishTimeout(Duration value) {
             Preconditions.checkArgument(
                     value != null && !value.isNegative(), "finishTimeout must be >= 0, was %s", value);
@@ -143,6 +148,16 @@ public final class Rotation {
             return this;
         }
 
+        /**
+         * A closed table is lowered only once every writer of these sink groups (each sink's
+         * {@code writerGroup}) has written it through, as they report in the writers table; without
+         * groups, tables are lowered by the watermark alone (nothing may be left unwritten then).
+         */
+        public Builder waitForWriters(List<String> groups) {
+            this.writerGroups = List.copyOf(Preconditions.checkNotNull(groups, "groups"));
+            return this;
+        }
+
         public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide) {
             return sparseSide
                     .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options()))
@@ -153,8 +168,8 @@ public final class Rotation {
 
         /**
          * As {@link #attach(DataStream)}, with the write load the sink is given per table and second
-         * of event time: the next period table opens at a capacity sized from the peak of the
-         * table before it ({@code tables.capacity.target-utilization}, within {@code
+         * of event time: a period table opens at a capacity sized from the peak of an earlier period
+         * ({@code OpenCapacity}; {@code tables.capacity.target-utilization}, within {@code
          * tables.capacity.current.min}..{@code .max}); without it, at the {@code current} tier.
          */
         public <T> SingleOutputStreamOperator<RotationEvent> attach(
@@ -168,7 +183,8 @@ public final class Rotation {
         }
 
         private Options options() {
-            return new Options(config, clients, settings, reconcileInterval, finishTimeout, retentionGate);
+            return new Options(
+                    config, clients, settings, reconcileInterval, finishTimeout, retentionGate, writerGroups);
         }
     }
 
@@ -179,6 +195,7 @@ public final class Rotation {
             TableManagerSettings settings,
             Duration reconcileInterval,
             Duration finishTimeout,
-            RetentionGate retentionGate)
+            RetentionGate retentionGate,
+            List<String> writerGroups)
             implements java.io.Serializable {}
 }

@@ -15,7 +15,10 @@ import org.apache.flink.metrics.MetricGroup;
  * {@code managedTables} (tables of the prefix at the last pass) and
  * {@code provisionedWriteCapacity} (their provisioned WCU, summed), {@code openTableProvisionedWcu}
  * (WCU of the watermark's period table at the last pass; 0 on-demand, -1 unknown) and {@code
- * openTableWriteUnits} (its peak write units per second of event time so far) as gauges.
+ * openTableWriteUnits} (its peak write units per second of event time so far), {@code
+ * acknowledgedWatermark} (the sink writers' acknowledged watermark, epoch ms, as last read; {@code
+ * Long.MIN_VALUE} before every writer reported) and {@code tablesAwaitingWriters} (period tables
+ * the watermark has closed that wait for the writers before they are lowered) as gauges.
  */
 final class RotationMetrics {
     final Counter tablesCreated;
@@ -29,6 +32,8 @@ final class RotationMetrics {
     private volatile String openTable;
     private volatile long openTableProvisionedWcu = -1;
     private volatile long openTableWriteUnits;
+    private volatile long acknowledgedWatermark = Long.MIN_VALUE;
+    private volatile int tablesAwaitingWriters;
 
     RotationMetrics(MetricGroup group) {
         tablesCreated = group.counter(UserMetrics.TABLES_CREATED);
@@ -41,6 +46,18 @@ final class RotationMetrics {
         group.gauge(UserMetrics.PROVISIONED_WRITE_CAPACITY, (Gauge<Long>) () -> provisionedWriteCapacity);
         group.gauge(UserMetrics.OPEN_TABLE_PROVISIONED_WCU, (Gauge<Long>) () -> openTableProvisionedWcu);
         group.gauge(UserMetrics.OPEN_TABLE_WRITE_UNITS, (Gauge<Long>) () -> openTableWriteUnits);
+        group.gauge(UserMetrics.ACKNOWLEDGED_WATERMARK, (Gauge<Long>) () -> acknowledgedWatermark);
+        group.gauge(UserMetrics.TABLES_AWAITING_WRITERS, (Gauge<Integer>) () -> tablesAwaitingWriters);
+    }
+
+    /** The writers' acknowledged watermark and the closed tables that wait for it. */
+    void writers(long acknowledged, int awaiting) {
+        acknowledgedWatermark = acknowledged;
+        tablesAwaitingWriters = awaiting;
+    }
+
+    int tablesAwaitingWriters() {
+        return tablesAwaitingWriters;
     }
 
     /** The table of the watermark's period and its peak write units per second so far. */

@@ -2,9 +2,11 @@ package io.periodtables.rotation;
 
 import io.periodtables.conf.TableBudget;
 import io.periodtables.conf.UserMetrics;
+import io.periodtables.conf.WritersTable;
 import java.util.List;
-import java.util.NavigableMap;
-import java.util.TreeMap;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
@@ -21,11 +23,12 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The Flink side of the rotation: a parallelism-1 operator that hands every watermark advance,
- * the event times of its (sparse) elements, completed checkpoints and a periodic tick to the
- * {@link Reconciler}, keeps the write load per table from its optional second input ({@link
+ * the event times of its (sparse) elements and a periodic tick to the {@link Reconciler}, reads
+ * the sink writers' acknowledged watermark while a closed table waits for it ({@link WritersTable}), keeps the write load per table from its optional second input ({@link
  * TableLoad}, for {@link OpenCapacity}), and brings the reconciler's asynchronous results back through the task's
  * mailbox, so that state is only touched by the task thread and the watermark is never held up
  * by DynamoDB.
@@ -42,6 +45,10 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
         implements OneInputStreamOperator<T, RotationEvent>, TwoInputStreamOperator<T, TableLoad, RotationEvent> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(RotationOperator.class);
+    /** How often the writers table is read while a closed table waits for the writers. */
+    private static final long WRITERS_POLL_MILLIS = 500;
+    /** The same at the end of input. */
+    private static final long FINISH_POLL_MILLIS = 100;
 
     private final Rotation.Options options;
     private final transient MailboxExecutor mailbox;
@@ -51,8 +58,7 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     private transient Reconciler reconciler;
     private transient RotationState state;
     private transient RotationMetrics metrics;
-    /** Watermarks at checkpoints not yet completed; a completed one lets tables be lowered. */
-    private final transient NavigableMap<Long, Long> watermarkAtCheckpoint = new TreeMap<>();
+    private transient DynamoDbAsyncClient writersClient;
 
     RotationOperator(Rotation.Options options, StreamOperatorParameters<RotationEvent> parameters) {
         this.options = options;
@@ -111,13 +117,42 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
                         return getProcessingTimeService().getCurrentProcessingTime();
                     }
                 },
-                options.retentionGate());
-        if (getRuntimeContext().isCheckpointingEnabled()) {
-            reconciler.gateLoweringOnCheckpoints(state.watermark);
-        }
+                options.retentionGate(),
+                writers());
         reconciler.start();
         long interval = options.reconcileInterval().toMillis();
         getProcessingTimeService().scheduleWithFixedDelay(time -> reconciler.tick(), interval, interval);
+        if (!options.writerGroups().isEmpty()) {
+            getProcessingTimeService()
+                    .scheduleWithFixedDelay(time -> reconciler.pollWriters(), WRITERS_POLL_MILLIS, WRITERS_POLL_MILLIS);
+        }
+    }
+
+    /** The smallest acknowledged watermark of this job's writers of every group, or null when there are none to wait for. */
+    private Reconciler.Writers writers() {
+        List<String> groups = options.writerGroups();
+        if (groups.isEmpty()) {
+            return null;
+        }
+        writersClient = options.clients().newAsyncClient(2);
+        WritersTable table = new WritersTable(writersClient, options.config().naming());
+        String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
+        LOG.info(
+                "Closed tables are lowered once the writers of {} in job {} have written them through ({})",
+                groups,
+                jobId,
+                table.name());
+        return () -> {
+            CompletableFuture<OptionalLong> all = CompletableFuture.completedFuture(OptionalLong.of(Long.MAX_VALUE));
+            for (String group : groups) {
+                all = all.thenCombine(
+                        table.acknowledged(group, jobId),
+                        (a, b) -> a.isPresent() && b.isPresent()
+                                ? OptionalLong.of(Math.min(a.getAsLong(), b.getAsLong()))
+                                : OptionalLong.empty());
+            }
+            return all;
+        };
     }
 
     @Override
@@ -152,29 +187,31 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        watermarkAtCheckpoint.put(context.getCheckpointId(), state.watermark);
         store.update(List.of(
                 SimpleVersionedSerialization.writeVersionAndSerialize(RotationStateSerializer.INSTANCE, state)));
     }
 
-    @Override
-    public void notifyCheckpointComplete(long checkpointId) throws Exception {
-        super.notifyCheckpointComplete(checkpointId);
-        Long watermark = watermarkAtCheckpoint.get(checkpointId);
-        watermarkAtCheckpoint.headMap(checkpointId, true).clear();
-        if (watermark != null) {
-            reconciler.onCheckpointCovered(watermark);
-        }
-    }
-
-    /** End of input: give running operations a bounded time to finish, so their results are kept. */
+    /**
+     * End of input: give the writers a bounded time to write through the last watermark (they
+     * finish in their own tasks), and running operations, lowering those tables included, to
+     * finish, so their results are kept.
+     */
     @Override
     public void finish() throws Exception {
         long deadline = System.nanoTime() + options.finishTimeout().toNanos();
-        while (reconciler.pending() > 0 && System.nanoTime() < deadline) {
+        long nextPoll = 0;
+        while ((reconciler.pending() > 0 || reconciler.awaitingWriters()) && System.nanoTime() < deadline) {
+            if (System.nanoTime() >= nextPoll) {
+                reconciler.pollWriters();
+                nextPoll = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FINISH_POLL_MILLIS);
+            }
             if (!mailbox.tryYield()) {
                 Thread.sleep(10);
             }
+        }
+        if (reconciler.awaitingWriters()) {
+            LOG.warn("Rotation finishing before the sink writers wrote through its last watermark: closed tables"
+                    + " stay at their tier until the next run lowers them");
         }
         if (reconciler.pending() > 0) {
             LOG.warn("Rotation finishing with {} table operations still running", reconciler.pending());
@@ -190,6 +227,9 @@ final class RotationOperator<T> extends AbstractStreamOperator<RotationEvent>
             }
             if (manager != null) {
                 manager.close();
+            }
+            if (writersClient != null) {
+                writersClient.close();
             }
         } finally {
             super.close();

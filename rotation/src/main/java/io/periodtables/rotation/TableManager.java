@@ -240,9 +240,10 @@ public final class TableManager implements AutoCloseable {
     }
 
     /**
-     * For the sink when a table throttles its writes: a provisioned table below the {@code current}
-     * tier's write capacity goes back to that tier (DynamoDB does not limit increases). Present
-     * when this call raised it (not another subtask's); the rotation lowers it again later.
+     * For the sink's fallback when a closed table throttles its writes for long: a provisioned
+     * table at a lower tier goes back to the {@code current} tier (DynamoDB does not limit
+     * increases); an open table, sized by the rotation, is left alone. Present when this call
+     * raised it (not another subtask's); the rotation lowers it again later.
      */
     public CompletableFuture<Optional<ManagedTable>> raiseToOpenTier(String tableName) {
         CompletableFuture<Optional<ManagedTable>> mine = new CompletableFuture<>();
@@ -258,7 +259,9 @@ public final class TableManager implements AutoCloseable {
                                     && found.get().isActive()
                                     && !found.get().capacity().onDemand()
                                     && !open.onDemand()
-                                    && found.get().capacity().writeUnits() < open.writeUnits();
+                                    && found.get().capacity().writeUnits() < open.writeUnits()
+                                    && tierOf(found.get()).orElse(null)
+                                            != CapacityTier.CURRENT; // an open table is sized by the rotation
                             if (!below) {
                                 return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
                             }
@@ -272,8 +275,8 @@ public final class TableManager implements AutoCloseable {
                                             throw new CompletionException(ControlPlaneErrors.unwrap(error));
                                         }
                                         LOG.info(
-                                                "Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it;"
-                                                        + " the rotation lowers it again when it has had no raise for rotation.lead",
+                                                "Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it"
+                                                        + " for long; the rotation lowers it again when it has had no raise for rotation.lead",
                                                 tableName,
                                                 table.capacity(),
                                                 open);

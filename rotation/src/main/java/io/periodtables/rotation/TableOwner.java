@@ -13,8 +13,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * its configuration plans. Readings the period windows emitted are on time, readings routed back
  * to their period table by {@code late.policy=period-table} are late; for entries restored from a
  * checkpoint the period is judged by event time: the tables the rotation keeps open (the newest
- * one at the {@code current} tier) and the sink's own event time. A table that throttles the sink
- * and is below the {@code current} tier is raised back; the rotation lowers it again later.
+ * one at the {@code current} tier) and the sink's own event time. An open period's missing table
+ * is left to the rotation for a few seconds (it sizes it from the load) before the owner creates
+ * it at the {@code current} tier. A closed table that throttles the sink is raised back only as a
+ * fallback ({@link #throttled}).
  * Reached through {@link Rotation#tableOwner()}.
  */
 final class TableOwner implements MissingTableHandler {
@@ -38,6 +42,14 @@ final class TableOwner implements MissingTableHandler {
      * that long, and a sink still throttled on it then must be able to ask again at once.
      */
     private static final Duration RAISE_INTERVAL = Duration.ofSeconds(10);
+    /** How long the sink must have been throttled on a closed table before it is raised. */
+    static final long SUSTAINED_SECONDS = 60;
+    /** A pause in throttling this long ends a spell. */
+    private static final Duration SPELL_GAP = Duration.ofSeconds(15);
+    /** How long the sink's question about an open period's missing table waits for the rotation to create it. */
+    private static final Duration ROTATION_CREATES = Duration.ofSeconds(5);
+
+    private static final Duration POLL = Duration.ofMillis(250);
     /** How long the owner's view of its open tables is reused for the sink's questions. */
     private static final Duration REREAD = Duration.ofSeconds(5);
 
@@ -47,6 +59,10 @@ final class TableOwner implements MissingTableHandler {
     private final Clock wallClock;
     private final Duration raiseInterval;
     private final Map<String, Instant> lastRaise = new ConcurrentHashMap<>();
+    /** Per closed table, the first and the last throttling of the current spell. */
+    private final Map<String, Instant[]> throttling = new ConcurrentHashMap<>();
+
+    private final Set<String> raisedOnce = ConcurrentHashMap.newKeySet();
     private volatile Opened opened;
 
     /** What {@link #openedBy} found, and when. */
@@ -95,7 +111,36 @@ final class TableOwner implements MissingTableHandler {
                         "its period " + period.label() + " starts after the next one by event time " + horizon
                                 + "; no table is created that far ahead"));
             }
+            if (lifecycle.admission(period, oldest) == Lifecycle.Admission.OPEN) {
+                // The rotation creates the open periods' tables, sized from the load: wait for it a little.
+                return createdByRotation(tableName, System.nanoTime() + ROTATION_CREATES.toNanos())
+                        .thenCompose(found -> {
+                            if (!found) {
+                                LOG.info(
+                                        "The rotation had not created table {} within {} s: created at the current tier",
+                                        tableName,
+                                        ROTATION_CREATES.getSeconds());
+                            }
+                            return manager.ensure(period);
+                        })
+                        .thenApply(table -> Verdict.created());
+            }
             return manager.ensure(period).thenApply(table -> Verdict.created());
+        });
+    }
+
+    /** Completes with true once {@code tableName} exists, false at {@code deadline} (System.nanoTime). */
+    private CompletableFuture<Boolean> createdByRotation(String tableName, long deadline) {
+        return manager.describe(tableName).thenCompose(table -> {
+            if (table.isPresent()) {
+                return CompletableFuture.completedFuture(true);
+            }
+            if (System.nanoTime() >= deadline) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return CompletableFuture.supplyAsync(
+                            () -> null, CompletableFuture.delayedExecutor(POLL.toMillis(), TimeUnit.MILLISECONDS))
+                    .thenCompose(waited -> createdByRotation(tableName, deadline));
         });
     }
 
@@ -142,24 +187,48 @@ final class TableOwner implements MissingTableHandler {
                                 : newestOpen(newestFirst, i + 1));
     }
 
+    /**
+     * A closed table is not raised for the sink: the rotation lowers it only once the writers have
+     * written its period through, so what still reaches it is late readings ({@code
+     * late.policy=period-table}) or a replay after a restore, written at its closed capacity with
+     * backoff. Only when that throttles the sink for {@value #SUSTAINED_SECONDS} s on end is it raised back
+     * to the {@code current} tier, as a fallback: logged once per table, counted by the sink
+     * ({@code closedTableRaises}); the rotation lowers it again {@code rotation.lead} later.
+     */
     @Override
-    public void throttled(String tableName) {
+    public boolean throttled(String tableName) {
         if (naming.parse(tableName)
                 .map(ref -> ref.kind() != TableNaming.TableRef.Kind.PERIOD)
                 .orElse(true)) {
-            return; // late and rejected tables are on-demand
+            return false; // late and rejected tables are on-demand
         }
         Instant now = wallClock.instant();
+        Instant[] spell = throttling.compute(
+                tableName,
+                (table, last) -> last == null || last[1].plus(SPELL_GAP).isBefore(now)
+                        ? new Instant[] {now, now}
+                        : new Instant[] {last[0], now});
+        if (Duration.between(spell[0], now).getSeconds() < SUSTAINED_SECONDS) {
+            return false;
+        }
         Instant last = lastRaise.get(tableName);
         if (last != null && last.plus(raiseInterval).isAfter(now)) {
-            return;
+            return false;
         }
         lastRaise.put(tableName, now);
         manager.raiseToOpenTier(tableName).whenComplete((raised, error) -> {
             if (error != null) {
                 LOG.warn("Could not raise throttled table {}: {}", tableName, error.toString());
+            } else if (raised.isPresent() && raisedOnce.add(tableName)) {
+                LOG.warn(
+                        "Raised closed table {} back to the current tier as a fallback: the sink has been throttled"
+                                + " writing to it for over {} s (late readings with late.policy=period-table, or a"
+                                + " replay after a restore); the rotation lowers it again, which spends a decrease",
+                        tableName,
+                        SUSTAINED_SECONDS);
             }
         });
+        return true;
     }
 
     @Override

@@ -18,7 +18,8 @@ import java.util.Set;
  * In order: delete a table past {@code tables.retention} (with a {@link RetentionGate}, only once
  * its {@linkplain #archiveOf archive period} is archived); move a period table to its tier (a
  * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not
- * lowered yet; an open table is raised to its {@link OpenCapacity}, never lowered); enable TTL
+ * lowered yet; a closed table the writers have not written through is left as it is; an open
+ * table is raised to its {@link OpenCapacity}, never lowered); enable TTL
  * when {@code tables.ttl} is set.
  */
 final class TablePlan {
@@ -44,7 +45,8 @@ final class TablePlan {
      * What a plan is made from besides the table.
      *
      * @param watermark the event-time watermark, null before the first
-     * @param lowerBy the watermark up to which the sink has written everything
+     * @param lowerBy the event time up to which the sink writers have written everything (their
+     *     acknowledged watermark, or the watermark when the rotation waits for no writers)
      * @param ttlOn tables whose TTL is known to be on
      * @param leftAlone expired tables retention must not touch (not ours, or deletion protection)
      * @param archived periods known archived; null when retention waits for no archive
@@ -145,6 +147,11 @@ final class TablePlan {
 
     private Optional<Action> tierAction(TableNaming.TableRef ref, ManagedTable table, View view) {
         CapacityTier tier = lifecycle.tier(ref.period(), view.watermark(), view.lowerBy());
+        if (tier == CapacityTier.CURRENT
+                && lifecycle.admission(ref.period(), view.watermark()) == Lifecycle.Admission.CLOSED) {
+            // closed, but the writers have not written it through: neither lowered nor raised yet
+            return Optional.empty();
+        }
         Capacity target = tier == CapacityTier.CURRENT ? open.of(ref.period()) : config.effectiveCapacity(tier);
         if (tier == CapacityTier.CURRENT ? open.satisfies(table.capacity(), target) : target.equals(table.capacity())) {
             return Optional.empty();

@@ -42,12 +42,6 @@ final class WriteLoad {
         open.values().removeIf(Map::isEmpty);
     }
 
-    /** The peak of the newest table before {@code table} that has one (the table the next one follows). */
-    OptionalLong peakBefore(String table) {
-        Map.Entry<String, Long> before = peaks.lowerEntry(table);
-        return before == null ? OptionalLong.empty() : OptionalLong.of(before.getValue());
-    }
-
     OptionalLong peakOf(String table) {
         Long peak = peaks.get(table);
         return peak == null ? OptionalLong.empty() : OptionalLong.of(peak);

@@ -31,7 +31,7 @@ final class ReconcilerHarness implements AutoCloseable {
             PeriodTablesConfig config,
             Instant wallClock,
             Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
-        this(config, wallClock, null, more);
+        this(config, wallClock, null, null, more);
     }
 
     /** With retention waiting for {@code gate}. */
@@ -40,6 +40,17 @@ final class ReconcilerHarness implements AutoCloseable {
             PeriodTablesConfig config,
             Instant wallClock,
             RetentionGate gate,
+            Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
+        this(config, wallClock, gate, null, more);
+    }
+
+    /** With retention waiting for {@code gate} (may be null) and lowering waiting for {@code writers} (may be null). */
+    @SafeVarargs
+    ReconcilerHarness(
+            PeriodTablesConfig config,
+            Instant wallClock,
+            RetentionGate gate,
+            Reconciler.Writers writers,
             Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
         this.config = config;
         this.wallClock = new AtomicLong(wallClock.toEpochMilli());
@@ -71,7 +82,8 @@ final class ReconcilerHarness implements AutoCloseable {
                         return ReconcilerHarness.this.wallClock.get();
                     }
                 },
-                gate);
+                gate,
+                writers);
     }
 
     ReconcilerHarness watermark(Instant t) throws InterruptedException {
@@ -81,6 +93,12 @@ final class ReconcilerHarness implements AutoCloseable {
 
     ReconcilerHarness start() throws InterruptedException {
         reconciler.start();
+        return drain();
+    }
+
+    /** Reads the writers' acknowledged watermark (when a closed table waits for it) and runs what follows. */
+    ReconcilerHarness poll() throws InterruptedException {
+        reconciler.pollWriters();
         return drain();
     }
 

@@ -28,13 +28,34 @@ class WriteLoadTest {
     }
 
     @Test
-    void theNextTableFollowsTheNewestObservedTableBeforeIt() {
+    void aTableIsSizedFromThePeriodThatHadClosedWhenThePeriodBeforeItBegan() {
+        PeriodTablesConfig config = TestSetup.config(
+                java.net.URI.create("http://127.0.0.1:1"),
+                "tables.capacity.autoscaling",
+                "false",
+                "window.allowed-lateness",
+                "PT5M");
         WriteLoad load = new WriteLoad();
         load.add(new TableLoad(DAY_1, 1, 700));
         load.add(new TableLoad(DAY_2, 1, 70));
-        assertThat(load.peakBefore(DAY_3)).hasValue(70);
-        assertThat(load.peakBefore(DAY_2)).hasValue(700);
-        assertThat(load.peakBefore(DAY_1)).isEmpty();
+        load.add(new TableLoad(DAY_3, 1, 7));
+        OpenCapacity open = new OpenCapacity(config, load);
+        assertThat(open.of(config.calendar().periodOf(Instant.parse("2030-03-12T12:00:00Z"))))
+                .as("03-09 closed at 03-10 00:04:59.999; 03-10, still in its grace when 03-11 began, does not count")
+                .isEqualTo(Capacity.provisioned(1000, 300));
+        assertThat(open.of(config.calendar().periodOf(Instant.parse("2030-03-13T12:00:00Z"))))
+                .as("from 03-10")
+                .isEqualTo(Capacity.provisioned(100, 300));
+        PeriodTablesConfig noGrace = TestSetup.config(
+                java.net.URI.create("http://127.0.0.1:1"),
+                "tables.capacity.autoscaling",
+                "false",
+                "window.allowed-lateness",
+                "PT0S");
+        assertThat(new OpenCapacity(noGrace, load)
+                        .of(noGrace.calendar().periodOf(Instant.parse("2030-03-12T12:00:00Z"))))
+                .as("without grace, 03-10 had closed when 03-11 began")
+                .isEqualTo(Capacity.provisioned(100, 300));
     }
 
     @Test
@@ -44,7 +65,7 @@ class WriteLoadTest {
         WriteLoad load = new WriteLoad();
         load.add(new TableLoad(config.naming().periodTableOf(Instant.parse("2030-03-09T12:00:00Z")), 1, 70));
         OpenCapacity open = new OpenCapacity(config, load);
-        Capacity sized = open.of(config.calendar().periodOf(Instant.parse("2030-03-10T12:00:00Z")));
+        Capacity sized = open.of(config.calendar().periodOf(Instant.parse("2030-03-12T12:00:00Z")));
 
         assertThat(sized).isEqualTo(Capacity.provisioned(100, 300));
         assertThat(open.satisfies(Capacity.provisioned(100, 300), sized)).isTrue();

@@ -302,7 +302,9 @@ final class BatchWrite {
 
     private void throttled(String table) {
         try {
-            missingTables.throttled(table);
+            if (missingTables.throttled(table)) {
+                metrics.closedTableRaises.inc();
+            }
         } catch (RuntimeException e) {
             LOG.warn("The table owner failed on a throttled table {}: {}", table, e.toString());
         }

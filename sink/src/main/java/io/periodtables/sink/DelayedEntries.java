@@ -140,6 +140,17 @@ final class DelayedEntries {
         return next;
     }
 
+    /** The smallest {@linkplain TableWriteEntry.Origin#mark() mark} of the waiting entries; {@link Long#MAX_VALUE} when none waits. */
+    long smallestMark() {
+        long smallest = Long.MAX_VALUE;
+        for (Table t : tables.values()) {
+            for (TableWriteEntry entry : t.waiting.values()) {
+                smallest = Math.min(smallest, entry.origin().mark());
+            }
+        }
+        return smallest;
+    }
+
     /** Every waiting entry, for the writer's snapshot. */
     List<RequestEntryWrapper<TableWriteEntry>> snapshot() {
         List<RequestEntryWrapper<TableWriteEntry>> entries = new ArrayList<>(size);

@@ -11,12 +11,16 @@ final class EventClock {
     private final long outOfOrderness;
     private volatile long watermark = Long.MIN_VALUE;
     private volatile long newestReading = Long.MIN_VALUE;
+    private volatile long mark = Long.MIN_VALUE;
 
     EventClock(long outOfOrderness) {
         this.outOfOrderness = outOfOrderness;
     }
 
     void watermark(long timestamp) {
+        if (timestamp > mark) {
+            mark = timestamp;
+        }
         if (timestamp != Long.MAX_VALUE && timestamp > watermark) {
             watermark = timestamp;
         }
@@ -26,6 +30,11 @@ final class EventClock {
         if (eventMillis > newestReading) {
             newestReading = eventMillis;
         }
+    }
+
+    /** The last watermark seen, the end of input's included; {@link Long#MIN_VALUE} before the first. */
+    long mark() {
+        return mark;
     }
 
     /** Event time in epoch milliseconds, {@link Long#MIN_VALUE} when nothing is known yet. */

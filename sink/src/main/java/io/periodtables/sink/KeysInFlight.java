@@ -39,6 +39,17 @@ final class KeysInFlight {
         return inFlight.remove(entry.key());
     }
 
+    /** The smallest {@linkplain TableWriteEntry.Origin#mark() mark} of the versions waiting; {@link Long#MAX_VALUE} when none waits. */
+    long smallestMark() {
+        long smallest = Long.MAX_VALUE;
+        for (TableWriteEntry waiting : inFlight.values()) {
+            if (waiting != null) {
+                smallest = Math.min(smallest, waiting.origin().mark());
+            }
+        }
+        return smallest;
+    }
+
     /** True while a request in flight writes the entry's key. */
     boolean inFlight(TableWriteEntry entry) {
         return inFlight.containsKey(entry.key());

@@ -55,6 +55,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
     private final List<Class<? extends ExecutionInterceptor>> interceptors;
     private final Clock clock;
     private final Backoff backoff;
+    private final PeriodTableSinkWriter.Progress progress;
 
     private PeriodTableSink(Builder b, SinkRecordConverter converter) {
         super(
@@ -72,6 +73,10 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         this.interceptors = List.copyOf(b.interceptors);
         this.clock = b.clock;
         this.backoff = new Backoff(b.initialBackoff, b.maxBackoff);
+        this.progress = b.writerGroup == null
+                ? null
+                : new PeriodTableSinkWriter.Progress(
+                        b.writerGroup, b.config.naming(), b.config.get(ConfigKeys.ALLOWED_LATENESS));
     }
 
     public static Builder builder() {
@@ -113,7 +118,8 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
                 config.naming().rejectedTable(),
                 backoff,
                 config.get(ConfigKeys.SINK_MAX_ATTEMPTS),
-                clock);
+                clock,
+                progress);
     }
 
     /** Flink 1.20 creates writers with a {@link WriterInitContext}; this older entry point is not supported. */
@@ -145,8 +151,23 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         private Duration initialBackoff = Duration.ofMillis(50);
         private Duration maxBackoff = Duration.ofSeconds(5);
         private Duration maxTimeInBuffer = Duration.ofSeconds(1);
+        private String writerGroup;
 
         private Builder() {}
+
+        /**
+         * The writers of this sink report what DynamoDB has acknowledged to the writers table
+         * under {@code group} ({@link AcknowledgedWatermark}); the rotation, told the same group,
+         * lowers a closed table only once they have written it through. Unset: they do not report.
+         */
+        public Builder writerGroup(String group) {
+            Preconditions.checkArgument(
+                    group != null && !group.isEmpty() && !group.contains("#"),
+                    "writerGroup must be a non-empty name without '#', was %s",
+                    group);
+            this.writerGroup = group;
+            return this;
+        }
 
         public Builder config(PeriodTablesConfig config) {
             this.config = config;

@@ -1,11 +1,14 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.Backoff;
+import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.UserMetrics;
+import io.periodtables.conf.WritersTable;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.SinkRecord;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -60,6 +63,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     private final EventClock eventClock;
     private final DelayedEntries delayed;
     private final KeysInFlight keys = new KeysInFlight();
+    private final AcknowledgedWatermark acknowledged;
     private int delayedInFlight;
     private boolean checkpointing;
     private long wakeupAt = Long.MAX_VALUE;
@@ -74,7 +78,8 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
             String rejectedTable,
             Backoff backoff,
             int maxAttempts,
-            Clock clock) {
+            Clock clock,
+            Progress progress) {
         super(converter, context, configuration, states);
         this.client = client;
         this.missingTables = missingTables;
@@ -92,6 +97,28 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
                 new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, rejectedTable),
                 metrics,
                 clock);
+        AcknowledgedWatermark.Publisher publisher = null;
+        if (progress != null) {
+            publisher = new AcknowledgedWatermark.Publisher(
+                    new WritersTable(client, progress.naming()),
+                    new WritersTable.Writer(
+                            progress.group(),
+                            context.getJobInfo().getJobId().toString(),
+                            context.getTaskInfo().getIndexOfThisSubtask(),
+                            context.getTaskInfo().getNumberOfParallelSubtasks(),
+                            context.getTaskInfo().getAttemptNumber()),
+                    progress.naming().calendar(),
+                    progress.lateness(),
+                    clock,
+                    action -> mail(action::run));
+            publisher.start();
+        }
+        this.acknowledged = new AcknowledgedWatermark(
+                eventClock::mark, () -> Math.min(delayed.smallestMark(), keys.smallestMark()), publisher);
+        acknowledged.restored(states.stream()
+                .mapToInt(s -> s.getBufferedRequestEntries().size())
+                .sum());
+        metrics.acknowledgedWatermark(acknowledged::last);
         String threadName = "period-table-sink-wakeup-" + context.getTaskInfo().getIndexOfThisSubtask();
         this.wakeups = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, threadName);
@@ -106,11 +133,13 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         while (delayed.size() >= maxDelayed) {
             mailbox.yield();
         }
+        acknowledged.received();
         super.write(element, context);
     }
 
     @Override
     protected void submitRequestEntries(List<TableWriteEntry> entries, ResultHandler<TableWriteEntry> result) {
+        acknowledged.submitted(entries.size());
         List<TableWriteEntry> send = new ArrayList<>(entries.size());
         for (TableWriteEntry entry : NewestPerKey.of(entries)) {
             if (delayed.supersede(entry)) {
@@ -170,9 +199,11 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
 
     /** Writes {@code entries}, then on the mailbox thread files the outcome and runs {@code answered}. */
     private void send(List<TableWriteEntry> entries, Consumer<Exception> fatal, Runnable answered) {
+        long inFlight = acknowledged.sent(entries);
         batchWrite
                 .write(entries)
                 .whenComplete((outcome, error) -> mail(() -> {
+                    acknowledged.answered(inFlight);
                     if (error != null) {
                         fatal.accept(new PeriodTableSinkException(
                                 "unexpected failure while writing a batch of " + entries.size() + " entries", error));
@@ -186,6 +217,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
                     file(entries, outcome);
                     answered.run();
                     pump();
+                    acknowledged.check();
                 }));
     }
 
@@ -247,6 +279,9 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         while (true) {
             super.flush(endOfInput);
             if (delayedInFlight == 0 && (!endOfInput || delayed.isEmpty())) {
+                if (endOfInput) {
+                    acknowledged.finish();
+                }
                 return;
             }
             pump();
@@ -267,7 +302,14 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     @Override
     public void writeWatermark(Watermark watermark) {
         eventClock.watermark(watermark.getTimestamp());
+        acknowledged.check();
     }
+
+    /**
+     * What a writer needs to publish its {@link AcknowledgedWatermark}: its sink's writer group
+     * (the rotation waits for each group it is told), the tables' naming and {@code window.allowed-lateness}.
+     */
+    record Progress(String group, TableNaming naming, Duration lateness) implements java.io.Serializable {}
 
     @Override
     protected long getSizeInBytes(TableWriteEntry entry) {

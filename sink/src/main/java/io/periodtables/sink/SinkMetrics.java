@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
@@ -24,9 +25,12 @@ import org.apache.flink.metrics.ThreadSafeSimpleCounter;
  *       sink sent to the rejected table: too large, refused by DynamoDB, ...), {@code missingTableFallbacks}
  *       (writes that found their table missing and had it created), {@code readingsRerouted}
  *       (readings sent to the late or rejected table because their period table was missing and
- *       its period closed or not yet open);
+ *       its period closed or not yet open), {@code closedTableRaises} (closed tables this writer had
+ *       raised back as a fallback after throttling it for a minute: should stay 0);
  *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8);
- *   <li>{@code delayedEntries}: entries waiting in the writer's delay queue to be retried.
+ *   <li>{@code delayedEntries}: entries waiting in the writer's delay queue to be retried;
+ *   <li>{@code acknowledgedWatermark}: the event time (epoch ms) before which DynamoDB has
+ *       acknowledged every entry of this writer, as last computed ({@link AcknowledgedWatermark}).
  * </ul>
  */
 final class SinkMetrics {
@@ -42,6 +46,7 @@ final class SinkMetrics {
     final Counter rejectedItems;
     final Counter missingTableFallbacks;
     final Counter readingsRerouted;
+    final Counter closedTableRaises;
     private final AtomicLong lastSendLatencyMicros = new AtomicLong();
     private final AtomicLong avgSendLatencyMicros = new AtomicLong(-1);
 
@@ -57,6 +62,7 @@ final class SinkMetrics {
         this.rejectedItems = rejectedItems;
         this.missingTableFallbacks = counter(group, UserMetrics.MISSING_TABLE_FALLBACKS);
         this.readingsRerouted = counter(group, UserMetrics.READINGS_REROUTED);
+        this.closedTableRaises = counter(group, UserMetrics.CLOSED_TABLE_RAISES);
         group.gauge(UserMetrics.LAST_SEND_LATENCY_MS, () -> lastSendLatencyMicros.get() / 1000.0);
         group.gauge(UserMetrics.AVG_SEND_LATENCY_MS, () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
     }
@@ -68,6 +74,11 @@ final class SinkMetrics {
     /** Publishes the size of the writer's delay queue (read on the metric reporter's thread: an estimate). */
     void delayedEntries(IntSupplier size) {
         group.gauge(UserMetrics.DELAYED_ENTRIES, size::getAsInt);
+    }
+
+    /** Publishes the writer's acknowledged watermark (epoch ms; the last value computed). */
+    void acknowledgedWatermark(LongSupplier value) {
+        group.gauge(UserMetrics.ACKNOWLEDGED_WATERMARK, value::getAsLong);
     }
 
     /** Entries that DynamoDB accepted. */

@@ -178,7 +178,8 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                 item,
                 size,
                 0,
-                new TableWriteEntry.Origin(arrival, eventClock().now()));
+                new TableWriteEntry.Origin(
+                        arrival, eventClock().now(), eventClock().mark()));
     }
 
     private TableWriteEntry rejected(Rejection rejection) {
@@ -188,7 +189,15 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
 
     TableWriteEntry rejectionEntry(Rejection rejection) {
         Map<String, AttributeValue> item = items.rejectionItem(rejection);
-        return new TableWriteEntry(naming.rejectedTable(), item, DynamoDbItemSize.of(item), 0);
+        return new TableWriteEntry(
+                naming.rejectedTable(),
+                item,
+                DynamoDbItemSize.of(item),
+                0,
+                new TableWriteEntry.Origin(
+                        MissingTableHandler.Arrival.UNKNOWN,
+                        Long.MIN_VALUE,
+                        eventClock().mark()));
     }
 
     /** The reading as the raw text of its rejection: device, instant, eventId and payload. */

@@ -31,9 +31,15 @@ public final class TableWriteEntry implements Serializable {
     private final transient Origin origin;
     private transient EntryKey key;
 
-    /** When and how an entry was made; not kept in state. */
-    record Origin(MissingTableHandler.Arrival arrival, long eventTime) {
-        static final Origin UNKNOWN = new Origin(MissingTableHandler.Arrival.UNKNOWN, Long.MIN_VALUE);
+    /**
+     * When and how an entry was made; not kept in state.
+     *
+     * @param mark the watermark the writer had seen when the entry was made: the entry does not
+     *     count for any watermark after it ({@link AcknowledgedWatermark}); {@link Long#MIN_VALUE}
+     *     for an entry restored from a checkpoint
+     */
+    record Origin(MissingTableHandler.Arrival arrival, long eventTime, long mark) {
+        static final Origin UNKNOWN = new Origin(MissingTableHandler.Arrival.UNKNOWN, Long.MIN_VALUE, Long.MIN_VALUE);
     }
 
     TableWriteEntry(String table, Map<String, AttributeValue> item, long sizeBytes, int failedAttempts) {

@@ -46,8 +46,9 @@ class BatchWriteTest {
         }
 
         @Override
-        public void throttled(String table) {
+        public boolean throttled(String table) {
             throttled.add(table);
+            return false;
         }
     };
 

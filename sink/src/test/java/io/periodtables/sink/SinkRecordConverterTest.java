@@ -34,9 +34,10 @@ class SinkRecordConverterTest {
         TableWriteEntry late = converter.apply(record, context(T, windowEnd + 3_600_000));
 
         assertThat(onTime.origin())
-                .isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.ON_TIME, T - 60_000));
+                .isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.ON_TIME, T - 60_000, T - 60_000));
         assertThat(late.origin())
-                .isEqualTo(new TableWriteEntry.Origin(MissingTableHandler.Arrival.LATE, windowEnd + 3_600_000));
+                .isEqualTo(new TableWriteEntry.Origin(
+                        MissingTableHandler.Arrival.LATE, windowEnd + 3_600_000, windowEnd + 3_600_000));
         assertThat(converter.apply(record, null).origin().arrival()).isEqualTo(MissingTableHandler.Arrival.UNKNOWN);
     }
 
