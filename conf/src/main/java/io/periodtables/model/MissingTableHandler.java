@@ -46,10 +46,10 @@ public interface MissingTableHandler extends AutoCloseable {
 
     /**
      * DynamoDB throttled the sink's writes to {@code tableName}; the owner may give it capacity
-     * back. True when it asked for a closed table to be raised (counted as {@code closedTableRaises}).
+     * back. Completes with true when that raised a closed table (counted as {@code closedTableRaises}).
      */
-    default boolean throttled(String tableName) {
-        return false;
+    default CompletableFuture<Boolean> throttled(String tableName) {
+        return CompletableFuture.completedFuture(false);
     }
 
     /** Releases the handler's clients; called when the sink's writer closes. */

@@ -196,11 +196,12 @@ final class TableOwner implements MissingTableHandler {
      * ({@code closedTableRaises}); the rotation lowers it again {@code rotation.lead} later.
      */
     @Override
-    public boolean throttled(String tableName) {
+    public CompletableFuture<Boolean> throttled(String tableName) {
+        CompletableFuture<Boolean> no = CompletableFuture.completedFuture(false);
         if (naming.parse(tableName)
                 .map(ref -> ref.kind() != TableNaming.TableRef.Kind.PERIOD)
                 .orElse(true)) {
-            return false; // late and rejected tables are on-demand
+            return no; // late and rejected tables are on-demand
         }
         Instant now = wallClock.instant();
         Instant[] spell = throttling.compute(
@@ -209,17 +210,19 @@ final class TableOwner implements MissingTableHandler {
                         ? new Instant[] {now, now}
                         : new Instant[] {last[0], now});
         if (Duration.between(spell[0], now).getSeconds() < SUSTAINED_SECONDS) {
-            return false;
+            return no;
         }
         Instant last = lastRaise.get(tableName);
         if (last != null && last.plus(raiseInterval).isAfter(now)) {
-            return false;
+            return no;
         }
         lastRaise.put(tableName, now);
-        manager.raiseToOpenTier(tableName).whenComplete((raised, error) -> {
+        return manager.raiseToOpenTier(tableName).handle((raised, error) -> {
             if (error != null) {
                 LOG.warn("Could not raise throttled table {}: {}", tableName, error.toString());
-            } else if (raised.isPresent() && raisedOnce.add(tableName)) {
+                return false;
+            }
+            if (raised.isPresent() && raisedOnce.add(tableName)) {
                 LOG.warn(
                         "Raised closed table {} back to the current tier as a fallback: the sink has been throttled"
                                 + " writing to it for over {} s (late readings with late.policy=period-table, or a"
@@ -227,8 +230,8 @@ final class TableOwner implements MissingTableHandler {
                         tableName,
                         SUSTAINED_SECONDS);
             }
+            return raised.isPresent();
         });
-        return true;
     }
 
     @Override

@@ -302,9 +302,11 @@ final class BatchWrite {
 
     private void throttled(String table) {
         try {
-            if (missingTables.throttled(table)) {
-                metrics.closedTableRaises.inc();
-            }
+            missingTables.throttled(table).thenAccept(raised -> {
+                if (raised) {
+                    metrics.closedTableRaises.inc();
+                }
+            });
         } catch (RuntimeException e) {
             LOG.warn("The table owner failed on a throttled table {}: {}", table, e.toString());
         }

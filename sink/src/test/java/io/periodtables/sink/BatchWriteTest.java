@@ -46,9 +46,9 @@ class BatchWriteTest {
         }
 
         @Override
-        public boolean throttled(String table) {
+        public CompletableFuture<Boolean> throttled(String table) {
             throttled.add(table);
-            return false;
+            return CompletableFuture.completedFuture(false);
         }
     };
 

@@ -172,14 +172,23 @@ class FaultLayerITCase {
 
     /**
      * DynamoDB answers a capacity decrease beyond its daily quota with LimitExceededException; the
-     * rotation then waits for the quota (up to the next hour), so this run is not waited out: the
-     * tables must hold every reading while the rotation still waits.
+     * rotation then waits for the quota (up to the next hour), so this run is not waited out: once a
+     * decrease was refused, the tables must hold every reading while the rotation still waits.
      */
     @Test
     void limitExceededOnUpdateTableDoesNotDisturbTheWrites() throws Exception {
         DynamoDbFaults.on("UpdateTable").first(2).limitExceeded();
 
-        ReliabilityRun run = fleet("rel_limit_update").executeUntilStored(dynamoDb, Duration.ofSeconds(60));
+        // The rotation lowers a closed table once the writers have written it through: wait for that
+        // refused decrease (at most 30 s) before the tables are checked.
+        ReliabilityRun run = fleet("rel_limit_update")
+                .executeUntilStored(dynamoDb, Duration.ofSeconds(60), new TestSource.Hooks(), env -> {}, job -> {
+                    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                    while (DynamoDbFaults.injected("UpdateTable", FaultKind.LIMIT_EXCEEDED) == 0
+                            && System.nanoTime() < deadline) {
+                        Thread.sleep(100);
+                    }
+                });
 
         assertThat(run.injectedBeforeCheck("UpdateTable", FaultKind.LIMIT_EXCEEDED))
                 .isPositive();
