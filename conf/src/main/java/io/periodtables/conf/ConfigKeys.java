@@ -39,6 +39,12 @@ public final class ConfigKeys {
         PAY_PER_REQUEST
     }
 
+    /** DynamoDB table class of closed period tables. */
+    public enum TableClass {
+        STANDARD,
+        STANDARD_INFREQUENT_ACCESS
+    }
+
     /** Where readings go that arrive after their period's grace has ended. */
     public enum LatePolicy {
         LATE_TABLE,
@@ -141,6 +147,12 @@ public final class ConfigKeys {
             null,
             "KMS key for encryption at rest (default: AWS owned key)",
             ConfigValues::nonEmpty);
+    public static final ConfigKey<TableClass> TABLES_CLASS_CLOSED = key(
+            "tables.class.closed",
+            "STANDARD",
+            "`STANDARD` or `STANDARD_INFREQUENT_ACCESS`: table class of a period table once it closes"
+                    + " (with its first lowering)",
+            s -> ConfigValues.enumValue(TableClass.class, s));
     public static final ConfigKey<Boolean> TABLES_DELETION_PROTECTION =
             key("tables.deletion-protection", "false", "set deletion protection on created tables", ConfigValues::bool);
     public static final ConfigKey<Integer> LIMITS_MAX_TABLES = key(

@@ -4,7 +4,8 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.util.Preconditions;
 
 /**
- * DynamoDB prices the plan's monthly estimate uses, in US dollars (standard table class).
+ * DynamoDB prices the plan's monthly estimate uses, in US dollars (standard table class; {@link
+ * #infrequentAccess} for the other).
  *
  * @param wcuHour provisioned write capacity, per WCU-hour
  * @param rcuHour provisioned read capacity, per RCU-hour
@@ -27,5 +28,13 @@ public record Prices(double wcuHour, double rcuHour, double writeRequestsPerMill
      */
     public static Prices usEast1() {
         return new Prices(0.00065, 0.00013, 0.625, 0.25);
+    }
+
+    /**
+     * The same prices for the Standard-Infrequent Access table class: requests and provisioned
+     * capacity 25 % dearer, storage 60 % cheaper (in us-east-1: $0.10 per GB-month).
+     */
+    public Prices infrequentAccess() {
+        return new Prices(wcuHour * 1.25, rcuHour * 1.25, writeRequestsPerMillion * 1.25, storageGbMonth * 0.4);
     }
 }

@@ -7,6 +7,7 @@ import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import org.apache.flink.annotation.PublicEvolving;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.TableClass;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
@@ -19,8 +20,11 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 public record TableCost(
         String table, String tier, Capacity capacity, long items, long bytes, CapacityPlan.Cost monthly) {
 
-    /** Prices a described table of {@code config}'s prefix. */
-    public static TableCost of(TableDescription d, PeriodTablesConfig config, Prices prices) {
+    /** Prices a described table of {@code config}'s prefix, at its table class's prices; its tier ends in {@code -IA} on Standard-IA. */
+    public static TableCost of(TableDescription d, PeriodTablesConfig config, Prices standard) {
+        boolean infrequentAccess = d.tableClassSummary() != null
+                && d.tableClassSummary().tableClass() == TableClass.STANDARD_INFREQUENT_ACCESS;
+        Prices prices = infrequentAccess ? standard.infrequentAccess() : standard;
         boolean onDemand =
                 d.billingModeSummary() != null && d.billingModeSummary().billingMode() == BillingMode.PAY_PER_REQUEST;
         Capacity capacity = onDemand
@@ -37,7 +41,8 @@ public record TableCost(
                 hours * capacity.writeUnits() * prices.wcuHour(),
                 hours * capacity.readUnits() * prices.rcuHour(),
                 bytes / 1e9 * prices.storageGbMonth());
-        return new TableCost(d.tableName(), tier(d.tableName(), capacity, config), capacity, items, bytes, monthly);
+        String tier = tier(d.tableName(), capacity, config) + (infrequentAccess ? "-IA" : "");
+        return new TableCost(d.tableName(), tier, capacity, items, bytes, monthly);
     }
 
     /** A period table's tier (the lowest that matches; {@code CURRENT} also when sized from the load), else its kind. */

@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * @param lastDecrease when the capacity was last decreased, null when never
  * @param lastIncrease when the capacity was last increased, null when never
  * @param created true when the call that returned this description created the table
+ * @param tableClass DynamoDB's table class ({@code STANDARD} when not reported)
  */
 @PublicEvolving
 public record ManagedTable(
@@ -27,7 +28,11 @@ public record ManagedTable(
         long decreasesToday,
         Instant lastDecrease,
         Instant lastIncrease,
-        boolean created) {
+        boolean created,
+        String tableClass) {
+
+    /** DynamoDB's default table class. */
+    public static final String STANDARD = "STANDARD";
 
     static ManagedTable of(TableDescription table, boolean created) {
         ProvisionedThroughputDescription throughput = table.provisionedThroughput();
@@ -42,7 +47,10 @@ public record ManagedTable(
                 decreases,
                 throughput == null ? null : throughput.lastDecreaseDateTime(),
                 throughput == null ? null : throughput.lastIncreaseDateTime(),
-                created);
+                created,
+                table.tableClassSummary() == null || table.tableClassSummary().tableClass() == null
+                        ? STANDARD
+                        : table.tableClassSummary().tableClassAsString());
     }
 
     public boolean isActive() {

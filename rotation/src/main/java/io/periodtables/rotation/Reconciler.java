@@ -327,7 +327,7 @@ final class Reconciler implements AutoCloseable {
                 operations.start(
                         name,
                         "tier " + a.tier(),
-                        tables.setCapacity(name, a.target()),
+                        tables.setCapacity(name, a.target(), a.tableClass()),
                         (changed, error) -> onTierSet(name, table, a, changed, error));
             }
         }
@@ -349,16 +349,22 @@ final class Reconciler implements AutoCloseable {
             return;
         }
         actual.put(after.get());
-        boolean changed = !after.get().capacity().equals(before.capacity());
+        boolean changed = !after.get().capacity().equals(before.capacity())
+                || !after.get().tableClass().equals(before.tableClass());
         if (changed) {
             metrics.tierChanges.inc();
             LOG.info(
-                    "{} table {} to tier {} ({} -> {}): {}",
-                    action.decrease() ? "Lowered" : "Raised",
+                    "{} table {} to tier {} ({} -> {}{}): {}",
+                    action.decrease()
+                            ? "Lowered"
+                            : before.capacity().equals(after.get().capacity()) ? "Moved" : "Raised",
                     name,
                     action.tier(),
                     before.capacity(),
                     after.get().capacity(),
+                    after.get().tableClass().equals(before.tableClass())
+                            ? ""
+                            : ", " + after.get().tableClass(),
                     action.why());
         }
         host.emit(new RotationEvent(

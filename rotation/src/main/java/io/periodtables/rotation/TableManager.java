@@ -198,6 +198,14 @@ public final class TableManager implements AutoCloseable {
 
     /** As {@link #setTier}, to any capacity (an open table sized from observation). */
     public CompletableFuture<Optional<ManagedTable>> setCapacity(String tableName, Capacity target) {
+        return setCapacity(tableName, target, null);
+    }
+
+    /**
+     * As {@link #setCapacity(String, Capacity)}, and to table class {@code tableClass} in the same
+     * UpdateTable when it differs (null: the class stays).
+     */
+    public CompletableFuture<Optional<ManagedTable>> setCapacity(String tableName, Capacity target, String tableClass) {
         return retry.run(
                 "set tier of " + tableName,
                 () -> calls.describe(tableName).thenCompose(found -> {
@@ -211,7 +219,9 @@ public final class TableManager implements AutoCloseable {
                     if (!table.isActive()) {
                         throw new RetryLaterException("table " + tableName + " is " + table.status(), null, null);
                     }
-                    if (table.capacity().equals(target)) {
+                    String changeClass =
+                            tableClass == null || tableClass.equals(table.tableClass()) ? null : tableClass;
+                    if (table.capacity().equals(target) && changeClass == null) {
                         return CompletableFuture.completedFuture(found);
                     }
                     // Auto scaling would undo a lower tier: the table leaves it first.
@@ -219,8 +229,8 @@ public final class TableManager implements AutoCloseable {
                             autoScaling != null && TableRequests.isDecrease(table.capacity(), target)
                                     ? autoScaling.deregister(tableName)
                                     : CompletableFuture.completedFuture(null);
-                    return leave.thenCompose(left ->
-                                    client.updateTable(TableRequests.update(tableName, table.capacity(), target)))
+                    return leave.thenCompose(left -> client.updateTable(
+                                    TableRequests.update(tableName, table.capacity(), target, changeClass)))
                             .handle((ok, error) -> {
                                 if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
                                     return null;

@@ -35,9 +35,9 @@ final class TablePlan {
      * One action; for {@code SET_TIER} the tier, whether it lowers capacity, why, in words, and
      * the capacity to set.
      */
-    record Action(Kind kind, CapacityTier tier, boolean decrease, String why, Capacity target) {
+    record Action(Kind kind, CapacityTier tier, boolean decrease, String why, Capacity target, String tableClass) {
         Action(Kind kind, CapacityTier tier, boolean decrease, String why) {
-            this(kind, tier, decrease, why, null);
+            this(kind, tier, decrease, why, null, null);
         }
     }
 
@@ -64,6 +64,7 @@ final class TablePlan {
     private final TableNaming naming;
     private final Duration raisedHold;
     private final OpenCapacity open;
+    private final String closedClass;
 
     TablePlan(PeriodTablesConfig config, Lifecycle lifecycle, OpenCapacity open) {
         this.config = config;
@@ -71,6 +72,7 @@ final class TablePlan {
         this.lifecycle = lifecycle;
         this.naming = config.naming();
         this.raisedHold = config.get(ConfigKeys.ROTATION_LEAD);
+        this.closedClass = config.get(ConfigKeys.TABLES_CLASS_CLOSED).name();
     }
 
     Optional<Action> actionFor(String name, ManagedTable table, View view) {
@@ -153,7 +155,13 @@ final class TablePlan {
             return Optional.empty();
         }
         Capacity target = tier == CapacityTier.CURRENT ? open.of(ref.period()) : config.effectiveCapacity(tier);
-        if (tier == CapacityTier.CURRENT ? open.satisfies(table.capacity(), target) : target.equals(table.capacity())) {
+        // A closed table moves to tables.class.closed with its first lowering, in the same call; never back.
+        String tableClass =
+                tier != CapacityTier.CURRENT && !closedClass.equals(table.tableClass()) ? closedClass : null;
+        if (tableClass == null
+                && (tier == CapacityTier.CURRENT
+                        ? open.satisfies(table.capacity(), target)
+                        : target.equals(table.capacity()))) {
             return Optional.empty();
         }
         if (tier == CapacityTier.CURRENT
@@ -170,7 +178,7 @@ final class TablePlan {
                 && table.lastIncrease().plus(raisedHold).isAfter(view.wallClock())) {
             return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
         }
-        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target));
+        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target, tableClass));
     }
 
     private String why(TableNaming.TableRef ref, CapacityTier tier, View view) {

@@ -58,7 +58,21 @@ final class TableRequests {
 
     /** Moves a table from {@code current} to {@code target} (billing mode included). */
     static UpdateTableRequest update(String table, Capacity current, Capacity target) {
+        return update(table, current, target, null);
+    }
+
+    /**
+     * As {@link #update(String, Capacity, Capacity)}, and to {@code tableClass} unless null, in
+     * the same request (DynamoDB takes a table class together with a capacity change).
+     */
+    static UpdateTableRequest update(String table, Capacity current, Capacity target, String tableClass) {
         UpdateTableRequest.Builder b = UpdateTableRequest.builder().tableName(table);
+        if (tableClass != null) {
+            b.tableClass(tableClass);
+        }
+        if (current.equals(target)) {
+            return b.build();
+        }
         if (target.onDemand()) {
             return b.billingMode(BillingMode.PAY_PER_REQUEST).build();
         }

@@ -49,6 +49,7 @@ class DecreaseQuotaTest {
                 decreasesToday,
                 Instant.parse(lastDecrease),
                 null,
-                false);
+                false,
+                ManagedTable.STANDARD);
     }
 }

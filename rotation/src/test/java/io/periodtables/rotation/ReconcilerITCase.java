@@ -63,6 +63,49 @@ class ReconcilerITCase {
     }
 
     @Test
+    void aClosedTableMovesToStandardInfrequentAccessWithItsFirstLoweringInOneCall() throws Exception {
+        PeriodTablesConfig config = TestSetup.config(
+                local.endpoint(),
+                "tables.prefix",
+                TestSetup.uniquePrefix("ia"),
+                "tables.period",
+                "PT1H",
+                "tables.class.closed",
+                "STANDARD_INFREQUENT_ACCESS");
+        String closing = config.naming().periodTable(period(config, W, 0));
+        String next = config.naming().periodTable(period(config, W, 1));
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, Instant.now())) {
+            rotation.start();
+            rotation.reconciler.onReading(W.toEpochMilli());
+            rotation.watermark(W);
+            rotation.watermark(period(config, W, 1).start().plusSeconds(600)); // 10:00 closed, 11:00 open
+            assertThat(TestSetup.describe(local, closing).tableClassSummary().tableClassAsString())
+                    .isEqualTo("STANDARD_INFREQUENT_ACCESS");
+            assertThat(TestSetup.describe(local, closing)
+                            .provisionedThroughput()
+                            .writeCapacityUnits())
+                    .isEqualTo(PREVIOUS.writeUnits());
+            assertThat(CallLog.tablesOf("UpdateTable"))
+                    .as("lowered and moved in one call")
+                    .containsExactly(closing);
+            assertThat(TestSetup.describe(local, next).tableClassSummary().tableClassAsString())
+                    .as("an open table stays STANDARD")
+                    .isEqualTo("STANDARD");
+
+            rotation.watermark(period(config, W, 2).start().plusSeconds(600)); // 10:00 older
+            assertThat(TestSetup.describe(local, closing)
+                            .provisionedThroughput()
+                            .writeCapacityUnits())
+                    .isEqualTo(OLDER.writeUnits());
+            assertThat(CallLog.tablesOf("UpdateTable").stream().filter(closing::equals))
+                    .as("the class changed once; the second lowering is capacity only")
+                    .hasSize(2);
+            assertThat(TestSetup.describe(local, closing).tableClassSummary().tableClassAsString())
+                    .isEqualTo("STANDARD_INFREQUENT_ACCESS");
+        }
+    }
+
+    @Test
     void tablesSomeoneElseCreatedReachTheirTierAndAPassIsIdempotent() throws Exception {
         PeriodTablesConfig config = hourly("adopt");
         // As the sink's fallback or an earlier run would leave them: all at the current tier.

@@ -30,7 +30,8 @@ class TablePlanTest {
     private final Period recent = config.calendar().periodOf(NOW.minusSeconds(5 * 3600));
 
     private static ManagedTable table(String name) {
-        return new ManagedTable(name, "ACTIVE", Capacity.provisioned(1, 1), false, 0, null, null, false);
+        return new ManagedTable(
+                name, "ACTIVE", Capacity.provisioned(1, 1), false, 0, null, null, false, ManagedTable.STANDARD);
     }
 
     private static TablePlan.View view(Set<Period> archived) {
