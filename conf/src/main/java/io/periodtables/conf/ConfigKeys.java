@@ -147,6 +147,12 @@ public final class ConfigKeys {
             null,
             "KMS key for encryption at rest (default: AWS owned key)",
             ConfigValues::nonEmpty);
+    public static final ConfigKey<Capacity> TABLES_ON_DEMAND_MAX = key(
+            "tables.on-demand.max",
+            null,
+            "WRU/RRU per second: DynamoDB's OnDemandThroughput ceiling of on-demand period tables"
+                    + " (a cost cap; writes above it are throttled and retried)",
+            ConfigValues::provisioned);
     public static final ConfigKey<TableClass> TABLES_CLASS_CLOSED = key(
             "tables.class.closed",
             "STANDARD",

@@ -4,6 +4,7 @@ import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.TableNaming;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -21,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 /**
  * The control-plane requests of {@link TableManager}, built from configuration (pure): the
  * CreateTable of a period-tables table (key {@code pk}/{@code sk}, billing, tags, encryption,
- * deletion protection), the UpdateTable that moves a table to a capacity, and the check that a
+ * deletion protection, an on-demand period table's {@code tables.on-demand.max} ceiling), the UpdateTable that moves a table to a capacity, and the check that a
  * table found under our name has our key schema.
  */
 final class TableRequests {
@@ -42,6 +43,14 @@ final class TableRequests {
                         .collect(Collectors.toList()));
         if (capacity.onDemand()) {
             b.billingMode(BillingMode.PAY_PER_REQUEST);
+            boolean period = config.naming()
+                    .parse(table)
+                    .filter(ref -> ref.kind() == TableNaming.TableRef.Kind.PERIOD)
+                    .isPresent();
+            config.find(ConfigKeys.TABLES_ON_DEMAND_MAX)
+                    .filter(max -> period)
+                    .ifPresent(max -> b.onDemandThroughput(
+                            o -> o.maxWriteRequestUnits(max.writeUnits()).maxReadRequestUnits(max.readUnits())));
         } else {
             b.billingMode(BillingMode.PROVISIONED)
                     .provisionedThroughput(

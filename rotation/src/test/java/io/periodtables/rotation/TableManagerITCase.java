@@ -73,6 +73,29 @@ class TableManagerITCase {
     }
 
     @Test
+    void anOnDemandPeriodTableGetsTheConfiguredCeilingAndTheLateTableNone() {
+        PeriodTablesConfig config = hourly(
+                "tables.billing",
+                "PAY_PER_REQUEST",
+                "tables.capacity.current",
+                "on-demand",
+                "tables.on-demand.max",
+                "100/200");
+        try (TableManager manager = manager(config)) {
+            Period period = config.calendar().periodOf(NOW);
+            manager.ensure(period).join();
+            var ceiling = TestSetup.describe(local, config.naming().periodTable(period))
+                    .onDemandThroughput();
+            assertThat(ceiling.maxWriteRequestUnits()).isEqualTo(100L);
+            assertThat(ceiling.maxReadRequestUnits()).isEqualTo(200L);
+            manager.ensureTable(config.naming().lateTable(NOW)).join();
+            assertThat(TestSetup.describe(local, config.naming().lateTable(NOW)).onDemandThroughput())
+                    .as("late and rejected tables take what comes")
+                    .isNull();
+        }
+    }
+
+    @Test
     void ensureCreatesTheTableWithKeySchemaCurrentCapacityTagsAndTtl() {
         PeriodTablesConfig config = hourly();
         Period period = config.calendar().periodOf(NOW);
