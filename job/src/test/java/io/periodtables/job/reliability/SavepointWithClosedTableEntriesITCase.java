@@ -35,8 +35,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * arrive after the watermark closed it, and the job is stopped with a savepoint right then: they
  * wait in the sink's buffer and go into its writer state. (Entries in flight, throttled or not,
  * are not: a savepoint waits for every request in flight, retries included.) The restored job
- * writes them into the table, at 1 WCU until the sink gets capacity back. Every reading is stored
- * once and no table is created again.
+ * writes them into the table at its closed capacity of 1 WCU, with backoff (a closed table is not
+ * raised for a few late readings). Every reading is stored once and no table is created again.
  */
 class SavepointWithClosedTableEntriesITCase {
     private static final Logger LOG = LoggerFactory.getLogger(SavepointWithClosedTableEntriesITCase.class);
