@@ -25,8 +25,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
  * their own schedules and count what they retry. {@code sink.request-timeout} bounds a request
  * attempt through the HTTP client's read and write timeouts (no answer, or no progress sending,
  * for that long fails the attempt); the SDK's attempt timeout would add a timer task on a thread
- * of its own for every request. An endpoint on 127.0.0.1/localhost (an emulator) gets fixed dummy
- * credentials.
+ * of its own for every request. The Netty client sits behind {@link AbortGuardedHttpClient}, so
+ * that an error answer (a throttled write, a table in use) keeps its connection. An endpoint on
+ * 127.0.0.1/localhost (an emulator) gets fixed dummy credentials.
  */
 @PublicEvolving
 public final class DynamoDbClients implements Serializable {
@@ -87,12 +88,12 @@ public final class DynamoDbClients implements Serializable {
         DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
                 .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
                 .overrideConfiguration(override.build())
-                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                .httpClientBuilder(AbortGuardedHttpClient.around(NettyNioAsyncHttpClient.builder()
                         .protocol(Protocol.HTTP1_1)
                         .maxConcurrency(Math.max(maxConcurrency, 1))
                         .readTimeout(timeout)
                         .writeTimeout(timeout)
-                        .connectionTimeout(Duration.ofSeconds(5)));
+                        .connectionTimeout(Duration.ofSeconds(5))));
         config.dynamoDbEndpoint().ifPresent(endpoint -> {
             builder.endpointOverride(endpoint);
             if (isLoopback(endpoint)) {

@@ -1,5 +1,6 @@
 package io.periodtables.rotation;
 
+import io.periodtables.conf.AbortGuardedHttpClient;
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
@@ -51,9 +52,9 @@ final class AutoScaling implements AutoCloseable {
         }
         ApplicationAutoScalingAsyncClientBuilder builder = ApplicationAutoScalingAsyncClient.builder()
                 .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
-                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                .httpClientBuilder(AbortGuardedHttpClient.around(NettyNioAsyncHttpClient.builder()
                         .protocol(Protocol.HTTP1_1)
-                        .connectionTimeout(Duration.ofSeconds(5)));
+                        .connectionTimeout(Duration.ofSeconds(5))));
         config.find(ConfigKeys.AWS_ENDPOINT).ifPresent(endpoint -> {
             builder.endpointOverride(endpoint);
             if (DynamoDbClients.isLoopback(endpoint)) {
