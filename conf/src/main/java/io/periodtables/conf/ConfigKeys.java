@@ -153,6 +153,12 @@ public final class ConfigKeys {
             "WRU/RRU per second: DynamoDB's OnDemandThroughput ceiling of on-demand period tables"
                     + " (a cost cap; writes above it are throttled and retried)",
             ConfigValues::provisioned);
+    public static final ConfigKey<Capacity> TABLES_WARM_THROUGHPUT_MAX = key(
+            "tables.warm-throughput.max",
+            "40000/40000",
+            "WRU/RRU per second: the most WarmThroughput an on-demand period table is prewarmed to"
+                    + " (DynamoDB bills prewarming once)",
+            ConfigValues::provisioned);
     public static final ConfigKey<TableClass> TABLES_CLASS_CLOSED = key(
             "tables.class.closed",
             "STANDARD",

@@ -18,6 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * @param lastIncrease when the capacity was last increased, null when never
  * @param created true when the call that returned this description created the table
  * @param tableClass DynamoDB's table class ({@code STANDARD} when not reported)
+ * @param warmWrites the write units per second DynamoDB reports the table warmed to, 0 when none
  */
 @PublicEvolving
 public record ManagedTable(
@@ -29,7 +30,8 @@ public record ManagedTable(
         Instant lastDecrease,
         Instant lastIncrease,
         boolean created,
-        String tableClass) {
+        String tableClass,
+        long warmWrites) {
 
     /** DynamoDB's default table class. */
     public static final String STANDARD = "STANDARD";
@@ -50,7 +52,10 @@ public record ManagedTable(
                 created,
                 table.tableClassSummary() == null || table.tableClassSummary().tableClass() == null
                         ? STANDARD
-                        : table.tableClassSummary().tableClassAsString());
+                        : table.tableClassSummary().tableClassAsString(),
+                table.warmThroughput() == null || table.warmThroughput().writeUnitsPerSecond() == null
+                        ? 0
+                        : table.warmThroughput().writeUnitsPerSecond());
     }
 
     public boolean isActive() {

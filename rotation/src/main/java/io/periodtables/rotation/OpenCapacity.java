@@ -2,12 +2,14 @@ package io.periodtables.rotation;
 
 import io.periodtables.conf.Capacity;
 import io.periodtables.conf.CapacitySizing;
+import io.periodtables.conf.CapacityTier;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodCalendar;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import java.time.Duration;
+import java.util.OptionalLong;
 
 /**
  * The capacity a period table should have while it is open: sized ({@link CapacitySizing}) from
@@ -27,6 +29,11 @@ final class OpenCapacity {
     private final WriteLoad load;
     private final boolean autoscaling;
     private final Duration lateness;
+    private final boolean onDemand;
+    private final long maxWarmWrites;
+
+    /** The write units per second DynamoDB serves a new on-demand table before it scales. */
+    static final long ON_DEMAND_NEW_TABLE_WRITES = 4_000;
 
     OpenCapacity(PeriodTablesConfig config, WriteLoad load) {
         this.sizing = new CapacitySizing(config);
@@ -34,10 +41,30 @@ final class OpenCapacity {
         this.load = load;
         this.autoscaling = config.autoscaling();
         this.lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
+        this.onDemand = config.effectiveCapacity(CapacityTier.CURRENT).onDemand();
+        this.maxWarmWrites = config.get(ConfigKeys.TABLES_WARM_THROUGHPUT_MAX).writeUnits();
     }
 
     Capacity of(Period period) {
         return sizing.open(load.peakOf(naming.periodTable(sizedFrom(period))));
+    }
+
+    /**
+     * The write units per second an on-demand table of {@code period} is prewarmed to ({@code
+     * WarmThroughput}): {@code ceil(peak / tables.capacity.target-utilization)} of the period it is
+     * sized from, when that exceeds the {@value #ON_DEMAND_NEW_TABLE_WRITES} writes/s a new
+     * on-demand table serves, at most {@code tables.warm-throughput.max}; 0 when it needs none.
+     */
+    long warmWrites(Period period) {
+        if (!onDemand) {
+            return 0;
+        }
+        OptionalLong peak = load.peakOf(naming.periodTable(sizedFrom(period)));
+        if (peak.isEmpty()) {
+            return 0;
+        }
+        long need = sizing.writeUnitsFor(peak.getAsLong());
+        return need <= ON_DEMAND_NEW_TABLE_WRITES ? 0 : Math.min(need, maxWarmWrites);
     }
 
     /** The period whose peak sizes {@code period}'s table: the newest closed when the one before it begins. */

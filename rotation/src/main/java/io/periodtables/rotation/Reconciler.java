@@ -231,7 +231,8 @@ final class Reconciler implements AutoCloseable {
             return;
         }
         long lead = period.startMillis() - state.watermark;
-        operations.start(name, "create", tables.ensure(period, open.of(period)), (table, error) -> {
+        long warm = open.warmWrites(period);
+        operations.start(name, "create", tables.ensure(period, open.of(period), warm), (table, error) -> {
             if (error != null) {
                 failed(name, "create", error);
                 if (error instanceof TableSchemaMismatchException) {
@@ -244,9 +245,13 @@ final class Reconciler implements AutoCloseable {
             if (table.created()) {
                 metrics.tablesCreated.inc();
                 LOG.info(
-                        "Created table {} at tier CURRENT ({}): {}; its period starts {} by the watermark when it was asked for",
+                        "Created table {} at tier CURRENT ({}{}): {}; its period starts {} by the watermark when it was asked for",
                         name,
                         table.capacity(),
+                        warm > 0
+                                ? ", prewarmed to " + warm + " writes/s from the peak of "
+                                        + naming.periodTable(open.sizedFrom(period))
+                                : "",
                         why,
                         TablePlan.relative(lead));
             }
@@ -311,6 +316,27 @@ final class Reconciler implements AutoCloseable {
         Instant now = Instant.ofEpochMilli(host.wallClockMillis());
         switch (a.kind()) {
             case DELETE -> retention.delete(name);
+            case WARM ->
+                operations.start(name, "prewarm", tables.warm(name, a.warmWrites()), (after, error) -> {
+                    if (error != null) {
+                        failed(name, "prewarm", error);
+                        return;
+                    }
+                    after.ifPresentOrElse(
+                            warmed -> {
+                                actual.put(warmed);
+                                LOG.info(
+                                        "Prewarmed table {} to {} writes/s, sized from the peak of {} (at most"
+                                                + " tables.warm-throughput.max): {}",
+                                        name,
+                                        a.warmWrites(),
+                                        naming.periodTable(open.sizedFrom(
+                                                naming.parse(name).orElseThrow().period())),
+                                        a.why());
+                                reconcile(name);
+                            },
+                            () -> actual.remove(name));
+                });
             case ENABLE_TTL ->
                 operations.start(name, "enable TTL", tables.enableTtl(name), (changed, error) -> {
                     if (error != null) {

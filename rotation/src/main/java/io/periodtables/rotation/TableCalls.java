@@ -67,6 +67,27 @@ final class TableCalls implements AutoCloseable {
     }
 
     /**
+     * Completes with the table once DynamoDB reports it ACTIVE and warmed to at least {@code
+     * warmWrites} write units per second (its {@code WarmThroughput} status {@code ACTIVE});
+     * retried by the caller while it is not ({@link RetryLaterException}).
+     */
+    CompletableFuture<ManagedTable> untilWarm(String table, long warmWrites) {
+        return client.describeTable(b -> b.tableName(table)).thenApply(response -> {
+            var warm = response.table().warmThroughput();
+            boolean ready = "ACTIVE".equals(response.table().tableStatusAsString())
+                    && warm != null
+                    && "ACTIVE".equals(warm.statusAsString())
+                    && warm.writeUnitsPerSecond() != null
+                    && warm.writeUnitsPerSecond() >= warmWrites;
+            if (!ready) {
+                throw new RetryLaterException(
+                        "table " + table + " is still warming to " + warmWrites + " writes/s", null, null);
+            }
+            return ManagedTable.of(response.table(), false);
+        });
+    }
+
+    /**
      * The table as DescribeTable sees it, or empty when it does not exist; fails with
      * {@link TableSchemaMismatchException} for a table of our name with another key schema.
      */

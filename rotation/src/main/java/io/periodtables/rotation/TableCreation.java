@@ -43,6 +43,12 @@ final class TableCreation {
     }
 
     CompletableFuture<ManagedTable> ensure(String name, Capacity capacity, Map<String, String> tags, boolean ttl) {
+        return ensure(name, capacity, tags, ttl, 0);
+    }
+
+    /** As above; created prewarmed to {@code warmWrites} write units per second when on-demand and above 0. */
+    CompletableFuture<ManagedTable> ensure(
+            String name, Capacity capacity, Map<String, String> tags, boolean ttl, long warmWrites) {
         CompletableFuture<ManagedTable> mine = new CompletableFuture<>();
         CompletableFuture<ManagedTable> running = ensuring.putIfAbsent(name, mine);
         if (running != null) {
@@ -51,7 +57,7 @@ final class TableCreation {
         AtomicBoolean created = new AtomicBoolean();
         retry.run(
                         "create table " + name,
-                        () -> client.createTable(TableRequests.create(config, name, capacity, tags))
+                        () -> client.createTable(TableRequests.create(config, name, capacity, tags, warmWrites))
                                 .handle((response, error) -> {
                                     if (error == null) {
                                         created.set(true);

@@ -129,11 +129,16 @@ public final class TableManager implements AutoCloseable {
 
     /** Ensures the table of {@code period} exists and is ACTIVE, created with {@code capacity} (an existing one is kept). */
     public CompletableFuture<ManagedTable> ensure(Period period, Capacity capacity) {
+        return ensure(period, capacity, 0);
+    }
+
+    /** As {@link #ensure(Period, Capacity)}, an on-demand one created prewarmed to {@code warmWrites} writes/s (0: not). */
+    public CompletableFuture<ManagedTable> ensure(Period period, Capacity capacity, long warmWrites) {
         Map<String, String> tags = creation.baseTags("period");
         tags.put(TAG_PERIOD_START, period.start().toString());
         tags.put(TAG_PERIOD_END, period.end().toString());
         return creation.ensure(
-                        naming.periodTable(period), capacity, tags, config.ttl().isPresent())
+                        naming.periodTable(period), capacity, tags, config.ttl().isPresent(), warmWrites)
                 .thenCompose(this::registerIfOpen);
     }
 
@@ -302,6 +307,29 @@ public final class TableManager implements AutoCloseable {
                     }
                 });
         return mine.copy();
+    }
+
+    /**
+     * Prewarms an existing on-demand table to {@code warmWrites} write units per second and waits
+     * until DynamoDB reports it warmed ({@code WarmThroughput} status {@code ACTIVE}); empty when
+     * the table is gone.
+     */
+    public CompletableFuture<Optional<ManagedTable>> warm(String tableName, long warmWrites) {
+        return retry.run(
+                "prewarm " + tableName,
+                () -> client.updateTable(TableRequests.warm(tableName, warmWrites))
+                        .handle((ok, error) -> {
+                            if (error != null && ControlPlaneErrors.isNotFound(error)) {
+                                return false;
+                            }
+                            if (error != null) {
+                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                            }
+                            return true;
+                        })
+                        .thenCompose(found -> found
+                                ? calls.untilWarm(tableName, warmWrites).thenApply(Optional::of)
+                                : CompletableFuture.completedFuture(Optional.<ManagedTable>empty())));
     }
 
     /** Turns TTL on (attribute {@code ttl}) unless it is on already; true when it was turned on. */

@@ -28,6 +28,8 @@ final class TablePlan {
     enum Kind {
         DELETE,
         SET_TIER,
+        /** An open on-demand table below the warm throughput its load calls for. */
+        WARM,
         ENABLE_TTL
     }
 
@@ -35,9 +37,16 @@ final class TablePlan {
      * One action; for {@code SET_TIER} the tier, whether it lowers capacity, why, in words, and
      * the capacity to set.
      */
-    record Action(Kind kind, CapacityTier tier, boolean decrease, String why, Capacity target, String tableClass) {
+    record Action(
+            Kind kind,
+            CapacityTier tier,
+            boolean decrease,
+            String why,
+            Capacity target,
+            String tableClass,
+            long warmWrites) {
         Action(Kind kind, CapacityTier tier, boolean decrease, String why) {
-            this(kind, tier, decrease, why, null, null);
+            this(kind, tier, decrease, why, null, null, 0);
         }
     }
 
@@ -162,6 +171,18 @@ final class TablePlan {
                 && (tier == CapacityTier.CURRENT
                         ? open.satisfies(table.capacity(), target)
                         : target.equals(table.capacity()))) {
+            long warm = tier == CapacityTier.CURRENT && table.capacity().onDemand() ? open.warmWrites(ref.period()) : 0;
+            if (warm > table.warmWrites()) {
+                return Optional.of(new Action(
+                        Kind.WARM,
+                        tier,
+                        false,
+                        "it opens on-demand and the period it is sized from peaked above the "
+                                + OpenCapacity.ON_DEMAND_NEW_TABLE_WRITES + " writes/s a new on-demand table serves",
+                        target,
+                        null,
+                        warm));
+            }
             return Optional.empty();
         }
         if (tier == CapacityTier.CURRENT
@@ -178,7 +199,7 @@ final class TablePlan {
                 && table.lastIncrease().plus(raisedHold).isAfter(view.wallClock())) {
             return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
         }
-        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target, tableClass));
+        return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target, tableClass, 0));
     }
 
     private String why(TableNaming.TableRef ref, CapacityTier tier, View view) {

@@ -31,6 +31,12 @@ final class TableRequests {
 
     static CreateTableRequest create(
             PeriodTablesConfig config, String table, Capacity capacity, Map<String, String> tags) {
+        return create(config, table, capacity, tags, 0);
+    }
+
+    /** As above; an on-demand table prewarmed to {@code warmWrites} write units per second when above 0. */
+    static CreateTableRequest create(
+            PeriodTablesConfig config, String table, Capacity capacity, Map<String, String> tags, long warmWrites) {
         CreateTableRequest.Builder b = CreateTableRequest.builder()
                 .tableName(table)
                 .keySchema(key(ItemAttributes.PK, KeyType.HASH), key(ItemAttributes.SK, KeyType.RANGE))
@@ -51,6 +57,9 @@ final class TableRequests {
                     .filter(max -> period)
                     .ifPresent(max -> b.onDemandThroughput(
                             o -> o.maxWriteRequestUnits(max.writeUnits()).maxReadRequestUnits(max.readUnits())));
+            if (warmWrites > 0) {
+                b.warmThroughput(w -> w.writeUnitsPerSecond(warmWrites));
+            }
         } else {
             b.billingMode(BillingMode.PROVISIONED)
                     .provisionedThroughput(
@@ -90,6 +99,14 @@ final class TableRequests {
         }
         return b.provisionedThroughput(
                         p -> p.writeCapacityUnits(target.writeUnits()).readCapacityUnits(target.readUnits()))
+                .build();
+    }
+
+    /** Prewarms an existing on-demand table to {@code warmWrites} write units per second. */
+    static UpdateTableRequest warm(String table, long warmWrites) {
+        return UpdateTableRequest.builder()
+                .tableName(table)
+                .warmThroughput(w -> w.writeUnitsPerSecond(warmWrites))
                 .build();
     }
 

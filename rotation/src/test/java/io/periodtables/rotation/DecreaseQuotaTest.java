@@ -50,6 +50,7 @@ class DecreaseQuotaTest {
                 Instant.parse(lastDecrease),
                 null,
                 false,
-                ManagedTable.STANDARD);
+                ManagedTable.STANDARD,
+                0);
     }
 }

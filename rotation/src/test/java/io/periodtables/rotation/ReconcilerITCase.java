@@ -63,6 +63,53 @@ class ReconcilerITCase {
     }
 
     @Test
+    void onDemandTablesArePrewarmedToTheirSizingPeriodsPeakAtPrebuildOrAfter() throws Exception {
+        PeriodTablesConfig config = TestSetup.config(
+                local.endpoint(),
+                "tables.prefix",
+                TestSetup.uniquePrefix("warm"),
+                "tables.period",
+                "PT1H",
+                "tables.billing",
+                "PAY_PER_REQUEST",
+                "tables.warm-throughput.max",
+                "8000/8000");
+        Period open = period(config, W, 0);
+        Period next = period(config, W, 1);
+        Period afterNext = period(config, W, 2);
+        try (TableManager other = TableManager.create(config, TestSetup.clients(config), TestSetup.fastSettings())) {
+            other.ensure(afterNext).join(); // created by someone else, not warmed
+        }
+        try (ReconcilerHarness rotation = new ReconcilerHarness(config, Instant.now())) {
+            // peaks of the periods the two tables are sized from (three back, with allowed lateness)
+            rotation.state.load.add(new TableLoad(config.naming().periodTable(period(config, W, -2)), 1, 7_000));
+            rotation.state.load.add(new TableLoad(config.naming().periodTable(period(config, W, -1)), 1, 3_500));
+            rotation.start();
+            rotation.reconciler.onReading(W.toEpochMilli());
+            rotation.watermark(W);
+            rotation.watermark(open.end().minusSeconds(60)); // within rotation.lead: next is prebuilt
+            rotation.tick();
+
+            assertThat(warmWrites(config.naming().periodTable(next)))
+                    .as("ceil(7,000 / 0.7) = 10,000, bounded by tables.warm-throughput.max")
+                    .isEqualTo(8_000L);
+            assertThat(warmWrites(config.naming().periodTable(afterNext)))
+                    .as("an existing table is prewarmed by UpdateTable: ceil(3,500 / 0.7)")
+                    .isEqualTo(5_000L);
+            assertThat(CallLog.tablesOf("UpdateTable"))
+                    .containsExactly(config.naming().periodTable(afterNext));
+            assertThat(warmWrites(config.naming().periodTable(open)))
+                    .as("no peak for the period it is sized from: the 4,000 writes/s of a new table")
+                    .isZero();
+        }
+    }
+
+    private long warmWrites(String table) {
+        var warm = TestSetup.describe(local, table).warmThroughput();
+        return warm == null || warm.writeUnitsPerSecond() == null ? 0 : warm.writeUnitsPerSecond();
+    }
+
+    @Test
     void aClosedTableMovesToStandardInfrequentAccessWithItsFirstLoweringInOneCall() throws Exception {
         PeriodTablesConfig config = TestSetup.config(
                 local.endpoint(),

@@ -31,7 +31,7 @@ class TablePlanTest {
 
     private static ManagedTable table(String name) {
         return new ManagedTable(
-                name, "ACTIVE", Capacity.provisioned(1, 1), false, 0, null, null, false, ManagedTable.STANDARD);
+                name, "ACTIVE", Capacity.provisioned(1, 1), false, 0, null, null, false, ManagedTable.STANDARD, 0);
     }
 
     private static TablePlan.View view(Set<Period> archived) {
