@@ -179,6 +179,11 @@ public final class ConfigKeys {
             "the account's provisioned write capacity quota (WCU) in the region:"
                     + " a configuration that provisions more stops at start",
             ConfigValues::positiveLong);
+    public static final ConfigKey<Duration> ROTATION_CLOSED_RAISE_AFTER = key(
+            "rotation.closed-raise-after",
+            "PT1M",
+            "a closed table is raised back for the sink only after throttling it this long on end",
+            ConfigValues::positiveDuration);
     public static final ConfigKey<Duration> ROTATION_LEAD = key(
             "rotation.lead",
             "PT15M",

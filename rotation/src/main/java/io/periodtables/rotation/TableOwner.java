@@ -42,8 +42,6 @@ final class TableOwner implements MissingTableHandler {
      * that long, and a sink still throttled on it then must be able to ask again at once.
      */
     private static final Duration RAISE_INTERVAL = Duration.ofSeconds(10);
-    /** How long the sink must have been throttled on a closed table before it is raised. */
-    static final long SUSTAINED_SECONDS = 60;
     /** A pause in throttling this long ends a spell. */
     private static final Duration SPELL_GAP = Duration.ofSeconds(15);
     /** How long the sink's question about an open period's missing table waits for the rotation to create it. */
@@ -58,6 +56,9 @@ final class TableOwner implements MissingTableHandler {
     private final TableNaming naming;
     private final Clock wallClock;
     private final Duration raiseInterval;
+    /** How long the sink must have been throttled on a closed table before it is raised. */
+    private final Duration sustained;
+
     private final Map<String, Instant> lastRaise = new ConcurrentHashMap<>();
     /** Per closed table, the first and the last throttling of the current spell. */
     private final Map<String, Instant[]> throttling = new ConcurrentHashMap<>();
@@ -75,6 +76,7 @@ final class TableOwner implements MissingTableHandler {
         this.wallClock = wallClock;
         Duration lead = config.get(ConfigKeys.ROTATION_LEAD);
         this.raiseInterval = lead.compareTo(RAISE_INTERVAL) < 0 ? lead : RAISE_INTERVAL;
+        this.sustained = config.get(ConfigKeys.ROTATION_CLOSED_RAISE_AFTER);
     }
 
     @Override
@@ -191,7 +193,7 @@ final class TableOwner implements MissingTableHandler {
      * A closed table is not raised for the sink: the rotation lowers it only once the writers have
      * written its period through, so what still reaches it is late readings ({@code
      * late.policy=period-table}) or a replay after a restore, written at its closed capacity with
-     * backoff. Only when that throttles the sink for {@value #SUSTAINED_SECONDS} s on end is it raised back
+     * backoff. Only when that throttles the sink for {@code rotation.closed-raise-after} on end is it raised back
      * to the {@code current} tier, as a fallback: logged once per table, counted by the sink
      * ({@code closedTableRaises}); the rotation lowers it again {@code rotation.lead} later.
      */
@@ -209,7 +211,7 @@ final class TableOwner implements MissingTableHandler {
                 (table, last) -> last == null || last[1].plus(SPELL_GAP).isBefore(now)
                         ? new Instant[] {now, now}
                         : new Instant[] {last[0], now});
-        if (Duration.between(spell[0], now).getSeconds() < SUSTAINED_SECONDS) {
+        if (Duration.between(spell[0], now).compareTo(sustained) < 0) {
             return no;
         }
         Instant last = lastRaise.get(tableName);
@@ -225,10 +227,11 @@ final class TableOwner implements MissingTableHandler {
             if (raised.isPresent() && raisedOnce.add(tableName)) {
                 LOG.warn(
                         "Raised closed table {} back to the current tier as a fallback: the sink has been throttled"
-                                + " writing to it for over {} s (late readings with late.policy=period-table, or a"
-                                + " replay after a restore); the rotation lowers it again, which spends a decrease",
+                                + " writing to it for {} (rotation.closed-raise-after: late readings with"
+                                + " late.policy=period-table, or a replay after a restore); the rotation lowers it"
+                                + " again, which spends a decrease",
                         tableName,
-                        SUSTAINED_SECONDS);
+                        sustained);
             }
             return raised.isPresent();
         });

@@ -60,7 +60,9 @@ class ClosedTableFallbackITCase {
                 "tables.capacity.previous",
                 "5/5",
                 "tables.capacity.autoscaling",
-                "false");
+                "false",
+                "rotation.closed-raise-after",
+                "PT1M");
         Period closedPeriod = config.calendar().periodOf(Instant.parse("2030-03-10T09:00:00Z"));
         Period openPeriod = config.calendar().periodOf(Instant.parse("2030-03-10T12:00:00Z"));
         String closed = config.naming().periodTable(closedPeriod);

@@ -75,11 +75,17 @@ class TableOwnerITCase {
     }
 
     @Test
-    void aTableDialedDownWithReadingsUnwrittenGetsCapacityBackAndEveryReadingIsStoredOnce() throws Exception {
+    void aClosedTableFloodedWithLateReadingsIsRaisedAsAFallbackAndEveryReadingIsStoredOnce() throws Exception {
         // Each provisioned table takes writes at its own WCU, with 1 s of burst; 1 WCU is ~1 item a second.
         dynamoDb.layer().burst(Duration.ofSeconds(1)); // the fidelity layer's write capacity, a second of burst
-        PeriodTablesConfig config =
-                ReliabilityRun.config(dynamoDb.endpoint(), "rel_owner_throttled", "late.policy", "period-table");
+        PeriodTablesConfig config = ReliabilityRun.config(
+                dynamoDb.endpoint(),
+                "rel_owner_throttled",
+                "late.policy",
+                "period-table",
+                // 300 late readings at the closed table's 1 WCU would take 5 minutes: the fallback after 5 s
+                "rotation.closed-raise-after",
+                "PT5S");
         String closed = config.naming().periodTableOf(T0);
         TestInput input = new TestInput();
         for (int minute = 0; minute < 20; minute++) {
@@ -104,14 +110,14 @@ class TableOwnerITCase {
                         .filter(r -> r.operation().equals("UpdateTable")
                                 && r.tables().contains(closed))
                         .count())
-                .as("lowered by the rotation, raised for the sink")
+                .as("lowered by the rotation, raised for the sink's backlog of late readings")
                 .isGreaterThanOrEqualTo(2);
         try (DynamoDbClient client = dynamoDb.syncClient()) {
             assertThat(client.describeTable(b -> b.tableName(closed))
                             .table()
                             .provisionedThroughput()
                             .writeCapacityUnits())
-                    .as("raised back for the backlog, not lowered again within rotation.lead")
+                    .as("raised back after 5 s of throttling, not lowered again within rotation.lead")
                     .isEqualTo(1000L);
         }
     }
