@@ -120,7 +120,62 @@ public final class PlanReport {
                         ? "on-demand (tables.billing=PAY_PER_REQUEST)"
                         : "provisioned, sized from the observed peak, with auto scaling",
                 breakEven);
+        renderTableClass(sb, b, plan, Prices.usEast1());
         return sb.toString();
+    }
+
+    /**
+     * Auto scaling and on-demand, each with closed tables on Standard and on Standard-IA ({@code
+     * tables.class.closed}): the closed tables' storage at 40 % of the price and their provisioned
+     * capacity at 125 % (their writes are rare), and which of the four costs least.
+     */
+    static void renderTableClass(StringBuilder sb, BillingComparison b, CapacityPlan plan, Prices prices) {
+        double all = plan.currentTables() + plan.previousTables() + plan.olderTables();
+        double closedShare = all == 0 ? 0 : (plan.previousTables() + plan.olderTables()) / all;
+        double closedStorage = b.onDemandCost().storage() * closedShare;
+        double hours = CapacityPlanner.HOURS_PER_MONTH;
+        double closedCapacity = hours
+                * (plan.previousTables() * unitsCost(plan.previous(), prices)
+                        + plan.olderTables() * unitsCost(plan.older(), prices));
+        double iaProvisioned = -0.6 * closedStorage + 0.25 * closedCapacity;
+        double iaOnDemand = -0.6 * closedStorage;
+        line(
+                sb,
+                "table class",
+                "closed tables (%.1f %% of the data) on Standard-IA: storage 60 %% cheaper, capacity and requests 25 %% dearer",
+                100 * closedShare);
+        double[] totals = {
+            b.followingMeanCost().total(),
+            b.followingMeanCost().total() + iaProvisioned,
+            b.onDemandCost().total(),
+            b.onDemandCost().total() + iaOnDemand
+        };
+        String[] names = {
+            "auto scaling (lower bound), Standard",
+            "auto scaling (lower bound), Standard-IA",
+            "on-demand + prewarm, Standard",
+            "on-demand + prewarm, Standard-IA"
+        };
+        int cheapest = 0;
+        for (int i = 0; i < totals.length; i++) {
+            sb.append(String.format(Locale.ROOT, "  %-42s $%,.2f/month%n", names[i], totals[i]));
+            if (totals[i] < totals[cheapest]) {
+                cheapest = i;
+            }
+        }
+        line(
+                sb,
+                "cheapest",
+                "of the four: %s (tables.billing=%s, tables.class.closed=%s); prewarming is billed once per table, not included",
+                names[cheapest],
+                cheapest >= 2 ? "PAY_PER_REQUEST" : "PROVISIONED",
+                cheapest % 2 == 1 ? "STANDARD_INFREQUENT_ACCESS" : "STANDARD");
+    }
+
+    private static double unitsCost(io.periodtables.conf.Capacity capacity, Prices prices) {
+        return capacity.onDemand()
+                ? 0
+                : capacity.writeUnits() * prices.wcuHour() + capacity.readUnits() * prices.rcuHour();
     }
 
     private static void costLine(StringBuilder sb, String label, String what, CapacityPlan.Cost cost) {

@@ -41,6 +41,31 @@ class PlanReportTest {
     }
 
     @Test
+    void billingAndTableClassAreComparedFourWaysAndTheCheapestNamed() {
+        PlanInput input = new PlanInput(10_000, 30_000, 30_000, 180, Duration.ofDays(30));
+        CapacityPlan plan = CapacityPlanner.plan(input, Prices.usEast1(), defaults);
+        BillingComparison billing = BillingComparison.of(plan, Prices.usEast1(), defaults);
+
+        String text = PlanReport.renderBilling(billing, plan, 0.7);
+
+        double standard = billing.followingMeanCost().total();
+        double closedShare = (plan.previousTables() + plan.olderTables())
+                / (plan.currentTables() + plan.previousTables() + plan.olderTables());
+        double closedCapacity = 730
+                * (plan.previousTables() * (1 * 0.00065 + 100 * 0.00013) + plan.olderTables() * (0.00065 + 0.00013));
+        double ia = standard - 0.6 * billing.onDemandCost().storage() * closedShare + 0.25 * closedCapacity;
+        assertThat(text)
+                .contains(String.format(
+                        java.util.Locale.ROOT, "auto scaling (lower bound), Standard       $%,.2f", standard))
+                .contains(String.format(java.util.Locale.ROOT, "auto scaling (lower bound), Standard-IA    $%,.2f", ia))
+                .contains("on-demand + prewarm, Standard ")
+                .contains("on-demand + prewarm, Standard-IA ")
+                .contains("cheapest        of the four: auto scaling (lower bound), Standard-IA")
+                .contains("tables.class.closed=STANDARD_INFREQUENT_ACCESS");
+        assertThat(ia).isLessThan(standard);
+    }
+
+    @Test
     void renderedPlanStatesEachFigureWithItsArithmetic() {
         CapacityPlan plan =
                 CapacityPlanner.plan(PlanInput.steady(600, 180, Duration.ofDays(30)), Prices.usEast1(), defaults);
