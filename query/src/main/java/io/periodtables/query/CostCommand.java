@@ -88,13 +88,14 @@ final class CostCommand implements Callable<Integer> {
         for (TableCost t : tables) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "%-40s %-9s %-12s %,12d %,14d %12.2f%n",
+                    "%-40s %-9s %-12s %,12d %,14d %12.2f%s%n",
                     t.table(),
                     t.tier(),
                     t.capacity(),
                     t.items(),
                     t.bytes(),
-                    t.monthly().total()));
+                    t.monthly().total(),
+                    t.onDemandLimits().isEmpty() ? "" : "  " + t.onDemandLimits()));
             total += t.monthly().total();
             items += t.items();
             bytes += t.bytes();

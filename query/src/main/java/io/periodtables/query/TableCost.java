@@ -18,7 +18,13 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  */
 @PublicEvolving
 public record TableCost(
-        String table, String tier, Capacity capacity, long items, long bytes, CapacityPlan.Cost monthly) {
+        String table,
+        String tier,
+        Capacity capacity,
+        long items,
+        long bytes,
+        CapacityPlan.Cost monthly,
+        String onDemandLimits) {
 
     /** Prices a described table of {@code config}'s prefix, at its table class's prices; its tier ends in {@code -IA} on Standard-IA. */
     public static TableCost of(TableDescription d, PeriodTablesConfig config, Prices standard) {
@@ -42,7 +48,22 @@ public record TableCost(
                 hours * capacity.readUnits() * prices.rcuHour(),
                 bytes / 1e9 * prices.storageGbMonth());
         String tier = tier(d.tableName(), capacity, config) + (infrequentAccess ? "-IA" : "");
-        return new TableCost(d.tableName(), tier, capacity, items, bytes, monthly);
+        return new TableCost(d.tableName(), tier, capacity, items, bytes, monthly, onDemandLimits(d));
+    }
+
+    /** An on-demand table's warm throughput and ceiling as DynamoDB reports them, e.g. {@code warm 10000 w/s, max 100/200}; empty when none. */
+    static String onDemandLimits(TableDescription d) {
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        if (d.warmThroughput() != null
+                && d.warmThroughput().writeUnitsPerSecond() != null
+                && d.warmThroughput().writeUnitsPerSecond() > 0) {
+            parts.add("warm " + d.warmThroughput().writeUnitsPerSecond() + " w/s");
+        }
+        if (d.onDemandThroughput() != null && d.onDemandThroughput().maxWriteRequestUnits() != null) {
+            parts.add("max " + d.onDemandThroughput().maxWriteRequestUnits() + "/"
+                    + d.onDemandThroughput().maxReadRequestUnits());
+        }
+        return String.join(", ", parts);
     }
 
     /** A period table's tier (the lowest that matches; {@code CURRENT} also when sized from the load), else its kind. */

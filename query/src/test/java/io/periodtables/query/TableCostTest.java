@@ -38,5 +38,18 @@ class TableCostTest {
         assertThat(ia.monthly().storage()).isCloseTo(10 * 0.10, within(1e-9));
         assertThat(ia.monthly().writes()).isCloseTo(730 * 0.00065 * 1.25, within(1e-9));
         assertThat(ia.monthly().reads()).isCloseTo(730 * 0.00013 * 1.25, within(1e-9));
+        assertThat(standard.onDemandLimits()).isEmpty();
+    }
+
+    @Test
+    void anOnDemandTableShowsItsWarmThroughputAndCeiling() {
+        TableDescription d = TableDescription.builder()
+                .tableName("readings_2026-11-02")
+                .billingModeSummary(b -> b.billingMode(BillingMode.PAY_PER_REQUEST))
+                .warmThroughput(w -> w.writeUnitsPerSecond(10_000L).readUnitsPerSecond(12_000L))
+                .onDemandThroughput(o -> o.maxWriteRequestUnits(20_000L).maxReadRequestUnits(40_000L))
+                .build();
+        assertThat(TableCost.of(d, CONFIG, Prices.usEast1()).onDemandLimits())
+                .isEqualTo("warm 10000 w/s, max 20000/40000");
     }
 }
