@@ -685,7 +685,7 @@ const RULES = {
     }
     if (!anyAdmitted && writes > 0) {
       counters.throttledCalls++
-      return throttled()
+      return throttled(Object.keys(requestItems))
     }
     for (const name in admitted) written(name)
     if (Object.keys(unprocessed).length === 0) return undefined
@@ -719,15 +719,29 @@ async function single(data, item) {
   if (applies(bucket) && !take(data.TableName, bucket, item ? writeUnits(item) : 1)) {
     counters.throttledWrites++
     counters.throttledCalls++
-    return throttled()
+    return throttled([data.TableName])
   }
   written(data.TableName)
   return undefined
 }
 
-function throttled() {
-  return error(400, 'ProvisionedThroughputExceededException', 'The level of configured provisioned throughput for '
-    + 'the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.')
+/** A whole call throttled; with DynamoDB's ThrottlingReasons for tables held at their OnDemandThroughput ceiling. */
+function throttled(tables) {
+  const answer = error(400, 'ProvisionedThroughputExceededException', 'The level of configured provisioned throughput '
+    + 'for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.')
+  const reasons = (tables || []).filter(atCeiling)
+    .map((name) => ({ reason: 'TableWriteMaxOnDemandThroughputExceeded', resource: arnOf(name) }))
+  if (reasons.length > 0) answer.data.ThrottlingReasons = reasons
+  return answer
+}
+
+/** True when an on-demand table's write rate is its OnDemandThroughput ceiling, not its warm rate. */
+function atCeiling(name) {
+  const bucket = buckets.get(name)
+  const m = meta.get(name) || {}
+  if (!bucket || !bucket.onDemand || !m.onDemand || !(m.onDemand.MaxWriteRequestUnits > 0)) return false
+  const warm = Math.max(ON_DEMAND_NEW_TABLE_WRITES, (m.warm && m.warm.WriteUnitsPerSecond) || 0, 2 * bucket.peak)
+  return m.onDemand.MaxWriteRequestUnits <= warm
 }
 
 async function countTables() {

@@ -52,6 +52,8 @@ final class BatchWrite {
     private final String rejectedTable;
     private final SinkMetrics metrics;
     private final Clock clock;
+    /** Tables whose on-demand ceiling has been said (SDK threads: concurrent). */
+    private final Set<String> ceilingSaid = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * Where entries go that cannot be written to their own table.
@@ -134,6 +136,7 @@ final class BatchWrite {
         switch (kind) {
             case THROTTLED:
                 metrics.throttledRequests.inc();
+                atOnDemandCeiling(error);
                 if (tablesOf(entries).size() > 1) {
                     // DynamoDB does not say which table throttled: ask table by table, so only it backs off.
                     return byTable(entries);
@@ -298,6 +301,19 @@ final class BatchWrite {
             all = all.thenCombine(write(group), BatchOutcome::and);
         }
         return all;
+    }
+
+    /** A call DynamoDB throttled at a table's on-demand ceiling: counted, and said once per table. */
+    private void atOnDemandCeiling(Throwable error) {
+        DynamoDbErrors.onDemandCeilingTables(error).forEach(table -> {
+            metrics.onDemandCeilingThrottles.inc();
+            if (ceilingSaid.add(table)) {
+                LOG.warn(
+                        "Table {} throttles the sink at its on-demand ceiling (OnDemandThroughput, tables.on-demand.max):"
+                                + " its writes wait and are retried; raise the ceiling if this load is expected",
+                        table);
+            }
+        });
     }
 
     private void throttled(String table) {

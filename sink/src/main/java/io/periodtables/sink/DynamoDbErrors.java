@@ -1,6 +1,10 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.DynamoDbFailure;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ThrottlingReason;
 
 /**
  * What a failed DynamoDB call, as {@link DynamoDbFailure} classifies it, means for the sink: retry
@@ -49,6 +53,27 @@ final class DynamoDbErrors {
     }
 
     /** The error behind the wrappers of {@code CompletableFuture} and the SDK. */
+    /**
+     * The tables DynamoDB names as throttled at their on-demand ceiling ({@code OnDemandThroughput}):
+     * a ProvisionedThroughputExceededException's {@code ThrottlingReasons} of type {@code
+     * ...MaxOnDemandThroughputExceeded}, by table name; empty for any other error.
+     */
+    static List<String> onDemandCeilingTables(Throwable error) {
+        if (!(unwrap(error) instanceof ProvisionedThroughputExceededException throttled)
+                || !throttled.hasThrottlingReasons()) {
+            return List.of();
+        }
+        List<String> tables = new ArrayList<>();
+        for (ThrottlingReason reason : throttled.throttlingReasons()) {
+            if (reason.reason() != null
+                    && reason.reason().contains("MaxOnDemandThroughputExceeded")
+                    && reason.resource() != null) {
+                tables.add(reason.resource().substring(reason.resource().lastIndexOf('/') + 1));
+            }
+        }
+        return tables;
+    }
+
     static Throwable unwrap(Throwable error) {
         return DynamoDbFailure.unwrap(error);
     }

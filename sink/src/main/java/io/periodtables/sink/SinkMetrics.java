@@ -26,7 +26,8 @@ import org.apache.flink.metrics.ThreadSafeSimpleCounter;
  *       (writes that found their table missing and had it created), {@code readingsRerouted}
  *       (readings sent to the late or rejected table because their period table was missing and
  *       its period closed or not yet open), {@code closedTableRaises} (closed tables this writer had
- *       raised back as a fallback after throttling it for a minute: should stay 0);
+ *       raised back as a fallback after throttling it for a minute: should stay 0), {@code
+ *       onDemandCeilingThrottles} (throttled calls DynamoDB attributed to a table's on-demand ceiling);
  *   <li>{@code lastSendLatencyMs}, {@code avgSendLatencyMs} (exponentially weighted, 1/8);
  *   <li>{@code delayedEntries}: entries waiting in the writer's delay queue to be retried;
  *   <li>{@code acknowledgedWatermark}: the event time (epoch ms) before which DynamoDB has
@@ -47,6 +48,7 @@ final class SinkMetrics {
     final Counter missingTableFallbacks;
     final Counter readingsRerouted;
     final Counter closedTableRaises;
+    final Counter onDemandCeilingThrottles;
     private final AtomicLong lastSendLatencyMicros = new AtomicLong();
     private final AtomicLong avgSendLatencyMicros = new AtomicLong(-1);
 
@@ -63,6 +65,7 @@ final class SinkMetrics {
         this.missingTableFallbacks = counter(group, UserMetrics.MISSING_TABLE_FALLBACKS);
         this.readingsRerouted = counter(group, UserMetrics.READINGS_REROUTED);
         this.closedTableRaises = counter(group, UserMetrics.CLOSED_TABLE_RAISES);
+        this.onDemandCeilingThrottles = counter(group, UserMetrics.ON_DEMAND_CEILING_THROTTLES);
         group.gauge(UserMetrics.LAST_SEND_LATENCY_MS, () -> lastSendLatencyMicros.get() / 1000.0);
         group.gauge(UserMetrics.AVG_SEND_LATENCY_MS, () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
     }
