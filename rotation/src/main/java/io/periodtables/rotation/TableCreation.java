@@ -42,11 +42,7 @@ final class TableCreation {
         this.enableTtl = enableTtl;
     }
 
-    CompletableFuture<ManagedTable> ensure(String name, Capacity capacity, Map<String, String> tags, boolean ttl) {
-        return ensure(name, capacity, tags, ttl, 0);
-    }
-
-    /** As above; created prewarmed to {@code warmWrites} write units per second when on-demand and above 0. */
+    /** {@code warmWrites} above 0: an on-demand table is created prewarmed to that many write units per second. */
     CompletableFuture<ManagedTable> ensure(
             String name, Capacity capacity, Map<String, String> tags, boolean ttl, long warmWrites) {
         CompletableFuture<ManagedTable> mine = new CompletableFuture<>();

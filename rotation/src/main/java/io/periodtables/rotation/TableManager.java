@@ -166,12 +166,12 @@ public final class TableManager implements AutoCloseable {
         tags.put(TAG_LATE_MONTH, month.toString());
         String name =
                 naming.lateTable(month.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
-        return creation.ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent());
+        return creation.ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent(), 0);
     }
 
     /** Ensures the rejected table (on-demand, never tiered, no TTL). */
     public CompletableFuture<ManagedTable> ensureRejectedTable() {
-        return creation.ensure(naming.rejectedTable(), Capacity.ON_DEMAND, creation.baseTags("rejected"), false);
+        return creation.ensure(naming.rejectedTable(), Capacity.ON_DEMAND, creation.baseTags("rejected"), false, 0);
     }
 
     /** Ensures a period, late or rejected table of this prefix by its name; any other name fails. */

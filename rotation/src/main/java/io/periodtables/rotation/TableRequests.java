@@ -29,12 +29,7 @@ final class TableRequests {
 
     private TableRequests() {}
 
-    static CreateTableRequest create(
-            PeriodTablesConfig config, String table, Capacity capacity, Map<String, String> tags) {
-        return create(config, table, capacity, tags, 0);
-    }
-
-    /** As above; an on-demand table prewarmed to {@code warmWrites} write units per second when above 0. */
+    /** {@code warmWrites} above 0: an on-demand table is created prewarmed to that many write units per second. */
     static CreateTableRequest create(
             PeriodTablesConfig config, String table, Capacity capacity, Map<String, String> tags, long warmWrites) {
         CreateTableRequest.Builder b = CreateTableRequest.builder()

@@ -2,6 +2,7 @@ package io.periodtables.sink;
 
 import io.periodtables.conf.DynamoDbFailure;
 import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.WritersTable;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,8 +11,10 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * One writer's acknowledged watermark: the event time before which DynamoDB has acknowledged
@@ -38,6 +41,47 @@ final class AcknowledgedWatermark {
     private final LongSupplier heldElsewhere;
     private final Publisher publisher;
     private long value = Long.MIN_VALUE;
+
+    /**
+     * What a writer needs to publish its acknowledged watermark: its sink's writer group (the
+     * rotation waits for each group it is told), the tables' naming and {@code
+     * window.allowed-lateness}.
+     */
+    record Progress(String group, TableNaming naming, Duration lateness) implements java.io.Serializable {}
+
+    /**
+     * The acknowledged watermark of the writer {@code context} describes, published to the
+     * writers table through {@code client} when {@code progress} is given (it starts reporting
+     * at once, asynchronously), else kept for nobody.
+     *
+     * @param mailbox runs the puts' completions on the writer's thread
+     */
+    static AcknowledgedWatermark of(
+            Progress progress,
+            DynamoDbAsyncClient client,
+            WriterInitContext context,
+            Clock clock,
+            Consumer<Runnable> mailbox,
+            LongSupplier watermark,
+            LongSupplier heldElsewhere) {
+        Publisher publisher = null;
+        if (progress != null) {
+            publisher = new Publisher(
+                    new WritersTable(client, progress.naming()),
+                    new WritersTable.Writer(
+                            progress.group(),
+                            context.getJobInfo().getJobId().toString(),
+                            context.getTaskInfo().getIndexOfThisSubtask(),
+                            context.getTaskInfo().getNumberOfParallelSubtasks(),
+                            context.getTaskInfo().getAttemptNumber()),
+                    progress.naming().calendar(),
+                    progress.lateness(),
+                    clock,
+                    mailbox);
+            publisher.start();
+        }
+        return new AcknowledgedWatermark(watermark, heldElsewhere, publisher);
+    }
 
     /**
      * @param watermark the writer's last watermark ({@link EventClock#mark()})

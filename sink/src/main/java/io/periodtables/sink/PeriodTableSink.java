@@ -55,7 +55,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
     private final List<Class<? extends ExecutionInterceptor>> interceptors;
     private final Clock clock;
     private final Backoff backoff;
-    private final PeriodTableSinkWriter.Progress progress;
+    private final AcknowledgedWatermark.Progress progress;
 
     private PeriodTableSink(Builder b, SinkRecordConverter converter) {
         super(
@@ -75,7 +75,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         this.backoff = new Backoff(b.initialBackoff, b.maxBackoff);
         this.progress = b.writerGroup == null
                 ? null
-                : new PeriodTableSinkWriter.Progress(
+                : new AcknowledgedWatermark.Progress(
                         b.writerGroup, b.config.naming(), b.config.get(ConfigKeys.ALLOWED_LATENESS));
     }
 

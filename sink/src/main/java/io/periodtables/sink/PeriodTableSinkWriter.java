@@ -1,14 +1,11 @@
 package io.periodtables.sink;
 
 import io.periodtables.conf.Backoff;
-import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.UserMetrics;
-import io.periodtables.conf.WritersTable;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.SinkRecord;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -79,7 +76,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
             Backoff backoff,
             int maxAttempts,
             Clock clock,
-            Progress progress) {
+            AcknowledgedWatermark.Progress progress) {
         super(converter, context, configuration, states);
         this.client = client;
         this.missingTables = missingTables;
@@ -97,28 +94,20 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
                 new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, rejectedTable),
                 metrics,
                 clock);
-        AcknowledgedWatermark.Publisher publisher = null;
-        if (progress != null) {
-            publisher = new AcknowledgedWatermark.Publisher(
-                    new WritersTable(client, progress.naming()),
-                    new WritersTable.Writer(
-                            progress.group(),
-                            context.getJobInfo().getJobId().toString(),
-                            context.getTaskInfo().getIndexOfThisSubtask(),
-                            context.getTaskInfo().getNumberOfParallelSubtasks(),
-                            context.getTaskInfo().getAttemptNumber()),
-                    progress.naming().calendar(),
-                    progress.lateness(),
-                    clock,
-                    action -> mail(action::run));
-            publisher.start();
-        }
-        this.acknowledged = new AcknowledgedWatermark(
-                eventClock::mark, () -> Math.min(delayed.smallestMark(), keys.smallestMark()), publisher);
+        this.acknowledged = AcknowledgedWatermark.of(
+                progress,
+                client,
+                context,
+                clock,
+                action -> mail(action::run),
+                eventClock::mark,
+                () -> Math.min(delayed.smallestMark(), keys.smallestMark()));
         acknowledged.restored(states.stream()
                 .mapToInt(s -> s.getBufferedRequestEntries().size())
                 .sum());
-        metrics.acknowledgedWatermark(acknowledged::last);
+        if (progress != null) {
+            metrics.acknowledgedWatermark(acknowledged::last);
+        }
         String threadName = "period-table-sink-wakeup-" + context.getTaskInfo().getIndexOfThisSubtask();
         this.wakeups = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, threadName);
@@ -304,12 +293,6 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         eventClock.watermark(watermark.getTimestamp());
         acknowledged.check();
     }
-
-    /**
-     * What a writer needs to publish its {@link AcknowledgedWatermark}: its sink's writer group
-     * (the rotation waits for each group it is told), the tables' naming and {@code window.allowed-lateness}.
-     */
-    record Progress(String group, TableNaming naming, Duration lateness) implements java.io.Serializable {}
 
     @Override
     protected long getSizeInBytes(TableWriteEntry entry) {
