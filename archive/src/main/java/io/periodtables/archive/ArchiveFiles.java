@@ -1,9 +1,13 @@
 package io.periodtables.archive;
 
+import io.periodtables.conf.ArchiveColumn;
+import io.periodtables.conf.ItemAttributes;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileStatus;
@@ -21,6 +25,7 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Reads the archive's committed files through Flink's file systems ({@code file://} and, on
@@ -60,25 +65,88 @@ final class ArchiveFiles {
         }
     }
 
-    /** Every row of a data file, filed under {@code partition}. */
+    /** Every row of a data file of either format, filed under {@code partition}. */
     static void read(FileStatus file, String partition, Consumer<ArchiveRow> rows) throws IOException {
-        readColumns(
-                file,
-                ArchiveParquet.SCHEMA,
-                group -> rows.accept(new ArchiveRow(
+        MessageType schema = schemaOf(file);
+        if (!schema.containsField("device")) {
+            readColumns(file, ArchiveParquet.SCHEMA_V1, group -> {
+                String sk = group.getString("sk", 0);
+                rows.accept(new ArchiveRow(
                         partition,
+                        null,
+                        ArchiveRow.eventMillisOf(sk),
+                        null,
                         group.getString("pk", 0),
-                        group.getString("sk", 0),
-                        group.getFieldRepetitionCount("ttl") == 0 ? null : group.getLong("ttl", 0),
-                        group.getString("attributes", 0))));
+                        sk,
+                        ttl(group),
+                        group.getString("attributes", 0)));
+            });
+            return;
+        }
+        List<ArchiveColumn> typed = new ArrayList<>();
+        for (org.apache.parquet.schema.Type field : schema.getFields()) {
+            ArchiveColumn column = ArchiveParquet.columnOf(field);
+            if (column != null) {
+                typed.add(column);
+            }
+        }
+        readColumns(file, schema, group -> {
+            String attributes = group.getString("attributes", 0);
+            if (!typed.isEmpty()) {
+                Map<String, AttributeValue> all;
+                try {
+                    all = ItemAttributes.ofJsonObject(attributes);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("attributes of a row of " + file.getPath() + " are not JSON", e);
+                }
+                for (ArchiveColumn column : typed) {
+                    if (group.getFieldRepetitionCount(column.name()) > 0) {
+                        all.put(column.name(), column.attribute(typedValue(group, column)));
+                    }
+                }
+                attributes = ItemAttributes.toJson(all);
+            }
+            rows.accept(new ArchiveRow(
+                    partition,
+                    group.getString("device", 0),
+                    group.getLong("event_time", 0),
+                    group.getFieldRepetitionCount("event_id") == 0 ? null : group.getString("event_id", 0),
+                    group.getString("pk", 0),
+                    group.getString("sk", 0),
+                    ttl(group),
+                    attributes));
+        });
+    }
+
+    private static Long ttl(Group group) {
+        return group.getFieldRepetitionCount("ttl") == 0 ? null : group.getLong("ttl", 0);
+    }
+
+    private static Object typedValue(Group group, ArchiveColumn column) {
+        return switch (column.type()) {
+            case DOUBLE -> group.getDouble(column.name(), 0);
+            case BIGINT -> group.getLong(column.name(), 0);
+            case BOOLEAN -> group.getBoolean(column.name(), 0);
+            case STRING -> group.getString(column.name(), 0);
+        };
+    }
+
+    /** Every row of a data file as Parquet shows it, all columns. */
+    static void readGroups(FileStatus file, Consumer<Group> rows) throws IOException {
+        readColumns(file, schemaOf(file), rows);
+    }
+
+    /** The file's schema, from its footer. */
+    static MessageType schemaOf(FileStatus file) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file), options())) {
+            return reader.getFileMetaData().getSchema();
+        }
     }
 
     /** The keys of every row of a data file, as {@code pk + '\u0000' + sk} (neither holds a NUL). */
     static void readKeys(FileStatus file, Consumer<String> keys) throws IOException {
-        MessageType keyColumns = new MessageType(
-                ArchiveParquet.SCHEMA.getName(),
-                ArchiveParquet.SCHEMA.getType("pk"),
-                ArchiveParquet.SCHEMA.getType("sk"));
+        MessageType schema = schemaOf(file);
+        MessageType keyColumns = new MessageType(schema.getName(), schema.getType("pk"), schema.getType("sk"));
         readColumns(
                 file, keyColumns, group -> keys.accept(group.getString("pk", 0) + '\u0000' + group.getString("sk", 0)));
     }

@@ -49,10 +49,12 @@ import org.slf4j.LoggerFactory;
  * so a replay or a restore cannot change it; sealed periods without a marker are in the
  * checkpoint and are checked again after a restore.
  *
- * <p>At the end of a bounded input the committer commits its last files when the final checkpoint
- * completes, and reports nothing downstream any more. This operator ends after the committer
+ * <p>The watermark that ends the input seals nothing: a drained stop is not the end of a period,
+ * and a run resumed from its savepoint marks the periods it did not close. At the end of the
+ * input the committer commits its last files when the final checkpoint completes, and reports
+ * nothing downstream any more. This operator ends after the committer
  * (it is downstream of it), so the completion of its own final checkpoint is also the
- * committer's: it waits there (up to {@link #FINAL_WAIT}) for the last commits and markers.
+ * committer's: it waits there (up to {@link #FINAL_WAIT}) for the markers of the periods already sealed.
  */
 @Internal
 final class ArchiveMarkers extends AbstractStreamOperator<Void>
@@ -143,16 +145,17 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     @Override
     public void processWatermark2(Watermark mark) {
         long watermark = mark.getTimestamp();
-        if (watermark < Long.MAX_VALUE) {
-            lastWatermark = Math.max(lastWatermark, watermark);
+        if (watermark == Long.MAX_VALUE) {
+            // The end of the input (a drained stop, a bounded source) seals no period: see ToArchiveRows.
+            return;
         }
+        lastWatermark = Math.max(lastWatermark, watermark);
         if (frontier == Long.MIN_VALUE) {
             if (rows.isEmpty()) {
                 return; // no period had rows yet: nothing to mark
             }
             frontier = rows.firstKey();
         }
-        // At the end of the input (MAX_VALUE) only periods up to the last one seen exist.
         long horizon = Math.max(lastWatermark, rows.isEmpty() ? Long.MIN_VALUE : rows.lastKey());
         Period period = calendar.periodOf(frontier);
         boolean sealedAny = false;

@@ -53,7 +53,8 @@ final class ArchiveSink
         this.archivePath = config.get(ConfigKeys.ARCHIVE_PATH);
         this.config = config;
         this.periodRows = periodRows;
-        this.files = FileSink.forBulkFormat(new Path(archivePath), ArchiveParquet.writerFactory())
+        this.files = FileSink.forBulkFormat(
+                        new Path(archivePath), ArchiveParquet.writerFactory(config.get(ConfigKeys.ARCHIVE_COLUMNS)))
                 .withBucketAssigner(new ByPartition())
                 .withRollingPolicy(OnCheckpointRollingPolicy.build())
                 .withOutputFileConfig(OutputFileConfig.builder()

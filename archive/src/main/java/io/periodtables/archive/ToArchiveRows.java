@@ -37,6 +37,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * the allowed lateness (after which the window operator emits nothing for that period), sends the
  * count to {@link #PERIOD_ROWS}. The counts are checkpointed with the same barrier as the file
  * sink's state behind it, so after a restore they describe exactly the rows the sink will commit.
+ * The watermark that ends the input seals nothing: a drained stop leaves the periods it did not
+ * close unmarked, and a run resumed from its savepoint completes them.
  */
 @Internal
 final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow>
@@ -97,7 +99,7 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow>
                     : record.lateAtMillis();
             partition = ArchivePartitions.late(Instant.ofEpochMilli(lateAt));
         }
-        output.collect(element.replace(ArchiveRow.of(partition, item)));
+        output.collect(element.replace(ArchiveRow.of(partition, record.reading(), item)));
     }
 
     private Period periodOf(long eventMillis) {
@@ -110,6 +112,13 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow>
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
+        if (mark.getTimestamp() == Long.MAX_VALUE) {
+            // The end of the input (a drained stop, a bounded source) closes no period: a resume
+            // from the savepoint goes on with these counts, and only a watermark of the input's
+            // own seals a period.
+            super.processWatermark(mark);
+            return;
+        }
         Iterator<Map.Entry<Long, Long>> it = rowsByPeriod.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Long, Long> entry = it.next();

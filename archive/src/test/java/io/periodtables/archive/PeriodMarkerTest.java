@@ -33,11 +33,22 @@ class PeriodMarkerTest {
         List<ArchiveRow> written = List.of(
                 new ArchiveRow(
                         partition,
+                        "dev-1",
+                        Instant.parse("2026-11-22T13:20:00Z").toEpochMilli(),
+                        "e-1",
                         "dev-1#0",
                         "2026-11-22T13:20:00.000Z#0000abcd",
                         1795000000L,
                         "{\"t\":21.50,\"tags\":[\"a\",null]}"),
-                new ArchiveRow(partition, "dev-2#1", "2026-11-22T13:21:00.000Z#0000abce", null, "{}"));
+                new ArchiveRow(
+                        partition,
+                        "dev-2",
+                        Instant.parse("2026-11-22T13:21:00Z").toEpochMilli(),
+                        null,
+                        "dev-2#1",
+                        "2026-11-22T13:21:00.000Z#0000abce",
+                        null,
+                        "{}"));
         writeFile(partition, "part-a-0.parquet", written);
 
         List<ArchiveRow> read = new ArrayList<>();
@@ -105,7 +116,8 @@ class PeriodMarkerTest {
     }
 
     private static ArchiveRow row(String pk, String sk) {
-        return new ArchiveRow(ArchivePartitions.period(PERIOD), pk, sk, null, "{\"v\":1}");
+        return new ArchiveRow(
+                ArchivePartitions.period(PERIOD), pk, PERIOD.startMillis(), null, pk, sk, null, "{\"v\":1}");
     }
 
     private String archivePath() {
@@ -116,7 +128,8 @@ class PeriodMarkerTest {
         Files.createDirectories(root.resolve(partition));
         Path file = new Path(ArchivePartitions.folder(archivePath(), partition), name);
         try (FSDataOutputStream out = FileSystem.getLocalFileSystem().create(file, FileSystem.WriteMode.NO_OVERWRITE)) {
-            BulkWriter<ArchiveRow> writer = ArchiveParquet.writerFactory().create(out);
+            BulkWriter<ArchiveRow> writer =
+                    ArchiveParquet.writerFactory(List.of()).create(out);
             for (ArchiveRow row : rows) {
                 writer.addElement(row);
             }

@@ -225,6 +225,12 @@ public final class ConfigKeys {
             "also write every stored reading as Parquet under this Flink filesystem URI "
                     + "(`s3://bucket/prefix`, `file:///path`), see docs/archive.md",
             ConfigValues::archivePath);
+    public static final ConfigKey<List<ArchiveColumn>> ARCHIVE_COLUMNS = key(
+            "archive.columns",
+            "",
+            "payload fields the archive stores in typed columns: `name:type,…` with types "
+                    + "`double`, `bigint`, `string`, `boolean` (e.g. `temperature:double,status:string`)",
+            ArchiveColumn::parseList);
     public static final ConfigKey<String> INPUT_DEVICE_FIELD =
             key("input.device-field", "deviceId", "JSON field holding the device id", ConfigValues::nonEmpty);
     public static final ConfigKey<String> INPUT_TIMESTAMP_FIELD =

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -138,7 +139,7 @@ public final class ItemAttributes {
 
     /**
      * Attributes as a plain JSON object with sorted keys, so the same item always renders the
-     * same text: S as string, N as number, BOOL, NUL as null, M as object, L as array, B as
+     * same text: S as string, N as number in plain notation, BOOL, NUL as null, M as object, L as array, B as
      * base64, sets as arrays.
      */
     public static String toJson(Map<String, AttributeValue> attributes) {
@@ -163,7 +164,7 @@ public final class ItemAttributes {
     private static void writeValue(JsonGenerator generator, AttributeValue value) throws IOException {
         switch (value.type()) {
             case S -> generator.writeString(value.s());
-            case N -> generator.writeNumber(value.n());
+            case N -> generator.writeNumber(plain(value.n()));
             case B -> writeBinary(generator, value.b());
             case BOOL -> generator.writeBoolean(value.bool());
             case NUL -> generator.writeNull();
@@ -185,7 +186,7 @@ public final class ItemAttributes {
             case NS -> {
                 generator.writeStartArray();
                 for (String n : value.ns()) {
-                    generator.writeNumber(n);
+                    generator.writeNumber(plain(n));
                 }
                 generator.writeEndArray();
             }
@@ -198,6 +199,14 @@ public final class ItemAttributes {
             }
             default -> throw new IllegalArgumentException("attribute value of unknown type: " + value);
         }
+    }
+
+    /**
+     * A number as people write it: the canonical payload keeps {@code 30.0} as {@code 3E+1} (its
+     * text feeds the sort-key hash and cannot change), JSON shows {@code 30}; the value is the same.
+     */
+    private static String plain(String number) {
+        return number.indexOf('E') < 0 && number.indexOf('e') < 0 ? number : new BigDecimal(number).toPlainString();
     }
 
     private static void writeBinary(JsonGenerator generator, SdkBytes bytes) throws IOException {

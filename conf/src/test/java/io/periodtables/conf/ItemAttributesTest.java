@@ -94,6 +94,19 @@ class ItemAttributesTest {
     }
 
     @Test
+    void numbersRenderInPlainNotationWithTheirValue() {
+        Map<String, AttributeValue> item = Map.of(
+                "a", AttributeValue.fromN("3E+1"),
+                "b", AttributeValue.fromN("9.9E+2"),
+                "c", AttributeValue.fromN("1.5E-7"),
+                "d", AttributeValue.fromN("21.50"),
+                "e", AttributeValue.fromNs(List.of("1E+3")));
+
+        assertThat(ItemAttributes.toJson(item))
+                .isEqualTo("{\"a\":30,\"b\":990,\"c\":0.00000015,\"d\":21.50,\"e\":[1000]}");
+    }
+
+    @Test
     void aPayloadRendersBackToItsCanonicalJson() throws Exception {
         String canonical = "{\"a\":[1,\"b\",false],\"pos\":{\"x\":1.5,\"y\":-2},\"unit\":\"°C\"}";
 
