@@ -4,6 +4,7 @@ import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -54,7 +55,9 @@ final class ArchiveSink
         this.config = config;
         this.periodRows = periodRows;
         this.files = FileSink.forBulkFormat(
-                        new Path(archivePath), ArchiveParquet.writerFactory(config.get(ConfigKeys.ARCHIVE_COLUMNS)))
+                        new Path(archivePath),
+                        ArchiveParquet.writerFactory(
+                                config.find(ConfigKeys.ARCHIVE_COLUMNS).orElse(List.of())))
                 .withBucketAssigner(new ByPartition())
                 .withRollingPolicy(OnCheckpointRollingPolicy.build())
                 .withOutputFileConfig(OutputFileConfig.builder()

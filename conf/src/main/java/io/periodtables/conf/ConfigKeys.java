@@ -227,9 +227,9 @@ public final class ConfigKeys {
             ConfigValues::archivePath);
     public static final ConfigKey<List<ArchiveColumn>> ARCHIVE_COLUMNS = key(
             "archive.columns",
-            "",
-            "payload fields the archive stores in typed columns: `name:type,…` with types "
-                    + "`double`, `bigint`, `string`, `boolean` (e.g. `temperature:double,status:string`)",
+            null,
+            "payload fields archived in typed Parquet columns: `name:type,…`, types `double`, `bigint`, "
+                    + "`string`, `boolean` (e.g. `temperature:double,status:string`)",
             ArchiveColumn::parseList);
     public static final ConfigKey<String> INPUT_DEVICE_FIELD =
             key("input.device-field", "deviceId", "JSON field holding the device id", ConfigValues::nonEmpty);

@@ -42,7 +42,7 @@ final class ArchiveSummary {
                             reader.files(partition),
                             partition.startsWith("late=")
                                     ? "late readings (no marker)"
-                                    : "not archived yet: no _SUCCESS");
+                                    : "open: no _SUCCESS until a run closes the period");
                 }
             }
         } catch (IOException e) {

@@ -109,7 +109,8 @@ class LocalRunnerITCase {
                         "Savepoint: file:",
                         "Data: dynalite at http://127.0.0.1:",
                         "One device: ./query/run-query range --device device-00007 --from ");
-        // The archive: each marked period's distinct keys are its table's items.
+        // The archive: each marked period's distinct keys are its table's items, and the drained
+        // stop left the period it ended in unmarked.
         Matcher archived = Pattern.compile("(?m)^period=(\\S+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)  archived$")
                 .matcher(out);
         int marked = 0;
@@ -124,6 +125,7 @@ class LocalRunnerITCase {
         }
         assertThat(out).contains("Archive " + archivePath.replaceAll("/$", ""));
         assertThat(marked).as(out).isGreaterThanOrEqualTo(3);
+        assertThat(out).as("the period open at the stop").contains("open: no _SUCCESS until a run closes the period");
         // The summary drew that device with the query CLI: a panel per metric of the fleet.
         Matcher chart = Pattern.compile("(?m)^Its chart: (\\S+\\.svg)$").matcher(out);
         assertThat(chart.find()).as(out).isTrue();
