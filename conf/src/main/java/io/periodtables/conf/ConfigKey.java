@@ -5,7 +5,7 @@ import java.util.function.Function;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * One configuration key: its name, default (or none), the meaning shown in the README, and
+ * One configuration key: its name, default (or none), the meaning shown in docs/configuration.md, and
  * how its text becomes a typed value. A parser signals a bad value with an
  * {@link IllegalArgumentException} whose message says what is accepted.
  *

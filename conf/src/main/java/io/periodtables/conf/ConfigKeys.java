@@ -14,7 +14,7 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Every configuration key of period-tables, with default and meaning: the single source from
- * which the README's configuration table is generated and against which unknown keys are
+ * which docs/configuration.md's table is generated and against which unknown keys are
  * refused.
  */
 @PublicEvolving
@@ -231,6 +231,19 @@ public final class ConfigKeys {
             "payload fields archived in typed Parquet columns: `name:type,…`, types `double`, `bigint`, "
                     + "`string`, `boolean` (e.g. `temperature:double,status:string`)",
             ArchiveColumn::parseList);
+    public static final ConfigKey<List<Duration>> ROLLUPS_EVERY = key(
+            "rollups.every",
+            null,
+            "rollup grains, e.g. `PT1M,PT1H`: per device and bucket count, min, max, sum, first, last of each "
+                    + "numeric field, in the period's rollups table (off unless set)",
+            Rollups::parseGrains);
+    public static final ConfigKey<List<String>> ROLLUPS_FIELDS = key(
+            "rollups.fields",
+            null,
+            "payload fields rolled up, comma-separated (default: every numeric top-level field)",
+            Rollups::parseFields);
+    public static final ConfigKey<Boolean> LATEST_ENABLED =
+            key("latest.enabled", "true", "keep each device's newest reading in `<prefix>_latest`", ConfigValues::bool);
     public static final ConfigKey<String> INPUT_DEVICE_FIELD =
             key("input.device-field", "deviceId", "JSON field holding the device id", ConfigValues::nonEmpty);
     public static final ConfigKey<String> INPUT_TIMESTAMP_FIELD =

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.annotation.PublicEvolving;
@@ -85,7 +86,7 @@ public final class ConfigLoader {
                 throw new ConfigException(
                         name,
                         "Unknown configuration key '" + name + "'" + suggestion(name)
-                                + "; see the configuration table in README.md");
+                                + "; see the table in docs/configuration.md");
             }
         }
         Map<String, String> text = new HashMap<>();
@@ -142,6 +143,12 @@ public final class ConfigLoader {
                     c.asText().get(ConfigKeys.LATE_POLICY.name()),
                     "must be late-table when archive.path is set: a late reading written to its period table "
                             + "would change a period whose archive is already complete");
+        }
+        for (Duration grain : c.find(ConfigKeys.ROLLUPS_EVERY).orElse(List.of())) {
+            Rollups.misfit(grain, c.get(ConfigKeys.TABLES_PERIOD)).ifPresent(why -> {
+                throw ConfigException.invalid(
+                        ConfigKeys.ROLLUPS_EVERY.name(), c.asText().get(ConfigKeys.ROLLUPS_EVERY.name()), why);
+            });
         }
         Capacity min = c.get(ConfigKeys.CAPACITY_CURRENT_MIN);
         Capacity max = c.get(ConfigKeys.CAPACITY_CURRENT_MAX);

@@ -3,8 +3,8 @@ package io.periodtables.conf;
 import org.apache.flink.annotation.Internal;
 
 /**
- * Renders {@link ConfigKeys} as the Markdown table of the README, so the documentation is
- * generated from the code (a test keeps the README in step). {@code main} prints it.
+ * Renders {@link ConfigKeys} as the Markdown table of docs/configuration.md, so the documentation
+ * is generated from the code (a test keeps the page in step). {@code main} prints it.
  */
 @Internal
 public final class ConfigTable {

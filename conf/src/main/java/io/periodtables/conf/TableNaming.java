@@ -82,6 +82,16 @@ public final class TableNaming implements Serializable {
         return prefix + "_rejected";
     }
 
+    /** The rollups table of {@code period} ({@link Rollups}). */
+    public String rollupsTable(Period period) {
+        return prefix + "_rollups_" + period.label();
+    }
+
+    /** The table holding each device's newest reading ({@link LatestTable}). */
+    public String latestTable() {
+        return prefix + "_latest";
+    }
+
     /** The table in which the sink writers report what they have written through ({@link WritersTable}). */
     public String writersTable() {
         return prefix + "_writers";
@@ -99,6 +109,10 @@ public final class TableNaming implements Serializable {
         String rest = tableName.substring(prefix.length() + 1);
         if (rest.equals("rejected")) {
             return Optional.of(new TableRef(tableName, TableRef.Kind.REJECTED, null, null));
+        }
+        if (rest.startsWith("rollups_")) {
+            return calendar.parseLabel(rest.substring(8))
+                    .map(p -> new TableRef(tableName, TableRef.Kind.ROLLUPS, p, null));
         }
         if (rest.startsWith("late_")) {
             try {
@@ -124,16 +138,18 @@ public final class TableNaming implements Serializable {
     /**
      * A table of ours, read back from its name.
      *
-     * @param period the period of a {@code PERIOD} table, else null
+     * @param period the period of a {@code PERIOD} or {@code ROLLUPS} table, else null
      * @param lateMonth the UTC write month of a {@code LATE} table, else null
      */
     @PublicEvolving
     public record TableRef(String name, Kind kind, Period period, YearMonth lateMonth) implements Serializable {
-        /** The three kinds of table the job writes. */
+        /** The kinds of table the rotation manages. */
         public enum Kind {
             PERIOD,
             LATE,
-            REJECTED
+            REJECTED,
+            /** The rollups of a period ({@link Rollups}): created, archived-gated and retired with its period table. */
+            ROLLUPS
         }
     }
 }

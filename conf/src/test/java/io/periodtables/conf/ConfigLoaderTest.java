@@ -74,7 +74,7 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> load("--tables.shard", "4"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("Unknown configuration key 'tables.shard' (did you mean 'tables.shards'?);"
-                        + " see the configuration table in README.md");
+                        + " see the table in docs/configuration.md");
     }
 
     @Test

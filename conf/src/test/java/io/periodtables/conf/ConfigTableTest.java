@@ -13,13 +13,15 @@ class ConfigTableTest {
     private static final String END = "<!-- config-table:end -->";
 
     @Test
-    void readmeConfigurationTableMatchesTheCode() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+    void theConfigurationPageTableMatchesTheCode() throws Exception {
+        String readme = Files.readString(Path.of("..", "docs", "configuration.md"));
         int start = readme.indexOf(START);
         int end = readme.indexOf(END);
-        assertThat(start).as("README.md has the config table markers").isGreaterThanOrEqualTo(0);
+        assertThat(start)
+                .as("docs/configuration.md has the config table markers")
+                .isGreaterThanOrEqualTo(0);
         assertThat(readme.substring(start + START.length(), end))
-                .as("README.md's configuration table; regenerate it with ConfigTable.main")
+                .as("docs/configuration.md's table; regenerate it with ConfigTable.main")
                 .isEqualTo(ConfigTable.markdown());
     }
 
