@@ -36,9 +36,14 @@ public final class TableBudget {
         return ceilDiv(retention, period) + 2;
     }
 
-    /** Tables kept with {@code retention}: period tables, late tables, the rejected and the writers table. */
+    /**
+     * Tables kept with {@code retention}: period tables (twice with rollups: each period has a
+     * rollups table), late tables, the rejected and the writers table, and the latest table.
+     */
     public long tables(Duration retention) {
-        return periodTables(retention) + ceilDiv(retention, SHORTEST_MONTH) + 1 + 1 + 1;
+        long perPeriod = config.find(ConfigKeys.ROLLUPS_EVERY).isPresent() ? 2 : 1;
+        long latest = config.get(ConfigKeys.LATEST_ENABLED) ? 1 : 0;
+        return perPeriod * periodTables(retention) + ceilDiv(retention, SHORTEST_MONTH) + 1 + 1 + 1 + latest;
     }
 
     /** Provisioned WCU with {@code retention}: the tiers' write units over the period tables kept. */

@@ -20,6 +20,11 @@ public final class UserMetrics {
     public static final String READINGS_LATE = "readingsLate";
     public static final String WINDOW_FIRES = "windowFires";
     public static final String WINDOW_FIRED_READINGS = "windowFiredReadings";
+    public static final String ROLLUP_READINGS = "rollupReadings";
+    public static final String ROLLUP_DUPLICATES = "rollupDuplicates";
+    public static final String ROLLUP_BUCKETS_WRITTEN = "rollupBucketsWritten";
+    public static final String LATEST_PUTS = "latestPuts";
+    public static final String LATEST_NOT_NEWER = "latestNotNewer";
     // the sink
     public static final String RECORDS_WRITTEN = "recordsWritten";
     public static final String BATCHES = "batches";

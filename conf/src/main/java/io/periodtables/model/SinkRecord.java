@@ -8,7 +8,8 @@ import org.apache.flink.util.Preconditions;
 /**
  * What the period-table sink consumes, and what the job's source yields: a reading for the table
  * of its period (chosen from event time), a reading for the late table (the UTC month of the
- * event-time watermark that made it late), or a rejection for the rejected table. Serialized by
+ * event-time watermark that made it late), a rejection for the rejected table, or a prebuilt item
+ * for a named table (rollups). Serialized by
  * the explicit, versioned {@link SinkRecordSerializer}.
  */
 @PublicEvolving
@@ -23,19 +24,44 @@ public final class SinkRecord {
         /** The late table of the month of {@link #lateAtMillis()}. */
         LATE,
         /** The rejected table. */
-        REJECTED
+        REJECTED,
+        /** A prebuilt item for a named table: a rollup bucket ({@code io.periodtables.conf.Rollups}). */
+        ITEM
     }
 
     private final Kind kind;
     private final Reading reading;
     private final Rejection rejection;
     private final long lateAtMillis;
+    private final String table;
+    private final String itemJson;
 
     private SinkRecord(Kind kind, Reading reading, Rejection rejection, long lateAtMillis) {
+        this(kind, reading, rejection, lateAtMillis, null, null);
+    }
+
+    private SinkRecord(
+            Kind kind, Reading reading, Rejection rejection, long lateAtMillis, String table, String itemJson) {
         this.kind = kind;
         this.reading = reading;
         this.rejection = rejection;
         this.lateAtMillis = lateAtMillis;
+        this.table = table;
+        this.itemJson = itemJson;
+    }
+
+    /**
+     * A prebuilt item for {@code table}, as the JSON object {@code io.periodtables.conf.ItemAttributes}
+     * reads (S, N and M attributes only): rollup buckets, which the job builds itself.
+     */
+    public static SinkRecord item(String table, String itemJson) {
+        return new SinkRecord(
+                Kind.ITEM,
+                null,
+                null,
+                UNKNOWN,
+                Preconditions.checkNotNull(table, "table"),
+                Preconditions.checkNotNull(itemJson, "itemJson"));
     }
 
     /** A reading for the table of its period. */
@@ -78,6 +104,18 @@ public final class SinkRecord {
         return lateAtMillis;
     }
 
+    /** The table of an {@code ITEM} record. */
+    public String table() {
+        Preconditions.checkState(table != null, "a %s record names no table", kind);
+        return table;
+    }
+
+    /** The item of an {@code ITEM} record, as a JSON object. */
+    public String itemJson() {
+        Preconditions.checkState(itemJson != null, "a %s record holds no prebuilt item", kind);
+        return itemJson;
+    }
+
     /** The rejection of a {@code REJECTED} record. */
     public Rejection rejection() {
         Preconditions.checkState(rejection != null, "a %s record holds a reading, not a rejection", kind);
@@ -90,16 +128,18 @@ public final class SinkRecord {
                 && kind == r.kind
                 && lateAtMillis == r.lateAtMillis
                 && Objects.equals(reading, r.reading)
-                && Objects.equals(rejection, r.rejection);
+                && Objects.equals(rejection, r.rejection)
+                && Objects.equals(table, r.table)
+                && Objects.equals(itemJson, r.itemJson);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(kind, reading, rejection, lateAtMillis);
+        return Objects.hash(kind, reading, rejection, lateAtMillis, table, itemJson);
     }
 
     @Override
     public String toString() {
-        return kind + ":" + (reading != null ? reading : rejection);
+        return kind + ":" + (reading != null ? reading : rejection != null ? rejection : table + " " + itemJson);
     }
 }

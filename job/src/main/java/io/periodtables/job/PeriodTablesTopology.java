@@ -3,19 +3,23 @@ package io.periodtables.job;
 import io.periodtables.archive.Archive;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.Rollups;
 import io.periodtables.conf.UserMetrics;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.rotation.Rotation;
 import io.periodtables.rotation.TableLoad;
+import io.periodtables.sink.LatestSink;
 import io.periodtables.sink.PeriodTableSink;
 import java.time.Clock;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
+import org.apache.flink.streaming.api.datastream.DataStreamUtils;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
@@ -116,6 +120,20 @@ public final class PeriodTablesTopology {
                 .sinkTo(sink(config, RotationWiring.LATE_WRITERS))
                 .uid("late-rejected-sink")
                 .name("DynamoDB late and rejected");
+        Rollups.of(config)
+                .ifPresent(rollups -> DataStreamUtils.reinterpretAsKeyedStream(
+                                periodRecords, record -> record.reading().deviceId(), Types.STRING)
+                        .process(new RollupBuckets(config, rollups), TypeInformation.of(SinkRecord.class))
+                        .uid("rollups")
+                        .name("Rollups")
+                        .sinkTo(sink(config, null))
+                        .uid("rollups-sink")
+                        .name("DynamoDB rollups"));
+        if (config.get(ConfigKeys.LATEST_ENABLED)) {
+            // One writer per sink's input: the period records' chained to the windows, the late ones'.
+            periodRecords.sinkTo(new LatestSink(config)).uid("latest-sink").name("DynamoDB latest");
+            late.sinkTo(new LatestSink(config)).uid("latest-late-sink").name("DynamoDB latest (late)");
+        }
         if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
             Archive.attach(periodRecords.union(late), config, new StoredItems(config));
             LOG.info(
@@ -135,12 +153,11 @@ public final class PeriodTablesTopology {
         RotationWiring.attach(timed, load, config);
     }
 
+    /** A period-table sink; with a writer group its writers report what they have written through. */
     private static PeriodTableSink sink(PeriodTablesConfig config, String writerGroup) {
-        return PeriodTableSink.builder()
-                .config(config)
-                .missingTableHandler(Rotation.tableOwner())
-                .writerGroup(writerGroup)
-                .build();
+        PeriodTableSink.Builder builder =
+                PeriodTableSink.builder().config(config).missingTableHandler(Rotation.tableOwner());
+        return (writerGroup == null ? builder : builder.writerGroup(writerGroup)).build();
     }
 
     /**

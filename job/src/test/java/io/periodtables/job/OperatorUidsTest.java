@@ -40,7 +40,9 @@ class OperatorUidsTest {
                 "kinesis.stream-arn",
                 "arn:aws:kinesis:us-east-1:000000000000:stream/readings",
                 "archive.path",
-                "file:///tmp/period-tables-archive")));
+                "file:///tmp/period-tables-archive",
+                "rollups.every",
+                "PT1M,PT1H")));
 
         assertThat(inGraph)
                 .contains("period-sink", "period-rotation", "generator-source", "kinesis-source", "archive-sink");

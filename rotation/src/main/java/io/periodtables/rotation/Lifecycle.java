@@ -136,6 +136,7 @@ public final class Lifecycle implements Serializable {
         Instant end;
         switch (table.kind()) {
             case PERIOD:
+            case ROLLUPS:
                 end = table.period().end();
                 break;
             case LATE:
@@ -158,6 +159,8 @@ public final class Lifecycle implements Serializable {
                 Period current = calendar.periodOf(instant);
                 keep.add(naming.periodTable(current));
                 keep.add(naming.periodTable(calendar.next(current)));
+                keep.add(naming.rollupsTable(current));
+                keep.add(naming.rollupsTable(calendar.next(current)));
             } catch (IllegalArgumentException outsideLabelledYears) {
                 // no table can be named for it, so none to keep
             }

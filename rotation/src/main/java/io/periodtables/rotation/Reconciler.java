@@ -1,6 +1,7 @@
 package io.periodtables.rotation;
 
 import io.periodtables.conf.CapacityTier;
+import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
@@ -70,6 +71,8 @@ final class Reconciler implements AutoCloseable {
     private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
 
     private final Writers writers;
+    /** Whether each period also has a rollups table ({@code rollups.every}). */
+    private final boolean rollups;
 
     private boolean read;
     private boolean passRunning;
@@ -100,6 +103,7 @@ final class Reconciler implements AutoCloseable {
         this.actual = new ActualTables(tables, naming, host);
         this.operations = new TableOperations(host);
         this.writers = writers;
+        this.rollups = config.find(ConfigKeys.ROLLUPS_EVERY).isPresent();
         this.lowering = new LoweringBound(lifecycle, plan, writers != null);
 
         this.retention = new RetentionSweep(
@@ -226,6 +230,9 @@ final class Reconciler implements AutoCloseable {
             beforeFirstRead.putIfAbsent(period, why);
             return;
         }
+        if (rollups) {
+            createRollups(period);
+        }
         String name = naming.periodTable(period);
         if (actual.contains(name) || operations.busy(name)) {
             return;
@@ -262,6 +269,25 @@ final class Reconciler implements AutoCloseable {
                     state.watermark,
                     lead,
                     table.created() ? "created" : "existed"));
+            reconcile(name);
+        });
+    }
+
+    /** The rollups table of a period is created with its period table, on-demand (its writes come in bursts). */
+    private void createRollups(Period period) {
+        String name = naming.rollupsTable(period);
+        if (actual.contains(name) || operations.busy(name)) {
+            return;
+        }
+        operations.start(name, "create", tables.ensureRollupsTable(period), (table, error) -> {
+            if (error != null) {
+                failed(name, "create", error);
+                return;
+            }
+            actual.put(table);
+            if (table.created()) {
+                LOG.info("Created table {} (on-demand) for the rollups of period {}", name, period.label());
+            }
             reconcile(name);
         });
     }

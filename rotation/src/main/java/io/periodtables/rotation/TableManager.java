@@ -169,12 +169,28 @@ public final class TableManager implements AutoCloseable {
         return creation.ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent(), 0);
     }
 
+    /**
+     * Ensures the rollups table of {@code period} (on-demand, never tiered): its writes come in
+     * bursts, every device's bucket at the same watermark, which on-demand capacity absorbs.
+     */
+    public CompletableFuture<ManagedTable> ensureRollupsTable(Period period) {
+        Map<String, String> tags = creation.baseTags("rollups");
+        tags.put(TAG_PERIOD_START, period.start().toString());
+        tags.put(TAG_PERIOD_END, period.end().toString());
+        return creation.ensure(
+                naming.rollupsTable(period),
+                Capacity.ON_DEMAND,
+                tags,
+                config.ttl().isPresent(),
+                0);
+    }
+
     /** Ensures the rejected table (on-demand, never tiered, no TTL). */
     public CompletableFuture<ManagedTable> ensureRejectedTable() {
         return creation.ensure(naming.rejectedTable(), Capacity.ON_DEMAND, creation.baseTags("rejected"), false, 0);
     }
 
-    /** Ensures a period, late or rejected table of this prefix by its name; any other name fails. */
+    /** Ensures a period, rollups, late or rejected table of this prefix by its name; any other name fails. */
     public CompletableFuture<ManagedTable> ensureTable(String tableName) {
         Optional<TableNaming.TableRef> ref = naming.parse(tableName);
         if (ref.isEmpty()) {
@@ -187,6 +203,8 @@ public final class TableManager implements AutoCloseable {
                 return ensure(ref.get().period());
             case LATE:
                 return ensureLateTable(ref.get().lateMonth());
+            case ROLLUPS:
+                return ensureRollupsTable(ref.get().period());
             default:
                 return ensureRejectedTable();
         }

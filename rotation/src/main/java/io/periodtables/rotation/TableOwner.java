@@ -83,7 +83,7 @@ final class TableOwner implements MissingTableHandler {
     public CompletableFuture<Verdict> ensureTable(String tableName, Arrival arrival, long eventTime) {
         Optional<TableNaming.TableRef> ref = naming.parse(tableName);
         if (ref.isEmpty() || ref.get().kind() != TableNaming.TableRef.Kind.PERIOD) {
-            // late and rejected tables: one per month and one, never input-driven beyond that
+            // late, rejected and rollups tables: one per month, one, and one per period, never input-driven beyond that
             return manager.ensureTable(tableName).thenApply(table -> Verdict.created());
         }
         Period period = ref.get().period();

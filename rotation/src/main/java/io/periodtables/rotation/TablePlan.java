@@ -122,10 +122,11 @@ final class TablePlan {
      * table's own period; for the late table of a month, the period holding the first instant of
      * the next month: its marker is written after the watermark passed the month's end, and late
      * rows are filed under the month of the watermark that made them late, so by then every row
-     * of the month's late table has reached the archive. Only for period and late tables.
+     * of the month's late table has reached the archive. A rollups table goes with its period's
+     * table (its rollups can be computed again from the archived readings).
      */
     Period archiveOf(TableNaming.TableRef table) {
-        if (table.kind() == TableNaming.TableRef.Kind.PERIOD) {
+        if (table.kind() == TableNaming.TableRef.Kind.PERIOD || table.kind() == TableNaming.TableRef.Kind.ROLLUPS) {
             return table.period();
         }
         // Never past the labelled years: a late table expires only by a watermark beyond its month's end.

@@ -3,6 +3,7 @@ package io.periodtables.sink;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.Period;
 import io.periodtables.conf.TableNaming;
 import io.periodtables.conf.UserMetrics;
@@ -99,7 +100,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
         if (context != null) {
             eventClock().watermark(context.currentWatermark());
         }
-        if (record.kind() != SinkRecord.Kind.REJECTED) {
+        if (record.kind() == SinkRecord.Kind.PERIOD || record.kind() == SinkRecord.Kind.LATE) {
             eventClock().reading(record.reading().eventMillis());
         }
         return switch (record.kind()) {
@@ -112,6 +113,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                                         : Instant.ofEpochMilli(record.lateAtMillis())),
                         record.reading());
             case REJECTED -> rejectionEntry(record.rejection());
+            case ITEM -> itemEntry(record.table(), record.itemJson());
         };
     }
 
@@ -180,6 +182,26 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                 0,
                 new TableWriteEntry.Origin(
                         arrival, eventClock().now(), eventClock().mark()));
+    }
+
+    /** A prebuilt item (a rollup bucket): built by the job, within DynamoDB's rules by construction. */
+    private TableWriteEntry itemEntry(String table, String itemJson) {
+        Map<String, AttributeValue> item;
+        try {
+            item = ItemAttributes.ofJsonObject(itemJson);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(
+                    "a prebuilt item for " + table + " is not a JSON object: " + itemJson, e);
+        }
+        return new TableWriteEntry(
+                table,
+                item,
+                DynamoDbItemSize.of(item),
+                0,
+                new TableWriteEntry.Origin(
+                        MissingTableHandler.Arrival.UNKNOWN,
+                        eventClock().now(),
+                        eventClock().mark()));
     }
 
     private TableWriteEntry rejected(Rejection rejection) {

@@ -1,0 +1,41 @@
+package io.periodtables.sink;
+
+import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.model.SinkRecord;
+import java.io.IOException;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+
+/**
+ * Keeps the latest table ({@code io.periodtables.conf.LatestTable}) up to date from the readings
+ * the period-table sink stores: per device the newest reading a writer has seen, put at most once
+ * a second per device and on every checkpoint, conditionally, so the stored one only ever moves
+ * forward in event time. At-least-once (a put is idempotent); no state of its own.
+ */
+@PublicEvolving
+public final class LatestSink implements Sink<SinkRecord> {
+    private static final long serialVersionUID = 1L;
+
+    private final PeriodTablesConfig config;
+
+    public LatestSink(PeriodTablesConfig config) {
+        this.config = config;
+    }
+
+    @Internal
+    @Override
+    public SinkWriter<SinkRecord> createWriter(WriterInitContext context) {
+        return new LatestWriter(config, context);
+    }
+
+    /** Flink 1.20 creates writers with a {@link WriterInitContext}; this older entry point is not supported. */
+    @Internal
+    @Override
+    @Deprecated
+    public SinkWriter<SinkRecord> createWriter(Sink.InitContext context) throws IOException {
+        throw new UnsupportedOperationException("LatestSink needs Flink's WriterInitContext (Flink 1.19+)");
+    }
+}
