@@ -14,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node emulator's process as {@link Dynalite} talks to it: commands go in as lines on its
- * standard input, its {@code LISTENING}/{@code STOPPED} lines come back as events, everything else
- * it prints goes to this JVM's log. Closing its standard input ends it, which is also what happens
+ * An emulator's child process (a node emulator, or {@link S3Emulator}'s JVM) as {@link Dynalite}
+ * talks to it: commands go in as lines on its standard input, its {@code LISTENING}/{@code STOPPED}
+ * lines come back as events, everything else it prints goes to this JVM's log. Closing its standard input ends it, which is also what happens
  * when this JVM dies.
  */
 final class NodeProcess {

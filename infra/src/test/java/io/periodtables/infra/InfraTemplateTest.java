@@ -254,13 +254,7 @@ class InfraTemplateTest {
 
         List<Statement> all = statements(EVERYTHING_SET);
         Statement objects = only(all, "s3:PutObject");
-        assertThat(objects.actions())
-                .containsExactlyInAnyOrder(
-                        "s3:GetObject",
-                        "s3:PutObject",
-                        "s3:DeleteObject",
-                        "s3:AbortMultipartUpload",
-                        "s3:ListMultipartUploadParts");
+        assertThat(objects.actions()).containsExactlyInAnyOrder("s3:GetObject", "s3:PutObject", "s3:DeleteObject");
         assertThat(objects.resources()).containsExactly("arn:aws:s3:::archive-bucket/fleet/archive/*");
         Statement listing = only(all, "s3:ListBucket");
         assertThat(listing.actions()).containsExactly("s3:ListBucket");

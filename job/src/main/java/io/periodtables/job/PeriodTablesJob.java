@@ -39,7 +39,12 @@ public final class PeriodTablesJob {
             env = StreamExecutionEnvironment.getExecutionEnvironment(LoopbackFlink.configuration("0"));
         }
         PeriodTablesConfig config = configure(args, local);
-        PeriodTablesTopology.build(env, config, Clock.systemUTC());
+        try {
+            PeriodTablesTopology.build(env, config, Clock.systemUTC());
+        } catch (ConfigException e) { // archive.path without a file system for its scheme
+            LOG.error(e.getMessage());
+            throw e;
+        }
         env.execute("period-tables");
     }
 

@@ -135,6 +135,7 @@ public final class PeriodTablesTopology {
             late.sinkTo(new LatestSink(config)).uid("latest-late-sink").name("DynamoDB latest (late)");
         }
         if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
+            ArchiveFileSystem.require(config.get(ConfigKeys.ARCHIVE_PATH));
             Archive.attach(periodRecords.union(late), config, new StoredItems(config));
             LOG.info(
                     "Archiving to {}: retention deletes a table only once its period's _SUCCESS marker is there",

@@ -10,9 +10,13 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
@@ -105,9 +109,18 @@ final class ReadCommands {
         @Option(
                 names = "--archive",
                 paramLabel = "PATH",
-                description = "The job's archive.path (file:///…, or s3://… with Flink's S3 file system on the class"
-                        + " path): periods whose tables were deleted are read from it.")
+                description = "The job's archive.path (file:///…, s3://…): periods whose tables were deleted are read"
+                        + " from it.")
         String archive;
+
+        @Option(
+                names = "--archive-option",
+                paramLabel = "KEY=VALUE",
+                description = "A setting of Flink's file system for --archive, as in Flink's configuration, e.g."
+                        + " s3.endpoint=http://127.0.0.1:9000, s3.path.style.access=true, s3.access-key=…,"
+                        + " s3.secret-key=…; repeatable. On AWS none is needed: the S3 file system uses the"
+                        + " default credential chain.")
+        Map<String, String> archiveOptions = new LinkedHashMap<>();
 
         Range(CliOptions.Streams streams) {
             super(streams);
@@ -122,6 +135,9 @@ final class ReadCommands {
             List<StoredReading> kept = new ArrayList<>();
             try (ReadingsQuery query = ReadingsQuery.create(config, QuerySettings.defaults())) {
                 if (archive != null) {
+                    if (!archiveOptions.isEmpty()) {
+                        FileSystem.initialize(Configuration.fromMap(archiveOptions), null);
+                    }
                     query.withArchive(archive);
                 }
                 QueryReport report = query.range(device, start, end, output(printer, kept));
