@@ -15,8 +15,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code query} command line (picocli): {@code range} and {@code latest} print a device's
- * readings ({@code --format json|table|csv}, {@code --chart file.svg}), {@code plan} sizes the
+ * The {@code query} command line (picocli): {@code range} and {@code latest} print readings,
+ * {@code rollup} (and {@code range --every}) a device's rollup buckets ({@code --format
+ * json|table|csv}, {@code --chart file.svg}), {@code plan} sizes the
  * tables, {@code cost} prices the real ones; {@code help COMMAND} and {@code --help} on each; {@code generate-completion} prints a
  * bash/zsh completion script. Besides its own options every command takes the job's
  * configuration as {@code --key value} or {@code --config file}, so the tables are found where
@@ -28,10 +29,11 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "query",
         synopsisSubcommandLabel = "COMMAND",
-        description = "Reads a device's readings back from period-tables' DynamoDB tables and sizes the tables.",
+        description = "Reads readings and rollups back from period-tables' DynamoDB tables and sizes the tables.",
         subcommands = {
             ReadCommands.Range.class,
-            ReadCommands.Latest.class,
+            ReadCommands.Rollup.class,
+            LatestCommand.class,
             PlanCommand.class,
             CostCommand.class,
             HelpCommand.class,
@@ -56,7 +58,7 @@ public final class QueryCli implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: range, latest, plan or cost");
+        throw new ParameterException(spec.commandLine(), "Missing a command: range, rollup, latest, plan or cost");
     }
 
     public static void main(String[] args) {
@@ -105,8 +107,11 @@ public final class QueryCli implements Runnable {
             if (type == ReadCommands.Range.class) {
                 return type.cast(new ReadCommands.Range(streams));
             }
-            if (type == ReadCommands.Latest.class) {
-                return type.cast(new ReadCommands.Latest(streams));
+            if (type == ReadCommands.Rollup.class) {
+                return type.cast(new ReadCommands.Rollup(streams));
+            }
+            if (type == LatestCommand.class) {
+                return type.cast(new LatestCommand(streams));
             }
             if (type == PlanCommand.class) {
                 return type.cast(new PlanCommand(streams));
