@@ -22,8 +22,8 @@ import picocli.CommandLine.Spec;
  * bash/zsh completion script. Besides its own options every command takes the job's
  * configuration as {@code --key value} or {@code --config file}, so the tables are found where
  * the job wrote them. Readings go to standard output, the report of what was read to standard
- * error. Exit status 0 on success, 2 for a bad command line or configuration, 1 when DynamoDB
- * could not answer.
+ * error. Exit status 0 on success, 2 for a bad command line or configuration or what is not stored
+ * ({@link NotStoredException}), 1 when DynamoDB could not answer.
  */
 @PublicEvolving
 @Command(
@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "%nEvery command also takes the job's configuration as --key value (e.g. --tables.prefix readings"
                     + " --tables.period PT1H --dynamodb.endpoint http://127.0.0.1:8000) or --config file.properties.",
-            "%nExit status: 0 done, 2 bad command line or configuration, 1 DynamoDB could not answer."
+            "%nExit status: 0 done, 2 bad command line or configuration, or not stored (no rollups of that range or"
+                    + " grain, no latest table), 1 DynamoDB could not answer."
         })
 public final class QueryCli implements Runnable {
     @Option(
