@@ -204,10 +204,20 @@ public final class ItemAttributes {
     /**
      * A number as people write it: the canonical payload keeps {@code 30.0} as {@code 3E+1} (its
      * text feeds the sort-key hash and cannot change), JSON shows {@code 30}; the value is the same.
+     * A number whose plain form would take more than {@value #PLAIN_MAX} characters ({@code 1e200})
+     * keeps its exponent.
      */
     private static String plain(String number) {
-        return number.indexOf('E') < 0 && number.indexOf('e') < 0 ? number : new BigDecimal(number).toPlainString();
+        if (number.indexOf('E') < 0 && number.indexOf('e') < 0) {
+            return number;
+        }
+        BigDecimal value = new BigDecimal(number);
+        // digits of the plain form: the unscaled value's, plus zeros added left or right of them
+        long length = value.precision() + Math.abs((long) value.scale());
+        return length <= PLAIN_MAX ? value.toPlainString() : number;
     }
+
+    static final int PLAIN_MAX = 48;
 
     private static void writeBinary(JsonGenerator generator, SdkBytes bytes) throws IOException {
         generator.writeString(Base64.getEncoder().encodeToString(bytes.asByteArrayUnsafe()));

@@ -100,10 +100,11 @@ class ItemAttributesTest {
                 "b", AttributeValue.fromN("9.9E+2"),
                 "c", AttributeValue.fromN("1.5E-7"),
                 "d", AttributeValue.fromN("21.50"),
-                "e", AttributeValue.fromNs(List.of("1E+3")));
+                "e", AttributeValue.fromNs(List.of("1E+3")),
+                "f", AttributeValue.fromN("1e200"));
 
         assertThat(ItemAttributes.toJson(item))
-                .isEqualTo("{\"a\":30,\"b\":990,\"c\":0.00000015,\"d\":21.50,\"e\":[1000]}");
+                .isEqualTo("{\"a\":30,\"b\":990,\"c\":0.00000015,\"d\":21.50,\"e\":[1000],\"f\":1e200}");
     }
 
     @Test

@@ -29,6 +29,7 @@ record RunCounts(long in, long written, long late, long rejected, long tablesCre
                 case PERIOD -> written += table.getValue();
                 case LATE -> late += table.getValue();
                 case REJECTED -> rejected += table.getValue();
+                case ROLLUPS -> {} // buckets, not readings
             }
         }
         return new RunCounts(

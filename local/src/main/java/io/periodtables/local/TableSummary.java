@@ -71,9 +71,11 @@ final class TableSummary {
                     .tableNames()
                     .subscribe(tables::add)
                     .join();
-            // period, late and rejected tables: the writers table holds bookkeeping, not readings
+            // period, late and rejected tables: the writers, latest and rollups tables hold no readings of their own
             tables = tables.stream()
-                    .filter(t -> naming.parse(t).isPresent())
+                    .filter(t -> naming.parse(t)
+                            .filter(r -> r.kind() != TableRef.Kind.ROLLUPS)
+                            .isPresent())
                     .sorted()
                     .collect(Collectors.toList());
             if (tables.isEmpty()) {

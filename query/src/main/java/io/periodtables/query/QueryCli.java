@@ -15,23 +15,25 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code query} command line (picocli): {@code range} and {@code latest} print a device's
- * readings ({@code --format json|table|csv}, {@code --chart file.svg}), {@code plan} sizes the
+ * The {@code query} command line (picocli): {@code range} and {@code latest} print readings,
+ * {@code rollup} (and {@code range --every}) a device's rollup buckets ({@code --format
+ * json|table|csv}, {@code --chart file.svg}), {@code plan} sizes the
  * tables, {@code cost} prices the real ones; {@code help COMMAND} and {@code --help} on each; {@code generate-completion} prints a
  * bash/zsh completion script. Besides its own options every command takes the job's
  * configuration as {@code --key value} or {@code --config file}, so the tables are found where
  * the job wrote them. Readings go to standard output, the report of what was read to standard
- * error. Exit status 0 on success, 2 for a bad command line or configuration, 1 when DynamoDB
- * could not answer.
+ * error. Exit status 0 on success, 2 for a bad command line or configuration or what is not stored
+ * ({@link NotStoredException}), 1 when DynamoDB could not answer.
  */
 @PublicEvolving
 @Command(
         name = "query",
         synopsisSubcommandLabel = "COMMAND",
-        description = "Reads a device's readings back from period-tables' DynamoDB tables and sizes the tables.",
+        description = "Reads readings and rollups back from period-tables' DynamoDB tables and sizes the tables.",
         subcommands = {
             ReadCommands.Range.class,
-            ReadCommands.Latest.class,
+            ReadCommands.Rollup.class,
+            LatestCommand.class,
             PlanCommand.class,
             CostCommand.class,
             HelpCommand.class,
@@ -40,7 +42,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "%nEvery command also takes the job's configuration as --key value (e.g. --tables.prefix readings"
                     + " --tables.period PT1H --dynamodb.endpoint http://127.0.0.1:8000) or --config file.properties.",
-            "%nExit status: 0 done, 2 bad command line or configuration, 1 DynamoDB could not answer."
+            "%nExit status: 0 done, 2 bad command line or configuration, or not stored (no rollups of that range or"
+                    + " grain, no latest table), 1 DynamoDB could not answer."
         })
 public final class QueryCli implements Runnable {
     @Option(
@@ -56,7 +59,7 @@ public final class QueryCli implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: range, latest, plan or cost");
+        throw new ParameterException(spec.commandLine(), "Missing a command: range, rollup, latest, plan or cost");
     }
 
     public static void main(String[] args) {
@@ -105,8 +108,11 @@ public final class QueryCli implements Runnable {
             if (type == ReadCommands.Range.class) {
                 return type.cast(new ReadCommands.Range(streams));
             }
-            if (type == ReadCommands.Latest.class) {
-                return type.cast(new ReadCommands.Latest(streams));
+            if (type == ReadCommands.Rollup.class) {
+                return type.cast(new ReadCommands.Rollup(streams));
+            }
+            if (type == LatestCommand.class) {
+                return type.cast(new LatestCommand(streams));
             }
             if (type == PlanCommand.class) {
                 return type.cast(new PlanCommand(streams));

@@ -1,18 +1,21 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.conf.Rollups;
 import io.periodtables.conf.TableNaming;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.apache.flink.configuration.Configuration;
@@ -21,21 +24,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
 
-/** The {@code range} and {@code latest} commands: a device's readings printed, and drawn with {@code --chart}. */
+/**
+ * The {@code range} and {@code rollup} commands: a device's readings, or its rollup buckets, of a
+ * time range printed, and drawn with {@code --chart}; what {@code latest} shares with them.
+ */
 final class ReadCommands {
 
     private ReadCommands() {}
 
-    /** Options both commands have. */
+    /** Options every reading command has. */
     abstract static class ReadCommand implements Callable<Integer> {
         @Option(
                 names = {"-h", "--help"},
                 usageHelp = true,
                 description = "Show this help and exit.")
         boolean help;
-
-        @Option(names = "--device", required = true, paramLabel = "ID", description = "The device id.")
-        String device;
 
         @Option(
                 names = "--format",
@@ -48,8 +51,9 @@ final class ReadCommands {
         @Option(
                 names = "--chart",
                 paramLabel = "FILE.svg",
-                description = "Also draw the readings: one line per numeric attribute, period boundaries dashed,"
-                        + " late readings as red crosses.")
+                description = "Also draw them: readings as one line per numeric attribute, period boundaries dashed,"
+                        + " late readings as red crosses; rollup buckets as the min-max band and the average line"
+                        + " of each field.")
         Path chart;
 
         /** The job's configuration keys: {@code --key value}, {@code --config file}. */
@@ -67,12 +71,15 @@ final class ReadCommands {
             return chart == null ? printer : printer.andThen(kept::add);
         }
 
-        void draw(List<StoredReading> readings, Instant from, Instant to, TableNaming naming) {
-            if (chart == null) {
-                return;
+        void draw(String device, List<StoredReading> readings, Instant from, Instant to, TableNaming naming) {
+            if (chart != null) {
+                write(ReadingChart.svg(device, readings, from, to, naming));
             }
+        }
+
+        void write(String svg) {
             try {
-                Files.writeString(chart, ReadingChart.svg(device, readings, from, to, naming), StandardCharsets.UTF_8);
+                Files.writeString(chart, svg, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write --chart " + chart + ": " + e.getMessage(), e);
             }
@@ -85,12 +92,11 @@ final class ReadCommands {
         }
     }
 
-    @Command(
-            name = "range",
-            sortOptions = false,
-            description = "Prints a device's readings of [--from, --to) in time order, from every period table,"
-                    + " shard and late table the range touches.")
-    static final class Range extends ReadCommand {
+    /** A device and a time range; rollup buckets of a grain. */
+    abstract static class TimeRangeCommand extends ReadCommand {
+        @Option(names = "--device", required = true, paramLabel = "ID", description = "The device id.")
+        String device;
+
         @Option(
                 names = "--from",
                 required = true,
@@ -106,6 +112,58 @@ final class ReadCommands {
                 description = "End, excluded; the same forms as --from.")
         String to;
 
+        @Option(names = "--field", paramLabel = "NAME", description = "With rollups: only this field's statistics.")
+        String field;
+
+        TimeRangeCommand(CliOptions.Streams streams) {
+            super(streams);
+        }
+
+        /** Prints the device's buckets of {@code grain} that start in {@code [start, end)}. */
+        int printRollups(PeriodTablesConfig config, Instant start, Instant end, Duration grain) {
+            RollupResult result;
+            try (ReadingsQuery query = ReadingsQuery.create(config, QuerySettings.defaults())) {
+                result = query.rollups(device, start, end, grain);
+            }
+            List<Rollups.Bucket> buckets = field == null
+                    ? result.buckets()
+                    : result.buckets().stream().map(this::onlyField).toList();
+            BucketOutput.Printer printer = BucketOutput.printer(format, streams.out(), device);
+            buckets.forEach(printer);
+            printer.finish();
+            streams.out().flush();
+            streams.err().print(result.summary());
+            if (field != null && buckets.stream().allMatch(b -> b.fields().isEmpty())) {
+                Set<String> fields = new TreeSet<>();
+                result.buckets().forEach(b -> fields.addAll(b.fields().keySet()));
+                streams.err()
+                        .println("note: no bucket holds --field " + field + " (fields: "
+                                + (fields.isEmpty() ? "none" : String.join(", ", fields)) + ")");
+            }
+            if (chart != null) {
+                write(RollupChart.svg(
+                        device, grain, buckets, start, end, config.calendar().zone()));
+            }
+            return 0;
+        }
+
+        private Rollups.Bucket onlyField(Rollups.Bucket bucket) {
+            Rollups.FieldStats stats = bucket.fields().get(field);
+            return new Rollups.Bucket(
+                    bucket.device(),
+                    bucket.grain(),
+                    bucket.startMillis(),
+                    bucket.readings(),
+                    stats == null ? Map.of() : Map.of(field, stats));
+        }
+    }
+
+    @Command(
+            name = "range",
+            sortOptions = false,
+            description = "Prints a device's readings of [--from, --to) in time order, from every period table,"
+                    + " shard and late table the range touches; with --every, its rollup buckets instead.")
+    static final class Range extends TimeRangeCommand {
         @Option(
                 names = "--archive",
                 paramLabel = "PATH",
@@ -122,6 +180,14 @@ final class ReadCommands {
                         + " default credential chain.")
         Map<String, String> archiveOptions = new LinkedHashMap<>();
 
+        @Option(
+                names = "--every",
+                paramLabel = "GRAIN",
+                converter = CliOptions.IsoDuration.class,
+                description = "Answer from the rollups tables: the buckets of this grain (one of the job's"
+                        + " rollups.every), as the rollup command prints them.")
+        Duration every;
+
         Range(CliOptions.Streams streams) {
             super(streams);
         }
@@ -131,6 +197,15 @@ final class ReadCommands {
             PeriodTablesConfig config = CliOptions.configuration(configuration);
             Instant start = CliOptions.instant("--from", from, config.calendar().zone());
             Instant end = CliOptions.instant("--to", to, config.calendar().zone());
+            if (every != null) {
+                if (archive != null) {
+                    throw new IllegalArgumentException("--archive holds readings, not rollups: drop it or --every");
+                }
+                return printRollups(config, start, end, every);
+            }
+            if (field != null) {
+                throw new IllegalArgumentException("--field selects a rollup field: it needs --every");
+            }
             ReadingOutput.Printer printer = format.printer(streams.out(), tableWidth(config.naming(), start));
             List<StoredReading> kept = new ArrayList<>();
             try (ReadingsQuery query = ReadingsQuery.create(config, QuerySettings.defaults())) {
@@ -145,46 +220,36 @@ final class ReadCommands {
                 streams.out().flush();
                 streams.err().print(report.summary());
             }
-            draw(kept, start, end, config.naming());
+            draw(device, kept, start, end, config.naming());
             return 0;
         }
     }
 
-    @Command(name = "latest", sortOptions = false, description = "Prints a device's newest readings, newest first.")
-    static final class Latest extends ReadCommand {
+    @Command(
+            name = "rollup",
+            sortOptions = false,
+            description = "Prints a device's rollup buckets of one grain that start in [--from, --to), in time order,"
+                    + " from the rollups tables of the periods the range touches: per bucket its readings and per"
+                    + " field count, min, max, avg, first and last.")
+    static final class Rollup extends TimeRangeCommand {
         @Option(
-                names = "--n",
-                paramLabel = "N",
-                defaultValue = "1",
-                description = "How many, 1-10000. Default: ${DEFAULT-VALUE}.")
-        int n;
+                names = "--every",
+                required = true,
+                paramLabel = "GRAIN",
+                converter = CliOptions.IsoDuration.class,
+                description = "The grain, one of the job's rollups.every, e.g. PT1H.")
+        Duration every;
 
-        Latest(CliOptions.Streams streams) {
+        Rollup(CliOptions.Streams streams) {
             super(streams);
         }
 
         @Override
         public Integer call() {
             PeriodTablesConfig config = CliOptions.configuration(configuration);
-            ReadingOutput.Printer printer = format.printer(streams.out(), tableWidth(config.naming(), Instant.now()));
-            try (ReadingsQuery query =
-                    ReadingsQuery.create(config, QuerySettings.defaults().withTablesInFlight(2))) {
-                QueryResult result = query.latest(device, n);
-                result.readings().forEach(printer);
-                printer.finish();
-                streams.out().flush();
-                streams.err().print(result.report().summary());
-                List<StoredReading> oldestFirst = new ArrayList<>(result.readings());
-                Collections.reverse(oldestFirst);
-                if (!oldestFirst.isEmpty()) {
-                    draw(
-                            oldestFirst,
-                            oldestFirst.get(0).eventTime(),
-                            oldestFirst.get(oldestFirst.size() - 1).eventTime().plusMillis(1),
-                            config.naming());
-                }
-            }
-            return 0;
+            Instant start = CliOptions.instant("--from", from, config.calendar().zone());
+            Instant end = CliOptions.instant("--to", to, config.calendar().zone());
+            return printRollups(config, start, end, every);
         }
     }
 }

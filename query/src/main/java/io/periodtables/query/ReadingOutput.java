@@ -23,9 +23,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * prints at the end, once it knows every attribute.
  */
 enum ReadingOutput {
-    /** {@code {"deviceId":…,"timestamp":…,"table":…,"shard":…,"sk":…,"ttl":…,"payload":{…}}} per line. */
+    /**
+     * {@code {"deviceId":…,"timestamp":…,"table":…,"shard":…,"sk":…,"ttl":…,"payload":{…}}} per line;
+     * no {@code shard} for a reading from the latest table, no {@code ttl} when the item has none.
+     */
     JSON,
-    /** Columns timestamp, table, shard, payload (compact JSON). */
+    /** Columns timestamp, table, shard ({@code -} for a reading from the latest table), payload (compact JSON). */
     TABLE,
     /** Header {@code timestamp,deviceId,table,shard,sk,ttl,<payload attributes, sorted>}; RFC 4180 quoting. */
     CSV;
@@ -47,10 +50,10 @@ enum ReadingOutput {
                         "payload"));
                 return new Printer(reading -> out.println(String.format(
                         Locale.ROOT,
-                        "%-24s  %-" + tableWidth + "s  %5d  %s",
+                        "%-24s  %-" + tableWidth + "s  %5s  %s",
                         WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()),
                         reading.table(),
-                        reading.shard(),
+                        reading.hasShard() ? Integer.toString(reading.shard()) : "-",
                         reading.payloadJson())));
             default:
                 List<StoredReading> all = new ArrayList<>();
@@ -88,7 +91,9 @@ enum ReadingOutput {
                     "timestamp",
                     WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()));
             g.writeStringField("table", reading.table());
-            g.writeNumberField("shard", reading.shard());
+            if (reading.hasShard()) {
+                g.writeNumberField("shard", reading.shard());
+            }
             g.writeStringField("sk", reading.sk());
             if (reading.ttl() != null) {
                 g.writeNumberField("ttl", reading.ttl());
@@ -102,6 +107,11 @@ enum ReadingOutput {
         return text.toString();
     }
 
+    /** The shard, or empty for a reading from the latest table. */
+    private static String shard(StoredReading reading) {
+        return reading.hasShard() ? Integer.toString(reading.shard()) : "";
+    }
+
     private static void printCsv(List<StoredReading> readings, PrintStream out) {
         Set<String> attributes = new TreeSet<>();
         readings.forEach(r -> attributes.addAll(r.payload().keySet()));
@@ -113,7 +123,7 @@ enum ReadingOutput {
                     WriteSharding.sortKeyInstant(r.eventTime().toEpochMilli()),
                     r.deviceId(),
                     r.table(),
-                    Integer.toString(r.shard()),
+                    shard(r),
                     r.sk(),
                     r.ttl() == null ? "" : r.ttl().toString()));
             for (String attribute : attributes) {
@@ -141,7 +151,7 @@ enum ReadingOutput {
         return json.substring(json.indexOf(':') + 1, json.length() - 1);
     }
 
-    private static String csvLine(List<String> cells) {
+    static String csvLine(List<String> cells) {
         StringBuilder line = new StringBuilder();
         for (String cell : cells) {
             if (line.length() > 0) {

@@ -2,6 +2,7 @@ package io.periodtables.query;
 
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
+import io.periodtables.conf.LatestTable;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.conf.TableNaming;
 import java.time.Clock;
@@ -25,7 +26,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  *       readings of the range (write months from {@code from - input.max-future} to now); tables are
  *       queried in parallel, every page is followed, and a period table that does not exist
  *       is reported in the {@link QueryReport}, not an error;
- *   <li>{@link #latest}: the newest {@code n} readings, walking the periods backwards.
+ *   <li>{@link #latest}: the newest {@code n} readings, walking the periods backwards;
+ *   <li>{@link #latestOf} and {@link #latestOfFleet}: the newest reading of devices, or of every
+ *       device, from the latest table ({@code <prefix>_latest});
+ *   <li>{@link #rollups}: a device's rollup buckets of one grain, from the rollups tables.
  * </ul>
  *
  * <p>With {@link #withArchive} a table that no longer exists is read from the archive. One reading is returned once even when a replay stored it in a period table and in a
@@ -41,6 +45,8 @@ public final class ReadingsQuery implements AutoCloseable {
     private final Clock clock;
     private final RangeReader ranges;
     private final LatestReader latest;
+    private final LatestTableReader latestTable;
+    private final RollupReader rollups;
     private ArchiveRanges archive;
 
     /** A query with a client of its own, from {@link DynamoDbClients}; {@link #close()} closes it. */
@@ -73,6 +79,9 @@ public final class ReadingsQuery implements AutoCloseable {
         this.ranges = new RangeReader(naming, reader, maxFuture, settings.tablesInFlight());
         this.latest =
                 new LatestReader(naming, new TableCatalog(client, retry, naming), reader, settings.tablesInFlight());
+        this.latestTable =
+                new LatestTableReader(client, retry, new LatestTable(client, naming), latest, settings.pageSize());
+        this.rollups = new RollupReader(client, retry, naming, settings.pageSize(), settings.tablesInFlight());
     }
 
     /**
@@ -115,6 +124,46 @@ public final class ReadingsQuery implements AutoCloseable {
         checkDevice(deviceId);
         Preconditions.checkArgument(n >= 1 && n <= 10_000, "--n must be 1-10000, was %s", n);
         return latest.read(deviceId, n);
+    }
+
+    /**
+     * The newest reading of each of {@code deviceIds} (in their order; a device without one is
+     * listed as not found), read consistently from the latest table; when that table does not
+     * exist, from the period and late tables as {@link #latest} finds it.
+     *
+     * @throws QueryFailedException when DynamoDB refuses or keeps failing a request
+     */
+    public LatestResult latestOf(List<String> deviceIds) {
+        Preconditions.checkArgument(!deviceIds.isEmpty(), "give at least one --device");
+        deviceIds.forEach(ReadingsQuery::checkDevice);
+        return latestTable.of(List.copyOf(deviceIds));
+    }
+
+    /**
+     * Every device's newest reading, sorted by device, from the latest table (a {@code Scan},
+     * eventually consistent, every page followed).
+     *
+     * @throws NotStoredException when the latest table does not exist
+     * @throws QueryFailedException when DynamoDB refuses or keeps failing a request
+     */
+    public LatestResult latestOfFleet() {
+        return latestTable.fleet();
+    }
+
+    /**
+     * The device's rollup buckets of {@code grain} that start in {@code [from, to)}, oldest first,
+     * from the rollups tables of the periods the range overlaps. Reads are eventually consistent.
+     *
+     * @throws NotStoredException when none of those rollups tables exists, or they hold other
+     *     grains but not {@code grain} (the message names them)
+     * @throws QueryFailedException when DynamoDB refuses or keeps failing a request
+     */
+    public RollupResult rollups(String deviceId, Instant from, Instant to, Duration grain) {
+        checkDevice(deviceId);
+        Preconditions.checkArgument(from.isBefore(to), "--from (%s) must be before --to (%s)", from, to);
+        Preconditions.checkArgument(
+                !grain.isNegative() && !grain.isZero(), "--every must be a positive duration, was %s", grain);
+        return rollups.read(deviceId, from, to, grain);
     }
 
     /** The configuration this query reads with. */

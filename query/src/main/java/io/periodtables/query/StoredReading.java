@@ -1,6 +1,7 @@
 package io.periodtables.query;
 
 import io.periodtables.conf.ItemAttributes;
+import io.periodtables.conf.LatestTable;
 import io.periodtables.conf.WriteSharding;
 import java.time.Instant;
 import java.util.Collections;
@@ -13,8 +14,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * One reading as a query found it: the device, the event time held by its sort key, the sort
  * key itself (which orders readings and identifies them: the same reading always has the same
- * {@code sk}), the table and shard it was read from, its payload attributes as stored, and its
- * {@code ttl} (epoch seconds) when the item has one.
+ * {@code sk}), the table and shard it was read from ({@link #UNKNOWN_SHARD} for a reading from
+ * the latest table, which keeps the table but not the shard), its payload attributes as stored,
+ * and its {@code ttl} (epoch seconds) when the item has one.
  */
 @PublicEvolving
 public record StoredReading(
@@ -25,6 +27,9 @@ public record StoredReading(
         int shard,
         Map<String, AttributeValue> payload,
         @Nullable Long ttl) {
+
+    /** The shard of a reading read from the latest table ({@code LatestTable}): it is not kept there. */
+    public static final int UNKNOWN_SHARD = -1;
 
     public StoredReading {
         payload = Collections.unmodifiableMap(new HashMap<>(payload));
@@ -48,6 +53,23 @@ public record StoredReading(
         }
         return new StoredReading(
                 deviceId, Instant.ofEpochMilli(WriteSharding.eventMillisOf(sk)), sk, table, shard, payload, ttl);
+    }
+
+    /** The newest reading of a device as the latest table holds it (no shard, no {@code ttl}). */
+    static StoredReading of(LatestTable.Latest latest) {
+        return new StoredReading(
+                latest.device(),
+                Instant.ofEpochMilli(WriteSharding.eventMillisOf(latest.sortKey())),
+                latest.sortKey(),
+                latest.table(),
+                UNKNOWN_SHARD,
+                latest.reading(),
+                null);
+    }
+
+    /** Whether the shard is known: not for a reading from the latest table. */
+    public boolean hasShard() {
+        return shard != UNKNOWN_SHARD;
     }
 
     /** The payload as a JSON object text (keys sorted): N as number, S as string, M, L, BOOL, NULL, B as base64. */

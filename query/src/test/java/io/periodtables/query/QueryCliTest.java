@@ -107,7 +107,8 @@ class QueryCliTest {
     @Test
     void badCommandLinesExitWithTwoAndSayWhatIsWrong() {
         assertThat(run()).isEqualTo(2);
-        assertThat(err()).contains("Missing a command: range, latest, plan or cost", "Usage: query [-h] COMMAND");
+        assertThat(err())
+                .contains("Missing a command: range, rollup, latest, plan or cost", "Usage: query [-h] COMMAND");
 
         assertThat(run("range", "--from", "2026-11-22", "--to", "2026-11-23")).isEqualTo(2);
         assertThat(err()).contains("Missing required option: '--device=ID'", "Usage: query range");
@@ -141,10 +142,10 @@ class QueryCliTest {
     void everyCommandHasHelpOnStandardOutput() {
         assertThat(run("--help")).isZero();
         assertThat(out())
-                .contains("Usage: query [-h] COMMAND", "range", "latest", "plan", "--config file.properties")
+                .contains("Usage: query [-h] COMMAND", "range", "rollup", "latest", "plan", "--config file.properties")
                 .doesNotContain("generate-completion");
 
-        for (String command : new String[] {"range", "latest", "plan"}) {
+        for (String command : new String[] {"range", "rollup", "latest", "plan"}) {
             out.reset();
             assertThat(run(command, "--help")).isZero();
             assertThat(out()).startsWith("Usage: query " + command);
@@ -153,6 +154,9 @@ class QueryCliTest {
             assertThat(out()).startsWith("Usage: query " + command);
         }
         assertThat(out()).contains("--events-per-second=R", "--item-bytes=B", "--sample=reading.json");
+        out.reset();
+        assertThat(run("rollup", "--help")).isZero();
+        assertThat(out()).contains("--every=GRAIN", "--field=NAME");
     }
 
     @Test

@@ -44,8 +44,8 @@ class ArchiveITCase {
         ReliabilityRun run = ReliabilityRun.of(config("arch_once", archive), Fleet.standard())
                 .execute(new TestSource.Hooks(), env -> env.enableCheckpointing(200));
 
-        ArchiveCheck.Archived archived =
-                ArchiveCheck.assertMatchesTables(run, new ArchiveReader(archive.toUri().toString()), DYNAMODB.emulator());
+        ArchiveCheck.Archived archived = ArchiveCheck.assertMatchesTables(
+                run, new ArchiveReader(archive.toUri().toString()), DYNAMODB.emulator());
         ArchiveDuckDb.assertReadsLikeTheTables(run, archived.tables(), archived.rows());
     }
 

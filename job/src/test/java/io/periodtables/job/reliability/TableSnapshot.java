@@ -31,8 +31,9 @@ final class TableSnapshot {
         Set<String> tables = new TreeSet<>();
         Set<String> lateTables = new TreeSet<>();
         for (String table : client.listTablesPaginator().tableNames()) {
-            if (naming.parse(table).isEmpty()) {
-                continue; // another prefix's table, even one that starts like ours (prefix_x_...)
+            var kind = naming.parse(table).map(TableNaming.TableRef::kind);
+            if (kind.isEmpty() || kind.get() == TableNaming.TableRef.Kind.ROLLUPS) {
+                continue; // another prefix's table (even one that starts like ours), or rollups (RollupsITCase)
             }
             tables.add(table);
             boolean late = naming.isLateTable(table);
