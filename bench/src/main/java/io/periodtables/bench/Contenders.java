@@ -39,6 +39,7 @@ final class Contenders {
     static final String STOCK = "stock-sink";
     static final String RAW = "raw-sdk";
     static final String JOB = "full-job";
+    static final String JOB_ROLLUPS = "full-job-rollups";
 
     /** Checkpoint interval of the Flink contenders: the job's default. */
     static final long CHECKPOINT_MILLIS = 10_000;
@@ -114,6 +115,23 @@ final class Contenders {
         Tables.create(admin, table);
         Reading[] readings = Arrays.copyOf(PrebuiltReadings.all(), n);
         return timed(RAW + "-" + inFlight, run, config, () -> RawBatchLoop.write(config, table, readings, inFlight));
+    }
+
+    /** The full job with rollups of two grains ({@code rollups.every=PT1M,PT1H}), against {@link #fullJob}. */
+    Measurement fullJobWithRollups(int run) throws Exception {
+        Map<String, String> keys = BenchConfigs.fleet(
+                "b" + PREFIXES.incrementAndGet() + JOB_ROLLUPS.replace("-", ""),
+                dynamoDb.endpoint(),
+                n,
+                DEVICES,
+                start,
+                SPAN);
+        keys.put("rollups.every", "PT1M,PT1H");
+        PeriodTablesConfig config = BenchConfigs.load(keys);
+        JobGraph graph = BenchCluster.graphOf(
+                CHECKPOINT_MILLIS,
+                env -> PeriodTablesTopology.build(env, config, PrebuiltReadings.jsonRecords(config, n)));
+        return timed(JOB_ROLLUPS, run, config, () -> cluster.run(graph));
     }
 
     Measurement fullJob(int run) throws Exception {

@@ -67,7 +67,8 @@ final class E2eBench {
                         contenders.ourSink(round),
                         contenders.stockSink(round),
                         contenders.rawLoop(round, bestInFlight),
-                        contenders.fullJob(round));
+                        contenders.fullJob(round),
+                        contenders.fullJobWithRollups(round));
                 measured.forEach(m -> log(m.toString()));
                 all.addAll(measured);
             }
@@ -86,7 +87,7 @@ final class E2eBench {
                 Locale.ROOT,
                 "N = %,d readings per run (the seed reading, %d bytes as DynamoDB counts it),"
                         + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
-                        + " (our-sink, stock-sink, raw-sdk, full-job) after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."
+                        + " (our-sink, stock-sink, raw-sdk, full-job, full-job-rollups: the same with rollups.every=PT1M,PT1H) after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."
                         + " Each sink at its defaults (ours: 16 requests in flight, 1 s buffer time; stock: 50 in flight, 5 s),"
                         + " checkpoints every 10 s; the sinks read pre-built readings, the full job their pre-built JSON records (parsed in its source, as Kinesis records are)."
                         + " Wall time from job submission to its end; CPU of the client JVM (with and without its JIT compilation, a"
@@ -101,7 +102,7 @@ final class E2eBench {
         md.append(
                 "| contender | readings/s median (min–max) | client CPU s per 1,000 readings | same, JIT excluded | dynalite CPU s per 1,000 |\n");
         md.append("|---|---|---|---|---|\n");
-        for (String c : List.of(Contenders.OURS, Contenders.STOCK, raw, Contenders.JOB)) {
+        for (String c : List.of(Contenders.OURS, Contenders.STOCK, raw, Contenders.JOB, Contenders.JOB_ROLLUPS)) {
             List<Measurement> runs = rounds(all, c);
             md.append("| ")
                     .append(c)
@@ -154,6 +155,18 @@ final class E2eBench {
                 Stats.of(jobVsStock).format("%.3f"),
                 Stats.of(cpuVsStock).format("%.2f"),
                 Stats.of(compiledVsStock).format("%.2f")));
+        List<Double> rollupsVsJob = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            rollupsVsJob.add(find(all, Contenders.JOB_ROLLUPS, r).readingsPerSecond()
+                    / find(all, Contenders.JOB, r).readingsPerSecond());
+        }
+        md.append(String.format(
+                Locale.ROOT,
+                "%nRollups: full-job-rollups / full-job readings/s, per round: %s; median **%s** (target ≥ 0.9).%n",
+                rollupsVsJob.stream()
+                        .map(v -> String.format(Locale.ROOT, "%.3f", v))
+                        .toList(),
+                Stats.of(rollupsVsJob).format("%.3f")));
         md.append("\nRaw loop concurrency sweep (one run each, in-flight requests → readings/s): ");
         List<String> sweep = new ArrayList<>();
         for (Measurement m : all) {

@@ -70,8 +70,12 @@ final class Tables {
         return count;
     }
 
+    /** Items of the prefix's reading tables: not the writers' and latest tables' bookkeeping, nor rollups. */
     static long countWithPrefix(DynamoDbClient client, String prefix) {
         return withPrefix(client, prefix).stream()
+                .filter(t -> !t.equals(prefix + "_writers")
+                        && !t.equals(prefix + "_latest")
+                        && !t.startsWith(prefix + "_rollups_"))
                 .mapToLong(t -> count(client, t))
                 .sum();
     }

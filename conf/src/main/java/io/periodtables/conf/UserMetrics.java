@@ -25,6 +25,7 @@ public final class UserMetrics {
     public static final String ROLLUP_BUCKETS_WRITTEN = "rollupBucketsWritten";
     public static final String LATEST_PUTS = "latestPuts";
     public static final String LATEST_NOT_NEWER = "latestNotNewer";
+    public static final String LATEST_REFUSED = "latestRefused";
     // the sink
     public static final String RECORDS_WRITTEN = "recordsWritten";
     public static final String BATCHES = "batches";

@@ -30,6 +30,8 @@ class InfraTemplateTest {
     private static final String WRITERS_TABLE =
             "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TablePrefix}_writers";
     private static final Set<String> WRITERS_ACTIONS = Set.of("dynamodb:PutItem", "dynamodb:Query");
+    private static final String LATEST_TABLE =
+            "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TablePrefix}_latest";
     private static final Set<String> UNSCOPED_ACTIONS = Set.of("dynamodb:ListTables", "cloudwatch:PutMetricData");
     private static final Set<String> TABLE_ACTIONS = Set.of(
             "dynamodb:CreateTable",
@@ -80,11 +82,15 @@ class InfraTemplateTest {
                 .filter(s -> PeriodTablesTemplate.texts(s.get("Action")).stream()
                         .anyMatch(a -> a.startsWith("dynamodb:") && !a.equals("dynamodb:ListTables")))
                 .toList();
-        assertThat(tableStatements).hasSize(3).allSatisfy(s -> {
-            boolean writers =
-                    PeriodTablesTemplate.texts(s.get("Action")).stream().anyMatch(WRITERS_ACTIONS::contains);
+        assertThat(tableStatements).hasSize(4).allSatisfy(s -> {
+            List<String> actions = PeriodTablesTemplate.texts(s.get("Action"));
             assertThat(s.path("Resource").path("Fn::Sub").asText())
-                    .isEqualTo(writers ? WRITERS_TABLE : TABLES_OF_PREFIX);
+                    .isEqualTo(
+                            actions.equals(List.of("dynamodb:PutItem"))
+                                    ? LATEST_TABLE
+                                    : actions.stream().anyMatch(WRITERS_ACTIONS::contains)
+                                            ? WRITERS_TABLE
+                                            : TABLES_OF_PREFIX);
         });
     }
 
@@ -95,7 +101,9 @@ class InfraTemplateTest {
         for (Statement s : statements(parameters)) {
             if (s.actions().stream().anyMatch(a -> a.startsWith("dynamodb:") && !UNSCOPED_ACTIONS.contains(a))) {
                 assertThat(s.actions()).as(s.sid()).allMatch(a -> a.startsWith("dynamodb:"));
-                String tables = s.actions().stream().anyMatch(WRITERS_ACTIONS::contains) ? "_writers" : "_*";
+                String tables = s.actions().equals(List.of("dynamodb:PutItem"))
+                        ? "_latest"
+                        : s.actions().stream().anyMatch(WRITERS_ACTIONS::contains) ? "_writers" : "_*";
                 assertThat(s.resources())
                         .as(s.sid())
                         .containsExactly("arn:aws:dynamodb:eu-west-1:123456789012:table/" + prefix + tables);

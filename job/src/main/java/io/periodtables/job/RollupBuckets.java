@@ -38,7 +38,8 @@ import org.apache.flink.util.Collector;
  * readings its period table holds) into the buckets of every grain of {@code rollups.every}, and
  * emits a bucket's item for its period's rollups table when the watermark passes the bucket's
  * end, again whenever a reading within the allowed lateness refines it, and never after the
- * period closes, when its state goes.
+ * period closes, when its state goes. The end of the input (a drained stop) writes every bucket
+ * as it stands and keeps them: a run resumed from the savepoint goes on with them.
  *
  * <p>A reading the input holds twice (same sort key: its item is written twice, stored once) is
  * counted once: the sort keys of the open periods are kept per device. Every aggregate is exact
@@ -127,7 +128,9 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             }
         }
         Period closing = rollups.calendar().periodOf(timestamp - lateness.toMillis());
-        if (closing.closesAt(lateness) == timestamp) {
+        // The watermark that ends the input (a drained stop) closes no period: the buckets are
+        // written as they stand and kept, so a run resumed from the savepoint completes them.
+        if (closing.closesAt(lateness) == timestamp && ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
             forget(device, closing, out);
         }
     }
@@ -150,23 +153,25 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         buckets.put(key, aggregate.encode());
     }
 
-    /** The period has closed: writes what changed since (none, as every bucket ended before), then drops its state. */
+    /**
+     * {@code period} has closed: writes what changed since (nothing, as every bucket ended before),
+     * then drops its state and that of any earlier period (one a drained stop left behind).
+     */
     private void forget(String device, Period period, Collector<SinkRecord> out) throws Exception {
         List<Long> keys = new ArrayList<>();
         for (Long key : buckets.keys()) {
-            long start = key / Rollups.MAX_GRAINS;
-            if (start >= period.startMillis() && start < period.endMillis()) {
+            if (key / Rollups.MAX_GRAINS < period.endMillis()) {
                 keys.add(key);
             }
         }
         for (long key : keys) {
-            emitIfChanged(device, period, (int) (key % Rollups.MAX_GRAINS), key / Rollups.MAX_GRAINS, out);
+            long start = key / Rollups.MAX_GRAINS;
+            emitIfChanged(device, rollups.calendar().periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
             buckets.remove(key);
         }
         Iterator<String> sks = seen.keys().iterator();
         while (sks.hasNext()) {
-            long t = WriteSharding.eventMillisOf(sks.next());
-            if (t >= period.startMillis() && t < period.endMillis()) {
+            if (WriteSharding.eventMillisOf(sks.next()) < period.endMillis()) {
                 sks.remove();
             }
         }

@@ -129,6 +129,7 @@ final class TableSummary {
             List<String> query = queryArgs(periods);
             out.println("One device: ./query/run-query " + String.join(" ", query));
             chart(query, out);
+            RollupSummary.print(config, query, out);
         }
     }
 

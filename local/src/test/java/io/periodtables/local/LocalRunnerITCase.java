@@ -76,7 +76,9 @@ class LocalRunnerITCase {
                 "--tables.retention",
                 "PT1H",
                 "--tables.prefix",
-                "localrun");
+                "localrun",
+                "--rollups.every",
+                "PT10S,PT1M");
         run.awaitOutput("readings/s | in ");
         Matcher pid = DYNAMODB_PID.matcher(run.stdout());
         assertThat(pid.find()).as(run.stdout()).isTrue();
@@ -131,6 +133,13 @@ class LocalRunnerITCase {
         assertThat(chart.find()).as(out).isTrue();
         assertThat(Files.readString(workDir.resolve(chart.group(1))))
                 .contains("device-00007: ", ">temperature<", ">humidity<", ">pressure<");
+        // Its last buckets of the finest grain, read from the rollups tables, and their chart.
+        assertThat(out).contains("Its rollups: ./query/run-query rollup --device device-00007 ");
+        Matcher rollupChart = Pattern.compile("(?m)^Its rollup chart \\(min-max band, average line\\): (\\S+\\.svg)$")
+                .matcher(out);
+        assertThat(rollupChart.find()).as(out).isTrue();
+        assertThat(Files.readString(workDir.resolve(rollupChart.group(1))))
+                .contains("line: average   band: minimum to maximum", ">temperature<");
     }
 
     /**

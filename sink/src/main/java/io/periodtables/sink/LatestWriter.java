@@ -4,6 +4,7 @@ import io.periodtables.conf.Backoff;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.DynamoDbClients;
 import io.periodtables.conf.DynamoDbFailure;
+import io.periodtables.conf.DynamoDbItemSize;
 import io.periodtables.conf.ItemAttributes;
 import io.periodtables.conf.LatestTable;
 import io.periodtables.conf.PeriodTablesConfig;
@@ -25,15 +26,22 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The writer of {@link LatestSink}: the newest reading per device since the last put (by sort
  * key, whose text order is event-time order), sent once a second and at every checkpoint as
  * conditional puts, at most {@value #MAX_IN_FLIGHT} at a time; throttled and failed puts are
- * retried with backoff up to {@code sink.max-attempts}, then the job fails.
+ * retried with backoff, a missing table created, up to twice {@code sink.max-attempts}, then the
+ * job fails. A reading the
+ * period-table sink rejects is never the latest; one whose latest item DynamoDB refuses (too
+ * large with its key) is counted ({@code latestRefused}) and skipped.
  */
 final class LatestWriter implements SinkWriter<SinkRecord> {
+    private static final Logger LOG = LoggerFactory.getLogger(LatestWriter.class);
     static final int MAX_IN_FLIGHT = 32;
     static final long INTERVAL_MILLIS = 1000;
     /** More devices waiting than this are sent at once, not at the next interval. */
@@ -45,14 +53,20 @@ final class LatestWriter implements SinkWriter<SinkRecord> {
     private final LatestTable table;
     private final MailboxExecutor mailbox;
     private final ProcessingTimeService time;
-    private final Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5));
+    /** Slower than the period-table sink's (50 ms to 5 s): when DynamoDB fails as a whole, that sink says so first. */
+    private final Backoff backoff = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10));
+
     private final int maxAttempts;
     private final Counter puts;
     private final Counter notNewer;
+    private final Counter refused;
+    private final ReadingItems items;
 
-    private final Map<String, LatestTable.Latest> pending = new HashMap<>();
+    private final Map<String, Newest> pending = new HashMap<>();
     private final ArrayDeque<Attempt> queue = new ArrayDeque<>();
-    private final CompletableFuture<Void> ready;
+    /** The table's creation, while one runs (after a put found it missing). */
+    private CompletableFuture<Void> creating;
+
     private int inFlight;
     private int waitingRetries;
     private Throwable failure;
@@ -70,7 +84,8 @@ final class LatestWriter implements SinkWriter<SinkRecord> {
         MetricGroup metrics = UserMetrics.of(context.metricGroup());
         this.puts = metrics.counter(UserMetrics.LATEST_PUTS);
         this.notNewer = metrics.counter(UserMetrics.LATEST_NOT_NEWER);
-        this.ready = table.ensure();
+        this.refused = metrics.counter(UserMetrics.LATEST_REFUSED);
+        this.items = new ReadingItems(config);
         schedule();
     }
 
@@ -100,44 +115,54 @@ final class LatestWriter implements SinkWriter<SinkRecord> {
         Reading reading = record.reading();
         String sk = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
                 .sk();
-        LatestTable.Latest known = pending.get(reading.deviceId());
+        Newest known = pending.get(reading.deviceId());
         if (known != null && known.sortKey().compareTo(sk) >= 0) {
             return;
         }
-        pending.put(reading.deviceId(), new LatestTable.Latest(reading.deviceId(), sk, tableName, payload(reading)));
+        pending.put(reading.deviceId(), new Newest(reading, sk, tableName));
         if (pending.size() >= MAX_PENDING) {
             send();
         }
     }
 
-    private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> payload(Reading reading) {
+    /** A device's newest reading since the last send; its item is built only when it is sent. */
+    private record Newest(Reading reading, String sortKey, String table) {}
+
+    /** The latest table's item of {@code newest}, or null when it has none (never stored, or too large). */
+    private LatestTable.Latest latest(Newest newest) {
+        Map<String, AttributeValue> item;
         try {
-            return ItemAttributes.ofJsonObject(reading.payloadJson());
-        } catch (IOException notAnObject) {
-            return Map.of();
+            item = new HashMap<>(items.item(newest.reading()));
+        } catch (IllegalArgumentException rejectedBySink) {
+            return null; // the period-table sink stores it as a rejection, not a reading
         }
+        item.remove(ItemAttributes.PK);
+        item.remove(ItemAttributes.SK);
+        item.remove(ItemAttributes.TTL);
+        LatestTable.Latest latest =
+                new LatestTable.Latest(newest.reading().deviceId(), newest.sortKey(), newest.table(), item);
+        if (DynamoDbItemSize.of(latest.item()) > DynamoDbItemSize.MAX_ITEM_BYTES) {
+            refused.inc(); // within 400 KB as a reading, above it with the latest table's key and table
+            return null;
+        }
+        return latest;
     }
 
     /** Everything pending goes to the queue, and the queue to DynamoDB as far as the window allows. */
     private void send() {
-        for (LatestTable.Latest latest : pending.values()) {
-            queue.add(new Attempt(latest, 0));
+        for (Newest newest : pending.values()) {
+            LatestTable.Latest latest = latest(newest);
+            if (latest != null) {
+                queue.add(new Attempt(latest, 0));
+            }
         }
         pending.clear();
         pump();
     }
 
     private void pump() {
-        if (!ready.isDone()) {
-            ready.whenComplete((ok, error) -> mailbox.execute(
-                    () -> {
-                        if (error != null && failure == null) {
-                            failure = error;
-                        }
-                        pump();
-                    },
-                    "latest table ready"));
-            return;
+        if (creating != null) {
+            return; // resumed when the table is there
         }
         while (inFlight < MAX_IN_FLIGHT && !queue.isEmpty()) {
             Attempt attempt = queue.poll();
@@ -152,28 +177,44 @@ final class LatestWriter implements SinkWriter<SinkRecord> {
         inFlight--;
         if (error == null) {
             (stored ? puts : notNewer).inc();
-        } else {
-            DynamoDbFailure.Kind kind = DynamoDbFailure.classify(error);
-            boolean retryable = kind == DynamoDbFailure.Kind.THROTTLED
-                    || kind == DynamoDbFailure.Kind.TRANSIENT
-                    || kind == DynamoDbFailure.Kind.TABLE_MISSING;
-            int failures = attempt.failures() + 1;
-            if (!retryable || failures >= maxAttempts) {
-                if (failure == null) {
-                    failure = new IOException(
-                            "the latest reading of " + attempt.latest().device() + " could not be put into "
-                                    + table.name() + " after " + failures + " attempts (sink.max-attempts = "
-                                    + maxAttempts + ")",
-                            DynamoDbFailure.unwrap(error));
-                }
-            } else {
-                waitingRetries++;
-                time.registerTimer(time.getCurrentProcessingTime() + backoff.delayMillis(failures), at -> {
-                    waitingRetries--;
-                    queue.add(new Attempt(attempt.latest(), failures));
-                    pump();
-                });
+            pump();
+            return;
+        }
+        DynamoDbFailure.Kind kind = DynamoDbFailure.classify(error);
+        int failures = attempt.failures() + 1;
+        if (kind == DynamoDbFailure.Kind.VALIDATION) {
+            // DynamoDB refuses this one item; the reading itself is stored, the device keeps its previous newest
+            refused.inc();
+            LOG.warn(
+                    "DynamoDB refused the latest reading of {} for {}: {}",
+                    attempt.latest().device(),
+                    table.name(),
+                    DynamoDbFailure.unwrap(error).getMessage());
+        } else if (failures >= 2 * maxAttempts) {
+            // Twice the period-table sink's attempts, with a slower backoff.
+            if (failure == null) {
+                failure = new IOException(
+                        "the latest reading of " + attempt.latest().device() + " could not be put into "
+                                + table.name() + " in " + failures + " attempts (twice sink.max-attempts = "
+                                + maxAttempts + ")",
+                        DynamoDbFailure.unwrap(error));
             }
+        } else {
+            if (kind == DynamoDbFailure.Kind.TABLE_MISSING && creating == null) {
+                creating = table.ensure();
+                creating.whenComplete((ok, createError) -> mailbox.execute(
+                        () -> {
+                            creating = null;
+                            pump();
+                        },
+                        "latest table created"));
+            }
+            waitingRetries++;
+            time.registerTimer(time.getCurrentProcessingTime() + backoff.delayMillis(failures), at -> {
+                waitingRetries--;
+                queue.add(new Attempt(attempt.latest(), failures));
+                pump();
+            });
         }
         pump();
     }
@@ -187,7 +228,7 @@ final class LatestWriter implements SinkWriter<SinkRecord> {
     @Override
     public void flush(boolean endOfInput) throws IOException, InterruptedException {
         send();
-        while (inFlight > 0 || !queue.isEmpty() || waitingRetries > 0 || !ready.isDone()) {
+        while (inFlight > 0 || !queue.isEmpty() || waitingRetries > 0 || creating != null) {
             checkFailure();
             mailbox.yield();
         }

@@ -48,7 +48,7 @@ class BadInputCorpusITCase {
             .build();
     /** Every name a table of this prefix may have. */
     static final Pattern TABLE_NAME =
-            Pattern.compile("rel_corpus_(\\d{4}-\\d{2}-\\d{2}T\\d{4}|late_\\d{4}-\\d{2}|rejected|writers)");
+            Pattern.compile("rel_corpus_(\\d{4}-\\d{2}-\\d{2}T\\d{4}|late_\\d{4}-\\d{2}|rejected|writers|latest)");
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = ReliabilityRun.miniCluster();
