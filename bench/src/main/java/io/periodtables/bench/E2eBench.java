@@ -35,8 +35,12 @@ final class E2eBench {
 
             Contenders warmUp = new Contenders(cluster, dynamoDb, admin, Math.min(n, 100_000));
             for (int round = 1; ; round++) {
-                List<Measurement> measured =
-                        List.of(warmUp.ourSink(0), warmUp.stockSink(0), warmUp.rawLoop(0, 8), warmUp.fullJob(0));
+                List<Measurement> measured = List.of(
+                        warmUp.ourSink(0),
+                        warmUp.stockSink(0),
+                        warmUp.rawLoop(0, 8),
+                        warmUp.fullJob(0),
+                        warmUp.fullJobWithRollups(0));
                 for (Measurement m : measured) {
                     log("warm-up " + round + ": " + m);
                 }

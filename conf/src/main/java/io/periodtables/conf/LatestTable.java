@@ -1,6 +1,5 @@
 package io.periodtables.conf;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,19 +7,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.flink.annotation.PublicEvolving;
-import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
 
 /**
  * The latest table ({@code <prefix>_latest}, on-demand, never deleted by retention): one item per
@@ -35,8 +26,6 @@ import software.amazon.awssdk.services.dynamodb.model.Tag;
 public final class LatestTable {
     public static final String TABLE = "table";
     public static final String READING = "reading";
-
-    private static final Duration ACTIVE_WAIT = Duration.ofMinutes(5);
 
     private final DynamoDbAsyncClient client;
     private final String table;
@@ -76,48 +65,7 @@ public final class LatestTable {
 
     /** Creates the table unless it exists (a concurrent creation counts) and waits until it is active. */
     public CompletableFuture<Void> ensure() {
-        return client.describeTable(b -> b.tableName(table))
-                .<Void>thenApply(found -> null)
-                .exceptionallyCompose(error -> {
-                    if (!(DynamoDbFailure.unwrap(error) instanceof ResourceNotFoundException)) {
-                        return CompletableFuture.failedFuture(error);
-                    }
-                    return client.createTable(b -> b.tableName(table)
-                                    .billingMode(BillingMode.PAY_PER_REQUEST)
-                                    .attributeDefinitions(AttributeDefinition.builder()
-                                            .attributeName(ItemAttributes.PK)
-                                            .attributeType(ScalarAttributeType.S)
-                                            .build())
-                                    .keySchema(KeySchemaElement.builder()
-                                            .attributeName(ItemAttributes.PK)
-                                            .keyType(KeyType.HASH)
-                                            .build())
-                                    .tags(
-                                            Tag.builder()
-                                                    .key(TableNaming.MANAGED_BY_TAG)
-                                                    .value(TableNaming.MANAGED_BY_VALUE)
-                                                    .build(),
-                                            Tag.builder()
-                                                    .key("period-tables:role")
-                                                    .value("latest")
-                                                    .build()))
-                            .<Void>thenApply(created -> null)
-                            .exceptionallyCompose(
-                                    createError -> DynamoDbFailure.unwrap(createError) instanceof ResourceInUseException
-                                            ? CompletableFuture.completedFuture(null)
-                                            : CompletableFuture.failedFuture(createError));
-                })
-                .thenCompose(any -> client.waiter()
-                        .waitUntilTableExists(
-                                b -> b.tableName(table),
-                                o -> o.backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofMillis(250)))
-                                        .waitTimeout(ACTIVE_WAIT)))
-                .thenApply(response -> {
-                    response.matched().exception().ifPresent(e -> {
-                        throw new CompletionException(e);
-                    });
-                    return null;
-                });
+        return BookkeepingTables.ensure(client, table, "latest", ItemAttributes.PK);
     }
 
     /** Stores {@code latest} unless the device's stored reading is as new or newer; true when stored. */

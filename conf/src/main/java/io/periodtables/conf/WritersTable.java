@@ -1,6 +1,5 @@
 package io.periodtables.conf;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -9,19 +8,11 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.flink.annotation.Internal;
-import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
 
 /**
  * The writers table ({@code <prefix>_writers}): how the sink writers tell the rotation what they
@@ -46,9 +37,6 @@ public final class WritersTable {
     static final String ATTEMPT = "attempt";
     static final String UPDATED = "updated";
 
-    /** How long {@link #ensure} waits for a table another writer is creating. */
-    private static final Duration ACTIVE_WAIT = Duration.ofMinutes(5);
-
     private final DynamoDbAsyncClient client;
     private final String table;
 
@@ -70,50 +58,7 @@ public final class WritersTable {
 
     /** Creates the table unless it exists (a concurrent creation by another writer counts) and waits until it is active. */
     public CompletableFuture<Void> ensure() {
-        return client.describeTable(b -> b.tableName(table))
-                .<Void>thenApply(found -> null)
-                .exceptionallyCompose(error -> {
-                    if (!(DynamoDbFailure.unwrap(error) instanceof ResourceNotFoundException)) {
-                        return CompletableFuture.failedFuture(error);
-                    }
-                    return client.createTable(b -> b.tableName(table)
-                                    .billingMode(BillingMode.PAY_PER_REQUEST)
-                                    .attributeDefinitions(attribute(WRITER), attribute(SUBTASK))
-                                    .keySchema(
-                                            KeySchemaElement.builder()
-                                                    .attributeName(WRITER)
-                                                    .keyType(KeyType.HASH)
-                                                    .build(),
-                                            KeySchemaElement.builder()
-                                                    .attributeName(SUBTASK)
-                                                    .keyType(KeyType.RANGE)
-                                                    .build())
-                                    .tags(
-                                            Tag.builder()
-                                                    .key("managed-by")
-                                                    .value("period-tables")
-                                                    .build(),
-                                            Tag.builder()
-                                                    .key("period-tables:role")
-                                                    .value("writers")
-                                                    .build()))
-                            .<Void>thenApply(created -> null)
-                            .exceptionallyCompose(
-                                    createError -> DynamoDbFailure.unwrap(createError) instanceof ResourceInUseException
-                                            ? CompletableFuture.completedFuture(null)
-                                            : CompletableFuture.failedFuture(createError));
-                })
-                .thenCompose(any -> client.waiter()
-                        .waitUntilTableExists(
-                                b -> b.tableName(table),
-                                o -> o.backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofMillis(250)))
-                                        .waitTimeout(ACTIVE_WAIT)))
-                .thenApply(response -> {
-                    response.matched().exception().ifPresent(e -> {
-                        throw new CompletionException(e);
-                    });
-                    return null;
-                });
+        return BookkeepingTables.ensure(client, table, "writers", WRITER, SUBTASK);
     }
 
     /**
@@ -200,12 +145,5 @@ public final class WritersTable {
 
     private static String subtask(int index) {
         return String.format("%05d", index);
-    }
-
-    private static AttributeDefinition attribute(String name) {
-        return AttributeDefinition.builder()
-                .attributeName(name)
-                .attributeType(ScalarAttributeType.S)
-                .build();
     }
 }

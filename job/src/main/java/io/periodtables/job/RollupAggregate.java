@@ -1,21 +1,21 @@
 package io.periodtables.job;
 
 import io.periodtables.conf.Rollups;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * One bucket of one device while its period is open: the readings counted, per field the exact
- * statistics, and whether it changed since its item was last emitted. Stored as bytes in
- * {@link RollupBuckets}' state, format 1: a version byte, then the fields in a fixed order.
+ * statistics, and whether it changed since its item was last emitted. Kept in {@link RollupBuckets}'
+ * state with its own {@link Serializer}, format 1: a version byte, then the fields in a fixed order.
  */
 final class RollupAggregate {
     private static final byte FORMAT = 1;
@@ -96,61 +96,156 @@ final class RollupAggregate {
         return new Rollups.Bucket(device, grain, start, readings, stats);
     }
 
-    byte[] encode() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 96 * fields.size());
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT);
-            out.writeLong(readings);
-            out.writeBoolean(changed);
-            out.writeInt(fields.size());
-            for (Map.Entry<String, Field> e : fields.entrySet()) {
-                Field f = e.getValue();
-                out.writeUTF(e.getKey());
-                out.writeLong(f.count);
-                out.writeUTF(f.min.toString());
-                out.writeUTF(f.max.toString());
-                out.writeUTF(f.sum.toString());
-                out.writeLong(f.firstMillis);
-                out.writeUTF(f.firstSk);
-                out.writeUTF(f.first.toString());
-                out.writeLong(f.lastMillis);
-                out.writeUTF(f.lastSk);
-                out.writeUTF(f.last.toString());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** Writes format 1. */
+    void write(DataOutputView out) throws IOException {
+        out.writeByte(FORMAT);
+        out.writeLong(readings);
+        out.writeBoolean(changed);
+        out.writeInt(fields.size());
+        for (Map.Entry<String, Field> e : fields.entrySet()) {
+            Field f = e.getValue();
+            out.writeUTF(e.getKey());
+            out.writeLong(f.count);
+            out.writeUTF(f.min.toString());
+            out.writeUTF(f.max.toString());
+            out.writeUTF(f.sum.toString());
+            out.writeLong(f.firstMillis);
+            out.writeUTF(f.firstSk);
+            out.writeUTF(f.first.toString());
+            out.writeLong(f.lastMillis);
+            out.writeUTF(f.lastSk);
+            out.writeUTF(f.last.toString());
         }
-        return bytes.toByteArray();
     }
 
-    static RollupAggregate decode(byte[] bytes) {
+    static RollupAggregate read(DataInputView in) throws IOException {
         RollupAggregate a = new RollupAggregate();
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            byte format = in.readByte();
-            if (format != FORMAT) {
-                throw new IOException("rollup state of format " + format + ", this version reads " + FORMAT);
-            }
-            a.readings = in.readLong();
-            a.changed = in.readBoolean();
-            int n = in.readInt();
-            for (int i = 0; i < n; i++) {
-                String name = in.readUTF();
-                Field f = new Field();
-                f.count = in.readLong();
-                f.min = new BigDecimal(in.readUTF());
-                f.max = new BigDecimal(in.readUTF());
-                f.sum = new BigDecimal(in.readUTF());
-                f.firstMillis = in.readLong();
-                f.firstSk = in.readUTF();
-                f.first = new BigDecimal(in.readUTF());
-                f.lastMillis = in.readLong();
-                f.lastSk = in.readUTF();
-                f.last = new BigDecimal(in.readUTF());
-                a.fields.put(name, f);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        byte format = in.readByte();
+        if (format != FORMAT) {
+            throw new IOException("rollup state of format " + format + ", this version reads " + FORMAT);
+        }
+        a.readings = in.readLong();
+        a.changed = in.readBoolean();
+        int n = in.readInt();
+        for (int i = 0; i < n; i++) {
+            String name = in.readUTF();
+            Field f = new Field();
+            f.count = in.readLong();
+            f.min = new BigDecimal(in.readUTF());
+            f.max = new BigDecimal(in.readUTF());
+            f.sum = new BigDecimal(in.readUTF());
+            f.firstMillis = in.readLong();
+            f.firstSk = in.readUTF();
+            f.first = new BigDecimal(in.readUTF());
+            f.lastMillis = in.readLong();
+            f.lastSk = in.readUTF();
+            f.last = new BigDecimal(in.readUTF());
+            a.fields.put(name, f);
         }
         return a;
+    }
+
+    /** A deep copy (fields are mutable; BigDecimals and Strings are not). */
+    RollupAggregate copy() {
+        RollupAggregate c = new RollupAggregate();
+        c.readings = readings;
+        c.changed = changed;
+        fields.forEach((name, f) -> {
+            Field g = new Field();
+            g.count = f.count;
+            g.min = f.min;
+            g.max = f.max;
+            g.sum = f.sum;
+            g.firstMillis = f.firstMillis;
+            g.firstSk = f.firstSk;
+            g.first = f.first;
+            g.lastMillis = f.lastMillis;
+            g.lastSk = f.lastSk;
+            g.last = f.last;
+            c.fields.put(name, g);
+        });
+        return c;
+    }
+
+    /**
+     * The explicit state serializer of {@link RollupAggregate}: the heap state backend keeps the
+     * objects themselves, RocksDB format 1 (the version of its snapshot).
+     */
+    static final class Serializer extends TypeSerializer<RollupAggregate> {
+        private static final long serialVersionUID = 1L;
+
+        static final Serializer INSTANCE = new Serializer();
+
+        @Override
+        public boolean isImmutableType() {
+            return false;
+        }
+
+        @Override
+        public TypeSerializer<RollupAggregate> duplicate() {
+            return this;
+        }
+
+        @Override
+        public RollupAggregate createInstance() {
+            return new RollupAggregate();
+        }
+
+        @Override
+        public RollupAggregate copy(RollupAggregate from) {
+            return from.copy();
+        }
+
+        @Override
+        public RollupAggregate copy(RollupAggregate from, RollupAggregate reuse) {
+            return from.copy();
+        }
+
+        @Override
+        public int getLength() {
+            return -1;
+        }
+
+        @Override
+        public void serialize(RollupAggregate record, DataOutputView target) throws IOException {
+            record.write(target);
+        }
+
+        @Override
+        public RollupAggregate deserialize(DataInputView source) throws IOException {
+            return read(source);
+        }
+
+        @Override
+        public RollupAggregate deserialize(RollupAggregate reuse, DataInputView source) throws IOException {
+            return read(source);
+        }
+
+        @Override
+        public void copy(DataInputView source, DataOutputView target) throws IOException {
+            read(source).write(target);
+        }
+
+        @Override
+        public boolean equals(Object obj) {
+            return obj instanceof Serializer;
+        }
+
+        @Override
+        public int hashCode() {
+            return Serializer.class.hashCode();
+        }
+
+        @Override
+        public TypeSerializerSnapshot<RollupAggregate> snapshotConfiguration() {
+            return new Snapshot();
+        }
+    }
+
+    /** The snapshot of {@link Serializer}; version 1 is format 1. */
+    public static final class Snapshot extends SimpleTypeSerializerSnapshot<RollupAggregate> {
+        public Snapshot() {
+            super(() -> Serializer.INSTANCE);
+        }
     }
 }

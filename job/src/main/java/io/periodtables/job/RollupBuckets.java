@@ -27,7 +27,6 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -60,7 +59,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private final Duration lateness;
     private final Duration ttl;
 
-    private transient MapState<Long, byte[]> buckets;
+    private transient MapState<Long, RollupAggregate> buckets;
     private transient MapState<String, Boolean> seen;
     private transient Counter readings;
     private transient Counter duplicates;
@@ -78,7 +77,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     public void open(OpenContext openContext) {
         buckets = getRuntimeContext()
                 .getMapState(new MapStateDescriptor<>(
-                        "rollup-buckets", LongSerializer.INSTANCE, BytePrimitiveArraySerializer.INSTANCE));
+                        "rollup-buckets", LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE));
         seen = getRuntimeContext()
                 .getMapState(
                         new MapStateDescriptor<>("rollup-seen", StringSerializer.INSTANCE, BooleanSerializer.INSTANCE));
@@ -105,10 +104,12 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         for (int g = 0; g < grains.size(); g++) {
             long start = Rollups.bucketStart(period, grains.get(g), reading.eventMillis());
             long key = key(start, g);
-            byte[] stored = buckets.get(key);
-            RollupAggregate aggregate = stored == null ? new RollupAggregate() : RollupAggregate.decode(stored);
+            RollupAggregate aggregate = buckets.get(key);
+            if (aggregate == null) {
+                aggregate = new RollupAggregate();
+            }
             aggregate.add(reading.eventMillis(), sk, values);
-            buckets.put(key, aggregate.encode());
+            buckets.put(key, aggregate); // RocksDB needs the put; on the heap it is the same object
             long end = Rollups.bucketEnd(period, grains.get(g), start);
             // Past the bucket's end, the timer fires at the next watermark: the refined bucket is written again.
             ctx.timerService().registerEventTimeTimer(end - 1);
@@ -138,19 +139,15 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private void emitIfChanged(String device, Period period, int grain, long start, Collector<SinkRecord> out)
             throws Exception {
         long key = key(start, grain);
-        byte[] stored = buckets.get(key);
-        if (stored == null) {
-            return;
-        }
-        RollupAggregate aggregate = RollupAggregate.decode(stored);
-        if (!aggregate.changed()) {
+        RollupAggregate aggregate = buckets.get(key);
+        if (aggregate == null || !aggregate.changed()) {
             return;
         }
         Rollups.Bucket bucket = aggregate.bucket(device, rollups.grains().get(grain), start);
         out.collect(SinkRecord.item(naming.rollupsTable(period), ItemAttributes.toJson(bucket.item(ttl))));
         written.inc();
         aggregate.written();
-        buckets.put(key, aggregate.encode());
+        buckets.put(key, aggregate);
     }
 
     /**
