@@ -40,6 +40,8 @@ final class Contenders {
     static final String RAW = "raw-sdk";
     static final String JOB = "full-job";
     static final String JOB_ROLLUPS = "full-job-rollups";
+    /** The grains of {@link #JOB_ROLLUPS}: {@code BENCH_ROLLUPS_EVERY} (environment), by default two. */
+    static final String ROLLUPS_EVERY = System.getenv().getOrDefault("BENCH_ROLLUPS_EVERY", "PT1M,PT1H");
 
     /** Checkpoint interval of the Flink contenders: the job's default. */
     static final long CHECKPOINT_MILLIS = 10_000;
@@ -117,7 +119,7 @@ final class Contenders {
         return timed(RAW + "-" + inFlight, run, config, () -> RawBatchLoop.write(config, table, readings, inFlight));
     }
 
-    /** The full job with rollups of two grains ({@code rollups.every=PT1M,PT1H}), against {@link #fullJob}. */
+    /** The full job with rollups ({@code rollups.every} = {@link #ROLLUPS_EVERY}), against {@link #fullJob}. */
     Measurement fullJobWithRollups(int run) throws Exception {
         Map<String, String> keys = BenchConfigs.fleet(
                 "b" + PREFIXES.incrementAndGet() + JOB_ROLLUPS.replace("-", ""),
@@ -126,7 +128,7 @@ final class Contenders {
                 DEVICES,
                 start,
                 SPAN);
-        keys.put("rollups.every", "PT1M,PT1H");
+        keys.put("rollups.every", ROLLUPS_EVERY);
         PeriodTablesConfig config = BenchConfigs.load(keys);
         JobGraph graph = BenchCluster.graphOf(
                 CHECKPOINT_MILLIS,

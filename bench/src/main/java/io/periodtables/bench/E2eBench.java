@@ -91,7 +91,9 @@ final class E2eBench {
                 Locale.ROOT,
                 "N = %,d readings per run (the seed reading, %d bytes as DynamoDB counts it),"
                         + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
-                        + " (our-sink, stock-sink, raw-sdk, full-job, full-job-rollups: the same with rollups.every=PT1M,PT1H) after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."
+                        + " (our-sink, stock-sink, raw-sdk, full-job, full-job-rollups: the same with rollups.every="
+                        + Contenders.ROLLUPS_EVERY
+                        + ") after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."
                         + " Each sink at its defaults (ours: 16 requests in flight, 1 s buffer time; stock: 50 in flight, 5 s),"
                         + " checkpoints every 10 s; the sinks read pre-built readings, the full job their pre-built JSON records (parsed in its source, as Kinesis records are)."
                         + " Wall time from job submission to its end; CPU of the client JVM (with and without its JIT compilation, a"

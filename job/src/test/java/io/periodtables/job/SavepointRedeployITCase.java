@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,6 +124,13 @@ class SavepointRedeployITCase {
                 DynamoDbFaults.count("UpdateTable"));
         assertThat(writtenAtStop).as("stopped mid-stream").isBetween(1L, READINGS - 1L);
         assertThat(TableContents.nonEmptyTables(DYNAMODB.client(), naming)).isEqualTo(expected);
+        // The generator fleet's rollups, across the rescale: the aggregates of the stored items.
+        Map<String, List<Map<String, AttributeValue>>> items = new TreeMap<>();
+        expected.forEach((table, byKey) -> items.put(table, new ArrayList<>(byKey.values())));
+        assertThat(RollupCheck.stored(DYNAMODB.client(), config))
+                .as("rollups")
+                .isNotEmpty()
+                .isEqualTo(RollupCheck.expected(config, items, end -> true));
 
         assertThat(tablesCalled(restored, Set.of("CreateTable")))
                 .as("tables created again after the restore")
@@ -160,6 +168,7 @@ class SavepointRedeployITCase {
         // 7 s of event time per reading: 1,800 readings span 3.5 hours in 12 s.
         keys.put("generator.speedup", "1050");
         keys.put("generator.count", String.valueOf(READINGS));
+        keys.put("rollups.every", "PT15M,PT1H");
         return ConfigLoader.fromMap(keys, false);
     }
 

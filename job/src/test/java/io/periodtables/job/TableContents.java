@@ -66,7 +66,9 @@ final class TableContents {
     /** The tables of {@code naming}'s prefix (period, late and rejected), sorted. */
     static TreeSet<String> tablesOf(DynamoDbClient client, TableNaming naming) {
         return client.listTablesPaginator().tableNames().stream()
-                .filter(name -> naming.parse(name).isPresent())
+                .filter(name -> naming.parse(name)
+                        .filter(ref -> ref.kind() != TableNaming.TableRef.Kind.ROLLUPS)
+                        .isPresent())
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
