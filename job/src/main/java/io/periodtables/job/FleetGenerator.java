@@ -3,6 +3,7 @@ package io.periodtables.job;
 import io.periodtables.conf.ConfigKeys;
 import io.periodtables.conf.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import org.apache.flink.annotation.Internal;
@@ -76,10 +77,11 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
     public String map(Long index) {
         long n = index;
         long h = mix(n);
-        // Plausible indoor values; two decimals keep the JSON (and the item) small.
-        double temperature = 18 + (h & 0x3ff) / 100.0;
-        double humidity = 30 + ((h >>> 10) & 0xfff) / 100.0;
-        double pressure = 990 + ((h >>> 22) & 0xfff) / 100.0;
+        // Plausible indoor values; two decimals keep the JSON (and the item) small. Decimal, not
+        // double arithmetic: 18 + 0.24 is 18.24, not 18.240000000000002.
+        String temperature = BigDecimal.valueOf(1800 + (h & 0x3ff), 2).toPlainString();
+        String humidity = BigDecimal.valueOf(3000 + ((h >>> 10) & 0xfff), 2).toPlainString();
+        String pressure = BigDecimal.valueOf(99000 + ((h >>> 22) & 0xfff), 2).toPlainString();
         return "{\"" + deviceField + "\":\"" + deviceId(n % devices)
                 + "\",\"" + timestampField + "\":\""
                 + DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochMilli(eventMillis(n)))
