@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
@@ -67,22 +68,27 @@ final class ArchiveFiles {
 
     /** Every row of a data file of either format, filed under {@code partition}. */
     static void read(FileStatus file, String partition, Consumer<ArchiveRow> rows) throws IOException {
-        MessageType schema = schemaOf(file);
-        if (!schema.containsField("device")) {
-            readColumns(file, ArchiveParquet.SCHEMA_V1, group -> {
-                String sk = group.getString("sk", 0);
-                rows.accept(new ArchiveRow(
-                        partition,
-                        null,
-                        ArchiveRow.eventMillisOf(sk),
-                        null,
-                        group.getString("pk", 0),
-                        sk,
-                        ttl(group),
-                        group.getString("attributes", 0)));
-            });
-            return;
-        }
+        readColumns(
+                file,
+                schema -> schema.containsField("device")
+                        ? new Plan(schema, formatTwo(file, schema, partition, rows))
+                        : new Plan(ArchiveParquet.SCHEMA_V1, group -> {
+                            String sk = group.getString("sk", 0);
+                            rows.accept(new ArchiveRow(
+                                    partition,
+                                    null,
+                                    ArchiveRow.eventMillisOf(sk),
+                                    null,
+                                    group.getString("pk", 0),
+                                    sk,
+                                    ttl(group),
+                                    group.getString("attributes", 0)));
+                        }));
+    }
+
+    /** Rows of a format 2 file: its typed columns go back into the attributes. */
+    private static Consumer<Group> formatTwo(
+            FileStatus file, MessageType schema, String partition, Consumer<ArchiveRow> rows) {
         List<ArchiveColumn> typed = new ArrayList<>();
         for (org.apache.parquet.schema.Type field : schema.getFields()) {
             ArchiveColumn column = ArchiveParquet.columnOf(field);
@@ -90,7 +96,7 @@ final class ArchiveFiles {
                 typed.add(column);
             }
         }
-        readColumns(file, schema, group -> {
+        return group -> {
             String attributes = group.getString("attributes", 0);
             if (!typed.isEmpty()) {
                 Map<String, AttributeValue> all;
@@ -115,7 +121,7 @@ final class ArchiveFiles {
                     group.getString("sk", 0),
                     ttl(group),
                     attributes));
-        });
+        };
     }
 
     private static Long ttl(Group group) {
@@ -133,7 +139,7 @@ final class ArchiveFiles {
 
     /** Every row of a data file as Parquet shows it, all columns. */
     static void readGroups(FileStatus file, Consumer<Group> rows) throws IOException {
-        readColumns(file, schemaOf(file), rows);
+        readColumns(file, schema -> new Plan(schema, rows));
     }
 
     /** The file's schema, from its footer. */
@@ -145,23 +151,29 @@ final class ArchiveFiles {
 
     /** The keys of every row of a data file, as {@code pk + '\u0000' + sk} (neither holds a NUL). */
     static void readKeys(FileStatus file, Consumer<String> keys) throws IOException {
-        MessageType schema = schemaOf(file);
-        MessageType keyColumns = new MessageType(schema.getName(), schema.getType("pk"), schema.getType("sk"));
         readColumns(
-                file, keyColumns, group -> keys.accept(group.getString("pk", 0) + '\u0000' + group.getString("sk", 0)));
+                file,
+                schema -> new Plan(
+                        new MessageType(schema.getName(), schema.getType("pk"), schema.getType("sk")),
+                        group -> keys.accept(group.getString("pk", 0) + '\u0000' + group.getString("sk", 0))));
     }
 
-    private static void readColumns(FileStatus file, MessageType columns, Consumer<Group> rows) throws IOException {
+    /** The columns to read of a file, chosen from its schema, and what takes each row. */
+    private record Plan(MessageType columns, Consumer<Group> rows) {}
+
+    /** Opens the file once: its footer's schema picks the {@link Plan}, then its row groups are read. */
+    private static void readColumns(FileStatus file, Function<MessageType, Plan> planner) throws IOException {
         try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file), options())) {
             MessageType fileSchema = reader.getFileMetaData().getSchema();
-            reader.setRequestedSchema(columns);
+            Plan plan = planner.apply(fileSchema);
+            reader.setRequestedSchema(plan.columns());
             PageReadStore pages;
             while ((pages = reader.readNextRowGroup()) != null) {
                 RecordReader<Group> records = new ColumnIOFactory()
-                        .getColumnIO(columns, fileSchema)
-                        .getRecordReader(pages, new GroupRecordConverter(columns));
+                        .getColumnIO(plan.columns(), fileSchema)
+                        .getRecordReader(pages, new GroupRecordConverter(plan.columns()));
                 for (long i = 0; i < pages.getRowCount(); i++) {
-                    rows.accept(records.read());
+                    plan.rows().accept(records.read());
                 }
             }
         }
