@@ -64,6 +64,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private transient Counter readings;
     private transient Counter duplicates;
     private transient Counter written;
+    /** The period last looked up: consecutive readings of one period cost no calendar arithmetic. */
+    private transient Period lastPeriod;
 
     RollupBuckets(PeriodTablesConfig config, Rollups rollups) {
         this.rollups = rollups;
@@ -99,7 +101,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         seen.put(sk, Boolean.TRUE);
         readings.inc();
         Map<String, BigDecimal> values = numbers(reading.payloadJson());
-        Period period = rollups.calendar().periodOf(reading.eventMillis());
+        Period period = periodOf(reading.eventMillis());
         List<Duration> grains = rollups.grains();
         for (int g = 0; g < grains.size(); g++) {
             long start = Rollups.bucketStart(period, grains.get(g), reading.eventMillis());
@@ -120,7 +122,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<SinkRecord> out) throws Exception {
         String device = ctx.getCurrentKey();
-        Period period = rollups.calendar().periodOf(timestamp);
+        Period period = periodOf(timestamp);
         List<Duration> grains = rollups.grains();
         for (int g = 0; g < grains.size(); g++) {
             long start = Rollups.bucketStart(period, grains.get(g), timestamp);
@@ -172,6 +174,13 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
                 sks.remove();
             }
         }
+    }
+
+    private Period periodOf(long eventMillis) {
+        if (lastPeriod == null || eventMillis < lastPeriod.startMillis() || eventMillis >= lastPeriod.endMillis()) {
+            lastPeriod = rollups.calendar().periodOf(eventMillis);
+        }
+        return lastPeriod;
     }
 
     private static long key(long bucketStart, int grain) {

@@ -99,48 +99,52 @@ final class LatestWriter implements SinkWriter<SinkRecord> {
     @Override
     public void write(SinkRecord record, Context context) throws IOException {
         checkFailure();
-        String tableName;
-        if (record.kind() == SinkRecord.Kind.PERIOD) {
-            try {
-                tableName = naming.periodTableOf(
-                        Instant.ofEpochMilli(record.reading().eventMillis()));
-            } catch (IllegalArgumentException noTableForThatTime) {
-                return; // the period-table sink rejects it
-            }
-        } else if (record.kind() == SinkRecord.Kind.LATE && record.lateAtMillis() != SinkRecord.UNKNOWN) {
-            tableName = naming.lateTable(Instant.ofEpochMilli(record.lateAtMillis()));
-        } else {
+        boolean late = record.kind() == SinkRecord.Kind.LATE && record.lateAtMillis() != SinkRecord.UNKNOWN;
+        if (record.kind() != SinkRecord.Kind.PERIOD && !late) {
             return;
         }
         Reading reading = record.reading();
-        String sk = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
-                .sk();
         Newest known = pending.get(reading.deviceId());
-        if (known != null && known.sortKey().compareTo(sk) >= 0) {
+        // Sort keys order by event time first: the hash decides only between readings of one millisecond.
+        if (known != null
+                && (reading.eventMillis() < known.reading().eventMillis()
+                        || (reading.eventMillis() == known.reading().eventMillis()
+                                && sortKey(reading).compareTo(sortKey(known.reading())) <= 0))) {
             return;
         }
-        pending.put(reading.deviceId(), new Newest(reading, sk, tableName));
+        pending.put(reading.deviceId(), new Newest(reading, late ? record.lateAtMillis() : SinkRecord.UNKNOWN));
         if (pending.size() >= MAX_PENDING) {
             send();
         }
     }
 
-    /** A device's newest reading since the last send; its item is built only when it is sent. */
-    private record Newest(Reading reading, String sortKey, String table) {}
+    private String sortKey(Reading reading) {
+        return sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
+                .sk();
+    }
+
+    /**
+     * A device's newest reading since the last send, and for a late one the watermark that named
+     * its late table; its table and item are worked out only when it is sent.
+     */
+    private record Newest(Reading reading, long lateAtMillis) {}
 
     /** The latest table's item of {@code newest}, or null when it has none (never stored, or too large). */
     private LatestTable.Latest latest(Newest newest) {
         Map<String, AttributeValue> item;
+        String table;
         try {
             item = new HashMap<>(items.item(newest.reading()));
+            table = newest.lateAtMillis() == SinkRecord.UNKNOWN
+                    ? naming.periodTableOf(Instant.ofEpochMilli(newest.reading().eventMillis()))
+                    : naming.lateTable(Instant.ofEpochMilli(newest.lateAtMillis()));
         } catch (IllegalArgumentException rejectedBySink) {
             return null; // the period-table sink stores it as a rejection, not a reading
         }
+        String sortKey = item.remove(ItemAttributes.SK).s();
         item.remove(ItemAttributes.PK);
-        item.remove(ItemAttributes.SK);
         item.remove(ItemAttributes.TTL);
-        LatestTable.Latest latest =
-                new LatestTable.Latest(newest.reading().deviceId(), newest.sortKey(), newest.table(), item);
+        LatestTable.Latest latest = new LatestTable.Latest(newest.reading().deviceId(), sortKey, table, item);
         if (DynamoDbItemSize.of(latest.item()) > DynamoDbItemSize.MAX_ITEM_BYTES) {
             refused.inc(); // within 400 KB as a reading, above it with the latest table's key and table
             return null;
