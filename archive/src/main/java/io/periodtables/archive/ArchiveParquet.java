@@ -1,7 +1,7 @@
 package io.periodtables.archive;
 
-import io.periodtables.conf.ArchiveColumn;
-import io.periodtables.conf.ItemAttributes;
+import io.periodtables.core.item.ArchiveColumn;
+import io.periodtables.core.item.ItemAttributes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

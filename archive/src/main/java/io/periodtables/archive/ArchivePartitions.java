@@ -1,7 +1,7 @@
 package io.periodtables.archive;
 
-import io.periodtables.conf.Period;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import java.time.Instant;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.Path;

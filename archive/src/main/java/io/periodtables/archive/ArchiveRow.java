@@ -1,6 +1,6 @@
 package io.periodtables.archive;
 
-import io.periodtables.conf.ItemAttributes;
+import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.model.Reading;
 import java.io.IOException;
 import java.io.UncheckedIOException;

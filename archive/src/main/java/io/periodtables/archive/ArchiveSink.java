@@ -1,7 +1,7 @@
 package io.periodtables.archive;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.periodtables.archive;
 
-import io.periodtables.conf.Period;
+import io.periodtables.core.period.Period;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;

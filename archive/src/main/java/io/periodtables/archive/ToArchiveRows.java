@@ -1,9 +1,9 @@
 package io.periodtables.archive;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.model.SinkRecord;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,10 +2,10 @@ package io.periodtables.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.ArchiveColumn;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodLength;
+import io.periodtables.core.item.ArchiveColumn;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.PeriodLength;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Instant;

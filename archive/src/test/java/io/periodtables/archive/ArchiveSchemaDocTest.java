@@ -2,7 +2,7 @@ package io.periodtables.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.ArchiveColumn;
+import io.periodtables.core.item.ArchiveColumn;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

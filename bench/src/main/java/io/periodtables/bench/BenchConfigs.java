@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;

@@ -1,8 +1,8 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.Reading;

@@ -1,8 +1,8 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ReadingItems;
 import io.periodtables.emulators.Dynalite;
-import io.periodtables.sink.ReadingItems;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.FleetGenerator;
 import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;

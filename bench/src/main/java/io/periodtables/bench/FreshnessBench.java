@@ -1,9 +1,9 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.job.PeriodTablesTopology;

@@ -1,8 +1,8 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.WriteSharding;
 import io.periodtables.model.Reading;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

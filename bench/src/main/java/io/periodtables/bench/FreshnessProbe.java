@@ -1,6 +1,6 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ItemAttributes;
+import io.periodtables.core.item.ItemAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigKeys;
+import io.periodtables.core.config.ConfigKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

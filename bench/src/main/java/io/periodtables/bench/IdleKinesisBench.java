@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.Kinesalite;

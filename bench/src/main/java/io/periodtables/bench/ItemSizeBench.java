@@ -1,9 +1,9 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ReadingItems;
 import io.periodtables.model.Reading;
-import io.periodtables.sink.ReadingItems;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

@@ -24,7 +24,7 @@ final class JfrSummary {
             new String[] {"io.periodtables.job.", "period-tables job (parse, windows)"},
             new String[] {"io.periodtables.sink.", "period-tables sink (items, sizes, batches)"},
             new String[] {"io.periodtables.rotation.", "period-tables rotation"},
-            new String[] {"io.periodtables.conf.", "period-tables conf (keys, table names)"},
+            new String[] {"io.periodtables.core.", "period-tables core (keys, table names, items)"},
             new String[] {"io.periodtables.bench.", "benchmark harness (instant backend, source)"},
             new String[] {"io.periodtables.", "period-tables other"},
             new String[] {"com.fasterxml.jackson.", "Jackson (JSON)"},

@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.job.PeriodTablesTopology;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.InputSource;
 import io.periodtables.job.ParsingGenerator;
 import io.periodtables.model.Reading;

@@ -1,8 +1,8 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.query.QueryResult;
 import io.periodtables.query.QuerySettings;

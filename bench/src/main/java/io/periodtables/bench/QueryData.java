@@ -1,11 +1,11 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.WriteSharding;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.Reading;
 import java.io.IOException;
 import java.io.UncheckedIOException;

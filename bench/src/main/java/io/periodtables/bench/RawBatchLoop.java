@@ -1,9 +1,9 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.item.ReadingItems;
 import io.periodtables.model.Reading;
-import io.periodtables.sink.ReadingItems;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.UserMetrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.periodtables.bench;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.ReadingItems;
 import io.periodtables.model.Reading;
-import io.periodtables.sink.ReadingItems;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
 import org.apache.flink.connector.dynamodb.sink.DynamoDbWriteRequest;

@@ -27,7 +27,7 @@ class ArchitectureTest {
         // a rule over no classes passes: make sure every module's classes are here
         assertThat(production.stream().map(c -> c.getPackageName()).distinct())
                 .contains(
-                        "io.periodtables.conf",
+                        "io.periodtables.core.config",
                         "io.periodtables.model",
                         "io.periodtables.sink",
                         "io.periodtables.rotation",
@@ -69,7 +69,7 @@ class ArchitectureTest {
     void theCoreDependsOnNoOtherModule() {
         check(noClasses()
                 .that()
-                .resideInAnyPackage("io.periodtables.conf..", "io.periodtables.model..")
+                .resideInAnyPackage("io.periodtables.core..", "io.periodtables.model..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(

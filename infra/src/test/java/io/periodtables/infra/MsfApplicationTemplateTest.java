@@ -5,10 +5,10 @@ import static io.periodtables.infra.PeriodTablesTemplate.MINIMAL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periodtables.conf.ConfigKey;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKey;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.periodtables.infra;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periodtables.conf.ConfigLoader;
+import io.periodtables.core.config.ConfigLoader;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;

@@ -46,7 +46,7 @@ class ShadedJarTest {
                         "io/periodtables/job/PeriodTablesJob.class",
                         "io/periodtables/sink/PeriodTableSink.class",
                         "io/periodtables/rotation/Rotation.class",
-                        "io/periodtables/conf/PeriodCalendar.class");
+                        "io/periodtables/core/period/PeriodCalendar.class");
     }
 
     @Test

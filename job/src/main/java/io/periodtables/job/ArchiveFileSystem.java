@@ -1,7 +1,7 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.ConfigException;
-import io.periodtables.conf.ConfigKeys;
+import io.periodtables.core.config.ConfigException;
+import io.periodtables.core.config.ConfigKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.flink.annotation.Internal;

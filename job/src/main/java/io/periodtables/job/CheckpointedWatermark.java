@@ -1,8 +1,8 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.model.SinkRecord;
 import java.time.Duration;
 import java.util.List;

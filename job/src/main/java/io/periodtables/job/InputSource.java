@@ -1,7 +1,7 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

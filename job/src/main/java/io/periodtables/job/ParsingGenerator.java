@@ -1,6 +1,6 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
 import java.util.ArrayList;
 import java.util.List;

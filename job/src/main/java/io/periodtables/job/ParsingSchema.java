@@ -1,6 +1,6 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;

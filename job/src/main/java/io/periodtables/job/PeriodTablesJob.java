@@ -1,11 +1,11 @@
 package io.periodtables.job;
 
 import com.amazonaws.services.kinesisanalytics.runtime.KinesisAnalyticsRuntime;
-import io.periodtables.conf.ConfigException;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigException;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

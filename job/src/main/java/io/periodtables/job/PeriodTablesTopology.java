@@ -1,10 +1,10 @@
 package io.periodtables.job;
 
 import io.periodtables.archive.Archive;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.Rollups;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
+import io.periodtables.core.item.Rollups;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.rotation.Rotation;

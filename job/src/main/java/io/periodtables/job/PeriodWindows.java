@@ -1,7 +1,7 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodCalendar;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.PeriodCalendar;
 import java.util.Collection;
 import java.util.Collections;
 import org.apache.flink.annotation.Internal;

@@ -1,6 +1,6 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.Rollups;
+import io.periodtables.core.item.Rollups;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;

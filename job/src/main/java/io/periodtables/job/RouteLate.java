@@ -1,7 +1,7 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import org.apache.flink.api.common.functions.OpenContext;

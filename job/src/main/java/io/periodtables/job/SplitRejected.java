@@ -1,6 +1,6 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import org.apache.flink.annotation.Internal;

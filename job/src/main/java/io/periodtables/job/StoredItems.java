@@ -1,9 +1,9 @@
 package io.periodtables.job;
 
 import io.periodtables.archive.ArchiveItems;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.ReadingItems;
 import io.periodtables.model.Reading;
-import io.periodtables.sink.ReadingItems;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 

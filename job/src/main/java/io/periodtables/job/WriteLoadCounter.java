@@ -1,14 +1,14 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ReadingItems;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.Reading;
 import io.periodtables.rotation.TableLoad;
-import io.periodtables.sink.ReadingItems;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;

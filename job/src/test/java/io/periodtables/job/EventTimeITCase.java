@@ -2,10 +2,10 @@ package io.periodtables.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.Kinesalite;

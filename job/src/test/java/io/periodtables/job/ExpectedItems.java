@@ -1,7 +1,7 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.WriteSharding;
 import io.periodtables.job.reliability.ExpectedTables;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
@@ -13,7 +13,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The items a test expects, built from DESIGN.md's rules with {@code conf}'s {@link WriteSharding}
+ * The items a test expects, built from DESIGN.md's rules with the core's {@link WriteSharding}
  * and {@code TableNaming} (never with the sink's item code): period items by table, late items
  * (whatever the write month), and rejected items without their message and arrival time, which
  * are for humans and differ from run to run. Items are in {@link TableContents#canonical} form,

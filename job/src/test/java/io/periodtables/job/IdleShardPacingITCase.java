@@ -3,8 +3,8 @@ package io.periodtables.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;

@@ -2,9 +2,9 @@ package io.periodtables.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.DynaliteExtension;
 import java.time.Clock;
 import java.util.HashMap;

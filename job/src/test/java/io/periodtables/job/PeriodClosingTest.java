@@ -2,9 +2,9 @@ package io.periodtables.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodLength;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.PeriodLength;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -2,11 +2,11 @@ package io.periodtables.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodLength;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.UserMetrics;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.PeriodLength;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import java.time.Duration;

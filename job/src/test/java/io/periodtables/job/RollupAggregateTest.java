@@ -2,7 +2,7 @@ package io.periodtables.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Rollups;
+import io.periodtables.core.item.Rollups;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package io.periodtables.job;
 
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.LatestTable;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.Rollups;
-import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.LatestTable;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.Rollups;
+import io.periodtables.core.item.WriteSharding;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,12 +3,12 @@ package io.periodtables.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.model.Reading;

@@ -1,7 +1,7 @@
 package io.periodtables.local;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.FleetGenerator;
 import io.periodtables.job.KinesisInput;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package io.periodtables.local;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.rotation.Rotation;
 import java.io.IOException;

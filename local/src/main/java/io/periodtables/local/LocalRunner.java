@@ -1,9 +1,9 @@
 package io.periodtables.local;
 
-import io.periodtables.conf.ConfigException;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigException;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.FidelityLayer;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.periodtables.local;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.Rollups;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.Rollups;
 import io.periodtables.query.QueryCli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

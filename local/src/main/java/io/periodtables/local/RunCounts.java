@@ -1,8 +1,8 @@
 package io.periodtables.local;
 
-import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.TableNaming.TableRef;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.UserMetrics;
+import io.periodtables.core.period.TableNaming;
+import io.periodtables.core.period.TableNaming.TableRef;
 import java.util.Map;
 import java.util.Optional;
 

@@ -1,8 +1,8 @@
 package io.periodtables.local;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.job.PeriodTablesTopology;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

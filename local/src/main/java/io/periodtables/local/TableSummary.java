@@ -1,15 +1,15 @@
 package io.periodtables.local;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.CapacitySizing;
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.ConfigKey;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.TableNaming.TableRef;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.capacity.CapacitySizing;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.ConfigKey;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
+import io.periodtables.core.period.TableNaming.TableRef;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.job.FleetGenerator;
 import io.periodtables.query.QueryCli;

@@ -1,9 +1,9 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.CapacitySizing;
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.capacity.CapacitySizing;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.util.OptionalLong;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -37,7 +37,7 @@ public record BillingComparison(
 
     public static BillingComparison of(CapacityPlan plan, Prices prices, PeriodTablesConfig config) {
         CapacitySizing sizing =
-                new CapacitySizing(config.with(io.periodtables.conf.ConfigKeys.TABLES_BILLING, "PROVISIONED"));
+                new CapacitySizing(config.with(io.periodtables.core.config.ConfigKeys.TABLES_BILLING, "PROVISIONED"));
         Capacity configured = config.capacity(CapacityTier.CURRENT);
         Capacity fixed = configured.onDemand() ? plan.current() : configured;
         double meanWcu = plan.input().eventsPerSecond() * plan.wcuPerWrite();

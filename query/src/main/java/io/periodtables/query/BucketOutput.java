@@ -2,7 +2,7 @@ package io.periodtables.query;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.periodtables.conf.Rollups;
+import io.periodtables.core.item.Rollups;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;

@@ -1,7 +1,7 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.PeriodLength;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.period.PeriodLength;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;

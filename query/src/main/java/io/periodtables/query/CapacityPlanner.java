@@ -1,11 +1,11 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.ConfigKey;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodLength;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.ConfigKey;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.PeriodLength;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

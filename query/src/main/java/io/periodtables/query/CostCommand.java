@@ -1,8 +1,8 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.period.TableNaming;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Backoff;
-import io.periodtables.conf.DynamoDbFailure;
+import io.periodtables.core.dynamodb.Backoff;
+import io.periodtables.core.dynamodb.DynamoDbFailure;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

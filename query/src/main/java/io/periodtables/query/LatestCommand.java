@@ -1,6 +1,6 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.period.TableNaming;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;

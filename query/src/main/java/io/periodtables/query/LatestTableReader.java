@@ -1,6 +1,6 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.LatestTable;
+import io.periodtables.core.dynamodb.LatestTable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -172,7 +172,7 @@ public final class PlanReport {
                 cheapest % 2 == 1 ? "STANDARD_INFREQUENT_ACCESS" : "STANDARD");
     }
 
-    private static double unitsCost(io.periodtables.conf.Capacity capacity, Prices prices) {
+    private static double unitsCost(io.periodtables.core.capacity.Capacity capacity, Prices prices) {
         return capacity.onDemand()
                 ? 0
                 : capacity.writeUnits() * prices.wcuHour() + capacity.readUnits() * prices.rcuHour();

@@ -1,6 +1,6 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ConfigException;
+import io.periodtables.core.config.ConfigException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

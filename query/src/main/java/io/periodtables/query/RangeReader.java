@@ -1,7 +1,7 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Period;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;

@@ -1,8 +1,8 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.Rollups;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.Rollups;
+import io.periodtables.core.period.TableNaming;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.TableNaming;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Path2D;

@@ -2,8 +2,8 @@ package io.periodtables.query;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.WriteSharding;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;

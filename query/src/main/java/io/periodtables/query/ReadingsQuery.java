@@ -1,10 +1,10 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.LatestTable;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.dynamodb.LatestTable;
+import io.periodtables.core.period.TableNaming;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

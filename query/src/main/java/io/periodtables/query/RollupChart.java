@@ -1,6 +1,6 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Rollups;
+import io.periodtables.core.item.Rollups;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Rectangle2D;

@@ -1,9 +1,9 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.Rollups;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.Rollups;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

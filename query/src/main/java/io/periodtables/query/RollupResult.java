@@ -1,6 +1,6 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Rollups;
+import io.periodtables.core.item.Rollups;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;

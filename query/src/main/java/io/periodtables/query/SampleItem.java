@@ -1,10 +1,10 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.WriteSharding;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.HashMap;

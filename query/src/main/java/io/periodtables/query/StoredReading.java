@@ -1,8 +1,8 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.LatestTable;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.dynamodb.LatestTable;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.WriteSharding;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;

@@ -1,10 +1,10 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.CapacitySizing;
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.capacity.CapacitySizing;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.TableNaming;
 import org.apache.flink.annotation.PublicEvolving;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.TableClass;

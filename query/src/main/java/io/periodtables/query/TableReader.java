@@ -1,7 +1,7 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.WriteSharding;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

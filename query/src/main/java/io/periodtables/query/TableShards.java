@@ -1,6 +1,6 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.period.TableNaming;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

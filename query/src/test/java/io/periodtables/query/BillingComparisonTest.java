@@ -3,9 +3,9 @@ package io.periodtables.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

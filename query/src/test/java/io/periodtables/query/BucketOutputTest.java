@@ -2,7 +2,7 @@ package io.periodtables.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Rollups;
+import io.periodtables.core.item.Rollups;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;

@@ -2,9 +2,9 @@ package io.periodtables.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;

@@ -2,9 +2,9 @@ package io.periodtables.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.TableNaming;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

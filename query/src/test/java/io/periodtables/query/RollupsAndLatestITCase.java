@@ -2,12 +2,12 @@ package io.periodtables.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.LatestTable;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.Rollups;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.dynamodb.LatestTable;
+import io.periodtables.core.item.Rollups;
+import io.periodtables.core.item.WriteSharding;
 import io.periodtables.emulators.DynaliteExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

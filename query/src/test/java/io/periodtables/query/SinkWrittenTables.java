@@ -1,12 +1,12 @@
 package io.periodtables.query;
 
 import io.periodtables.archive.Archive;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.ReadingItems;
 import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
-import io.periodtables.sink.ReadingItems;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

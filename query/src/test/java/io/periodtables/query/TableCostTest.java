@@ -3,8 +3,8 @@ package io.periodtables.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;

@@ -2,7 +2,7 @@ package io.periodtables.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.period.TableNaming;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

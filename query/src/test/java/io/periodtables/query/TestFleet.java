@@ -1,6 +1,6 @@
 package io.periodtables.query;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import java.time.Instant;

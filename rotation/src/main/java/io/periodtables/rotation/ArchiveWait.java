@@ -1,6 +1,6 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.Period;
+import io.periodtables.core.period.Period;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;

@@ -1,10 +1,10 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.AbortGuardedHttpClient;
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.AbortGuardedHttpClient;
+import io.periodtables.core.dynamodb.DynamoDbClients;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -1,7 +1,7 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.DynamoDbFailure;
-import io.periodtables.conf.DynamoDbFailure.Kind;
+import io.periodtables.core.dynamodb.DynamoDbFailure;
+import io.periodtables.core.dynamodb.DynamoDbFailure.Kind;
 
 /**
  * What a control-plane failure means for the table owner, on top of {@link DynamoDbFailure}'s

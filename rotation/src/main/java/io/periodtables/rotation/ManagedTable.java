@@ -1,6 +1,6 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.Capacity;
+import io.periodtables.core.capacity.Capacity;
 import java.time.Instant;
 import org.apache.flink.annotation.PublicEvolving;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;

@@ -1,13 +1,13 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.CapacitySizing;
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.capacity.CapacitySizing;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.TableNaming;
 import java.time.Duration;
 import java.util.OptionalLong;
 

@@ -1,6 +1,6 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.Period;
+import io.periodtables.core.period.Period;
 import java.io.IOException;
 import java.io.Serializable;
 import org.apache.flink.annotation.PublicEvolving;

@@ -1,6 +1,6 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.Backoff;
+import io.periodtables.core.dynamodb.Backoff;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;

@@ -1,8 +1,8 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.period.Period;
 import io.periodtables.model.MissingTableHandler;
 import java.time.Clock;
 import java.time.Duration;

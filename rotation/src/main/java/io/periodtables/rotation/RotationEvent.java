@@ -1,6 +1,6 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.CapacityTier;
+import io.periodtables.core.capacity.CapacityTier;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**

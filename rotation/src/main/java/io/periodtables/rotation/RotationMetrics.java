@@ -1,6 +1,6 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.UserMetrics;
 import java.util.Collection;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
@@ -8,7 +8,7 @@ import org.apache.flink.metrics.MetricGroup;
 
 /**
  * The rotation operator's metrics, in its operator's {@code kinesisanalytics} group (see
- * {@link io.periodtables.conf.UserMetrics}, so MSF publishes them): {@code tablesCreated},
+ * {@link io.periodtables.core.config.UserMetrics}, so MSF publishes them): {@code tablesCreated},
  * {@code tierChanges}, {@code retentionDeletions}, {@code deletionProtectedSkips},
  * {@code failures} (counters); {@code prebuildLeadSeconds} (event-time seconds between the last
  * table becoming ready and the start of its period; negative when it was late),

@@ -1,8 +1,8 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.TableBudget;
-import io.periodtables.conf.UserMetrics;
-import io.periodtables.conf.WritersTable;
+import io.periodtables.core.config.TableBudget;
+import io.periodtables.core.config.UserMetrics;
+import io.periodtables.core.dynamodb.WritersTable;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;

@@ -1,7 +1,7 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.period.TableNaming;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.RejectReason;
 import java.time.Clock;

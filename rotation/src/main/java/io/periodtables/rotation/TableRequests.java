@@ -1,10 +1,10 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.period.TableNaming;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -2,7 +2,7 @@ package io.periodtables.rotation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Capacity;
+import io.periodtables.core.capacity.Capacity;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

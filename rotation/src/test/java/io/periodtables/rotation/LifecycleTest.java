@@ -2,11 +2,11 @@ package io.periodtables.rotation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodLength;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.PeriodLength;
+import io.periodtables.core.period.TableNaming;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;

@@ -2,8 +2,8 @@ package io.periodtables.rotation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
 import io.periodtables.emulators.Dynalite;
 import java.time.Duration;
 import java.time.Instant;

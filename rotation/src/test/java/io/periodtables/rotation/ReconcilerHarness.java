@@ -2,7 +2,7 @@ package io.periodtables.rotation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +59,7 @@ final class ReconcilerHarness implements AutoCloseable {
         interceptors.addAll(List.of(more));
         this.manager = TableManager.create(
                 config,
-                io.periodtables.conf.DynamoDbClients.of(config).withInterceptors(interceptors),
+                io.periodtables.core.dynamodb.DynamoDbClients.of(config).withInterceptors(interceptors),
                 TestSetup.fastSettings());
         this.reconciler = new Reconciler(
                 manager,

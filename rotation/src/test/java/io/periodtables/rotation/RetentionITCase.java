@@ -2,9 +2,9 @@ package io.periodtables.rotation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,7 +65,7 @@ class RetentionITCase {
     void retentionDeletesOnlyOurTaggedExpiredTables() throws Exception {
         PeriodTablesConfig config = hourly("tables.retention", "PT6H");
         PeriodTablesConfig protectedConfig =
-                config.with(io.periodtables.conf.ConfigKeys.TABLES_DELETION_PROTECTION, "true");
+                config.with(io.periodtables.core.config.ConfigKeys.TABLES_DELETION_PROTECTION, "true");
         TableNaming naming = config.naming();
         Period current = config.calendar().periodOf(NOW);
         Period expired1 = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));

@@ -10,9 +10,9 @@ import static io.periodtables.rotation.RotationTestBed.timestamps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
 import java.util.ArrayList;
 import java.util.List;

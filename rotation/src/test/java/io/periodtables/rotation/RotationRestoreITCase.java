@@ -9,8 +9,8 @@ import static io.periodtables.rotation.RotationTestBed.tableAt;
 import static io.periodtables.rotation.RotationTestBed.timestamps;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

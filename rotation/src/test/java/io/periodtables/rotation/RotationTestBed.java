@@ -1,9 +1,9 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.LoopbackFlink;
 import java.time.Duration;

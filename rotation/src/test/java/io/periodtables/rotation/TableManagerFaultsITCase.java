@@ -3,10 +3,10 @@ package io.periodtables.rotation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.CapacityTier;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;

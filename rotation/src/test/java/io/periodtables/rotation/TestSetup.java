@@ -1,8 +1,8 @@
 package io.periodtables.rotation;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
 import java.net.URI;

@@ -2,9 +2,9 @@ package io.periodtables.rotation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.WritersTable;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.WritersTable;
+import io.periodtables.core.period.Period;
 import io.periodtables.emulators.Dynalite;
 import java.time.Instant;
 import java.util.OptionalLong;

@@ -2,8 +2,8 @@ package io.periodtables.rotation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Capacity;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.DynamoDbFailure;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.WritersTable;
+import io.periodtables.core.dynamodb.DynamoDbFailure;
+import io.periodtables.core.dynamodb.WritersTable;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.TableNaming;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;

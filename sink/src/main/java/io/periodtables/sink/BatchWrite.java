@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.ItemAttributes;
+import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;

@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.Backoff;
+import io.periodtables.core.dynamodb.Backoff;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.DynamoDbFailure;
+import io.periodtables.core.dynamodb.DynamoDbFailure;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;

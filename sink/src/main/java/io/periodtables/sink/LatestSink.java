@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
@@ -10,7 +10,7 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /**
- * Keeps the latest table ({@code io.periodtables.conf.LatestTable}) up to date from the readings
+ * Keeps the latest table ({@code io.periodtables.core.dynamodb.LatestTable}) up to date from the readings
  * the period-table sink stores: per device the newest reading a writer has seen, put at most once
  * a second per device and on every checkpoint, conditionally, so the stored one only ever moves
  * forward in event time. At-least-once (a put is idempotent); no state of its own.

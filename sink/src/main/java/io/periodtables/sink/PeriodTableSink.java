@@ -1,11 +1,12 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.Backoff;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.Backoff;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ItemBuilder;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.SinkRecord;
 import java.io.Serializable;

@@ -1,7 +1,7 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.Backoff;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.UserMetrics;
+import io.periodtables.core.dynamodb.Backoff;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.SinkRecord;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.UserMetrics;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -2,11 +2,12 @@ package io.periodtables.sink;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.conf.ItemAttributes;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.UserMetrics;
+import io.periodtables.core.config.UserMetrics;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.ItemBuilder;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;

@@ -1,7 +1,7 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.conf.ItemAttributes;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.model.MissingTableHandler;
 import java.io.Serializable;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.core.item.DynamoDbItemSize;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.ItemAttributes;
+import io.periodtables.core.item.ItemAttributes;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

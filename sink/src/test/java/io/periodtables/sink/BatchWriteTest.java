@@ -2,7 +2,8 @@ package io.periodtables.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ItemBuilder;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.RejectReason;
 import java.time.Clock;

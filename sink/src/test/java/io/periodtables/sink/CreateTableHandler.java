@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.DynamoDbClients;
+import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.model.MissingTableHandler;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

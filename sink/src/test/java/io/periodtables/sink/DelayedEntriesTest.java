@@ -2,7 +2,7 @@ package io.periodtables.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.Backoff;
+import io.periodtables.core.dynamodb.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

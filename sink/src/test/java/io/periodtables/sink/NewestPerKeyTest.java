@@ -2,7 +2,7 @@ package io.periodtables.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.core.item.DynamoDbItemSize;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

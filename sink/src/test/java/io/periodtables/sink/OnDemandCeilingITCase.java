@@ -3,9 +3,9 @@ package io.periodtables.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.DynamoDbClients;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.emulators.DynaliteExtension;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.periodtables.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.model.SinkRecord;
 import java.time.Duration;

@@ -2,8 +2,9 @@ package io.periodtables.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.DynamoDbItemSize;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.DynamoDbItemSize;
+import io.periodtables.core.item.ItemBuilder;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;

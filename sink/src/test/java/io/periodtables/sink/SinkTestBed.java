@@ -1,6 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.model.SinkRecord;

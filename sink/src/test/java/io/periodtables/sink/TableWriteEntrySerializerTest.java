@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.periodtables.conf.DynamoDbItemSize;
+import io.periodtables.core.item.DynamoDbItemSize;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.util.HashMap;
 import java.util.Map;
 

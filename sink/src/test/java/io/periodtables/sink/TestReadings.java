@@ -1,7 +1,7 @@
 package io.periodtables.sink;
 
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.WriteSharding;
 import io.periodtables.model.Reading;
 import java.time.Instant;
 import java.util.HashMap;
@@ -11,7 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Deterministic readings for the sink's ITCases and the items DESIGN.md says they become,
- * written out by hand (keys from {@code conf}'s {@link WriteSharding}, payload attributes by
+ * written out by hand (keys from the core's {@link WriteSharding}, payload attributes by
  * type) so the tests do not check the item builder against itself.
  */
 final class TestReadings {

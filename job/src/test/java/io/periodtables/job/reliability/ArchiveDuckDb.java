@@ -3,8 +3,8 @@ package io.periodtables.job.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.archive.ArchiveRow;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.period.TableNaming;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.net.URI;

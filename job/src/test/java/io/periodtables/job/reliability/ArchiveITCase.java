@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.periodtables.archive.ArchivePartitions;
 import io.periodtables.archive.ArchiveReader;
-import io.periodtables.conf.Period;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.ArchivedPeriods;
 import java.nio.file.Path;

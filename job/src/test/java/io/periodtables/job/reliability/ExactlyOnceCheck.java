@@ -1,6 +1,6 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.period.TableNaming;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package io.periodtables.job.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;

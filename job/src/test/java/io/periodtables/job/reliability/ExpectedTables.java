@@ -2,11 +2,11 @@ package io.periodtables.job.reliability;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.periodtables.conf.ConfigKeys;
-import io.periodtables.conf.PeriodCalendar;
-import io.periodtables.conf.PeriodTablesConfig;
-import io.periodtables.conf.TableNaming;
-import io.periodtables.conf.WriteSharding;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.WriteSharding;
+import io.periodtables.core.period.PeriodCalendar;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.job.ReadingParser;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;

@@ -2,7 +2,7 @@ package io.periodtables.job.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.SeenRequest;
@@ -143,7 +143,7 @@ class LoweringAfterAcknowledgedWritesITCase {
         for (String table : tables.tables()) {
             if (config.naming()
                     .parse(table)
-                    .filter(ref -> ref.kind() == io.periodtables.conf.TableNaming.TableRef.Kind.PERIOD)
+                    .filter(ref -> ref.kind() == io.periodtables.core.period.TableNaming.TableRef.Kind.PERIOD)
                     .isEmpty()) {
                 continue; // the late and rejected tables are on-demand
             }

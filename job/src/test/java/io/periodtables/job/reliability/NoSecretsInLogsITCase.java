@@ -3,9 +3,9 @@ package io.periodtables.job.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.periodtables.conf.ConfigException;
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.config.ConfigException;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;

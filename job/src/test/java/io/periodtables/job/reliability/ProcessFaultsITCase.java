@@ -2,7 +2,7 @@ package io.periodtables.job.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.model.SinkRecord;

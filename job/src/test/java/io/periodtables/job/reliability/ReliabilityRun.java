@@ -1,8 +1,8 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.conf.ConfigLoader;
-import io.periodtables.conf.LoopbackFlink;
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;

@@ -3,7 +3,7 @@ package io.periodtables.job.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.RollupCheck;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.conf.TableNaming;
+import io.periodtables.core.period.TableNaming;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package io.periodtables.job.reliability;
 
-import io.periodtables.conf.PeriodTablesConfig;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.InputSource;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.job.ReadingParser;

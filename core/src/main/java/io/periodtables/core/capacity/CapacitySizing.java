@@ -1,0 +1,85 @@
+package io.periodtables.core.capacity;
+
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import java.io.Serializable;
+import java.util.OptionalLong;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * The write capacity a new period table opens with: {@code ceil(peak / tables.capacity.target-utilization)}
+ * WCU from the peak per-second write units observed on an earlier period's table (which one: the
+ * rotation's {@code OpenCapacity}), bounded by {@code
+ * tables.capacity.current.min} and {@code .max}; the {@code current} tier while nothing has been
+ * observed. Reads are not measured, so a sized table keeps the {@code current} tier's read units
+ * (within the same bounds). On-demand billing has nothing to size. Used by the rotation to create
+ * tables and by the {@code plan} command to price them, so both agree.
+ */
+@PublicEvolving
+public final class CapacitySizing implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final Capacity current;
+    private final Capacity min;
+    private final Capacity max;
+    private final double target;
+
+    public CapacitySizing(PeriodTablesConfig config) {
+        this.current = config.effectiveCapacity(CapacityTier.CURRENT);
+        this.min = config.get(ConfigKeys.CAPACITY_CURRENT_MIN);
+        this.max = config.get(ConfigKeys.CAPACITY_CURRENT_MAX);
+        this.target = config.get(ConfigKeys.CAPACITY_TARGET_UTILIZATION);
+    }
+
+    /** The open capacity for a table whose predecessor peaked at {@code peakWriteUnits} per second, if observed. */
+    public Capacity open(OptionalLong peakWriteUnits) {
+        if (current.onDemand() || peakWriteUnits.isEmpty()) {
+            return current;
+        }
+        return Capacity.provisioned(
+                clamp(writeUnitsFor(peakWriteUnits.getAsLong()), min.writeUnits(), max.writeUnits()),
+                clamp(current.readUnits(), min.readUnits(), max.readUnits()));
+    }
+
+    /** {@code ceil(peak / target)}: the WCU at which {@code peak} uses the target utilisation. */
+    public long writeUnitsFor(double peakWriteUnits) {
+        // the small epsilon keeps 70 / 0.7 at 100 instead of 101 (binary fractions)
+        return (long) Math.ceil(peakWriteUnits / target - 1e-9);
+    }
+
+    /**
+     * True when {@code capacity} is what an open table may have: the {@code current} tier, or
+     * for provisioned tables anything within the bounds (sized, or moved there by auto scaling).
+     */
+    public boolean isOpen(Capacity capacity) {
+        if (capacity.equals(current)) {
+            return true;
+        }
+        return !current.onDemand() && !capacity.onDemand() && within(capacity);
+    }
+
+    /** True when both units of a provisioned capacity lie within {@code min}..{@code max}. */
+    public boolean within(Capacity capacity) {
+        return !capacity.onDemand()
+                && capacity.writeUnits() >= min.writeUnits()
+                && capacity.writeUnits() <= max.writeUnits()
+                && capacity.readUnits() >= min.readUnits()
+                && capacity.readUnits() <= max.readUnits();
+    }
+
+    public Capacity min() {
+        return min;
+    }
+
+    public Capacity max() {
+        return max;
+    }
+
+    public double targetUtilization() {
+        return target;
+    }
+
+    private static long clamp(long value, long low, long high) {
+        return Math.max(low, Math.min(high, value));
+    }
+}

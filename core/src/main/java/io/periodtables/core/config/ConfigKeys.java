@@ -1,0 +1,334 @@
+package io.periodtables.core.config;
+
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.item.ArchiveColumn;
+import io.periodtables.core.item.Rollups;
+import io.periodtables.core.period.PeriodLength;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * Every configuration key of period-tables, with default and meaning: the single source from
+ * which docs/configuration.md's table is generated and against which unknown keys are
+ * refused.
+ */
+@PublicEvolving
+public final class ConfigKeys {
+
+    /** Where readings come from. */
+    public enum SourceKind {
+        GENERATOR,
+        KINESIS
+    }
+
+    /** Where a Kinesis source starts on a fresh start (without state). */
+    public enum InitialPosition {
+        LATEST,
+        TRIM_HORIZON,
+        AT_TIMESTAMP
+    }
+
+    /** Billing mode of created tables. */
+    public enum Billing {
+        PROVISIONED,
+        PAY_PER_REQUEST
+    }
+
+    /** DynamoDB table class of closed period tables. */
+    public enum TableClass {
+        STANDARD,
+        STANDARD_INFREQUENT_ACCESS
+    }
+
+    /** Where readings go that arrive after their period's grace has ended. */
+    public enum LatePolicy {
+        LATE_TABLE,
+        PERIOD_TABLE
+    }
+
+    private static final Map<String, ConfigKey<?>> ALL = new LinkedHashMap<>();
+
+    public static final ConfigKey<SourceKind> SOURCE =
+            key("source", "generator", "`generator` or `kinesis`", s -> ConfigValues.enumValue(SourceKind.class, s));
+    public static final ConfigKey<String> KINESIS_STREAM_ARN =
+            key("kinesis.stream-arn", null, "stream ARN; required for `source=kinesis`", ConfigValues::streamArn);
+    public static final ConfigKey<InitialPosition> KINESIS_INITIAL_POSITION = key(
+            "kinesis.initial-position",
+            "LATEST",
+            "`LATEST`, `TRIM_HORIZON` or `AT_TIMESTAMP` (+ `kinesis.initial-timestamp`)",
+            s -> ConfigValues.enumValue(InitialPosition.class, s));
+    public static final ConfigKey<Instant> KINESIS_INITIAL_TIMESTAMP =
+            key("kinesis.initial-timestamp", null, "ISO-8601 instant for `AT_TIMESTAMP`", ConfigValues::instant);
+    public static final ConfigKey<String> AWS_REGION =
+            key("aws.region", "us-east-1", "region for all AWS clients", ConfigValues::region);
+    public static final ConfigKey<URI> AWS_ENDPOINT =
+            key("aws.endpoint", null, "endpoint override for all AWS clients (emulators)", ConfigValues::endpoint);
+    public static final ConfigKey<URI> DYNAMODB_ENDPOINT =
+            key("dynamodb.endpoint", null, "DynamoDB endpoint override", ConfigValues::endpoint);
+    public static final ConfigKey<URI> KINESIS_ENDPOINT =
+            key("kinesis.endpoint", null, "Kinesis endpoint override", ConfigValues::endpoint);
+    public static final ConfigKey<Boolean> DYNAMODB_EMBEDDED = key(
+            "dynamodb.embedded",
+            "true locally, false on MSF",
+            "local run: start the embedded DynamoDB emulator (dynalite) when no endpoint is set",
+            ConfigValues::bool);
+    public static final ConfigKey<Set<String>> DYNAMODB_LIMITS = key(
+            "dynamodb.limits",
+            "off",
+            "local run: DynamoDB limits the embedded emulator enforces: `off`, `all`, or"
+                    + " a list of `throughput,decreases,on-demand,tables`",
+            ConfigValues::dynamoDbLimits);
+    public static final ConfigKey<String> TABLES_PREFIX =
+            key("tables.prefix", "readings", "table name prefix, 1-200 of `[A-Za-z0-9_.-]`", ConfigValues::prefix);
+    public static final ConfigKey<PeriodLength> TABLES_PERIOD = key(
+            "tables.period",
+            "P1D",
+            "period length: `P1D`, `P1W`, `P1M` or minutes dividing a day (`PT1H`, `PT15M`)",
+            PeriodLength::parse);
+    public static final ConfigKey<ZoneId> TABLES_ZONE =
+            key("tables.zone", "UTC", "zone that periods align to", ConfigValues::zone);
+    public static final ConfigKey<Integer> TABLES_SHARDS =
+            key("tables.shards", "1", "write shards per device, 1-100", s -> ConfigValues.intInRange(s, 1, 100));
+    public static final ConfigKey<Duration> TABLES_TTL = key(
+            "tables.ttl",
+            null,
+            "duration after event time; sets `ttl` and enables TTL",
+            ConfigValues::positiveDuration);
+    public static final ConfigKey<Billing> TABLES_BILLING = key(
+            "tables.billing",
+            "PROVISIONED",
+            "`PROVISIONED` or `PAY_PER_REQUEST`",
+            s -> ConfigValues.enumValue(Billing.class, s));
+    public static final ConfigKey<Capacity> CAPACITY_CURRENT = key(
+            "tables.capacity.current",
+            "1000/300",
+            "WCU/RCU (or `on-demand`) of the table taking writes",
+            Capacity::parse);
+    public static final ConfigKey<Capacity> CAPACITY_PREVIOUS = key(
+            "tables.capacity.previous",
+            "1/100",
+            "WCU/RCU (or `on-demand`) of the table that just closed",
+            Capacity::parse);
+    public static final ConfigKey<Capacity> CAPACITY_OLDER =
+            key("tables.capacity.older", "1/1", "WCU/RCU (or `on-demand`) of older tables", Capacity::parse);
+    public static final ConfigKey<Capacity> CAPACITY_CURRENT_MIN = key(
+            "tables.capacity.current.min",
+            "1/1",
+            "WCU/RCU floor of an open table sized from observation, and" + " auto scaling's minimum",
+            ConfigValues::provisioned);
+    public static final ConfigKey<Capacity> CAPACITY_CURRENT_MAX = key(
+            "tables.capacity.current.max",
+            "40000/40000",
+            "WCU/RCU ceiling of an open table sized from observation," + " and auto scaling's maximum",
+            ConfigValues::provisioned);
+    public static final ConfigKey<Double> CAPACITY_TARGET_UTILIZATION = key(
+            "tables.capacity.target-utilization",
+            "0.7",
+            "0.2-0.9: a new table gets `ceil(observed peak WCU / this)`;" + " auto scaling's target",
+            ConfigValues::utilization);
+    public static final ConfigKey<Boolean> CAPACITY_AUTOSCALING = key(
+            "tables.capacity.autoscaling",
+            "true on AWS when provisioned",
+            "register the open table with Application"
+                    + " Auto Scaling; default on when `tables.billing=PROVISIONED` and no endpoint override is set",
+            ConfigValues::bool);
+    public static final ConfigKey<Duration> TABLES_RETENTION = key(
+            "tables.retention",
+            null,
+            "delete tables whose period ended longer ago than this",
+            ConfigValues::positiveDuration);
+    public static final ConfigKey<String> TABLES_SSE_KMS_KEY = key(
+            "tables.sse-kms-key",
+            null,
+            "KMS key for encryption at rest (default: AWS owned key)",
+            ConfigValues::nonEmpty);
+    public static final ConfigKey<Capacity> TABLES_ON_DEMAND_MAX = key(
+            "tables.on-demand.max",
+            null,
+            "WRU/RRU per second: DynamoDB's OnDemandThroughput ceiling of on-demand period tables"
+                    + " (a cost cap; writes above it are throttled and retried)",
+            ConfigValues::provisioned);
+    public static final ConfigKey<Capacity> TABLES_WARM_THROUGHPUT_MAX = key(
+            "tables.warm-throughput.max",
+            "40000/40000",
+            "WRU/RRU per second: the most WarmThroughput an on-demand period table is prewarmed to"
+                    + " (DynamoDB bills prewarming once)",
+            ConfigValues::provisioned);
+    public static final ConfigKey<TableClass> TABLES_CLASS_CLOSED = key(
+            "tables.class.closed",
+            "STANDARD",
+            "`STANDARD` or `STANDARD_INFREQUENT_ACCESS`: table class of a period table once it closes"
+                    + " (with its first lowering)",
+            s -> ConfigValues.enumValue(TableClass.class, s));
+    public static final ConfigKey<Boolean> TABLES_DELETION_PROTECTION =
+            key("tables.deletion-protection", "false", "set deletion protection on created tables", ConfigValues::bool);
+    public static final ConfigKey<Integer> LIMITS_MAX_TABLES = key(
+            "limits.max-tables",
+            "2500",
+            "the account's DynamoDB table quota in the region: a configuration that"
+                    + " keeps more tables stops at start",
+            s -> ConfigValues.intInRange(s, 1, 1_000_000));
+    public static final ConfigKey<Long> LIMITS_MAX_WRITE_CAPACITY = key(
+            "limits.max-write-capacity",
+            "80000",
+            "the account's provisioned write capacity quota (WCU) in the region:"
+                    + " a configuration that provisions more stops at start",
+            ConfigValues::positiveLong);
+    public static final ConfigKey<Duration> ROTATION_CLOSED_RAISE_AFTER = key(
+            "rotation.closed-raise-after",
+            "PT1M",
+            "a closed table is raised back for the sink only after throttling it this long on end",
+            ConfigValues::positiveDuration);
+    public static final ConfigKey<Duration> ROTATION_LEAD = key(
+            "rotation.lead",
+            "PT15M",
+            "prebuild the next table this long before the rollover",
+            ConfigValues::positiveDuration);
+    public static final ConfigKey<Duration> ALLOWED_LATENESS = key(
+            "window.allowed-lateness",
+            "PT5M",
+            "grace after the rollover for late writes to the old table",
+            ConfigValues::nonNegativeDuration);
+    public static final ConfigKey<Integer> WINDOW_FIRE_COUNT = key(
+            "window.fire-count",
+            "100",
+            "emit a device's buffered readings after this many",
+            s -> ConfigValues.intInRange(s, 1, 100_000));
+    public static final ConfigKey<Duration> WINDOW_FIRE_DELAY = key(
+            "window.fire-delay",
+            "PT0.2S",
+            "emit a device's buffered readings at most this long after the first",
+            ConfigValues::positiveDuration);
+    public static final ConfigKey<Duration> OUT_OF_ORDERNESS = key(
+            "watermark.out-of-orderness",
+            "PT5S",
+            "bounded out-of-orderness of event time",
+            ConfigValues::nonNegativeDuration);
+    public static final ConfigKey<Duration> IDLENESS = key(
+            "watermark.idleness",
+            "PT1M",
+            "a source split without data this long stops holding the watermark",
+            ConfigValues::positiveDuration);
+    public static final ConfigKey<LatePolicy> LATE_POLICY = key(
+            "late.policy",
+            "late-table",
+            "`late-table` or `period-table`",
+            s -> ConfigValues.enumValue(LatePolicy.class, s));
+    public static final ConfigKey<String> ARCHIVE_PATH = key(
+            "archive.path",
+            null,
+            "also write every stored reading as Parquet under this Flink filesystem URI "
+                    + "(`s3://bucket/prefix`, `file:///path`), see docs/archive.md",
+            ConfigValues::archivePath);
+    public static final ConfigKey<List<ArchiveColumn>> ARCHIVE_COLUMNS = key(
+            "archive.columns",
+            null,
+            "payload fields archived in typed Parquet columns: `name:type,…`, types `double`, `bigint`, "
+                    + "`string`, `boolean` (e.g. `temperature:double,status:string`)",
+            ArchiveColumn::parseList);
+    public static final ConfigKey<List<Duration>> ROLLUPS_EVERY = key(
+            "rollups.every",
+            null,
+            "rollup grains, e.g. `PT1M,PT1H`: per device and bucket count, min, max, sum, first, last of each "
+                    + "numeric field, in the period's rollups table (off unless set)",
+            Rollups::parseGrains);
+    public static final ConfigKey<List<String>> ROLLUPS_FIELDS = key(
+            "rollups.fields",
+            null,
+            "payload fields rolled up, comma-separated (default: every numeric top-level field)",
+            Rollups::parseFields);
+    public static final ConfigKey<Boolean> LATEST_ENABLED =
+            key("latest.enabled", "true", "keep each device's newest reading in `<prefix>_latest`", ConfigValues::bool);
+    public static final ConfigKey<String> INPUT_DEVICE_FIELD =
+            key("input.device-field", "deviceId", "JSON field holding the device id", ConfigValues::nonEmpty);
+    public static final ConfigKey<String> INPUT_TIMESTAMP_FIELD =
+            key("input.timestamp-field", "timestamp", "JSON field holding the event time", ConfigValues::nonEmpty);
+    public static final ConfigKey<Duration> INPUT_MAX_FUTURE = key(
+            "input.max-future",
+            "PT1H",
+            "readings further ahead of the wall clock are rejected",
+            ConfigValues::positiveDuration);
+    public static final ConfigKey<Integer> SINK_MAX_ATTEMPTS = key(
+            "sink.max-attempts",
+            "100",
+            "attempts per item before the job fails loudly",
+            s -> ConfigValues.intInRange(s, 1, 1_000_000));
+    public static final ConfigKey<Integer> SINK_MAX_IN_FLIGHT = key(
+            "sink.max-in-flight",
+            "16",
+            "concurrent BatchWriteItem requests per sink subtask",
+            s -> ConfigValues.intInRange(s, 1, 1000));
+    public static final ConfigKey<Integer> SINK_MAX_BUFFERED = key(
+            "sink.max-buffered",
+            "10000",
+            "items buffered per sink subtask before backpressure",
+            s -> ConfigValues.intInRange(s, 25, 10_000_000));
+    public static final ConfigKey<Duration> SINK_REQUEST_TIMEOUT = key(
+            "sink.request-timeout",
+            "PT10S",
+            "a DynamoDB request attempt fails after this long without an answer"
+                    + " (the HTTP read and write timeouts)",
+            ConfigValues::positiveDuration);
+    public static final ConfigKey<Integer> GENERATOR_DEVICES = key(
+            "generator.devices",
+            "100",
+            "synthetic fleet: number of devices",
+            s -> ConfigValues.intInRange(s, 1, 10_000_000));
+    public static final ConfigKey<Double> GENERATOR_RATE = key(
+            "generator.rate",
+            "1000",
+            "synthetic fleet: readings per wall-clock second, whole job",
+            ConfigValues::positiveNumber);
+    public static final ConfigKey<Double> GENERATOR_SPEEDUP = key(
+            "generator.speedup",
+            "1",
+            "synthetic fleet: event-time seconds per wall-clock second",
+            ConfigValues::positiveNumber);
+    public static final ConfigKey<Instant> GENERATOR_START = key(
+            "generator.start",
+            "now",
+            "synthetic fleet: event time of the first reading (ISO-8601 or `now`)",
+            s -> s.equalsIgnoreCase("now") ? null : ConfigValues.instant(s));
+    public static final ConfigKey<Long> GENERATOR_COUNT = key(
+            "generator.count",
+            null,
+            "synthetic fleet: stop after this many readings (default: unbounded)",
+            ConfigValues::positiveLong);
+    public static final ConfigKey<Integer> PARALLELISM = key(
+            "parallelism",
+            "2",
+            "local run only: job parallelism (on MSF the service sets it)",
+            s -> ConfigValues.intInRange(s, 1, 1024));
+    public static final ConfigKey<Duration> CHECKPOINT_INTERVAL = key(
+            "checkpoint.interval",
+            "PT10S",
+            "local run only: checkpoint interval (on MSF the service sets it)",
+            ConfigValues::positiveDuration);
+
+    private ConfigKeys() {}
+
+    /** All keys in documentation order. */
+    public static List<ConfigKey<?>> all() {
+        return Collections.unmodifiableList(Arrays.asList(ALL.values().toArray(new ConfigKey<?>[0])));
+    }
+
+    /** The key with this name, or {@code null}. */
+    public static ConfigKey<?> byName(String name) {
+        return ALL.get(name);
+    }
+
+    private static <T> ConfigKey<T> key(String name, String defaultValue, String meaning, ConfigKey.Parser<T> parser) {
+        ConfigKey<T> key = new ConfigKey<>(name, defaultValue, meaning, parser);
+        ALL.put(name, key);
+        return key;
+    }
+}

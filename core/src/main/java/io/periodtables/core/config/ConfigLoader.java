@@ -1,0 +1,227 @@
+package io.periodtables.core.config;
+
+import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.item.Rollups;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * Loads a {@link PeriodTablesConfig} with the precedence defaults &lt; {@code --config
+ * file.properties} &lt; Managed Service for Apache Flink runtime property groups &lt;
+ * {@code --key value} arguments, then validates it. Any problem is a {@link ConfigException}
+ * whose one-line message names the key.
+ *
+ * <p>Runtime property groups map to keys as {@code <group>.<key>} (group {@code tables}, key
+ * {@code prefix} is {@code tables.prefix}); keys in group {@code job} are taken as they are.
+ */
+@PublicEvolving
+public final class ConfigLoader {
+
+    /** The property group whose keys are used without a group prefix. */
+    public static final String JOB_GROUP = "job";
+
+    private ConfigLoader() {}
+
+    /**
+     * Loads the configuration.
+     *
+     * @param args command-line arguments: {@code --config FILE} and {@code --key value} (or
+     *     {@code --key=value}) pairs
+     * @param runtimeGroups MSF runtime property groups; empty when not running on MSF
+     * @param local true outside MSF (changes defaults such as {@code dynamodb.embedded})
+     */
+    public static PeriodTablesConfig load(String[] args, Map<String, Properties> runtimeGroups, boolean local) {
+        Map<String, String> cli = new LinkedHashMap<>();
+        String configFile = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (!arg.startsWith("--") || arg.length() == 2) {
+                throw new ConfigException(
+                        arg, "Invalid argument '" + arg + "': expected --key value or --config file.properties");
+            }
+            String name = arg.substring(2);
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                throw new ConfigException(
+                        name, "Invalid argument '" + arg + "': it needs a value (--" + name + " VALUE)");
+            }
+            if (name.equals("config")) {
+                configFile = value;
+            } else {
+                cli.put(name, value);
+            }
+        }
+
+        Map<String, String> merged = new LinkedHashMap<>();
+        if (configFile != null) {
+            merged.putAll(readFile(Path.of(configFile)));
+        }
+        runtimeGroups.forEach((group, props) -> props.stringPropertyNames().forEach(k -> {
+            String name = group.equals(JOB_GROUP) || k.startsWith(group + ".") ? k : group + "." + k;
+            merged.put(name, props.getProperty(k));
+        }));
+        merged.putAll(cli);
+        return fromMap(merged, local);
+    }
+
+    /** Validates explicitly set values (defaults fill the rest). */
+    public static PeriodTablesConfig fromMap(Map<String, String> explicit, boolean local) {
+        for (String name : explicit.keySet()) {
+            if (ConfigKeys.byName(name) == null) {
+                throw new ConfigException(
+                        name,
+                        "Unknown configuration key '" + name + "'" + suggestion(name)
+                                + "; see the table in docs/configuration.md");
+            }
+        }
+        Map<String, String> text = new HashMap<>();
+        HashMap<String, Serializable> values = new HashMap<>();
+        for (ConfigKey<?> key : ConfigKeys.all()) {
+            String value = explicit.get(key.name());
+            if (value == null && key == ConfigKeys.DYNAMODB_EMBEDDED) {
+                value = String.valueOf(local);
+            } else if (value == null && key == ConfigKeys.CAPACITY_AUTOSCALING) {
+                continue; // decided from billing and endpoints: PeriodTablesConfig.autoscaling()
+            } else if (value == null) {
+                value = key.defaultValue();
+            }
+            if (value == null) {
+                continue;
+            }
+            text.put(key.name(), value);
+            values.put(key.name(), (Serializable) key.parse(value));
+        }
+        PeriodTablesConfig config = new PeriodTablesConfig(text, values, local);
+        checkRules(config);
+        return config;
+    }
+
+    private static void checkRules(PeriodTablesConfig c) {
+        if (c.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS && c.get(ConfigKeys.KINESIS_STREAM_ARN) == null) {
+            throw new ConfigException(
+                    ConfigKeys.KINESIS_STREAM_ARN.name(),
+                    "Missing configuration: kinesis.stream-arn is required when source = kinesis");
+        }
+        if (c.get(ConfigKeys.KINESIS_INITIAL_POSITION) == ConfigKeys.InitialPosition.AT_TIMESTAMP
+                && c.get(ConfigKeys.KINESIS_INITIAL_TIMESTAMP) == null) {
+            throw new ConfigException(
+                    ConfigKeys.KINESIS_INITIAL_TIMESTAMP.name(),
+                    "Missing configuration: kinesis.initial-timestamp is required when kinesis.initial-position = AT_TIMESTAMP");
+        }
+        Duration period = c.get(ConfigKeys.TABLES_PERIOD).minimumDuration();
+        mustBeShorterThanPeriod(c, ConfigKeys.ROTATION_LEAD, period);
+        mustBeShorterThanPeriod(c, ConfigKeys.ALLOWED_LATENESS, period);
+        c.find(ConfigKeys.TABLES_RETENTION).ifPresent(retention -> {
+            Duration grace = c.get(ConfigKeys.ALLOWED_LATENESS);
+            if (retention.compareTo(grace) <= 0) {
+                throw ConfigException.invalid(
+                        ConfigKeys.TABLES_RETENTION.name(),
+                        c.asText().get(ConfigKeys.TABLES_RETENTION.name()),
+                        "must be longer than window.allowed-lateness (" + grace
+                                + ") so no table is deleted while it takes writes");
+            }
+        });
+        if (c.find(ConfigKeys.ARCHIVE_PATH).isPresent()
+                && c.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.PERIOD_TABLE) {
+            throw ConfigException.invalid(
+                    ConfigKeys.LATE_POLICY.name(),
+                    c.asText().get(ConfigKeys.LATE_POLICY.name()),
+                    "must be late-table when archive.path is set: a late reading written to its period table "
+                            + "would change a period whose archive is already complete");
+        }
+        for (Duration grain : c.find(ConfigKeys.ROLLUPS_EVERY).orElse(List.of())) {
+            Rollups.misfit(grain, c.get(ConfigKeys.TABLES_PERIOD)).ifPresent(why -> {
+                throw ConfigException.invalid(
+                        ConfigKeys.ROLLUPS_EVERY.name(), c.asText().get(ConfigKeys.ROLLUPS_EVERY.name()), why);
+            });
+        }
+        Capacity min = c.get(ConfigKeys.CAPACITY_CURRENT_MIN);
+        Capacity max = c.get(ConfigKeys.CAPACITY_CURRENT_MAX);
+        if (min.writeUnits() > max.writeUnits() || min.readUnits() > max.readUnits()) {
+            throw ConfigException.invalid(
+                    ConfigKeys.CAPACITY_CURRENT_MAX.name(),
+                    max.toString(),
+                    "must be at least tables.capacity.current.min (" + min + ") in both units");
+        }
+        if (c.find(ConfigKeys.CAPACITY_AUTOSCALING).orElse(false)
+                && c.get(ConfigKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
+            throw ConfigException.invalid(
+                    ConfigKeys.CAPACITY_AUTOSCALING.name(),
+                    "true",
+                    "must be false when tables.billing is PAY_PER_REQUEST: on-demand tables have no capacity to scale");
+        }
+        // Validates prefix and zone together (a prefix alone is checked by its key).
+        c.naming();
+        TableBudget.of(c).check();
+    }
+
+    private static void mustBeShorterThanPeriod(PeriodTablesConfig c, ConfigKey<Duration> key, Duration period) {
+        if (c.get(key).compareTo(period) >= 0) {
+            throw ConfigException.invalid(
+                    key.name(),
+                    c.asText().get(key.name()),
+                    "must be shorter than tables.period (" + c.get(ConfigKeys.TABLES_PERIOD) + ")");
+        }
+    }
+
+    private static Map<String, String> readFile(Path file) {
+        Properties props = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            props.load(reader);
+        } catch (IOException e) {
+            throw new ConfigException("config", "Cannot read --config file '" + file + "': " + e.getMessage());
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        props.stringPropertyNames().forEach(k -> map.put(k, props.getProperty(k)));
+        return map;
+    }
+
+    private static String suggestion(String name) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (ConfigKey<?> key : ConfigKeys.all()) {
+            int d = distance(name, key.name());
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = key.name();
+            }
+        }
+        return bestDistance <= 3 ? " (did you mean '" + best + "'?)" : "";
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

@@ -1,0 +1,84 @@
+package io.periodtables.core.dynamodb;
+
+import io.periodtables.core.period.TableNaming;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
+
+/**
+ * Creates the job's bookkeeping tables (the writers table, the latest table): on-demand, string
+ * keys, tagged {@code managed-by=period-tables} and with their role, never touched by retention.
+ */
+public final class BookkeepingTables {
+    /** How long {@link #ensure} waits for a table another writer is creating. */
+    private static final Duration ACTIVE_WAIT = Duration.ofMinutes(5);
+
+    private BookkeepingTables() {}
+
+    /**
+     * Creates {@code table} unless it exists (a concurrent creation by another writer counts) and
+     * waits until it is active. {@code keys}: the hash key, then the range key if any.
+     */
+    static CompletableFuture<Void> ensure(DynamoDbAsyncClient client, String table, String role, String... keys) {
+        List<AttributeDefinition> attributes = new ArrayList<>();
+        List<KeySchemaElement> schema = new ArrayList<>();
+        for (int i = 0; i < keys.length; i++) {
+            attributes.add(AttributeDefinition.builder()
+                    .attributeName(keys[i])
+                    .attributeType(ScalarAttributeType.S)
+                    .build());
+            schema.add(KeySchemaElement.builder()
+                    .attributeName(keys[i])
+                    .keyType(i == 0 ? KeyType.HASH : KeyType.RANGE)
+                    .build());
+        }
+        return client.describeTable(b -> b.tableName(table))
+                .<Void>thenApply(found -> null)
+                .exceptionallyCompose(error -> {
+                    if (!(DynamoDbFailure.unwrap(error) instanceof ResourceNotFoundException)) {
+                        return CompletableFuture.failedFuture(error);
+                    }
+                    return client.createTable(b -> b.tableName(table)
+                                    .billingMode(BillingMode.PAY_PER_REQUEST)
+                                    .attributeDefinitions(attributes)
+                                    .keySchema(schema)
+                                    .tags(
+                                            Tag.builder()
+                                                    .key(TableNaming.MANAGED_BY_TAG)
+                                                    .value(TableNaming.MANAGED_BY_VALUE)
+                                                    .build(),
+                                            Tag.builder()
+                                                    .key("period-tables:role")
+                                                    .value(role)
+                                                    .build()))
+                            .<Void>thenApply(created -> null)
+                            .exceptionallyCompose(
+                                    createError -> DynamoDbFailure.unwrap(createError) instanceof ResourceInUseException
+                                            ? CompletableFuture.completedFuture(null)
+                                            : CompletableFuture.failedFuture(createError));
+                })
+                .thenCompose(any -> client.waiter()
+                        .waitUntilTableExists(
+                                b -> b.tableName(table),
+                                o -> o.backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofMillis(250)))
+                                        .waitTimeout(ACTIVE_WAIT)))
+                .thenApply(response -> {
+                    response.matched().exception().ifPresent(e -> {
+                        throw new CompletionException(e);
+                    });
+                    return null;
+                });
+    }
+}

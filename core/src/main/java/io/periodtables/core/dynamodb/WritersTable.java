@@ -1,0 +1,150 @@
+package io.periodtables.core.dynamodb;
+
+import io.periodtables.core.period.TableNaming;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.flink.annotation.Internal;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+
+/**
+ * The writers table ({@code <prefix>_writers}): how the sink writers tell the rotation what they
+ * have written through, like the lease table of the Kinesis Client Library. One item per writer
+ * (sink subtask) of a job: the <em>acknowledged watermark</em>, the event time before which
+ * DynamoDB has acknowledged every entry the writer received. The rotation lowers a closed table
+ * only once every writer of the job, of every sink, has acknowledged a watermark that closes it.
+ *
+ * <p>Key: {@code writer} (S) = {@code <group>#<job id>}, {@code subtask} (S) = the subtask index,
+ * zero-padded. Attributes: {@code acknowledged} (N, epoch ms), {@code parallelism} (N),
+ * {@code attempt} (N), {@code updated} (S, wall-clock instant). On-demand; a job writes an item
+ * when a writer starts and when its acknowledged watermark closes another period, so a few items
+ * per period. A restore from a savepoint is a new job id: its writers start new items, the old
+ * ones stay (a few hundred bytes per run).
+ */
+@Internal
+public final class WritersTable {
+    static final String WRITER = "writer";
+    static final String SUBTASK = "subtask";
+    static final String ACKNOWLEDGED = "acknowledged";
+    static final String PARALLELISM = "parallelism";
+    static final String ATTEMPT = "attempt";
+    static final String UPDATED = "updated";
+
+    private final DynamoDbAsyncClient client;
+    private final String table;
+
+    /** One writer: its sink ({@code group}), job, subtask, the sink's parallelism and the task's attempt. */
+    public record Writer(String group, String jobId, int subtask, int parallelism, int attempt) {
+        String key() {
+            return group + "#" + jobId;
+        }
+    }
+
+    public WritersTable(DynamoDbAsyncClient client, TableNaming naming) {
+        this.client = client;
+        this.table = naming.writersTable();
+    }
+
+    public String name() {
+        return table;
+    }
+
+    /** Creates the table unless it exists (a concurrent creation by another writer counts) and waits until it is active. */
+    public CompletableFuture<Void> ensure() {
+        return BookkeepingTables.ensure(client, table, "writers", WRITER, SUBTASK);
+    }
+
+    /**
+     * Records that {@code writer} has written through {@code acknowledged} (epoch ms), never below
+     * what its item says: a put overtaken by an older one changes nothing.
+     */
+    public CompletableFuture<Void> publish(Writer writer, long acknowledged, Instant now) {
+        return put(writer, acknowledged, now, true);
+    }
+
+    /** Records that {@code writer} (re)starts: nothing acknowledged yet, whatever its item said. */
+    public CompletableFuture<Void> start(Writer writer, Instant now) {
+        return put(writer, Long.MIN_VALUE, now, false);
+    }
+
+    private CompletableFuture<Void> put(Writer writer, long acknowledged, Instant now, boolean forwardOnly) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put(WRITER, AttributeValue.fromS(writer.key()));
+        item.put(SUBTASK, AttributeValue.fromS(subtask(writer.subtask())));
+        item.put(ACKNOWLEDGED, AttributeValue.fromN(Long.toString(acknowledged)));
+        item.put(PARALLELISM, AttributeValue.fromN(Integer.toString(writer.parallelism())));
+        item.put(ATTEMPT, AttributeValue.fromN(Integer.toString(writer.attempt())));
+        item.put(UPDATED, AttributeValue.fromS(now.toString()));
+        if (!forwardOnly) {
+            return client.putItem(b -> b.tableName(table).item(item)).thenApply(response -> null);
+        }
+        return client.putItem(b -> b.tableName(table)
+                        .item(item)
+                        .conditionExpression("attribute_not_exists(#a) OR #a <= :a")
+                        .expressionAttributeNames(Map.of("#a", ACKNOWLEDGED))
+                        .expressionAttributeValues(Map.of(":a", item.get(ACKNOWLEDGED))))
+                .<Void>thenApply(response -> null)
+                .exceptionallyCompose(error -> DynamoDbFailure.unwrap(error) instanceof ConditionalCheckFailedException
+                        ? CompletableFuture.completedFuture(null) // a newer value is stored already
+                        : CompletableFuture.failedFuture(error));
+    }
+
+    /**
+     * The acknowledged watermark of {@code group}'s writers in job {@code jobId}: the smallest of
+     * them, once every subtask of the sink's parallelism has written one (the parallelism of the
+     * writer updated last, so items of a parallelism changed in place do not count); empty while
+     * one is missing or the table does not exist.
+     */
+    public CompletableFuture<OptionalLong> acknowledged(String group, String jobId) {
+        return client.query(b -> b.tableName(table)
+                        .keyConditionExpression("#w = :w")
+                        .expressionAttributeNames(Map.of("#w", WRITER))
+                        .expressionAttributeValues(Map.of(":w", AttributeValue.fromS(group + "#" + jobId)))
+                        .consistentRead(true))
+                .thenApply(response -> smallest(response))
+                .exceptionally(error -> {
+                    if (DynamoDbFailure.unwrap(error) instanceof ResourceNotFoundException) {
+                        return OptionalLong.empty();
+                    }
+                    throw new CompletionException(DynamoDbFailure.unwrap(error));
+                });
+    }
+
+    static OptionalLong smallest(QueryResponse response) {
+        List<Map<String, AttributeValue>> items = response.items();
+        Map<String, AttributeValue> newest = null;
+        for (Map<String, AttributeValue> item : items) {
+            if (newest == null
+                    || item.get(UPDATED).s().compareTo(newest.get(UPDATED).s()) > 0) {
+                newest = item;
+            }
+        }
+        if (newest == null) {
+            return OptionalLong.empty();
+        }
+        int parallelism = Integer.parseInt(newest.get(PARALLELISM).n());
+        long smallest = Long.MAX_VALUE;
+        int seen = 0;
+        for (Map<String, AttributeValue> item : items) {
+            int subtask = Integer.parseInt(item.get(SUBTASK).s());
+            if (Integer.parseInt(item.get(PARALLELISM).n()) != parallelism || subtask >= parallelism) {
+                continue;
+            }
+            seen++;
+            smallest = Math.min(smallest, Long.parseLong(item.get(ACKNOWLEDGED).n()));
+        }
+        return seen == parallelism ? OptionalLong.of(smallest) : OptionalLong.empty();
+    }
+
+    private static String subtask(int index) {
+        return String.format("%05d", index);
+    }
+}
