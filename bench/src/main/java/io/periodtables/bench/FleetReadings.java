@@ -1,8 +1,8 @@
 package io.periodtables.bench;
 
 import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.job.FleetGenerator;
-import io.periodtables.job.ReadingParser;
+import io.periodtables.job.input.FleetGenerator;
+import io.periodtables.job.input.ReadingParser;
 import io.periodtables.model.Reading;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

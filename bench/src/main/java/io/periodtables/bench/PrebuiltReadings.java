@@ -1,8 +1,8 @@
 package io.periodtables.bench;
 
 import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.job.InputSource;
-import io.periodtables.job.ParsingGenerator;
+import io.periodtables.job.input.InputSource;
+import io.periodtables.job.input.ParsingGenerator;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

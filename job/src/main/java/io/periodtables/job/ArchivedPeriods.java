@@ -3,7 +3,7 @@ package io.periodtables.job;
 import io.periodtables.archive.ArchivePartitions;
 import io.periodtables.archive.ArchiveReader;
 import io.periodtables.core.period.Period;
-import io.periodtables.rotation.RetentionGate;
+import io.periodtables.rotation.lifecycle.RetentionGate;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 

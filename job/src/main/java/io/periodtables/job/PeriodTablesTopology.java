@@ -5,10 +5,17 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.Rollups;
+import io.periodtables.job.input.InputSource;
+import io.periodtables.job.time.CheckpointedWatermark;
+import io.periodtables.job.time.PeriodWindows;
+import io.periodtables.job.time.ReadingWatermarks;
+import io.periodtables.job.time.RouteLate;
+import io.periodtables.job.time.SmallBatchTrigger;
+import io.periodtables.job.time.SplitEventTime;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.rotation.Rotation;
-import io.periodtables.rotation.TableLoad;
+import io.periodtables.rotation.lifecycle.TableLoad;
 import io.periodtables.sink.LatestSink;
 import io.periodtables.sink.PeriodTableSink;
 import java.time.Clock;
@@ -43,7 +50,7 @@ public final class PeriodTablesTopology {
     public static final String WINDOWS_NAME = "Period windows";
 
     /** Readings that arrive after their period's grace: they go to the late table. */
-    static final OutputTag<Reading> LATE = new OutputTag<>("late", TypeInformation.of(Reading.class));
+    public static final OutputTag<Reading> LATE = new OutputTag<>("late", TypeInformation.of(Reading.class));
 
     private PeriodTablesTopology() {}
 
@@ -166,7 +173,7 @@ public final class PeriodTablesTopology {
      * the readings they emit ({@code windowFiredReadings}): their ratio tells whether the trigger
      * fires on its count or on its delay.
      */
-    static final class ToPeriodTable extends ProcessWindowFunction<Reading, SinkRecord, String, TimeWindow> {
+    public static final class ToPeriodTable extends ProcessWindowFunction<Reading, SinkRecord, String, TimeWindow> {
         private static final long serialVersionUID = 1L;
 
         private transient Counter fires;

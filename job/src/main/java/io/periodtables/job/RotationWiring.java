@@ -4,7 +4,7 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.rotation.Rotation;
-import io.periodtables.rotation.TableLoad;
+import io.periodtables.rotation.lifecycle.TableLoad;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;

@@ -1,6 +1,7 @@
 package io.periodtables.job;
 
 import io.periodtables.core.config.UserMetrics;
+import io.periodtables.job.time.ShardLateness;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import org.apache.flink.annotation.Internal;

@@ -8,7 +8,7 @@ import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.Reading;
-import io.periodtables.rotation.TableLoad;
+import io.periodtables.rotation.lifecycle.TableLoad;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -11,6 +11,8 @@ import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.job.input.FleetGenerator;
+import io.periodtables.job.input.ReadingParser;
 import io.periodtables.model.Reading;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package io.periodtables.local;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.job.FleetGenerator;
-import io.periodtables.job.KinesisInput;
+import io.periodtables.job.input.FleetGenerator;
+import io.periodtables.job.kinesis.KinesisInput;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.periodtables.local;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;
-import io.periodtables.job.KinesisInput;
+import io.periodtables.job.kinesis.KinesisInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

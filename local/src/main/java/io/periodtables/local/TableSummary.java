@@ -11,7 +11,7 @@ import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.core.period.TableNaming.TableRef;
 import io.periodtables.emulators.Dynalite;
-import io.periodtables.job.FleetGenerator;
+import io.periodtables.job.input.FleetGenerator;
 import io.periodtables.query.QueryCli;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

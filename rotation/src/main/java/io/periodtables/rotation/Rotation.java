@@ -4,6 +4,16 @@ import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.period.Period;
 import io.periodtables.model.MissingTableHandler;
+import io.periodtables.rotation.controlplane.TableManager;
+import io.periodtables.rotation.controlplane.TableManagerSettings;
+import io.periodtables.rotation.lifecycle.Lifecycle;
+import io.periodtables.rotation.lifecycle.RetentionGate;
+import io.periodtables.rotation.lifecycle.TableLoad;
+import io.periodtables.rotation.lifecycle.TablePlan;
+import io.periodtables.rotation.operator.RotationOperatorFactory;
+import io.periodtables.rotation.operator.RotationOptions;
+import io.periodtables.rotation.owner.TableOwner;
+import io.periodtables.rotation.reconcile.RotationEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -182,20 +192,9 @@ public final class Rotation {
                     .name(NAME);
         }
 
-        private Options options() {
-            return new Options(
+        private RotationOptions options() {
+            return new RotationOptions(
                     config, clients, settings, reconcileInterval, finishTimeout, retentionGate, writerGroups);
         }
     }
-
-    /** Everything the rotation operator is built from; serializable, travels with the job graph. {@code retentionGate} may be null. */
-    record Options(
-            PeriodTablesConfig config,
-            DynamoDbClients clients,
-            TableManagerSettings settings,
-            Duration reconcileInterval,
-            Duration finishTimeout,
-            RetentionGate retentionGate,
-            List<String> writerGroups)
-            implements java.io.Serializable {}
 }

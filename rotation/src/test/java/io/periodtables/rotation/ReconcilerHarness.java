@@ -3,6 +3,12 @@ package io.periodtables.rotation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.rotation.controlplane.TableManager;
+import io.periodtables.rotation.lifecycle.RetentionGate;
+import io.periodtables.rotation.reconcile.Reconciler;
+import io.periodtables.rotation.reconcile.RotationEvent;
+import io.periodtables.rotation.reconcile.RotationMetrics;
+import io.periodtables.rotation.reconcile.RotationState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,18 +22,18 @@ import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
  * clock is set by the test, its events are collected. The table manager carries {@link CallLog}
  * plus any further interceptors.
  */
-final class ReconcilerHarness implements AutoCloseable {
+public final class ReconcilerHarness implements AutoCloseable {
     final PeriodTablesConfig config;
-    final TableManager manager;
-    final RotationState state = new RotationState();
-    final RotationMetrics metrics = new RotationMetrics(new UnregisteredMetricsGroup());
-    final List<RotationEvent> events = new ArrayList<>();
-    final AtomicLong wallClock;
-    final Reconciler reconciler;
+    public final TableManager manager;
+    public final RotationState state = new RotationState();
+    public final RotationMetrics metrics = new RotationMetrics(new UnregisteredMetricsGroup());
+    public final List<RotationEvent> events = new ArrayList<>();
+    public final AtomicLong wallClock;
+    public final Reconciler reconciler;
     private final LinkedBlockingQueue<Runnable> mailbox = new LinkedBlockingQueue<>();
 
     @SafeVarargs
-    ReconcilerHarness(
+    public ReconcilerHarness(
             PeriodTablesConfig config,
             Instant wallClock,
             Class<? extends software.amazon.awssdk.core.interceptor.ExecutionInterceptor>... more) {
@@ -36,7 +42,7 @@ final class ReconcilerHarness implements AutoCloseable {
 
     /** With retention waiting for {@code gate}. */
     @SafeVarargs
-    ReconcilerHarness(
+    public ReconcilerHarness(
             PeriodTablesConfig config,
             Instant wallClock,
             RetentionGate gate,
@@ -46,7 +52,7 @@ final class ReconcilerHarness implements AutoCloseable {
 
     /** With retention waiting for {@code gate} (may be null) and lowering waiting for {@code writers} (may be null). */
     @SafeVarargs
-    ReconcilerHarness(
+    public ReconcilerHarness(
             PeriodTablesConfig config,
             Instant wallClock,
             RetentionGate gate,
@@ -86,29 +92,29 @@ final class ReconcilerHarness implements AutoCloseable {
                 writers);
     }
 
-    ReconcilerHarness watermark(Instant t) throws InterruptedException {
+    public ReconcilerHarness watermark(Instant t) throws InterruptedException {
         reconciler.onWatermark(t.toEpochMilli());
         return drain();
     }
 
-    ReconcilerHarness start() throws InterruptedException {
+    public ReconcilerHarness start() throws InterruptedException {
         reconciler.start();
         return drain();
     }
 
     /** Reads the writers' acknowledged watermark (when a closed table waits for it) and runs what follows. */
-    ReconcilerHarness poll() throws InterruptedException {
+    public ReconcilerHarness poll() throws InterruptedException {
         reconciler.pollWriters();
         return drain();
     }
 
-    ReconcilerHarness tick() throws InterruptedException {
+    public ReconcilerHarness tick() throws InterruptedException {
         reconciler.tick();
         return drain();
     }
 
     /** Runs the mailbox until no operation is pending (at most 30 s). */
-    ReconcilerHarness drain() throws InterruptedException {
+    public ReconcilerHarness drain() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (reconciler.pending() > 0 || !mailbox.isEmpty()) {
             assertThat(System.nanoTime())

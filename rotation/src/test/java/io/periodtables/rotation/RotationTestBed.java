@@ -6,6 +6,8 @@ import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.LoopbackFlink;
+import io.periodtables.rotation.lifecycle.ManagedTable;
+import io.periodtables.rotation.reconcile.RotationEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,16 +37,16 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * whose event time starts in 2021, far behind the wall clock (a backlog replay: nothing the
  * tests check can come from the wall clock).
  */
-final class RotationTestBed {
-    static final Instant T0 = Instant.parse("2021-03-01T10:00:00Z");
+public final class RotationTestBed {
+    public static final Instant T0 = Instant.parse("2021-03-01T10:00:00Z");
     /** What the gate saw at the first reading of each period: "table found" or "table missing". */
-    static final Queue<String> GATE = new ConcurrentLinkedQueue<>();
+    public static final Queue<String> GATE = new ConcurrentLinkedQueue<>();
     /** Tables the rotation reported ready in the running job. */
-    static final Set<String> READY = ConcurrentHashMap.newKeySet();
+    public static final Set<String> READY = ConcurrentHashMap.newKeySet();
 
     private RotationTestBed() {}
 
-    static MiniClusterExtension miniCluster() {
+    public static MiniClusterExtension miniCluster() {
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
                 .setNumberTaskManagers(1)
                 .setNumberSlotsPerTaskManager(2)
@@ -52,14 +54,14 @@ final class RotationTestBed {
                 .build());
     }
 
-    static void reset() {
+    public static void reset() {
         CallLog.reset();
         GATE.clear();
         READY.clear();
     }
 
     /** Per-minute tables of a fresh prefix; more keys as pairs. */
-    static PeriodTablesConfig config(String... more) {
+    public static PeriodTablesConfig config(String... more) {
         List<String> all = new ArrayList<>(List.of(
                 "tables.prefix",
                 TestSetup.uniquePrefix("rot"),
@@ -76,12 +78,12 @@ final class RotationTestBed {
     }
 
     /** The table of the period that contains {@code T0 + seconds}. */
-    static String tableAt(PeriodTablesConfig config, long seconds) {
+    public static String tableAt(PeriodTablesConfig config, long seconds) {
         return config.naming().periodTableOf(T0.plusSeconds(seconds));
     }
 
     /** The rotation as the tests attach it: fast settings, a 500 ms guard, calls logged. */
-    static Rotation.Builder rotation(PeriodTablesConfig config) {
+    public static Rotation.Builder rotation(PeriodTablesConfig config) {
         return Rotation.builder(config)
                 .clients(TestSetup.clients(config, CallLog.class))
                 .tableManagerSettings(TestSetup.fastSettings())
@@ -89,7 +91,7 @@ final class RotationTestBed {
     }
 
     /** Runs a bounded job over the readings and returns the rotation's events. */
-    static List<RotationEvent> run(PeriodTablesConfig config, Readings readings) throws Exception {
+    public static List<RotationEvent> run(PeriodTablesConfig config, Readings readings) throws Exception {
         StreamExecutionEnvironment env = environment();
         List<RotationEvent> events = new ArrayList<>();
         try (CloseableIterator<RotationEvent> it = rotation(config)
@@ -101,14 +103,14 @@ final class RotationTestBed {
         return events;
     }
 
-    static StreamExecutionEnvironment environment() {
+    public static StreamExecutionEnvironment environment() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         return env;
     }
 
     /** {@code count} readings (or unbounded: {@link Long#MAX_VALUE}), each its own watermark. */
-    static DataStream<Long> source(StreamExecutionEnvironment env, Readings readings, long count, String uid) {
+    public static DataStream<Long> source(StreamExecutionEnvironment env, Readings readings, long count, String uid) {
         DataGeneratorSource<Long> source =
                 new DataGeneratorSource<>(readings, count, RateLimiterStrategy.perSecond(200), Types.LONG);
         return env.fromSource(
@@ -120,7 +122,7 @@ final class RotationTestBed {
     }
 
     /** Event times {@code T0 + i * step} for i in [from, to). */
-    static List<Long> timestamps(int from, int to, int stepSeconds) {
+    public static List<Long> timestamps(int from, int to, int stepSeconds) {
         List<Long> times = new ArrayList<>();
         for (int i = from; i < to; i++) {
             times.add(T0.plusSeconds((long) i * stepSeconds).toEpochMilli());
@@ -128,7 +130,7 @@ final class RotationTestBed {
         return times;
     }
 
-    static List<Capacity> capacities(List<String> tables) {
+    public static List<Capacity> capacities(List<String> tables) {
         Dynalite local = TestSetup.dynamoDb();
         return tables.stream()
                 .map(t -> {
@@ -165,14 +167,14 @@ final class RotationTestBed {
      * first reading of a new period waits (at most 20 s) until the rotation has reported that
      * period's table ready, as the lead would let it in real time, and records whether it was.
      */
-    static final class Readings implements GeneratorFunction<Long, Long> {
+    public static final class Readings implements GeneratorFunction<Long, Long> {
         private static final long serialVersionUID = 1L;
 
         final ArrayList<Long> times;
         private final TableNaming gate;
         private long previousPeriodStart = Long.MIN_VALUE;
 
-        Readings(List<Long> times, TableNaming gate) {
+        public Readings(List<Long> times, TableNaming gate) {
             this.times = new ArrayList<>(times);
             this.gate = gate;
         }

@@ -5,6 +5,7 @@ import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.rotation.controlplane.TableManagerSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /** Configurations, settings and small waits the rotation tests share. */
-final class TestSetup {
+public final class TestSetup {
     private static final AtomicInteger PREFIXES = new AtomicInteger();
 
     private TestSetup() {}
@@ -27,17 +28,17 @@ final class TestSetup {
      * The dynalite all tests of this JVM share (its first request costs seconds); rotation
      * tests keep apart by table prefix.
      */
-    static Dynalite dynamoDb() {
+    public static Dynalite dynamoDb() {
         return DynaliteExtension.shared();
     }
 
     /** A table prefix no other test of this JVM uses. */
-    static String uniquePrefix(String base) {
+    public static String uniquePrefix(String base) {
         return base + PREFIXES.incrementAndGet();
     }
 
     /** A configuration pointing at {@code endpoint}, with {@code keyValues} on top of the defaults. */
-    static PeriodTablesConfig config(URI endpoint, String... keyValues) {
+    public static PeriodTablesConfig config(URI endpoint, String... keyValues) {
         Map<String, String> map = new HashMap<>();
         map.put("dynamodb.endpoint", endpoint.toString());
         map.put("dynamodb.embedded", "false");
@@ -48,7 +49,7 @@ final class TestSetup {
     }
 
     /** Fast settings: dynalite answers in milliseconds. */
-    static TableManagerSettings fastSettings() {
+    public static TableManagerSettings fastSettings() {
         return TableManagerSettings.builder()
                 .pollInterval(Duration.ofMillis(20))
                 .activeTimeout(Duration.ofSeconds(20))
@@ -58,17 +59,18 @@ final class TestSetup {
     }
 
     @SafeVarargs
-    static DynamoDbClients clients(PeriodTablesConfig config, Class<? extends ExecutionInterceptor>... interceptors) {
+    public static DynamoDbClients clients(
+            PeriodTablesConfig config, Class<? extends ExecutionInterceptor>... interceptors) {
         return DynamoDbClients.of(config).withInterceptors(List.of(interceptors));
     }
 
-    static TableDescription describe(Dynalite local, String table) {
+    public static TableDescription describe(Dynalite local, String table) {
         try (DynamoDbClient client = local.syncClient()) {
             return client.describeTable(b -> b.tableName(table)).table();
         }
     }
 
-    static List<String> tableNames(Dynalite local, String prefix) {
+    public static List<String> tableNames(Dynalite local, String prefix) {
         try (DynamoDbClient client = local.syncClient()) {
             return client.listTablesPaginator(b -> b.limit(100)).tableNames().stream()
                     .filter(n -> n.startsWith(prefix + "_"))
@@ -77,7 +79,7 @@ final class TestSetup {
     }
 
     /** Polls {@code condition} until it holds or {@code bound} passes; returns whether it held. */
-    static boolean eventually(Duration bound, BooleanSupplier condition) throws InterruptedException {
+    public static boolean eventually(Duration bound, BooleanSupplier condition) throws InterruptedException {
         Instant deadline = Instant.now().plus(bound);
         while (Instant.now().isBefore(deadline)) {
             if (condition.getAsBoolean()) {

@@ -11,7 +11,7 @@ import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.job.ReadingParser;
+import io.periodtables.job.input.ReadingParser;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;

@@ -7,7 +7,7 @@ import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
-import io.periodtables.rotation.TableSchemaMismatchException;
+import io.periodtables.rotation.controlplane.TableSchemaMismatchException;
 import io.periodtables.sink.PeriodTableSinkException;
 import java.io.IOException;
 import java.net.InetAddress;

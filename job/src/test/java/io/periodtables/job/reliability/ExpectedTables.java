@@ -7,7 +7,7 @@ import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.WriteSharding;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.TableNaming;
-import io.periodtables.job.ReadingParser;
+import io.periodtables.job.input.ReadingParser;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;

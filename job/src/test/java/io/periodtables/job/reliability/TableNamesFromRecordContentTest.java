@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.TableNaming;
-import io.periodtables.job.ReadingParser;
+import io.periodtables.job.input.ReadingParser;
 import io.periodtables.model.Reading;
 import io.periodtables.model.Rejection;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,253 @@
+package io.periodtables.job.kinesis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
+import org.apache.flink.connector.kinesis.source.split.StartingPosition;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException;
+import software.amazon.awssdk.services.kinesis.model.GetRecordsRequest;
+import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
+import software.amazon.awssdk.services.kinesis.model.GetShardIteratorRequest;
+import software.amazon.awssdk.services.kinesis.model.GetShardIteratorResponse;
+import software.amazon.awssdk.services.kinesis.model.Record;
+
+/** The shard reader against a scripted Kinesis, in logical time: what it calls, when, and what it emits. */
+class PacedShardSplitReaderTest {
+    private static final String ARN = "arn:aws:kinesis:us-east-1:000000000000:stream/readings";
+    private static final long PAUSE = PacedShardSplitReader.EMPTY_SHARD_PAUSE.toNanos();
+
+    private final LogicalClock clock = new LogicalClock();
+    private final ScriptedKinesis kinesis = new ScriptedKinesis();
+    private final PacedShardSplitReader reader = new PacedShardSplitReader(kinesis, clock);
+
+    @Test
+    void anEmptyShardRestsWhileAShardWithRecordsIsReadAgainAtOnce() {
+        kinesis.batches("busy", 5, 100);
+        assign("busy", "idle");
+
+        List<String> read = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            read.addAll(sequenceNumbers(reader.fetch()));
+        }
+
+        // 7 calls of 1 ms: the idle shard was read once, the busy one until it had no more, without a wait.
+        assertThat(kinesis.calls("idle")).isEqualTo(1);
+        assertThat(kinesis.calls("busy")).isEqualTo(6);
+        assertThat(read).isEqualTo(kinesis.written("busy")).hasSize(500);
+        assertThat(clock.waits).isEmpty();
+    }
+
+    @Test
+    void idleShardsAreReadAtMostFourTimesASecondAndTheReaderSleepsBetween() {
+        assign("a", "b", "c");
+
+        int fetches = 0;
+        while (clock.now < Duration.ofSeconds(10).toNanos()) {
+            assertThat(sequenceNumbers(reader.fetch())).isEmpty();
+            fetches++;
+        }
+
+        for (String shard : List.of("a", "b", "c")) {
+            assertThat(kinesis.calls(shard)).isBetween(39, 41);
+        }
+        // Every fetch called Kinesis, after sleeping out the first pause if every shard was paused: no busy loop.
+        assertThat(fetches).isEqualTo(kinesis.calls("a") + kinesis.calls("b") + kinesis.calls("c"));
+        assertThat(clock.waits).hasSizeLessThan(fetches).allMatch(nanos -> nanos > 0 && nanos <= PAUSE);
+    }
+
+    @Test
+    void aShardThatGetsRecordsAfterItsPauseIsReadAtFullSpeedAgain() {
+        assign("s");
+        reader.fetch(); // empty: paused
+        kinesis.batches("s", 3, 10);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(sequenceNumbers(reader.fetch())).hasSize(10);
+        }
+        // The first fetch slept out the pause, the others read at once.
+        assertThat(clock.waits).containsExactly(PAUSE);
+    }
+
+    @Test
+    void aClosedShardFinishesItsSplitAfterItsLastRecords() {
+        kinesis.batches("closing", 1, 3);
+        kinesis.closed.add("closing");
+        assign("closing", "open");
+
+        RecordsWithSplitIds<Record> last = null;
+        for (int i = 0; i < 4; i++) {
+            RecordsWithSplitIds<Record> batch = reader.fetch();
+            if (!batch.finishedSplits().isEmpty()) {
+                last = batch;
+            }
+        }
+
+        assertThat(last).isNotNull();
+        assertThat(last.finishedSplits()).containsExactly("closing");
+        assertThat(sequenceNumbers(last)).hasSize(3);
+        assertThat(kinesis.calls("closing")).isEqualTo(1);
+    }
+
+    @Test
+    void anExpiredIteratorIsRenewedAfterTheLastRecordRead() {
+        kinesis.batches("s", 2, 4);
+        assign("s");
+        reader.fetch();
+        kinesis.expireNext = true;
+
+        assertThat(sequenceNumbers(reader.fetch())).hasSize(4);
+        assertThat(kinesis.iteratorRequests)
+                .extracting(r -> r.shardIteratorTypeAsString() + " " + r.startingSequenceNumber())
+                .containsExactly(
+                        "TRIM_HORIZON null",
+                        "AFTER_SEQUENCE_NUMBER " + kinesis.written("s").get(3));
+    }
+
+    @Test
+    void wakeUpEndsTheWait() throws Exception {
+        PacedShardSplitReader.Clock system = PacedShardSplitReader.Clock.system();
+        Thread waiting = new Thread(() -> {
+            try {
+                system.await(TimeUnit.HOURS.toNanos(1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        waiting.start();
+        while (waiting.getState() != Thread.State.TIMED_WAITING) {
+            Thread.onSpinWait();
+        }
+        system.wakeUp();
+        waiting.join(TimeUnit.MINUTES.toMillis(1));
+        assertThat(waiting.isAlive()).as("still waiting after wakeUp").isFalse();
+
+        system.wakeUp(); // before a wait: that wait returns at once
+        system.await(TimeUnit.HOURS.toNanos(1));
+    }
+
+    private void assign(String... shards) {
+        List<KinesisShardSplit> splits = new ArrayList<>();
+        for (String shard : shards) {
+            splits.add(new KinesisShardSplit(ARN, shard, StartingPosition.fromStart()));
+        }
+        reader.handleSplitsChanges(new SplitsAddition<>(splits));
+    }
+
+    private static List<String> sequenceNumbers(RecordsWithSplitIds<Record> batch) {
+        List<String> read = new ArrayList<>();
+        while (batch.nextSplit() != null) {
+            for (Record r = batch.nextRecordFromSplit(); r != null; r = batch.nextRecordFromSplit()) {
+                read.add(r.sequenceNumber());
+            }
+        }
+        return read;
+    }
+
+    /** Logical time: waiting advances it by the time asked for. */
+    private static final class LogicalClock implements PacedShardSplitReader.Clock {
+        long now;
+        final List<Long> waits = new ArrayList<>();
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public void await(long nanos) {
+            waits.add(nanos);
+            now += nanos;
+        }
+
+        @Override
+        public void wakeUp() {}
+    }
+
+    /**
+     * Kinesis with batches of records scripted per shard; an iterator names its shard and its
+     * position in the shard's records. Every call takes 1 ms of logical time.
+     */
+    private final class ScriptedKinesis implements KinesisClient {
+        final Map<String, Deque<List<Record>>> pending = new HashMap<>();
+        final Map<String, List<String>> written = new HashMap<>();
+        final Map<String, Integer> calls = new HashMap<>();
+        final List<String> closed = new ArrayList<>();
+        final List<GetShardIteratorRequest> iteratorRequests = new ArrayList<>();
+        boolean expireNext;
+        long sequence = 1000;
+
+        void batches(String shard, int count, int size) {
+            for (int b = 0; b < count; b++) {
+                List<Record> batch = new ArrayList<>();
+                for (int i = 0; i < size; i++) {
+                    String seq = String.valueOf(sequence++);
+                    batch.add(Record.builder()
+                            .sequenceNumber(seq)
+                            .partitionKey("p")
+                            .data(SdkBytes.fromUtf8String("r" + seq))
+                            .approximateArrivalTimestamp(Instant.EPOCH)
+                            .build());
+                    written.computeIfAbsent(shard, s -> new ArrayList<>()).add(seq);
+                }
+                pending.computeIfAbsent(shard, s -> new ArrayDeque<>()).add(batch);
+            }
+        }
+
+        List<String> written(String shard) {
+            return written.getOrDefault(shard, List.of());
+        }
+
+        int calls(String shard) {
+            return calls.getOrDefault(shard, 0);
+        }
+
+        @Override
+        public GetShardIteratorResponse getShardIterator(GetShardIteratorRequest request) {
+            iteratorRequests.add(request);
+            return GetShardIteratorResponse.builder()
+                    .shardIterator(request.shardId())
+                    .build();
+        }
+
+        @Override
+        public GetRecordsResponse getRecords(GetRecordsRequest request) {
+            clock.now += TimeUnit.MILLISECONDS.toNanos(1);
+            if (expireNext) {
+                expireNext = false;
+                throw ExpiredIteratorException.builder().message("expired").build();
+            }
+            String shard = request.shardIterator();
+            calls.merge(shard, 1, Integer::sum);
+            Deque<List<Record>> batches = pending.getOrDefault(shard, new ArrayDeque<>());
+            List<Record> records = batches.isEmpty() ? List.of() : batches.poll();
+            boolean end = closed.contains(shard) && batches.isEmpty();
+            return GetRecordsResponse.builder()
+                    .records(records)
+                    .nextShardIterator(end ? null : shard)
+                    .millisBehindLatest(0L)
+                    .build();
+        }
+
+        @Override
+        public String serviceName() {
+            return "kinesis";
+        }
+
+        @Override
+        public void close() {}
+    }
+}

@@ -1,0 +1,477 @@
+package io.periodtables.rotation.reconcile;
+
+import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
+import io.periodtables.rotation.controlplane.ControlPlaneErrors;
+import io.periodtables.rotation.controlplane.RetryLoop;
+import io.periodtables.rotation.controlplane.TableManager;
+import io.periodtables.rotation.controlplane.TableSchemaMismatchException;
+import io.periodtables.rotation.lifecycle.DecreaseQuota;
+import io.periodtables.rotation.lifecycle.Lifecycle;
+import io.periodtables.rotation.lifecycle.LoweringBound;
+import io.periodtables.rotation.lifecycle.ManagedTable;
+import io.periodtables.rotation.lifecycle.OpenCapacity;
+import io.periodtables.rotation.lifecycle.RetentionGate;
+import io.periodtables.rotation.lifecycle.TablePlan;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one owner of the tables' life cycle, working like a controller: from the watermark, the
+ * wall clock and the configuration ({@link Lifecycle}) it knows which tables should exist and at
+ * which tier; a <em>pass</em> reads the actual tables of the prefix (ListTables, DescribeTable)
+ * and applies the difference (create, raise, lower within DynamoDB's decrease quota, enable TTL,
+ * delete past retention, with a {@link RetentionGate} only archived periods). Passes run at start, on every tick, and whenever the watermark moves a
+ * period boundary; a table anyone created converges to its tier. What it remembers of DynamoDB
+ * is only a cache.
+ *
+ * <p>Tables are created only for open periods: the next one {@code rotation.lead} before it
+ * starts, the watermark's own when an advance crosses its start (it jumped past that moment), and
+ * one that readings have arrived for. Used from the operator's thread only; results
+ * of DynamoDB calls come back through {@link Host#post}. One operation per table at a time; a
+ * failed one is tried again from the next tick.
+ */
+public final class Reconciler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+    /** Reading times remembered before the first watermark (their periods may get tables once it arrives). */
+    private static final int EARLY_READINGS = 16;
+
+    /** What the reconciler needs from the operator it runs in. */
+    public interface Host {
+        /** Runs {@code action} on the operator's thread. */
+        void post(Runnable action);
+
+        void emit(RotationEvent event);
+
+        long wallClockMillis();
+    }
+
+    /** The sink writers' acknowledged watermark, read now; empty while a writer has not reported. */
+    public interface Writers {
+        CompletableFuture<OptionalLong> acknowledged();
+    }
+
+    private final TableManager tables;
+    private final Lifecycle lifecycle;
+    private final TableNaming naming;
+    private final RotationState state;
+    private final RotationMetrics metrics;
+    private final Host host;
+    private final TablePlan plan;
+    private final OpenCapacity open;
+    private final ActualTables actual;
+    private final TableOperations operations;
+    private final RetentionSweep retention;
+    private final LoweringBound lowering;
+    private final Set<String> ttlOn = new HashSet<>();
+    private final List<Long> earlyReadings = new ArrayList<>();
+    /** Tables asked for before the first pass read the prefix: created after it, if still missing. */
+    private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
+
+    private final Writers writers;
+    /** Whether each period also has a rollups table ({@code rollups.every}). */
+    private final boolean rollups;
+
+    private boolean read;
+    private boolean passRunning;
+    private boolean passAgain;
+    private boolean polling;
+
+    /**
+     * @param gate what retention waits for before it deletes a table; null: nothing
+     * @param writers the sink writers a closed table waits for before it is lowered; null: none
+     *     (tables are lowered by the watermark)
+     */
+    public Reconciler(
+            TableManager tables,
+            PeriodTablesConfig config,
+            RotationState state,
+            RotationMetrics metrics,
+            Host host,
+            RetentionGate gate,
+            Writers writers) {
+        this.tables = tables;
+        this.lifecycle = Lifecycle.of(config);
+        this.naming = config.naming();
+        this.state = state;
+        this.metrics = metrics;
+        this.host = host;
+        this.open = new OpenCapacity(config, state.load);
+        this.plan = new TablePlan(config, lifecycle, open);
+        this.actual = new ActualTables(tables, naming, host);
+        this.operations = new TableOperations(host);
+        this.writers = writers;
+        this.rollups = config.find(ConfigKeys.ROLLUPS_EVERY).isPresent();
+        this.lowering = new LoweringBound(lifecycle, plan, writers != null);
+
+        this.retention = new RetentionSweep(
+                tables, operations, actual, metrics, host, () -> state.watermark, this::failed, gate);
+    }
+
+    /**
+     * Reads the writers' acknowledged watermark when a closed table waits for it; a pass follows
+     * when it closed another period. At most one read at a time.
+     */
+    public void pollWriters() {
+        if (polling || !state.hasWatermark() || !lowering.awaiting(state.watermark)) {
+            return;
+        }
+        polling = true;
+        writers.acknowledged()
+                .whenComplete((value, error) -> host.post(() -> {
+                    polling = false;
+                    if (error != null) {
+                        failed(null, "read the writers table", error);
+                        return;
+                    }
+                    if (value.isPresent() && lowering.acknowledged(value.getAsLong())) {
+                        metrics.writers(lowering.acknowledged(), awaitingTables());
+                        passIfPhaseMoved();
+                    }
+                }));
+    }
+
+    /** True while a closed table waits for the writers' acknowledged watermark. */
+    public boolean awaitingWriters() {
+        return state.hasWatermark() && lowering.awaiting(state.watermark);
+    }
+
+    /** Known period tables the watermark has closed and the writers have not written through yet. */
+    private int awaitingTables() {
+        if (!state.hasWatermark() || !lowering.waitsForWriters()) {
+            return 0;
+        }
+        long lowerBy = lowering.lowerBy(state.watermark);
+        int waiting = 0;
+        for (String name : actual.names()) {
+            Optional<TableNaming.TableRef> ref = naming.parse(name);
+            if (ref.isPresent()
+                    && ref.get().kind() == TableNaming.TableRef.Kind.PERIOD
+                    && lifecycle.admission(ref.get().period(), watermark()) == Lifecycle.Admission.CLOSED
+                    && lifecycle.tier(ref.get().period(), watermark(), Instant.ofEpochMilli(lowerBy))
+                            == CapacityTier.CURRENT) {
+                waiting++;
+            }
+        }
+        return waiting;
+    }
+
+    /** Operations started and not yet reported back (a pass and a read of the writers table count as one each). */
+    public int pending() {
+        return operations.running() + retention.running() + (passRunning ? 1 : 0) + (polling ? 1 : 0);
+    }
+
+    /** The start (or restore): read every table of the prefix and reconcile it. */
+    public void start() {
+        pass(true);
+    }
+
+    /** The periodic tick: failed operations may be tried again, and a pass runs. */
+    public void tick() {
+        operations.tick();
+        pass(false);
+    }
+
+    /** A reading's event time: an open period with readings gets its table. */
+    public void onReading(long eventMillis) {
+        if (!state.hasWatermark()) {
+            if (earlyReadings.size() == EARLY_READINGS) {
+                earlyReadings.remove(0);
+            }
+            earlyReadings.add(eventMillis);
+            return;
+        }
+        createIfOpen(eventMillis, "readings for its period arrived while it is open");
+    }
+
+    public void onWatermark(long watermark) {
+        if (watermark <= state.watermark || !plan.namesTablesAt(watermark)) {
+            return; // not an advance, or the initial/final watermark (no table can be named for it)
+        }
+        boolean crossedRollover = state.hasWatermark()
+                && !lifecycle
+                        .calendar()
+                        .periodOf(state.watermark)
+                        .equals(lifecycle.calendar().periodOf(watermark));
+        state.watermark = watermark;
+        Instant now = Instant.ofEpochMilli(watermark);
+        if (crossedRollover) {
+            // A watermark that jumped past the prebuild moment (a backfill) still finds its period's table.
+            create(lifecycle.calendar().periodOf(now), "the watermark entered its period");
+        }
+        lifecycle.prebuild(now).ifPresent(next -> create(next, "the watermark is within rotation.lead of its start"));
+        for (long reading : earlyReadings) {
+            createIfOpen(reading, "readings for its period arrived while it is open");
+        }
+        earlyReadings.clear();
+        passIfPhaseMoved();
+    }
+
+    private void passIfPhaseMoved() {
+        if (state.hasWatermark() && lowering.phaseMoved(state.watermark)) {
+            pass(false);
+        }
+    }
+
+    private void createIfOpen(long eventMillis, String why) {
+        if (!plan.namesTablesAt(eventMillis)) {
+            return;
+        }
+        Period period = lifecycle.calendar().periodOf(eventMillis);
+        if (lifecycle.admission(period, watermark()) == Lifecycle.Admission.OPEN) {
+            create(period, why);
+        }
+    }
+
+    private void create(Period period, String why) {
+        if (!read) {
+            beforeFirstRead.putIfAbsent(period, why);
+            return;
+        }
+        if (rollups) {
+            createRollups(period);
+        }
+        String name = naming.periodTable(period);
+        if (actual.contains(name) || operations.busy(name)) {
+            return;
+        }
+        long lead = period.startMillis() - state.watermark;
+        long warm = open.warmWrites(period);
+        operations.start(name, "create", tables.ensure(period, open.of(period), warm), (table, error) -> {
+            if (error != null) {
+                failed(name, "create", error);
+                if (error instanceof TableSchemaMismatchException) {
+                    throw (TableSchemaMismatchException) error; // fails the job: nothing can be written there
+                }
+                return;
+            }
+            actual.put(table);
+            metrics.prebuildLead(lead);
+            if (table.created()) {
+                metrics.tablesCreated.inc();
+                LOG.info(
+                        "Created table {} at tier CURRENT ({}{}): {}; its period starts {} by the watermark when it was asked for",
+                        name,
+                        table.capacity(),
+                        warm > 0
+                                ? ", prewarmed to " + warm + " writes/s from the peak of "
+                                        + naming.periodTable(open.sizedFrom(period))
+                                : "",
+                        why,
+                        TablePlan.relative(lead));
+            }
+            host.emit(new RotationEvent(
+                    RotationEvent.Kind.TABLE_READY,
+                    name,
+                    tables.tierOf(table).orElse(null),
+                    state.watermark,
+                    lead,
+                    table.created() ? "created" : "existed"));
+            reconcile(name);
+        });
+    }
+
+    /** The rollups table of a period is created with its period table, on-demand (its writes come in bursts). */
+    private void createRollups(Period period) {
+        String name = naming.rollupsTable(period);
+        if (actual.contains(name) || operations.busy(name)) {
+            return;
+        }
+        operations.start(name, "create", tables.ensureRollupsTable(period), (table, error) -> {
+            if (error != null) {
+                failed(name, "create", error);
+                return;
+            }
+            actual.put(table);
+            if (table.created()) {
+                LOG.info("Created table {} (on-demand) for the rollups of period {}", name, period.label());
+            }
+            reconcile(name);
+        });
+    }
+
+    private void pass(boolean full) {
+        if (passRunning) {
+            passAgain = true;
+            return;
+        }
+        passRunning = true;
+        actual.read(
+                name -> full
+                        || !actual.contains(name)
+                        || plan.actionFor(name, actual.get(name), view()).isPresent(),
+                operations::busy,
+                (name, error) -> failed(name, name == null ? "list tables" : "describe", error),
+                () -> {
+                    metrics.observe(actual.all());
+                    metrics.writers(lowering.acknowledged(), awaitingTables());
+                    actual.names().forEach(this::reconcile);
+                    if (!read) {
+                        read = true;
+                        beforeFirstRead.forEach(this::create); // open when asked for; lowered at once if closed now
+                        beforeFirstRead.clear();
+                    }
+                    passDone();
+                });
+    }
+
+    private void passDone() {
+        passRunning = false;
+        if (passAgain) {
+            passAgain = false;
+            pass(false);
+        }
+    }
+
+    /** Applies the one action {@link TablePlan} wants for a known table, if any and if it may run now. */
+    private void reconcile(String name) {
+        ManagedTable table = actual.get(name);
+        if (table == null || operations.busy(name)) {
+            return;
+        }
+        TablePlan.View view = view();
+        plan.awaitedArchive(name, table, view)
+                .ifPresent(period -> retention.awaitArchive(name, period, () -> reconcile(name)));
+        Optional<TablePlan.Action> action = plan.actionFor(name, table, view);
+        if (action.isEmpty()) {
+            return;
+        }
+        TablePlan.Action a = action.get();
+        Instant now = Instant.ofEpochMilli(host.wallClockMillis());
+        switch (a.kind()) {
+            case DELETE -> retention.delete(name);
+            case WARM ->
+                operations.start(name, "prewarm", tables.warm(name, a.warmWrites()), (after, error) -> {
+                    if (error != null) {
+                        failed(name, "prewarm", error);
+                        return;
+                    }
+                    after.ifPresentOrElse(
+                            warmed -> {
+                                actual.put(warmed);
+                                LOG.info(
+                                        "Prewarmed table {} to {} writes/s, sized from the peak of {} (at most"
+                                                + " tables.warm-throughput.max): {}",
+                                        name,
+                                        a.warmWrites(),
+                                        naming.periodTable(open.sizedFrom(
+                                                naming.parse(name).orElseThrow().period())),
+                                        a.why());
+                                reconcile(name);
+                            },
+                            () -> actual.remove(name));
+                });
+            case ENABLE_TTL ->
+                operations.start(name, "enable TTL", tables.enableTtl(name), (changed, error) -> {
+                    if (error != null) {
+                        failed(name, "enable TTL", error);
+                    } else {
+                        ttlOn.add(name);
+                    }
+                });
+            case SET_TIER -> {
+                if (a.decrease() && !DecreaseQuota.allows(now, table)) {
+                    operations.waitForQuota(table, DecreaseQuota.next(now, table));
+                    return;
+                }
+                operations.start(
+                        name,
+                        "tier " + a.tier(),
+                        tables.setCapacity(name, a.target(), a.tableClass()),
+                        (changed, error) -> onTierSet(name, table, a, changed, error));
+            }
+        }
+    }
+
+    private void onTierSet(
+            String name, ManagedTable before, TablePlan.Action action, Optional<ManagedTable> after, Throwable error) {
+        if (error instanceof DecreaseQuota.Refused refused) {
+            operations.waitForQuota(
+                    before, Instant.ofEpochMilli(host.wallClockMillis()).plus(refused.waitFor()));
+            return;
+        }
+        if (error != null) {
+            failed(name, "tier change", error);
+            return;
+        }
+        if (after.isEmpty()) {
+            actual.remove(name);
+            return;
+        }
+        actual.put(after.get());
+        boolean changed = !after.get().capacity().equals(before.capacity())
+                || !after.get().tableClass().equals(before.tableClass());
+        if (changed) {
+            metrics.tierChanges.inc();
+            LOG.info(
+                    "{} table {} to tier {} ({} -> {}{}): {}",
+                    action.decrease()
+                            ? "Lowered"
+                            : before.capacity().equals(after.get().capacity()) ? "Moved" : "Raised",
+                    name,
+                    action.tier(),
+                    before.capacity(),
+                    after.get().capacity(),
+                    after.get().tableClass().equals(before.tableClass())
+                            ? ""
+                            : ", " + after.get().tableClass(),
+                    action.why());
+        }
+        host.emit(new RotationEvent(
+                RotationEvent.Kind.TIER_SET,
+                name,
+                action.tier(),
+                state.watermark,
+                0,
+                changed ? "changed" : "unchanged"));
+        reconcile(name);
+    }
+
+    private TablePlan.View view() {
+        long lowerBy = lowering.lowerBy(state.watermark);
+        return new TablePlan.View(
+                state.hasWatermark() ? watermark() : null,
+                Instant.ofEpochMilli(lowerBy),
+                Instant.ofEpochMilli(host.wallClockMillis()),
+                ttlOn,
+                retention.leftAlone(),
+                retention.archived());
+    }
+
+    @Override
+    public void close() {
+        retention.close();
+    }
+
+    private Instant watermark() {
+        return Instant.ofEpochMilli(state.watermark);
+    }
+
+    private void failed(String table, String what, Throwable error) {
+        metrics.failures.inc();
+        if (table != null) {
+            operations.failed(table);
+        }
+        String name = table == null ? "" : table;
+        if (ControlPlaneErrors.unwrap(error) instanceof RetryLoop.ManagerClosed) {
+            LOG.info("Rotation stopped before it could {} {}: the job is ending", what, name);
+            return;
+        }
+        String why = ControlPlaneErrors.describe(error);
+        LOG.warn("Rotation could not {} {}: {}; trying again from the next tick", what, name, why);
+        host.emit(new RotationEvent(RotationEvent.Kind.FAILED, table, null, state.watermark, 0, what + ": " + why));
+    }
+}
