@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
 import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.job.input.InputSource;
+import io.periodtables.job.InputSource;
 import io.periodtables.job.input.ParsingGenerator;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;

@@ -1,12 +1,18 @@
 package io.periodtables.infra;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,8 +37,16 @@ class ArchitectureTest {
                         "io.periodtables.model",
                         "io.periodtables.sink",
                         "io.periodtables.rotation",
+                        "io.periodtables.rotation.lifecycle",
+                        "io.periodtables.rotation.reconcile",
+                        "io.periodtables.rotation.controlplane",
+                        "io.periodtables.rotation.operator",
+                        "io.periodtables.rotation.owner",
                         "io.periodtables.archive",
                         "io.periodtables.job",
+                        "io.periodtables.job.input",
+                        "io.periodtables.job.time",
+                        "io.periodtables.job.kinesis",
                         "io.periodtables.query",
                         "io.periodtables.emulators",
                         "io.periodtables.local");
@@ -97,6 +111,121 @@ class ArchitectureTest {
     @Test
     void flinksShadedInternalsAreNeverUsed() {
         check(noClasses().should().dependOnClassesThat().resideInAPackage("org.apache.flink.shaded.."));
+    }
+
+    @Test
+    void theRotationsRoomsDependDownwardOnly() {
+        check(layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("entry")
+                .definedBy("io.periodtables.rotation")
+                .layer("operator")
+                .definedBy("io.periodtables.rotation.operator..")
+                .layer("owner")
+                .definedBy("io.periodtables.rotation.owner..")
+                .layer("reconcile")
+                .definedBy("io.periodtables.rotation.reconcile..")
+                .layer("controlplane")
+                .definedBy("io.periodtables.rotation.controlplane..")
+                .layer("lifecycle")
+                .definedBy("io.periodtables.rotation.lifecycle..")
+                .whereLayer("entry")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("operator")
+                .mayOnlyBeAccessedByLayers("entry")
+                .whereLayer("owner")
+                .mayOnlyBeAccessedByLayers("entry")
+                .whereLayer("reconcile")
+                .mayOnlyBeAccessedByLayers("entry", "operator")
+                .whereLayer("controlplane")
+                .mayOnlyBeAccessedByLayers("entry", "operator", "owner", "reconcile"));
+    }
+
+    @Test
+    void theLifeCyclePolicyIsPure() {
+        check(classes()
+                .that()
+                .resideInAPackage("io.periodtables.rotation.lifecycle..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "java..",
+                        "io.periodtables.core..",
+                        "io.periodtables.rotation.lifecycle..",
+                        "org.apache.flink.annotation..",
+                        "software.amazon.awssdk.services.dynamodb.model.."));
+    }
+
+    @Test
+    void onlyTheOperatorAndTheEntryPointAreFlinkOperators() {
+        check(noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.periodtables.rotation.lifecycle..",
+                        "io.periodtables.rotation.reconcile..",
+                        "io.periodtables.rotation.controlplane..",
+                        "io.periodtables.rotation.owner..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.apache.flink.streaming..", "org.apache.flink.runtime..", "org.apache.flink.api.."));
+    }
+
+    @Test
+    void otherModulesUseTheRotationThroughItsEntryPointAndItsVocabulary() {
+        check(noClasses()
+                .that()
+                .resideOutsideOfPackage("io.periodtables.rotation..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.periodtables.rotation.reconcile..",
+                        "io.periodtables.rotation.controlplane..",
+                        "io.periodtables.rotation.operator..",
+                        "io.periodtables.rotation.owner.."));
+    }
+
+    @Test
+    void theJobsRoomsDoNotKnowTheTopology() {
+        check(noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.periodtables.job.input..", "io.periodtables.job.time..", "io.periodtables.job.kinesis..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.periodtables.job"));
+        // event time knows nothing of where readings come from; parsing nothing of Kinesis or time
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.periodtables.job.time..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.periodtables.job.input..", "io.periodtables.job.kinesis.."));
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.periodtables.job.input..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.periodtables.job.kinesis..", "io.periodtables.job.time.."));
+    }
+
+    /**
+     * Flink writes a serializer snapshot's class name into every savepoint and loads the class by
+     * that name on restore: moving or renaming one of these breaks every savepoint taken before.
+     */
+    @Test
+    void serializerSnapshotsKeepTheNamesSavepointsHold() {
+        Set<String> snapshots = production.stream()
+                .filter(c -> c.isAssignableTo("org.apache.flink.api.common.typeutils.TypeSerializerSnapshot"))
+                .filter(c -> !c.getModifiers().contains(JavaModifier.ABSTRACT))
+                .map(JavaClass::getName)
+                .collect(Collectors.toSet());
+        assertThat(snapshots)
+                .containsExactlyInAnyOrder(
+                        "io.periodtables.model.ReadingSerializer$Snapshot",
+                        "io.periodtables.model.RejectionSerializer$Snapshot",
+                        "io.periodtables.model.SinkRecordSerializer$Snapshot",
+                        "io.periodtables.job.RollupAggregate$Snapshot");
     }
 
     private static void check(ArchRule rule) {

@@ -5,7 +5,6 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.Rollups;
-import io.periodtables.job.input.InputSource;
 import io.periodtables.job.time.CheckpointedWatermark;
 import io.periodtables.job.time.PeriodWindows;
 import io.periodtables.job.time.ReadingWatermarks;

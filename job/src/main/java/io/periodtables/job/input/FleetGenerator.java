@@ -58,7 +58,7 @@ public final class FleetGenerator implements GeneratorFunction<Long, String> {
     }
 
     /** A rate-limited source of {@code generator.count} (default: unbounded) records of {@code records}. */
-    static DataGeneratorSource<SinkRecord> source(
+    public static DataGeneratorSource<SinkRecord> source(
             PeriodTablesConfig config, GeneratorFunction<Long, SinkRecord> records) {
         long count = config.find(ConfigKeys.GENERATOR_COUNT).orElse(Long.MAX_VALUE);
         return new DataGeneratorSource<>(

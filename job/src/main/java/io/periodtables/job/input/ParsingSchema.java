@@ -1,7 +1,6 @@
 package io.periodtables.job.input;
 
 import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.job.time.SplitEventTime;
 import io.periodtables.model.SinkRecord;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
@@ -10,7 +9,8 @@ import org.apache.flink.util.Collector;
 
 /**
  * Parses a Kinesis record inside the source, so that event time is known while Flink still
- * knows the record's shard ({@link SplitEventTime}). A record becomes one
+ * knows the record's shard ({@link io.periodtables.job.time.SplitEventTime SplitEventTime}). A
+ * record becomes one
  * {@link SinkRecord#period period record} per reading and one {@link SinkRecord#rejected
  * rejected record} per problem; it never throws for bad input, so a poison record cannot
  * crash-loop the job.

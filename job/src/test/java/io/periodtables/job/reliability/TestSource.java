@@ -1,8 +1,8 @@
 package io.periodtables.job.reliability;
 
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.job.InputSource;
 import io.periodtables.job.PeriodTablesTopology;
-import io.periodtables.job.input.InputSource;
 import io.periodtables.job.input.ReadingParser;
 import io.periodtables.model.SinkRecord;
 import java.io.Serializable;

@@ -1,11 +1,11 @@
 package io.periodtables.rotation.lifecycle;
 
-import io.periodtables.rotation.reconcile.Reconciler;
 import java.time.Instant;
 
 /**
  * The event time up to which the sink writers have written everything, which bounds lowering a
- * table, and the phase of the life cycle that calls for a {@link Reconciler} pass when it moves.
+ * table, and the phase of the life cycle that calls for a {@link
+ * io.periodtables.rotation.reconcile.Reconciler Reconciler} pass when it moves.
  * When the rotation waits for writers, the bound is their acknowledged watermark (the smallest of
  * every writer of every sink group, read from the writers table): a closed table is lowered only
  * once it closes the table, whatever the checkpointing mode, however slow a writer. Without

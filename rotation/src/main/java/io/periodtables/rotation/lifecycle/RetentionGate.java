@@ -1,7 +1,6 @@
 package io.periodtables.rotation.lifecycle;
 
 import io.periodtables.core.period.Period;
-import io.periodtables.rotation.Rotation;
 import java.io.IOException;
 import java.io.Serializable;
 import org.apache.flink.annotation.PublicEvolving;
@@ -9,7 +8,8 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * What retention asks before it deletes an expired table: whether the table's period is kept
  * elsewhere (archived). The rotation knows nothing of the archive itself; the job passes a gate
- * through {@link Rotation.Builder#retentionGate} when it archives. A period once archived stays
+ * through {@link io.periodtables.rotation.Rotation.Builder#retentionGate
+ * Rotation.Builder#retentionGate} when it archives. A period once archived stays
  * archived, so the rotation asks again only for periods that were not yet.
  */
 @PublicEvolving

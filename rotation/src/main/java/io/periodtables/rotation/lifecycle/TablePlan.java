@@ -6,7 +6,6 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
-import io.periodtables.rotation.reconcile.Reconciler;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -15,7 +14,8 @@ import java.util.Set;
 
 /**
  * The difference between one table as it is and as the {@link Lifecycle} wants it: the next
- * action, or none. Pure; the {@link Reconciler} asks it for every table it knows on every pass.
+ * action, or none. Pure; the {@link io.periodtables.rotation.reconcile.Reconciler Reconciler} asks
+ * it for every table it knows on every pass.
  * In order: delete a table past {@code tables.retention} (with a {@link RetentionGate}, only once
  * its {@linkplain #archiveOf archive period} is archived); move a period table to its tier (a
  * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not

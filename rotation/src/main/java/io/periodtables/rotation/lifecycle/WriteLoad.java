@@ -1,7 +1,6 @@
 package io.periodtables.rotation.lifecycle;
 
 import io.periodtables.core.period.TableNaming;
-import io.periodtables.rotation.reconcile.RotationState;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -12,7 +11,8 @@ import java.util.TreeMap;
  * Per period table, the peak write units per second of event time, summed over the upstream
  * subtasks' partial {@link TableLoad}s. A second stays open (its sum may still grow) until the
  * watermark passes it; a partial that arrives later counts as a second of its own, so a late
- * burst is underestimated rather than double-counted. Part of {@link RotationState}; the
+ * burst is underestimated rather than double-counted. Part of {@link
+ * io.periodtables.rotation.reconcile.RotationState RotationState}; the
  * operator's thread only.
  */
 public final class WriteLoad {

@@ -7,7 +7,6 @@ import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.RejectReason;
-import io.periodtables.rotation.Rotation;
 import io.periodtables.rotation.controlplane.TableManager;
 import io.periodtables.rotation.lifecycle.Lifecycle;
 import java.time.Clock;
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * is left to the rotation for a few seconds (it sizes it from the load) before the owner creates
  * it at the {@code current} tier. A closed table that throttles the sink is raised back only as a
  * fallback ({@link #throttled}).
- * Reached through {@link Rotation#tableOwner()}.
+ * Reached through {@link io.periodtables.rotation.Rotation#tableOwner() Rotation#tableOwner()}.
  */
 public final class TableOwner implements MissingTableHandler {
     private static final Logger LOG = LoggerFactory.getLogger(TableOwner.class);

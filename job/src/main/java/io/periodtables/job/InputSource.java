@@ -1,7 +1,10 @@
-package io.periodtables.job.input;
+package io.periodtables.job;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.job.input.FleetGenerator;
+import io.periodtables.job.input.ParsingGenerator;
+import io.periodtables.job.input.ParsingSchema;
 import io.periodtables.job.kinesis.KinesisInput;
 import io.periodtables.model.SinkRecord;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,6 @@
+/**
+ * Configuration: every key with its default and meaning (ConfigKeys), loading with precedence
+ * defaults < file < MSF runtime properties < command line (ConfigLoader), value rules that name
+ * the key on failure, the typed PeriodTablesConfig, and the start-up quota check (TableBudget).
+ */
+package io.periodtables.core.config;
