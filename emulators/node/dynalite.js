@@ -26,7 +26,9 @@
 //     tables      at most --max-tables tables (LimitExceededException)
 //
 // Control (tests): POST /__fidelity with a JSON body {"limits": [...], "burstSeconds": n,
-// "maxTables": n, "advanceClockMs": n, "reset": true} changes the settings; GET /__fidelity
+// "maxTables": n, "advanceClockMs": n, "stopClock": true|false, "reset": true} changes the
+// settings (a stopped clock refills no tokens: a test's rates do not depend on its speed; reset
+// starts it again); GET /__fidelity
 // reports them with the counters of what the layer refused. Standard input: "stop" closes the
 // listener (an outage; the data stays), "start" listens again on the same port; the process
 // exits when its standard input closes, so it never outlives the JVM that started it.
@@ -79,6 +81,7 @@ const settings = {
   burstSeconds: num(argv['burst-seconds'], 300),
   maxTables: num(argv['max-tables'], 2500),
   clockOffsetMs: 0,
+  stoppedAt: null, // a stopped clock reads this instant until it starts again
 }
 const counters = newCounters()
 const meta = new Map() // table name -> options and TTL state (persisted in metaDb)
@@ -105,7 +108,13 @@ function newCounters() {
 }
 
 function now() {
-  return Date.now() + settings.clockOffsetMs
+  return settings.stoppedAt === null ? Date.now() + settings.clockOffsetMs : settings.stoppedAt
+}
+
+/** Stops the clock at its instant, or lets it run again: it catches up with the time it stood still. */
+function stopClock(stop) {
+  if (stop && settings.stoppedAt === null) settings.stoppedAt = now()
+  if (!stop) settings.stoppedAt = null
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -772,6 +781,7 @@ function control(req, res, body) {
         settings.burstSeconds = num(argv['burst-seconds'], 300)
         settings.maxTables = num(argv['max-tables'], 2500)
         Object.assign(counters, newCounters())
+        stopClock(false)
       }
       if (change.limits !== undefined) {
         settings.limits = new Set(parseLimits(Array.isArray(change.limits) ? change.limits.join(',') || 'none' : change.limits))
@@ -781,13 +791,17 @@ function control(req, res, body) {
         for (const [name, bucket] of buckets) bucket.tokens = Math.min(bucket.tokens, capacityOf(name, bucket))
       }
       if (change.maxTables !== undefined) settings.maxTables = Number(change.maxTables)
-      if (change.advanceClockMs !== undefined) settings.clockOffsetMs += Number(change.advanceClockMs)
+      if (change.advanceClockMs !== undefined) {
+        settings.clockOffsetMs += Number(change.advanceClockMs)
+        if (settings.stoppedAt !== null) settings.stoppedAt += Number(change.advanceClockMs)
+      }
+      if (change.stopClock !== undefined) stopClock(Boolean(change.stopClock))
     } catch (e) {
       return send(res, validation('control: ' + e.message))
     }
   }
   send(res, ok({ limits: [...settings.limits], burstSeconds: settings.burstSeconds, maxTables: settings.maxTables,
-    clockOffsetMs: settings.clockOffsetMs, counters }))
+    clockOffsetMs: settings.clockOffsetMs, clockStopped: settings.stoppedAt !== null, counters }))
 }
 
 function listen(announce) {

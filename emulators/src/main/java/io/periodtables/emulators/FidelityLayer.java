@@ -78,12 +78,28 @@ public final class FidelityLayer {
         control("{\"advanceClockMs\":" + by.toMillis() + "}");
     }
 
+    /**
+     * Stops the layer's clock: no token refills, no new second of on-demand traffic, until {@link
+     * #startClock} or {@link #reset}, so a test's rates hold however fast the machine runs it.
+     */
+    public void stopClock() {
+        control("{\"stopClock\":true}");
+    }
+
+    /** Lets a stopped clock run again; it catches up with the time it stood still. */
+    public void startClock() {
+        control("{\"stopClock\":false}");
+    }
+
     /** How far {@link #advanceClock} has moved the layer's clock ahead of this machine's. */
     public Duration clockOffset() {
         return Duration.ofMillis(state().get("clockOffsetMs").asLong());
     }
 
-    /** Back to the limits, burst and table quota it was started with; counters to zero (the clock stays). */
+    /**
+     * Back to the limits, burst and table quota it was started with; counters to zero; a stopped
+     * clock runs again (an advanced one stays ahead).
+     */
     public void reset() {
         control("{\"reset\":true}");
     }
