@@ -2,7 +2,7 @@ package io.periodtables.local;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.Rollups;
-import io.periodtables.query.QueryCli;
+import io.periodtables.query.cli.QueryCli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

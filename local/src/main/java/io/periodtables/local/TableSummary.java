@@ -12,7 +12,7 @@ import io.periodtables.core.period.TableNaming;
 import io.periodtables.core.period.TableNaming.TableRef;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.job.input.FleetGenerator;
-import io.periodtables.query.QueryCli;
+import io.periodtables.query.cli.QueryCli;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

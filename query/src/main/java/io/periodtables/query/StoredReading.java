@@ -40,7 +40,7 @@ public record StoredReading(
      * table's items carry {@code ttl} (when {@code tables.ttl} is set); otherwise an attribute
      * of that name is payload.
      */
-    static StoredReading of(
+    public static StoredReading of(
             String deviceId, String table, int shard, Map<String, AttributeValue> item, boolean ttlAttribute) {
         Map<String, AttributeValue> payload = new HashMap<>(item);
         String sk = payload.remove(ItemAttributes.SK).s();
@@ -56,7 +56,7 @@ public record StoredReading(
     }
 
     /** The newest reading of a device as the latest table holds it (no shard, no {@code ttl}). */
-    static StoredReading of(LatestTable.Latest latest) {
+    public static StoredReading of(LatestTable.Latest latest) {
         return new StoredReading(
                 latest.device(),
                 Instant.ofEpochMilli(WriteSharding.eventMillisOf(latest.sortKey())),

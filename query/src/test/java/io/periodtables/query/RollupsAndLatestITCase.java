@@ -9,6 +9,7 @@ import io.periodtables.core.dynamodb.LatestTable;
 import io.periodtables.core.item.Rollups;
 import io.periodtables.core.item.WriteSharding;
 import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.query.cli.QueryCli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;

@@ -14,7 +14,7 @@ import io.periodtables.emulators.S3Emulator;
 import io.periodtables.emulators.S3Extension;
 import io.periodtables.job.ArchivedPeriods;
 import io.periodtables.model.Reading;
-import io.periodtables.query.QueryCli;
+import io.periodtables.query.cli.QueryCli;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,0 +1,167 @@
+package io.periodtables.query.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QueryCliTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return QueryCli.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void planPrintsTheSeedFigures() {
+        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "180", "--retention", "P30D"))
+                .isZero();
+
+        assertThat(out())
+                .contains("1 WCU per write")
+                .contains("25.7 h")
+                .containsPattern("period +P1D")
+                .contains("current 600/300");
+    }
+
+    @Test
+    void planEmitsConfigurationThatTheJobLoads() throws Exception {
+        assertThat(run(
+                        "plan",
+                        "--events-per-second",
+                        "5000",
+                        "--peak",
+                        "6000",
+                        "--item-bytes=180",
+                        "--retention",
+                        "P7D",
+                        "--emit-config"))
+                .isZero();
+        assertThat(out()).contains("tables.retention=P7D");
+
+        Properties emitted = new Properties();
+        emitted.load(new StringReader(out()));
+        Map<String, String> keys = new HashMap<>();
+        emitted.stringPropertyNames().forEach(k -> keys.put(k, emitted.getProperty(k)));
+        PeriodTablesConfig config = ConfigLoader.fromMap(keys, false);
+        assertThat(config.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(6);
+        assertThat(config.get(ConfigKeys.TABLES_PERIOD).toString()).isEqualTo("PT3H");
+        assertThat(err()).contains("shards").contains("monthly cost");
+    }
+
+    @Test
+    void planMeasuresASampleReadingWithTheConfiguredFields(@TempDir Path dir) throws Exception {
+        Path sample = dir.resolve("reading.json");
+        Files.writeString(sample, "{\"id\":\"dev-1\",\"at\":\"2026-11-22T13:45:01Z\",\"temp\":21.5}");
+
+        assertThat(run(
+                        "plan",
+                        "--events-per-second",
+                        "600",
+                        "--sample",
+                        sample.toString(),
+                        "--input.device-field",
+                        "id",
+                        "--input.timestamp-field",
+                        "at"))
+                .isZero();
+
+        assertThat(out()).contains((2 + 5 + 2 + 33 + 4 + 3) + " B -> 1 WCU per write");
+    }
+
+    @Test
+    void pricesAreFlags() {
+        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "180", "--price-write-million", "1.25"))
+                .isZero();
+
+        assertThat(out())
+                .contains("$1.25 per million writes")
+                .containsPattern("on-demand +\\$[0-9,.]+ = writes \\$1,971.00");
+    }
+
+    @Test
+    void badCommandLinesExitWithTwoAndSayWhatIsWrong() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(err())
+                .contains("Missing a command: range, rollup, latest, plan or cost", "Usage: query [-h] COMMAND");
+
+        assertThat(run("range", "--from", "2026-11-22", "--to", "2026-11-23")).isEqualTo(2);
+        assertThat(err()).contains("Missing required option: '--device=ID'", "Usage: query range");
+
+        assertThat(run("range", "--device", "d", "--from", "yesterday", "--to", "2026-11-23"))
+                .isEqualTo(2);
+        assertThat(err()).contains("--from 'yesterday': expected an ISO-8601 instant");
+
+        assertThat(run("latest", "--device", "d", "--n", "many")).isEqualTo(2);
+        assertThat(err()).contains("Invalid value for option '--n': 'many' is not an int");
+
+        assertThat(run("latest", "--device", "d", "--format", "xml")).isEqualTo(2);
+        assertThat(err()).contains("Invalid value for option '--format'", "JSON, TABLE, CSV");
+
+        assertThat(run("latest", "--device", "d", "--tables.shard", "4")).isEqualTo(2);
+        assertThat(err()).contains("Unknown configuration key 'tables.shard' (did you mean 'tables.shards'?)");
+
+        assertThat(run("plan", "--events-per-second", "600")).isEqualTo(2);
+        assertThat(err())
+                .contains("Missing required argument (specify one of these): (--item-bytes=B | --sample=reading.json)");
+
+        assertThat(run("plan", "--events-per-second", "-5", "--item-bytes", "100"))
+                .isEqualTo(2);
+        assertThat(err()).contains("Invalid value for option '--events-per-second': '-5': expected a number >= 0");
+
+        assertThat(run("scan")).isEqualTo(2);
+        assertThat(err()).contains("Unmatched argument at index 0: 'scan'");
+    }
+
+    @Test
+    void everyCommandHasHelpOnStandardOutput() {
+        assertThat(run("--help")).isZero();
+        assertThat(out())
+                .contains("Usage: query [-h] COMMAND", "range", "rollup", "latest", "plan", "--config file.properties")
+                .doesNotContain("generate-completion");
+
+        for (String command : new String[] {"range", "rollup", "latest", "plan"}) {
+            out.reset();
+            assertThat(run(command, "--help")).isZero();
+            assertThat(out()).startsWith("Usage: query " + command);
+            out.reset();
+            assertThat(run("help", command)).isZero();
+            assertThat(out()).startsWith("Usage: query " + command);
+        }
+        assertThat(out()).contains("--events-per-second=R", "--item-bytes=B", "--sample=reading.json");
+        out.reset();
+        assertThat(run("rollup", "--help")).isZero();
+        assertThat(out()).contains("--every=GRAIN", "--field=NAME");
+    }
+
+    @Test
+    void printsAShellCompletionScript() {
+        assertThat(run("generate-completion")).isZero();
+        assertThat(out()).contains("complete -F", "range", "latest", "plan");
+    }
+}
