@@ -1,9 +1,7 @@
 package io.periodtables.rotation.reconcile;
 
-import io.periodtables.core.capacity.CapacityTier;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.Period;
-import io.periodtables.core.period.TableNaming;
 import io.periodtables.rotation.controlplane.ControlPlaneErrors;
 import io.periodtables.rotation.controlplane.RetryLoop;
 import io.periodtables.rotation.controlplane.TableManager;
@@ -17,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -59,7 +56,6 @@ public final class Reconciler implements AutoCloseable {
     }
 
     private final Lifecycle lifecycle;
-    private final TableNaming naming;
     private final RotationState state;
     private final RotationMetrics metrics;
     private final Host host;
@@ -69,16 +65,14 @@ public final class Reconciler implements AutoCloseable {
     private final RetentionSweep retention;
     private final TableActions actions;
     private final LoweringBound lowering;
+    private final WritersWatch watch;
     private final List<Long> earlyReadings = new ArrayList<>();
     /** Tables asked for before the first pass read the prefix: created after it, if still missing. */
     private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
 
-    private final Writers writers;
-
     private boolean read;
     private boolean passRunning;
     private boolean passAgain;
-    private boolean polling;
 
     /**
      * @param gate what retention waits for before it deletes a table; null: nothing
@@ -94,15 +88,13 @@ public final class Reconciler implements AutoCloseable {
             RetentionGate gate,
             Writers writers) {
         this.lifecycle = Lifecycle.of(config);
-        this.naming = config.naming();
         this.state = state;
         this.metrics = metrics;
         this.host = host;
         OpenCapacity open = new OpenCapacity(config, state.load);
         this.plan = new TablePlan(config, lifecycle, open);
-        this.actual = new ActualTables(tables, naming, host);
+        this.actual = new ActualTables(tables, config.naming(), host);
         this.operations = new TableOperations(host);
-        this.writers = writers;
         this.lowering = new LoweringBound(lifecycle, plan, writers != null);
 
         this.retention = new RetentionSweep(
@@ -120,6 +112,8 @@ public final class Reconciler implements AutoCloseable {
                 () -> state.watermark,
                 this::view,
                 this::failed);
+        this.watch = new WritersWatch(
+                writers, lowering, lifecycle, config.naming(), actual, state, metrics, host, this::failed);
     }
 
     /**
@@ -127,52 +121,17 @@ public final class Reconciler implements AutoCloseable {
      * when it closed another period. At most one read at a time.
      */
     public void pollWriters() {
-        if (polling || !state.hasWatermark() || !lowering.awaiting(state.watermark)) {
-            return;
-        }
-        polling = true;
-        writers.acknowledged()
-                .whenComplete((value, error) -> host.post(() -> {
-                    polling = false;
-                    if (error != null) {
-                        failed(null, "read the writers table", error);
-                        return;
-                    }
-                    if (value.isPresent() && lowering.acknowledged(value.getAsLong())) {
-                        metrics.writers(lowering.acknowledged(), awaitingTables());
-                        passIfPhaseMoved();
-                    }
-                }));
+        watch.poll(this::passIfPhaseMoved);
     }
 
     /** True while a closed table waits for the writers' acknowledged watermark. */
     public boolean awaitingWriters() {
-        return state.hasWatermark() && lowering.awaiting(state.watermark);
-    }
-
-    /** Known period tables the watermark has closed and the writers have not written through yet. */
-    private int awaitingTables() {
-        if (!state.hasWatermark() || !lowering.waitsForWriters()) {
-            return 0;
-        }
-        long lowerBy = lowering.lowerBy(state.watermark);
-        int waiting = 0;
-        for (String name : actual.names()) {
-            Optional<TableNaming.TableRef> ref = naming.parse(name);
-            if (ref.isPresent()
-                    && ref.get().kind() == TableNaming.TableRef.Kind.PERIOD
-                    && lifecycle.admission(ref.get().period(), watermark()) == Lifecycle.Admission.CLOSED
-                    && lifecycle.tier(ref.get().period(), watermark(), Instant.ofEpochMilli(lowerBy))
-                            == CapacityTier.CURRENT) {
-                waiting++;
-            }
-        }
-        return waiting;
+        return watch.awaiting();
     }
 
     /** Operations started and not yet reported back (a pass and a read of the writers table count as one each). */
     public int pending() {
-        return operations.running() + retention.running() + (passRunning ? 1 : 0) + (polling ? 1 : 0);
+        return operations.running() + retention.running() + (passRunning ? 1 : 0) + (watch.polling() ? 1 : 0);
     }
 
     /** The start (or restore): read every table of the prefix and reconcile it. */
@@ -259,7 +218,7 @@ public final class Reconciler implements AutoCloseable {
                 (name, error) -> failed(name, name == null ? "list tables" : "describe", error),
                 () -> {
                     metrics.observe(actual.all());
-                    metrics.writers(lowering.acknowledged(), awaitingTables());
+                    watch.observe();
                     actual.names().forEach(actions::reconcile);
                     if (!read) {
                         read = true;
