@@ -11,23 +11,16 @@ import io.periodtables.rotation.lifecycle.DecreaseQuota;
 import io.periodtables.rotation.lifecycle.Lifecycle;
 import io.periodtables.rotation.lifecycle.ManagedTable;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.apache.flink.annotation.PublicEvolving;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * The DynamoDB control-plane operations on period-tables' tables, each idempotent and
@@ -43,8 +36,6 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
  */
 @PublicEvolving
 public final class TableManager implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(TableManager.class);
-
     /** Tag keys written on every created table, besides {@link TableNaming#MANAGED_BY_TAG}. */
     public static final String TAG_KIND = "period-tables.kind";
 
@@ -67,12 +58,8 @@ public final class TableManager implements AutoCloseable {
     private final ScheduledThreadPoolExecutor scheduler;
     private final TableCalls calls;
     private final RetryLoop retry;
-    private final TableManagerSettings settings;
-    private final Clock clock;
     private final TableCreation creation;
-    private final CapacitySizing sizing;
-    private final AutoScaling autoScaling;
-    private final Map<String, CompletableFuture<Optional<ManagedTable>>> raising = new ConcurrentHashMap<>();
+    private final CapacityChanges capacityChanges;
 
     /** A manager with a client of its own, built by {@code clients}; {@link #close()} closes it. */
     public static TableManager create(
@@ -105,13 +92,10 @@ public final class TableManager implements AutoCloseable {
             TableManagerSettings settings,
             Clock clock,
             AutoScaling autoScaling) {
-        this.autoScaling = autoScaling;
         this.config = config;
         this.naming = config.naming();
         this.client = client;
         this.ownsClient = ownsClient;
-        this.settings = settings;
-        this.clock = clock;
         this.scheduler = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = Executors.defaultThreadFactory().newThread(r);
             t.setName("period-tables-table-manager");
@@ -122,7 +106,7 @@ public final class TableManager implements AutoCloseable {
         this.retry = new RetryLoop(scheduler, settings);
         this.calls = new TableCalls(client, naming, scheduler, settings);
         this.creation = new TableCreation(config, client, calls, retry, this::enableTtl);
-        this.sizing = new CapacitySizing(config);
+        this.capacityChanges = new CapacityChanges(config, client, calls, retry, settings, clock, autoScaling);
     }
 
     /** Ensures the table of {@code period} exists and is ACTIVE, created with the {@code current} tier. */
@@ -142,25 +126,7 @@ public final class TableManager implements AutoCloseable {
         tags.put(TAG_PERIOD_END, period.end().toString());
         return creation.ensure(
                         naming.periodTable(period), capacity, tags, config.ttl().isPresent(), warmWrites)
-                .thenCompose(this::registerIfOpen);
-    }
-
-    /** An open provisioned table goes to auto scaling; without it, it just keeps its capacity (logged). */
-    private CompletableFuture<ManagedTable> registerIfOpen(ManagedTable table) {
-        if (autoScaling == null || table.capacity().onDemand() || tierOf(table).orElse(null) != CapacityTier.CURRENT) {
-            return CompletableFuture.completedFuture(table);
-        }
-        return retry.run("register " + table.name() + " with auto scaling", () -> autoScaling.register(table.name()))
-                .handle((ok, error) -> {
-                    if (error != null) {
-                        LOG.warn(
-                                "Could not register table {} with Application Auto Scaling: {}; it keeps {}",
-                                table.name(),
-                                ControlPlaneErrors.describe(error),
-                                table.capacity());
-                    }
-                    return table;
-                });
+                .thenCompose(capacityChanges::registerIfOpen);
     }
 
     /** Ensures the late table of a UTC write month (on-demand, never tiered). */
@@ -232,47 +198,7 @@ public final class TableManager implements AutoCloseable {
      * UpdateTable when it differs (null: the class stays).
      */
     public CompletableFuture<Optional<ManagedTable>> setCapacity(String tableName, Capacity target, String tableClass) {
-        return retry.run(
-                "set tier of " + tableName,
-                () -> calls.describe(tableName).thenCompose(found -> {
-                    if (found.isEmpty()
-                            || TableStatus.DELETING
-                                    .toString()
-                                    .equals(found.get().status())) {
-                        return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
-                    }
-                    ManagedTable table = found.get();
-                    if (!table.isActive()) {
-                        throw new RetryLaterException("table " + tableName + " is " + table.status(), null, null);
-                    }
-                    String changeClass =
-                            tableClass == null || tableClass.equals(table.tableClass()) ? null : tableClass;
-                    if (table.capacity().equals(target) && changeClass == null) {
-                        return CompletableFuture.completedFuture(found);
-                    }
-                    // Auto scaling would undo a lower tier: the table leaves it first.
-                    CompletableFuture<Void> leave =
-                            autoScaling != null && DecreaseQuota.isDecrease(table.capacity(), target)
-                                    ? autoScaling.deregister(tableName)
-                                    : CompletableFuture.completedFuture(null);
-                    return leave.thenCompose(left -> client.updateTable(
-                                    TableRequests.update(tableName, table.capacity(), target, changeClass)))
-                            .handle((ok, error) -> {
-                                if (error == null || ControlPlaneErrors.isSameThroughput(error)) {
-                                    return null;
-                                }
-                                if (ControlPlaneErrors.isLimitExceeded(error)
-                                        && DecreaseQuota.isDecrease(table.capacity(), target)) {
-                                    Instant now = clock.instant();
-                                    Duration wait = settings.decreaseQuotaDelay()
-                                            .orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
-                                    throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
-                                }
-                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                            })
-                            .thenCompose(ignored -> calls.untilActive(tableName, false))
-                            .thenApply(Optional::of);
-                }));
+        return capacityChanges.setCapacity(tableName, target, tableClass);
     }
 
     /**
@@ -282,52 +208,7 @@ public final class TableManager implements AutoCloseable {
      * raised it (not another subtask's); the rotation lowers it again later.
      */
     public CompletableFuture<Optional<ManagedTable>> raiseToOpenTier(String tableName) {
-        CompletableFuture<Optional<ManagedTable>> mine = new CompletableFuture<>();
-        CompletableFuture<Optional<ManagedTable>> running = raising.putIfAbsent(tableName, mine);
-        if (running != null) {
-            return running.copy();
-        }
-        Capacity open = config.effectiveCapacity(CapacityTier.CURRENT);
-        retry.run(
-                        "raise " + tableName,
-                        () -> calls.describe(tableName).thenCompose(found -> {
-                            boolean below = found.isPresent()
-                                    && found.get().isActive()
-                                    && !found.get().capacity().onDemand()
-                                    && !open.onDemand()
-                                    && found.get().capacity().writeUnits() < open.writeUnits()
-                                    && tierOf(found.get()).orElse(null)
-                                            != CapacityTier.CURRENT; // an open table is sized by the rotation
-                            if (!below) {
-                                return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
-                            }
-                            ManagedTable table = found.get();
-                            return client.updateTable(TableRequests.update(tableName, table.capacity(), open))
-                                    .handle((ok, error) -> {
-                                        if (error != null && ControlPlaneErrors.isSameThroughput(error)) {
-                                            return Optional
-                                                    .<ManagedTable>empty(); // another sink subtask raised it meanwhile
-                                        } else if (error != null) {
-                                            throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                                        }
-                                        LOG.info(
-                                                "Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it"
-                                                        + " for long; the rotation lowers it again when it has had no raise for rotation.lead",
-                                                tableName,
-                                                table.capacity(),
-                                                open);
-                                        return Optional.of(table);
-                                    });
-                        }))
-                .whenComplete((raised, error) -> {
-                    raising.remove(tableName, mine);
-                    if (error != null) {
-                        mine.completeExceptionally(ControlPlaneErrors.unwrap(error));
-                    } else {
-                        mine.complete(raised);
-                    }
-                });
-        return mine.copy();
+        return capacityChanges.raiseToOpenTier(tableName);
     }
 
     /**
@@ -336,21 +217,7 @@ public final class TableManager implements AutoCloseable {
      * the table is gone.
      */
     public CompletableFuture<Optional<ManagedTable>> warm(String tableName, long warmWrites) {
-        return retry.run(
-                "prewarm " + tableName,
-                () -> client.updateTable(TableRequests.warm(tableName, warmWrites))
-                        .handle((ok, error) -> {
-                            if (error != null && ControlPlaneErrors.isNotFound(error)) {
-                                return false;
-                            }
-                            if (error != null) {
-                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
-                            }
-                            return true;
-                        })
-                        .thenCompose(found -> found
-                                ? calls.untilWarm(tableName, warmWrites).thenApply(Optional::of)
-                                : CompletableFuture.completedFuture(Optional.<ManagedTable>empty())));
+        return capacityChanges.warm(tableName, warmWrites);
     }
 
     /** Turns TTL on (attribute {@code ttl}) unless it is on already; true when it was turned on. */
@@ -380,13 +247,7 @@ public final class TableManager implements AutoCloseable {
      * CapacitySizing#isOpen}); empty when it matches none (changed by hand).
      */
     public Optional<CapacityTier> tierOf(ManagedTable table) {
-        for (int i = CapacityTier.values().length - 1; i >= 0; i--) {
-            CapacityTier tier = CapacityTier.values()[i];
-            if (config.effectiveCapacity(tier).equals(table.capacity())) {
-                return Optional.of(tier);
-            }
-        }
-        return sizing.isOpen(table.capacity()) ? Optional.of(CapacityTier.CURRENT) : Optional.empty();
+        return capacityChanges.tierOf(table);
     }
 
     /** Stops retries and timers; pending futures may never complete. Closes the client if it owns it. */
@@ -394,9 +255,7 @@ public final class TableManager implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         calls.close();
-        if (autoScaling != null) {
-            autoScaling.close();
-        }
+        capacityChanges.close();
         if (ownsClient) {
             client.close();
         }

@@ -1,30 +1,21 @@
 package io.periodtables.rotation.reconcile;
 
-import io.periodtables.core.capacity.CapacityTier;
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.Period;
-import io.periodtables.core.period.TableNaming;
 import io.periodtables.rotation.controlplane.ControlPlaneErrors;
 import io.periodtables.rotation.controlplane.RetryLoop;
 import io.periodtables.rotation.controlplane.TableManager;
-import io.periodtables.rotation.controlplane.TableSchemaMismatchException;
-import io.periodtables.rotation.lifecycle.DecreaseQuota;
 import io.periodtables.rotation.lifecycle.Lifecycle;
 import io.periodtables.rotation.lifecycle.LoweringBound;
-import io.periodtables.rotation.lifecycle.ManagedTable;
 import io.periodtables.rotation.lifecycle.OpenCapacity;
 import io.periodtables.rotation.lifecycle.RetentionGate;
 import io.periodtables.rotation.lifecycle.TablePlan;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,31 +55,24 @@ public final class Reconciler implements AutoCloseable {
         CompletableFuture<OptionalLong> acknowledged();
     }
 
-    private final TableManager tables;
     private final Lifecycle lifecycle;
-    private final TableNaming naming;
     private final RotationState state;
     private final RotationMetrics metrics;
     private final Host host;
     private final TablePlan plan;
-    private final OpenCapacity open;
     private final ActualTables actual;
     private final TableOperations operations;
     private final RetentionSweep retention;
+    private final TableActions actions;
     private final LoweringBound lowering;
-    private final Set<String> ttlOn = new HashSet<>();
+    private final WritersWatch watch;
     private final List<Long> earlyReadings = new ArrayList<>();
     /** Tables asked for before the first pass read the prefix: created after it, if still missing. */
     private final Map<Period, String> beforeFirstRead = new LinkedHashMap<>();
 
-    private final Writers writers;
-    /** Whether each period also has a rollups table ({@code rollups.every}). */
-    private final boolean rollups;
-
     private boolean read;
     private boolean passRunning;
     private boolean passAgain;
-    private boolean polling;
 
     /**
      * @param gate what retention waits for before it deletes a table; null: nothing
@@ -103,22 +87,33 @@ public final class Reconciler implements AutoCloseable {
             Host host,
             RetentionGate gate,
             Writers writers) {
-        this.tables = tables;
         this.lifecycle = Lifecycle.of(config);
-        this.naming = config.naming();
         this.state = state;
         this.metrics = metrics;
         this.host = host;
-        this.open = new OpenCapacity(config, state.load);
+        OpenCapacity open = new OpenCapacity(config, state.load);
         this.plan = new TablePlan(config, lifecycle, open);
-        this.actual = new ActualTables(tables, naming, host);
+        this.actual = new ActualTables(tables, config.naming(), host);
         this.operations = new TableOperations(host);
-        this.writers = writers;
-        this.rollups = config.find(ConfigKeys.ROLLUPS_EVERY).isPresent();
         this.lowering = new LoweringBound(lifecycle, plan, writers != null);
 
         this.retention = new RetentionSweep(
                 tables, operations, actual, metrics, host, () -> state.watermark, this::failed, gate);
+        this.actions = new TableActions(
+                tables,
+                config,
+                plan,
+                open,
+                actual,
+                operations,
+                retention,
+                metrics,
+                host,
+                () -> state.watermark,
+                this::view,
+                this::failed);
+        this.watch = new WritersWatch(
+                writers, lowering, lifecycle, config.naming(), actual, state, metrics, host, this::failed);
     }
 
     /**
@@ -126,52 +121,17 @@ public final class Reconciler implements AutoCloseable {
      * when it closed another period. At most one read at a time.
      */
     public void pollWriters() {
-        if (polling || !state.hasWatermark() || !lowering.awaiting(state.watermark)) {
-            return;
-        }
-        polling = true;
-        writers.acknowledged()
-                .whenComplete((value, error) -> host.post(() -> {
-                    polling = false;
-                    if (error != null) {
-                        failed(null, "read the writers table", error);
-                        return;
-                    }
-                    if (value.isPresent() && lowering.acknowledged(value.getAsLong())) {
-                        metrics.writers(lowering.acknowledged(), awaitingTables());
-                        passIfPhaseMoved();
-                    }
-                }));
+        watch.poll(this::passIfPhaseMoved);
     }
 
     /** True while a closed table waits for the writers' acknowledged watermark. */
     public boolean awaitingWriters() {
-        return state.hasWatermark() && lowering.awaiting(state.watermark);
-    }
-
-    /** Known period tables the watermark has closed and the writers have not written through yet. */
-    private int awaitingTables() {
-        if (!state.hasWatermark() || !lowering.waitsForWriters()) {
-            return 0;
-        }
-        long lowerBy = lowering.lowerBy(state.watermark);
-        int waiting = 0;
-        for (String name : actual.names()) {
-            Optional<TableNaming.TableRef> ref = naming.parse(name);
-            if (ref.isPresent()
-                    && ref.get().kind() == TableNaming.TableRef.Kind.PERIOD
-                    && lifecycle.admission(ref.get().period(), watermark()) == Lifecycle.Admission.CLOSED
-                    && lifecycle.tier(ref.get().period(), watermark(), Instant.ofEpochMilli(lowerBy))
-                            == CapacityTier.CURRENT) {
-                waiting++;
-            }
-        }
-        return waiting;
+        return watch.awaiting();
     }
 
     /** Operations started and not yet reported back (a pass and a read of the writers table count as one each). */
     public int pending() {
-        return operations.running() + retention.running() + (passRunning ? 1 : 0) + (polling ? 1 : 0);
+        return operations.running() + retention.running() + (passRunning ? 1 : 0) + (watch.polling() ? 1 : 0);
     }
 
     /** The start (or restore): read every table of the prefix and reconcile it. */
@@ -241,66 +201,7 @@ public final class Reconciler implements AutoCloseable {
             beforeFirstRead.putIfAbsent(period, why);
             return;
         }
-        if (rollups) {
-            createRollups(period);
-        }
-        String name = naming.periodTable(period);
-        if (actual.contains(name) || operations.busy(name)) {
-            return;
-        }
-        long lead = period.startMillis() - state.watermark;
-        long warm = open.warmWrites(period);
-        operations.start(name, "create", tables.ensure(period, open.of(period), warm), (table, error) -> {
-            if (error != null) {
-                failed(name, "create", error);
-                if (error instanceof TableSchemaMismatchException) {
-                    throw (TableSchemaMismatchException) error; // fails the job: nothing can be written there
-                }
-                return;
-            }
-            actual.put(table);
-            metrics.prebuildLead(lead);
-            if (table.created()) {
-                metrics.tablesCreated.inc();
-                LOG.info(
-                        "Created table {} at tier CURRENT ({}{}): {}; its period starts {} by the watermark when it was asked for",
-                        name,
-                        table.capacity(),
-                        warm > 0
-                                ? ", prewarmed to " + warm + " writes/s from the peak of "
-                                        + naming.periodTable(open.sizedFrom(period))
-                                : "",
-                        why,
-                        TablePlan.relative(lead));
-            }
-            host.emit(new RotationEvent(
-                    RotationEvent.Kind.TABLE_READY,
-                    name,
-                    tables.tierOf(table).orElse(null),
-                    state.watermark,
-                    lead,
-                    table.created() ? "created" : "existed"));
-            reconcile(name);
-        });
-    }
-
-    /** The rollups table of a period is created with its period table, on-demand (its writes come in bursts). */
-    private void createRollups(Period period) {
-        String name = naming.rollupsTable(period);
-        if (actual.contains(name) || operations.busy(name)) {
-            return;
-        }
-        operations.start(name, "create", tables.ensureRollupsTable(period), (table, error) -> {
-            if (error != null) {
-                failed(name, "create", error);
-                return;
-            }
-            actual.put(table);
-            if (table.created()) {
-                LOG.info("Created table {} (on-demand) for the rollups of period {}", name, period.label());
-            }
-            reconcile(name);
-        });
+        actions.create(period, why);
     }
 
     private void pass(boolean full) {
@@ -317,8 +218,8 @@ public final class Reconciler implements AutoCloseable {
                 (name, error) -> failed(name, name == null ? "list tables" : "describe", error),
                 () -> {
                     metrics.observe(actual.all());
-                    metrics.writers(lowering.acknowledged(), awaitingTables());
-                    actual.names().forEach(this::reconcile);
+                    watch.observe();
+                    actual.names().forEach(actions::reconcile);
                     if (!read) {
                         read = true;
                         beforeFirstRead.forEach(this::create); // open when asked for; lowered at once if closed now
@@ -336,117 +237,13 @@ public final class Reconciler implements AutoCloseable {
         }
     }
 
-    /** Applies the one action {@link TablePlan} wants for a known table, if any and if it may run now. */
-    private void reconcile(String name) {
-        ManagedTable table = actual.get(name);
-        if (table == null || operations.busy(name)) {
-            return;
-        }
-        TablePlan.View view = view();
-        plan.awaitedArchive(name, table, view)
-                .ifPresent(period -> retention.awaitArchive(name, period, () -> reconcile(name)));
-        Optional<TablePlan.Action> action = plan.actionFor(name, table, view);
-        if (action.isEmpty()) {
-            return;
-        }
-        TablePlan.Action a = action.get();
-        Instant now = Instant.ofEpochMilli(host.wallClockMillis());
-        switch (a.kind()) {
-            case DELETE -> retention.delete(name);
-            case WARM ->
-                operations.start(name, "prewarm", tables.warm(name, a.warmWrites()), (after, error) -> {
-                    if (error != null) {
-                        failed(name, "prewarm", error);
-                        return;
-                    }
-                    after.ifPresentOrElse(
-                            warmed -> {
-                                actual.put(warmed);
-                                LOG.info(
-                                        "Prewarmed table {} to {} writes/s, sized from the peak of {} (at most"
-                                                + " tables.warm-throughput.max): {}",
-                                        name,
-                                        a.warmWrites(),
-                                        naming.periodTable(open.sizedFrom(
-                                                naming.parse(name).orElseThrow().period())),
-                                        a.why());
-                                reconcile(name);
-                            },
-                            () -> actual.remove(name));
-                });
-            case ENABLE_TTL ->
-                operations.start(name, "enable TTL", tables.enableTtl(name), (changed, error) -> {
-                    if (error != null) {
-                        failed(name, "enable TTL", error);
-                    } else {
-                        ttlOn.add(name);
-                    }
-                });
-            case SET_TIER -> {
-                if (a.decrease() && !DecreaseQuota.allows(now, table)) {
-                    operations.waitForQuota(table, DecreaseQuota.next(now, table));
-                    return;
-                }
-                operations.start(
-                        name,
-                        "tier " + a.tier(),
-                        tables.setCapacity(name, a.target(), a.tableClass()),
-                        (changed, error) -> onTierSet(name, table, a, changed, error));
-            }
-        }
-    }
-
-    private void onTierSet(
-            String name, ManagedTable before, TablePlan.Action action, Optional<ManagedTable> after, Throwable error) {
-        if (error instanceof DecreaseQuota.Refused refused) {
-            operations.waitForQuota(
-                    before, Instant.ofEpochMilli(host.wallClockMillis()).plus(refused.waitFor()));
-            return;
-        }
-        if (error != null) {
-            failed(name, "tier change", error);
-            return;
-        }
-        if (after.isEmpty()) {
-            actual.remove(name);
-            return;
-        }
-        actual.put(after.get());
-        boolean changed = !after.get().capacity().equals(before.capacity())
-                || !after.get().tableClass().equals(before.tableClass());
-        if (changed) {
-            metrics.tierChanges.inc();
-            LOG.info(
-                    "{} table {} to tier {} ({} -> {}{}): {}",
-                    action.decrease()
-                            ? "Lowered"
-                            : before.capacity().equals(after.get().capacity()) ? "Moved" : "Raised",
-                    name,
-                    action.tier(),
-                    before.capacity(),
-                    after.get().capacity(),
-                    after.get().tableClass().equals(before.tableClass())
-                            ? ""
-                            : ", " + after.get().tableClass(),
-                    action.why());
-        }
-        host.emit(new RotationEvent(
-                RotationEvent.Kind.TIER_SET,
-                name,
-                action.tier(),
-                state.watermark,
-                0,
-                changed ? "changed" : "unchanged"));
-        reconcile(name);
-    }
-
     private TablePlan.View view() {
         long lowerBy = lowering.lowerBy(state.watermark);
         return new TablePlan.View(
                 state.hasWatermark() ? watermark() : null,
                 Instant.ofEpochMilli(lowerBy),
                 Instant.ofEpochMilli(host.wallClockMillis()),
-                ttlOn,
+                actions.ttlOn(),
                 retention.leftAlone(),
                 retention.archived());
     }
