@@ -1,8 +1,6 @@
 package io.periodtables.sink;
 
-import io.periodtables.core.dynamodb.DynamoDbFailure;
 import io.periodtables.core.dynamodb.WritersTable;
-import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.TableNaming;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,8 +10,6 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
@@ -25,13 +21,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  * nothing is. An entry restored from a checkpoint has the smallest mark of all until written.
  *
  * <p>The rotation lowers a closed table only once every writer's acknowledged watermark has
- * closed it, so this is published to the {@link WritersTable} when the writer starts and whenever
- * it closes another period (a few writes per period, one at a time), and at the end of input.
- * Mailbox thread only.
+ * closed it, so this is published to the {@link WritersTable} by a {@link WatermarkPublisher} when
+ * the writer starts and whenever it closes another period (a few writes per period, one at a
+ * time), and at the end of input. Mailbox thread only.
  */
 final class AcknowledgedWatermark {
-    private static final Logger LOG = LoggerFactory.getLogger(AcknowledgedWatermark.class);
-
     /** Marks of the entries in Flink's buffer, oldest first, as runs of {mark, count}: it is first in, first out. */
     private final ArrayDeque<long[]> buffered = new ArrayDeque<>();
     /** The smallest mark of each request in flight, counted. */
@@ -39,7 +33,7 @@ final class AcknowledgedWatermark {
 
     private final LongSupplier watermark;
     private final LongSupplier heldElsewhere;
-    private final Publisher publisher;
+    private final WatermarkPublisher publisher;
     private long value = Long.MIN_VALUE;
 
     /**
@@ -64,9 +58,9 @@ final class AcknowledgedWatermark {
             Consumer<Runnable> mailbox,
             LongSupplier watermark,
             LongSupplier heldElsewhere) {
-        Publisher publisher = null;
+        WatermarkPublisher publisher = null;
         if (progress != null) {
-            publisher = new Publisher(
+            publisher = new WatermarkPublisher(
                     new WritersTable(client, progress.naming()),
                     new WritersTable.Writer(
                             progress.group(),
@@ -88,7 +82,7 @@ final class AcknowledgedWatermark {
      * @param heldElsewhere the smallest mark in the delay queue and behind keys in flight
      * @param publisher where it is published; null: nowhere (a sink without a writer group)
      */
-    AcknowledgedWatermark(LongSupplier watermark, LongSupplier heldElsewhere, Publisher publisher) {
+    AcknowledgedWatermark(LongSupplier watermark, LongSupplier heldElsewhere, WatermarkPublisher publisher) {
         this.watermark = watermark;
         this.heldElsewhere = heldElsewhere;
         this.publisher = publisher;
@@ -172,139 +166,6 @@ final class AcknowledgedWatermark {
         value = value();
         if (publisher != null) {
             publisher.publishNow(value);
-        }
-    }
-
-    /**
-     * Writes the acknowledged watermark to the {@link WritersTable}: one put at a time, only when
-     * the period it closes moved on (the oldest period it leaves open), never backwards. It never
-     * fails the job: DynamoDB's problems do that through the sink's writes; until the report
-     * succeeds, closed tables wait.
-     */
-    static final class Publisher {
-        private final WritersTable table;
-        private final WritersTable.Writer writer;
-        private final PeriodCalendar calendar;
-        private final Duration lateness;
-        private final Clock clock;
-        private final Consumer<Runnable> mailbox;
-        private long publishedPosition = Long.MIN_VALUE;
-        private long pending = Long.MIN_VALUE;
-        private boolean putRunning;
-        private boolean started;
-        private boolean starting;
-        private boolean warned;
-
-        /** @param mailbox runs the puts' completions on the writer's thread */
-        Publisher(
-                WritersTable table,
-                WritersTable.Writer writer,
-                PeriodCalendar calendar,
-                Duration lateness,
-                Clock clock,
-                Consumer<Runnable> mailbox) {
-            this.table = table;
-            this.writer = writer;
-            this.calendar = calendar;
-            this.lateness = lateness;
-            this.clock = clock;
-            this.mailbox = mailbox;
-        }
-
-        /**
-         * Asynchronously: the table exists, and this writer's item says nothing is acknowledged
-         * yet (a restarted writer's too); nothing is published before that. A failure is logged
-         * once and tried again with the next watermark.
-         */
-        void start() {
-            if (started || starting) {
-                return;
-            }
-            starting = true;
-            table.ensure()
-                    .thenCompose(ready -> table.start(writer, clock.instant()))
-                    .whenComplete((ok, error) -> mailbox.accept(() -> {
-                        starting = false;
-                        if (error != null) {
-                            warnOnce("could not start reporting to", error);
-                            return;
-                        }
-                        started = true;
-                        LOG.info("Writer {} reports what it has written through in {}", writer, table.name());
-                        offer(pending);
-                    }));
-        }
-
-        /** True when a watermark this far could close a period not yet published. */
-        boolean mayMove(long watermark) {
-            return position(watermark) > publishedPosition;
-        }
-
-        void offer(long acknowledged) {
-            pending = Math.max(pending, acknowledged);
-            if (!started) {
-                start();
-                return;
-            }
-            if (putRunning || position(pending) <= publishedPosition) {
-                return;
-            }
-            long sending = pending;
-            putRunning = true;
-            table.publish(writer, sending, clock.instant())
-                    .whenComplete((ok, error) -> mailbox.accept(() -> {
-                        putRunning = false;
-                        if (error != null) {
-                            warnOnce("could not report its acknowledged watermark to", error);
-                            return;
-                        }
-                        publishedPosition = Math.max(publishedPosition, position(sending));
-                        offer(pending);
-                    }));
-        }
-
-        /** Publishes and waits (the end of input); after a few failed attempts closed tables wait for the next run. */
-        void publishNow(long acknowledged) {
-            RuntimeException last = null;
-            for (int attempt = 0; attempt < 5; attempt++) {
-                try {
-                    if (!started) {
-                        table.ensure().join();
-                        table.start(writer, clock.instant()).join();
-                        started = true;
-                    }
-                    table.publish(writer, acknowledged, clock.instant()).join();
-                    publishedPosition = position(acknowledged);
-                    return;
-                } catch (RuntimeException e) {
-                    last = e;
-                }
-            }
-            warnOnce("could not report the end of its input to", last);
-        }
-
-        private void warnOnce(String what, Throwable error) {
-            if (!warned) {
-                warned = true;
-                LOG.warn(
-                        "Writer {} {} {} (tried again with the next watermark; closed tables wait meanwhile): {}",
-                        writer,
-                        what,
-                        table.name(),
-                        DynamoDbFailure.describe(error));
-            }
-        }
-
-        /** The start of the oldest period {@code acknowledged} leaves open: what the rotation acts on. */
-        private long position(long acknowledged) {
-            if (acknowledged == Long.MIN_VALUE || acknowledged == Long.MAX_VALUE) {
-                return acknowledged;
-            }
-            try {
-                return calendar.oldestOpen(acknowledged, lateness).startMillis();
-            } catch (IllegalArgumentException outsideTableNames) {
-                return acknowledged;
-            }
         }
     }
 }

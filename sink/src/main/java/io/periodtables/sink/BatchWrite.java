@@ -6,7 +6,6 @@ import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,8 +35,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *   <li>a {@code ValidationException} splits the batch in halves until the invalid item is
  *       alone; it is replaced by a {@code dynamodb-validation} rejection, the rest is written;
  *   <li>a {@code ResourceNotFoundException} splits the batch by table, then asks the
- *       {@link MissingTableHandler} about the missing one: its entries are written again once the
- *       table exists, or go to the late table, or to the rejected table with the owner's reason;
+ *       {@link MissingTableHandler} about the missing one ({@link MissingTables}): its entries are
+ *       written again once the table exists, or go to the late table, or to the rejected table
+ *       with the owner's reason;
  *   <li>throttling and unprocessed items are reported to the handler per table (it may raise a
  *       table that was dialed down while readings for it were still unwritten);
  *   <li>refused credentials are fatal.
@@ -47,7 +47,7 @@ final class BatchWrite {
     private static final Logger LOG = LoggerFactory.getLogger(BatchWrite.class);
 
     private final DynamoDbAsyncClient client;
-    private final MissingTableHandler missingTables;
+    private final MissingTables missingTables;
     private final Reroutes reroutes;
     private final String rejectedTable;
     private final SinkMetrics metrics;
@@ -73,7 +73,7 @@ final class BatchWrite {
             SinkMetrics metrics,
             Clock clock) {
         this.client = client;
-        this.missingTables = missingTables;
+        this.missingTables = new MissingTables(missingTables, reroutes, metrics, clock);
         this.reroutes = reroutes;
         this.rejectedTable = reroutes.rejectedTable();
         this.metrics = metrics;
@@ -126,7 +126,7 @@ final class BatchWrite {
         }
         metrics.written(written);
         metrics.unprocessedItemsRetried.inc(again.size());
-        response.unprocessedItems().keySet().forEach(this::throttled);
+        response.unprocessedItems().keySet().forEach(missingTables::throttled);
         return BatchOutcome.retry(again, "UnprocessedItems: DynamoDB did not process the item (capacity)");
     }
 
@@ -141,7 +141,7 @@ final class BatchWrite {
                     // DynamoDB does not say which table throttled: ask table by table, so only it backs off.
                     return byTable(entries);
                 }
-                throttled(entries.get(0).table());
+                missingTables.throttled(entries.get(0).table());
                 return CompletableFuture.completedFuture(BatchOutcome.retry(entries, description));
             case TRANSIENT:
                 metrics.failedRequests.inc();
@@ -210,84 +210,7 @@ final class BatchWrite {
             // DynamoDB does not say which table is missing: ask table by table.
             return byTable(entries);
         }
-        String table = entries.get(0).table();
-        // Ask with what admits most: on-time readings before unknown ones before late ones, and
-        // the oldest event time among those (the view when the first of them was made).
-        MissingTableHandler.Arrival arrival = entries.stream()
-                .map(e -> e.origin().arrival())
-                .min(Comparator.naturalOrder())
-                .orElse(MissingTableHandler.Arrival.UNKNOWN);
-        long eventTime = entries.stream()
-                .map(TableWriteEntry::origin)
-                .filter(o -> o.arrival() == arrival)
-                .mapToLong(TableWriteEntry.Origin::eventTime)
-                .filter(t -> t != Long.MIN_VALUE)
-                .min()
-                .orElse(Long.MIN_VALUE);
-        CompletableFuture<MissingTableHandler.Verdict> verdict;
-        try {
-            verdict = missingTables.ensureTable(table, arrival, eventTime);
-        } catch (RuntimeException e) {
-            verdict = CompletableFuture.failedFuture(e);
-        }
-        return verdict.handle((answer, error) -> {
-            if (error != null) {
-                LOG.warn(
-                        "Table {} does not exist and the table owner could not decide about it: {}",
-                        table,
-                        error.toString());
-                return BatchOutcome.retry(
-                        entries,
-                        description + "; table owner: "
-                                + DynamoDbErrors.unwrap(error).getMessage());
-            }
-            return rerouted(table, entries, answer, description);
-        });
-    }
-
-    private BatchOutcome rerouted(
-            String table, List<TableWriteEntry> entries, MissingTableHandler.Verdict verdict, String description) {
-        switch (verdict.kind()) {
-            case CREATED:
-                metrics.missingTableFallbacks.inc();
-                LOG.info(
-                        "Table {} did not exist; the table owner created it ({} entries written again)",
-                        table,
-                        entries.size());
-                return BatchOutcome.retry(entries, description);
-            case LATE:
-                if (table.equals(rejectedTable)
-                        || reroutes.toLate().apply(entries.get(0)).table().equals(table)) {
-                    return BatchOutcome.retry(entries, description + "; the table owner sent the late table to itself");
-                }
-                metrics.readingsRerouted.inc(entries.size());
-                LOG.info(
-                        "Table {} does not exist and is not created: {}; its {} readings go to the late table",
-                        table,
-                        verdict.message(),
-                        entries.size());
-                return BatchOutcome.added(
-                        entries.stream().map(reroutes.toLate()).toList());
-            default:
-                metrics.readingsRerouted.inc(entries.size());
-                metrics.rejectedItems.inc(entries.size());
-                LOG.info(
-                        "Table {} does not exist and is not created: {}; its {} readings go to {} as {}",
-                        table,
-                        verdict.message(),
-                        entries.size(),
-                        rejectedTable,
-                        verdict.reason());
-                return BatchOutcome.added(entries.stream()
-                        .map(entry -> reroutes.rejections()
-                                .apply(Rejection.of(
-                                        verdict.reason(),
-                                        verdict.message() + " (table " + table + ")",
-                                        ItemAttributes.toJson(entry.item()),
-                                        clock.millis(),
-                                        table)))
-                        .toList());
-        }
+        return missingTables.ask(entries, description);
     }
 
     /** Writes each table's entries of {@code entries} in a request of its own, concurrently. */
@@ -314,18 +237,6 @@ final class BatchWrite {
                         table);
             }
         });
-    }
-
-    private void throttled(String table) {
-        try {
-            missingTables.throttled(table).thenAccept(raised -> {
-                if (raised) {
-                    metrics.closedTableRaises.inc();
-                }
-            });
-        } catch (RuntimeException e) {
-            LOG.warn("The table owner failed on a throttled table {}: {}", table, e.toString());
-        }
     }
 
     private static Set<String> tablesOf(List<TableWriteEntry> entries) {

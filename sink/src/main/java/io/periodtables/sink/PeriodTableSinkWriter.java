@@ -8,11 +8,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,10 +31,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  * The writer of {@link PeriodTableSink}. Flink's {@link AsyncSinkWriter} buffers the entries,
  * forms batches, limits the requests in flight and keeps the buffer in state; this class sends a
  * batch through {@link BatchWrite} and always completes the request when DynamoDB answers: what
- * must be retried waits in the {@link DelayedEntries delay queue}, which a table's backoff and
- * rate control govern and which is sent from here (at most {@code sink.max-in-flight} requests
- * more), so a throttled table holds no request slot and slows no other table. {@link KeysInFlight}
- * keeps one request in flight per key, so the later of two versions of an item is the one stored.
+ * must be retried waits in the {@link DelayedEntries delay queue} (filed there by {@link
+ * Retries}), which a table's backoff and rate control govern and which is sent from here (at most
+ * {@code sink.max-in-flight} requests more), so a throttled table holds no request slot and slows
+ * no other table. {@link KeysInFlight} keeps one request in flight per key, so the later of two
+ * versions of an item is the one stored.
  *
  * <p>Before a checkpoint the writer waits for every request in flight and sends nothing from the
  * delay queue; the snapshot is the delay queue followed by the buffer (older entries first, one
@@ -52,7 +49,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     private final DynamoDbAsyncClient client;
     private final MissingTableHandler missingTables;
     private final BatchWrite batchWrite;
-    private final int maxAttempts;
+    private final Retries retries;
     private final int maxInFlight;
     private final int maxDelayed;
     private final MailboxExecutor mailbox;
@@ -80,11 +77,11 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         super(converter, context, configuration, states);
         this.client = client;
         this.missingTables = missingTables;
-        this.maxAttempts = maxAttempts;
         this.maxInFlight = configuration.getMaxInFlightRequests();
         this.maxDelayed = configuration.getMaxBufferedRequests();
         this.mailbox = context.getMailboxExecutor();
         this.delayed = new DelayedEntries(backoff);
+        this.retries = new Retries(keys, delayed, maxAttempts);
         SinkMetrics metrics = new SinkMetrics(UserMetrics.of(context.metricGroup()), converter.rejectedItems());
         metrics.delayedEntries(delayed::size);
         this.eventClock = converter.eventClock();
@@ -198,55 +195,17 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
                                 "unexpected failure while writing a batch of " + entries.size() + " entries", error));
                         return;
                     }
-                    PeriodTableSinkException failure = outcome.fatal != null ? outcome.fatal : exhausted(outcome);
+                    PeriodTableSinkException failure =
+                            outcome.fatal != null ? outcome.fatal : retries.exhausted(outcome);
                     if (failure != null) {
                         fatal.accept(failure);
                         return;
                     }
-                    file(entries, outcome);
+                    retries.file(entries, outcome);
                     answered.run();
                     pump();
                     acknowledged.check();
                 }));
-    }
-
-    private PeriodTableSinkException exhausted(BatchOutcome outcome) {
-        for (TableWriteEntry entry : outcome.retry) {
-            if (entry.failedAttempts() >= maxAttempts) {
-                return new PeriodTableSinkException("the item pk=" + entry.pk() + ", sk=" + entry.sk() + " for table "
-                        + entry.table() + " failed " + entry.failedAttempts() + " attempts (sink.max-attempts="
-                        + maxAttempts + "); the job stops instead of dropping it. Last error: " + outcome.lastError);
-            }
-        }
-        return null;
-    }
-
-    /** Releases the keys of a sent batch and queues what is to be retried or written instead. */
-    private void file(List<TableWriteEntry> sent, BatchOutcome outcome) {
-        long now = System.currentTimeMillis();
-        Set<TableWriteEntry.EntryKey> retried = new HashSet<>();
-        Map<String, List<TableWriteEntry>> failed = new HashMap<>();
-        for (TableWriteEntry entry : outcome.retry) {
-            retried.add(entry.key());
-            TableWriteEntry newer = keys.release(entry);
-            failed.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(newer != null ? newer : entry);
-        }
-        failed.forEach((table, entries) -> delayed.failed(table, entries, now));
-        for (TableWriteEntry entry : sent) {
-            if (!retried.contains(entry.key())) {
-                TableWriteEntry newer = keys.release(entry);
-                if (newer != null) {
-                    delayed.add(newer);
-                }
-                if (!failed.containsKey(entry.table())) {
-                    delayed.succeeded(entry.table());
-                }
-            }
-        }
-        outcome.added.forEach(delayed::add);
-        if (!outcome.retry.isEmpty()) {
-            LOG.debug("{} entries wait to be retried: {}", outcome.retry.size(), outcome.lastError);
-        }
     }
 
     private void mail(ThrowingRunnable<? extends Exception> action) {
