@@ -136,7 +136,7 @@ class SavepointRedeployITCase {
 
         assertThat(tablesCalled(restored, Set.of("CreateTable")))
                 .as("tables created again after the restore")
-                .doesNotContainAnyElementsOf(tiersAtStop.keySet());
+                .noneMatch(tiersAtStop::containsKey);
         Map<String, CapacityTier> finalTiers = new TreeMap<>();
         for (String table : expected.keySet()) {
             finalTiers.put(

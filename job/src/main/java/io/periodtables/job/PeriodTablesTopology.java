@@ -132,7 +132,13 @@ public final class PeriodTablesTopology {
                         .process(new RollupBuckets(config, rollups), TypeInformation.of(SinkRecord.class))
                         .uid("rollups")
                         .name("Rollups")
-                        .sinkTo(sink(config, null))
+                        // a bucket's item is rewritten as readings refine it: no older version may sit in a
+                        // checkpoint, where a restore at another parallelism would hand it to another writer
+                        .sinkTo(PeriodTableSink.builder()
+                                .config(config)
+                                .missingTableHandler(Rotation.tableOwner())
+                                .writeThroughCheckpoints()
+                                .build())
                         .uid("rollups-sink")
                         .name("DynamoDB rollups"));
         if (config.get(ConfigKeys.LATEST_ENABLED)) {

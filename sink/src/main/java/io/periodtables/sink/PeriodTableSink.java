@@ -57,6 +57,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
     private final Clock clock;
     private final Backoff backoff;
     private final AcknowledgedWatermark.Progress progress;
+    private final boolean writeThrough;
 
     private PeriodTableSink(Builder b, SinkRecordConverter converter) {
         super(
@@ -74,6 +75,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         this.interceptors = List.copyOf(b.interceptors);
         this.clock = b.clock;
         this.backoff = new Backoff(b.initialBackoff, b.maxBackoff);
+        this.writeThrough = b.writeThrough;
         this.progress = b.writerGroup == null
                 ? null
                 : new AcknowledgedWatermark.Progress(
@@ -120,7 +122,8 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
                 backoff,
                 config.get(ConfigKeys.SINK_MAX_ATTEMPTS),
                 clock,
-                progress);
+                progress,
+                writeThrough);
     }
 
     /** Flink 1.20 creates writers with a {@link WriterInitContext}; this older entry point is not supported. */
@@ -153,8 +156,21 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         private Duration maxBackoff = Duration.ofSeconds(5);
         private Duration maxTimeInBuffer = Duration.ofSeconds(1);
         private String writerGroup;
+        private boolean writeThrough;
 
         private Builder() {}
+
+        /**
+         * Every checkpoint waits until DynamoDB has taken everything the sink was given, retries
+         * included, so the checkpoint holds none of its entries. For items rewritten as they change
+         * (a rollup bucket): after a change of parallelism, a buffered older version would be
+         * restored to another writer than the newer version's, and could be written after it.
+         * Checkpoints take as long as that backlog does.
+         */
+        public Builder writeThroughCheckpoints() {
+            this.writeThrough = true;
+            return this;
+        }
 
         /**
          * The writers of this sink report what DynamoDB has acknowledged to the writers table

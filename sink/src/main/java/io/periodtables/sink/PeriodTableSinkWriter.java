@@ -60,6 +60,9 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     private final AcknowledgedWatermark acknowledged;
     private int delayedInFlight;
     private boolean checkpointing;
+    /** Every checkpoint writes everything, as the end of input does ({@link PeriodTableSink.Builder#writeThroughCheckpoints}). */
+    private final boolean writeThrough;
+
     private long wakeupAt = Long.MAX_VALUE;
 
     PeriodTableSinkWriter(
@@ -73,8 +76,10 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
             Backoff backoff,
             int maxAttempts,
             Clock clock,
-            AcknowledgedWatermark.Progress progress) {
+            AcknowledgedWatermark.Progress progress,
+            boolean writeThrough) {
         super(converter, context, configuration, states);
+        this.writeThrough = writeThrough;
         this.client = client;
         this.missingTables = missingTables;
         this.maxInFlight = configuration.getMaxInFlightRequests();
@@ -219,14 +224,16 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     /**
      * Before a checkpoint (not {@code endOfInput}): waits for every request in flight, the delay
      * queue's included, and keeps the delay queue still until {@link #snapshotState}. At the end
-     * of input: writes everything, the delay queue included.
+     * of input, and before every checkpoint of a write-through sink: writes everything, the delay
+     * queue included.
      */
     @Override
     public void flush(boolean endOfInput) throws InterruptedException {
-        checkpointing = !endOfInput;
+        boolean everything = endOfInput || writeThrough;
+        checkpointing = !everything;
         while (true) {
-            super.flush(endOfInput);
-            if (delayedInFlight == 0 && (!endOfInput || delayed.isEmpty())) {
+            super.flush(everything);
+            if (delayedInFlight == 0 && (!everything || delayed.isEmpty())) {
                 if (endOfInput) {
                     acknowledged.finish();
                 }
