@@ -1,6 +1,7 @@
 package io.periodtables.bench;
 
 import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.TableKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -32,9 +33,9 @@ final class FreshnessReport {
                 .append("from TRIM_HORIZON, default window and sink settings: `window.fire-count` ")
                 .append(FIRE_COUNT)
                 .append(", `tables.period` ")
-                .append(ConfigKeys.TABLES_PERIOD.defaultValue())
+                .append(TableKeys.TABLES_PERIOD.defaultValue())
                 .append(", `tables.shards` ")
-                .append(ConfigKeys.TABLES_SHARDS.defaultValue())
+                .append(TableKeys.TABLES_SHARDS.defaultValue())
                 .append(") on a loopback MiniCluster at parallelism ")
                 .append(SINK_SUBTASKS)
                 .append(", checkpoints every ")
