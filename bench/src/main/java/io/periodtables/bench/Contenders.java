@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.job.PeriodTablesTopology;
@@ -94,7 +94,7 @@ final class Contenders {
 
     Measurement stockSink(int run) throws Exception {
         PeriodTablesConfig config = config(STOCK);
-        String table = config.get(ConfigKeys.TABLES_PREFIX) + "_stock";
+        String table = config.get(TableKeys.TABLES_PREFIX) + "_stock";
         Tables.create(admin, table);
         JobGraph graph = BenchCluster.graphOf(
                 CHECKPOINT_MILLIS,
@@ -113,7 +113,7 @@ final class Contenders {
 
     Measurement rawLoop(int run, int inFlight) throws Exception {
         PeriodTablesConfig config = config(RAW);
-        String table = config.get(ConfigKeys.TABLES_PREFIX) + "_raw";
+        String table = config.get(TableKeys.TABLES_PREFIX) + "_raw";
         Tables.create(admin, table);
         Reading[] readings = Arrays.copyOf(PrebuiltReadings.all(), n);
         return timed(RAW + "-" + inFlight, run, config, () -> RawBatchLoop.write(config, table, readings, inFlight));
@@ -188,7 +188,7 @@ final class Contenders {
                 clock.jitSeconds(),
                 dynamoDb.cpuSeconds() - serverCpu);
         E2eBench.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
-        String prefix = config.get(ConfigKeys.TABLES_PREFIX);
+        String prefix = config.get(TableKeys.TABLES_PREFIX);
         long items = Tables.countWithPrefix(admin, prefix);
         Tables.deleteWithPrefix(admin, prefix);
         if (items != n) {

@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.core.item.WriteSharding;
 import io.periodtables.core.period.Period;
@@ -61,7 +61,7 @@ final class QueryData {
     /** Creates the day's tables and writes the readings; returns the number of items written. */
     static long write(DynamoDbClient client, PeriodTablesConfig config, Instant from, Instant to, int otherDevices)
             throws Exception {
-        int shards = config.get(ConfigKeys.TABLES_SHARDS);
+        int shards = config.get(TableKeys.TABLES_SHARDS);
         for (String table : periodTables(config, from, to)) {
             createTagged(client, table, shards);
         }

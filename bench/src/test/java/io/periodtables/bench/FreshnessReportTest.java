@@ -11,14 +11,13 @@ class FreshnessReportTest {
 
     @Test
     void aLoneReadingWaitsTheWholeDelay() {
-        assertThat(FreshnessReport.triggerWaitMillis(Duration.ofMillis(200), 1)).isEqualTo(200.0);
+        assertThat(DelayBreakdown.triggerWaitMillis(Duration.ofMillis(200), 1)).isEqualTo(200.0);
     }
 
     @Test
     void moreReadingsPerFireBringTheMeanWaitTowardsHalfTheDelay() {
         // (200 + 2 × 100) / 3 and (200 + 10 × 100) / 11
-        assertThat(FreshnessReport.triggerWaitMillis(Duration.ofMillis(200), 3)).isCloseTo(133.33, within(0.01));
-        assertThat(FreshnessReport.triggerWaitMillis(Duration.ofMillis(200), 11))
-                .isCloseTo(109.09, within(0.01));
+        assertThat(DelayBreakdown.triggerWaitMillis(Duration.ofMillis(200), 3)).isCloseTo(133.33, within(0.01));
+        assertThat(DelayBreakdown.triggerWaitMillis(Duration.ofMillis(200), 11)).isCloseTo(109.09, within(0.01));
     }
 }

@@ -1,17 +1,11 @@
 package io.periodtables.emulators;
 
+import io.periodtables.emulators.FaultScript.Decision;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -31,8 +25,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * Fault injection on top of a DynamoDB (dynalite behind its fidelity layer, or the service): an SDK {@link ExecutionInterceptor} that
- * follows one static, thread-safe script per JVM, so it works when the SDK instantiates it by its
- * no-argument constructor inside a Flink operator. Install it with
+ * follows one static, thread-safe script per JVM (FaultScript), so it works when the SDK
+ * instantiates it by its no-argument constructor inside a Flink operator. Install it with
  * {@code DynamoDbClients.of(config).withInterceptors(List.of(DynamoDbFaults.class))}.
  *
  * <pre>{@code
@@ -59,32 +53,12 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
  * limits), so a test sees both in one place; a call enters the log when its answer arrives.
  */
 public final class DynamoDbFaults implements ExecutionInterceptor {
-    private static final int LOG_CAPACITY = 10_000;
-    private static final Set<String> DATA_PLANE =
-            Set.of("BatchWriteItem", "PutItem", "UpdateItem", "DeleteItem", "GetItem", "BatchGetItem", "Query", "Scan");
-    private static final Set<String> TABLE_UPDATES = Set.of("UpdateTable", "UpdateTimeToLive", "DeleteTable");
     private static final ExecutionAttribute<Decision> DECISION = new ExecutionAttribute<>("PeriodTablesFault");
     private static final ExecutionAttribute<SeenRequest> SEEN_REQUEST = new ExecutionAttribute<>("PeriodTablesSeen");
 
-    private static final Object LOCK = new Object();
-    private static final List<FaultRule> RULES = new CopyOnWriteArrayList<>();
-    private static final Map<String, Instant> CREATING = new ConcurrentHashMap<>();
-    private static final Map<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
-    private static final Map<String, AtomicLong> INJECTED = new ConcurrentHashMap<>();
-    private static final Deque<SeenRequest> REQUESTS = new ArrayDeque<>();
-
-    /** The fault chosen for one API call. */
-    private record Decision(FaultKind kind, FaultRule rule, PartialBatch partial, String message) {}
-
     /** Clears the script, the CREATING holds, the counters and the request log. */
     public static void reset() {
-        synchronized (LOCK) {
-            RULES.clear();
-            CREATING.clear();
-            SEEN.clear();
-            INJECTED.clear();
-            REQUESTS.clear();
-        }
+        FaultScript.reset();
     }
 
     /** Starts a rule for calls of this operation (the SDK's name, e.g. "BatchWriteItem"). */
@@ -92,51 +66,39 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
         return new FaultRule.Builder(operation);
     }
 
-    static FaultRule add(FaultRule rule) {
-        RULES.add(rule);
-        return rule;
-    }
-
     /** Holds {@code table} in CREATING until {@link #release(String)} (see the class comment). */
     public static void holdCreating(String table) {
-        CREATING.put(table, Instant.MAX);
+        FaultScript.holdCreating(table, Instant.MAX);
     }
 
     /** Holds {@code table} in CREATING for {@code duration} from now. */
     public static void holdCreating(String table, Duration duration) {
-        CREATING.put(table, Instant.now().plus(duration));
+        FaultScript.holdCreating(table, Instant.now().plus(duration));
     }
 
     /** Ends a CREATING hold: the table shows its real status again. */
     public static void release(String table) {
-        CREATING.remove(table);
+        FaultScript.release(table);
     }
 
     /** How many calls of this operation went through any client with this interceptor. */
     public static long count(String operation) {
-        AtomicLong seen = SEEN.get(operation);
-        return seen == null ? 0 : seen.get();
+        return FaultScript.count(operation);
     }
 
     /** How many times this fault was injected into calls of this operation. */
     public static long injected(String operation, FaultKind kind) {
-        AtomicLong injected = INJECTED.get(operation + "/" + kind);
-        return injected == null ? 0 : injected.get();
+        return FaultScript.injected(operation, kind);
     }
 
     /** How many times this fault was injected, whatever the operation. */
     public static long injected(FaultKind kind) {
-        return INJECTED.entrySet().stream()
-                .filter(e -> e.getKey().endsWith("/" + kind))
-                .mapToLong(e -> e.getValue().get())
-                .sum();
+        return FaultScript.injected(kind);
     }
 
     /** The calls answered since the last {@link #reset()}, in the order of their answers (the last 10,000). */
     public static List<SeenRequest> requests() {
-        synchronized (LOCK) {
-            return List.copyOf(REQUESTS);
-        }
+        return FaultScript.requests();
     }
 
     @Override
@@ -144,7 +106,7 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
         String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
         SdkRequest request = context.request();
         List<String> tables = tablesOf(request);
-        Decision decision = decide(operation, tables, request);
+        Decision decision = FaultScript.decide(operation, tables, request);
         attributes.putAttribute(
                 SEEN_REQUEST,
                 new SeenRequest(
@@ -234,62 +196,11 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
         if (seen == null) {
             return;
         }
-        synchronized (LOCK) {
-            if (REQUESTS.size() == LOG_CAPACITY) {
-                REQUESTS.removeFirst();
-            }
-            REQUESTS.addLast(throttled ? seen.throttledByDynamoDb() : seen);
-        }
+        FaultScript.log(seen, throttled);
     }
 
     private static TableDescription creating(TableDescription table) {
         return table.toBuilder().tableStatus(TableStatus.CREATING).build();
-    }
-
-    private static Decision decide(String operation, List<String> tables, SdkRequest request) {
-        synchronized (LOCK) {
-            SEEN.computeIfAbsent(operation, o -> new AtomicLong()).incrementAndGet();
-            Decision decision = heldCreating(operation, tables);
-            for (FaultRule rule : RULES) {
-                if (rule.hits(operation, tables) && decision == null) {
-                    rule.injectedOnce();
-                    PartialBatch partial = rule.kind() == FaultKind.UNPROCESSED_ITEMS
-                            ? PartialBatch.split((BatchWriteItemRequest) request, rule.fraction())
-                            : null;
-                    decision = new Decision(rule.kind(), rule, partial, null);
-                }
-            }
-            Optional.ofNullable(decision)
-                    .map(Decision::kind)
-                    .ifPresent(kind -> INJECTED.computeIfAbsent(operation + "/" + kind, k -> new AtomicLong())
-                            .incrementAndGet());
-            return decision;
-        }
-    }
-
-    /** A hold on a table in CREATING beats the script: it is the table's state, not a random fault. */
-    private static Decision heldCreating(String operation, List<String> tables) {
-        Instant now = Instant.now();
-        for (String table : tables) {
-            Instant until = CREATING.get(table);
-            if (until == null || !now.isBefore(until)) {
-                continue;
-            }
-            if (DATA_PLANE.contains(operation)) {
-                return new Decision(FaultKind.RESOURCE_NOT_FOUND, null, null, null);
-            }
-            if (TABLE_UPDATES.contains(operation)) {
-                return new Decision(
-                        FaultKind.RESOURCE_IN_USE,
-                        null,
-                        null,
-                        "Attempt to change a resource which is still in use: Table is being created: " + table);
-            }
-            if (operation.equals("DescribeTable") || operation.equals("CreateTable")) {
-                return new Decision(FaultKind.TABLE_CREATING, null, null, null);
-            }
-        }
-        return null;
     }
 
     private static List<String> tablesOf(SdkRequest request) {

@@ -152,7 +152,7 @@ public final class FaultRule {
             if (!(fraction > 0 && fraction <= 1)) {
                 throw new IllegalArgumentException("unprocessed fraction must be in (0, 1], got " + fraction);
             }
-            return DynamoDbFaults.add(new FaultRule(this, FaultKind.UNPROCESSED_ITEMS, null, fraction));
+            return FaultScript.add(new FaultRule(this, FaultKind.UNPROCESSED_ITEMS, null, fraction));
         }
 
         public FaultRule internalServerError() {
@@ -168,7 +168,7 @@ public final class FaultRule {
             if (delay.isNegative() || delay.isZero()) {
                 throw new IllegalArgumentException("delay must be positive, got " + delay);
             }
-            return DynamoDbFaults.add(new FaultRule(this, FaultKind.DELAY, delay, 0));
+            return FaultScript.add(new FaultRule(this, FaultKind.DELAY, delay, 0));
         }
 
         public FaultRule connectionReset() {
@@ -196,7 +196,7 @@ public final class FaultRule {
         }
 
         private FaultRule install(FaultKind kind) {
-            return DynamoDbFaults.add(new FaultRule(this, kind, null, 0));
+            return FaultScript.add(new FaultRule(this, kind, null, 0));
         }
 
         private static void checkPositive(long value, String what) {

@@ -9,6 +9,7 @@ import io.periodtables.core.config.ConfigKey;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -184,11 +185,11 @@ class MsfApplicationTemplateTest {
         assertThat(config.get(ConfigKeys.KINESIS_STREAM_ARN)).isEqualTo(PeriodTablesTemplate.STREAM_ARN);
         assertThat(config.get(ConfigKeys.KINESIS_INITIAL_POSITION)).isEqualTo(ConfigKeys.InitialPosition.TRIM_HORIZON);
         assertThat(config.get(ConfigKeys.AWS_REGION)).isEqualTo(TemplateEvaluator.REGION);
-        assertThat(config.get(ConfigKeys.TABLES_PREFIX)).isEqualTo("readings");
+        assertThat(config.get(TableKeys.TABLES_PREFIX)).isEqualTo("readings");
         assertThat(config.get(ConfigKeys.DYNAMODB_EMBEDDED)).isFalse();
-        assertThat(config.find(ConfigKeys.TABLES_TTL)).isEmpty();
-        assertThat(config.find(ConfigKeys.TABLES_RETENTION)).isEmpty();
-        assertThat(config.find(ConfigKeys.TABLES_SSE_KMS_KEY)).isEmpty();
+        assertThat(config.find(TableKeys.TABLES_TTL)).isEmpty();
+        assertThat(config.find(TableKeys.TABLES_RETENTION)).isEmpty();
+        assertThat(config.find(TableKeys.TABLES_SSE_KMS_KEY)).isEmpty();
         assertThat(config.find(ConfigKeys.ARCHIVE_PATH)).isEmpty();
     }
 
@@ -197,12 +198,12 @@ class MsfApplicationTemplateTest {
         PeriodTablesConfig config = load(EVERYTHING_SET);
         assertThat(config.get(ConfigKeys.KINESIS_INITIAL_POSITION)).isEqualTo(ConfigKeys.InitialPosition.AT_TIMESTAMP);
         assertThat(config.get(ConfigKeys.KINESIS_INITIAL_TIMESTAMP)).hasToString("2026-11-01T00:00:00Z");
-        assertThat(config.get(ConfigKeys.TABLES_PREFIX)).isEqualTo("fleet.eu-1");
-        assertThat(config.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(8);
-        assertThat(config.get(ConfigKeys.TABLES_TTL)).isEqualTo(Duration.ofDays(90));
-        assertThat(config.get(ConfigKeys.TABLES_RETENTION)).isEqualTo(Duration.ofDays(30));
-        assertThat(config.get(ConfigKeys.TABLES_SSE_KMS_KEY)).isEqualTo(PeriodTablesTemplate.KMS_KEY);
-        assertThat(config.get(ConfigKeys.TABLES_DELETION_PROTECTION)).isTrue();
+        assertThat(config.get(TableKeys.TABLES_PREFIX)).isEqualTo("fleet.eu-1");
+        assertThat(config.get(TableKeys.TABLES_SHARDS)).isEqualTo(8);
+        assertThat(config.get(TableKeys.TABLES_TTL)).isEqualTo(Duration.ofDays(90));
+        assertThat(config.get(TableKeys.TABLES_RETENTION)).isEqualTo(Duration.ofDays(30));
+        assertThat(config.get(TableKeys.TABLES_SSE_KMS_KEY)).isEqualTo(PeriodTablesTemplate.KMS_KEY);
+        assertThat(config.get(TableKeys.TABLES_DELETION_PROTECTION)).isTrue();
         assertThat(config.get(ConfigKeys.ROTATION_LEAD)).isEqualTo(Duration.ofMinutes(10));
         assertThat(config.get(ConfigKeys.ALLOWED_LATENESS)).isEqualTo(Duration.ofMinutes(2));
         assertThat(config.get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("s3://archive-bucket/fleet/archive");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -56,7 +57,7 @@ class MsfRuntimePropertiesFileTest {
         PeriodTablesConfig config = ConfigLoader.load(new String[0], RuntimePropertyGroups.toProperties(groups), true);
         assertThat(config.get(ConfigKeys.SOURCE)).isEqualTo(ConfigKeys.SourceKind.KINESIS);
         assertThat(config.get(ConfigKeys.KINESIS_STREAM_ARN)).endsWith(":stream/period-tables-readings");
-        assertThat(config.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(4);
+        assertThat(config.get(TableKeys.TABLES_SHARDS)).isEqualTo(4);
         assertThat(config.dynamoDbEndpoint()).isPresent();
     }
 }

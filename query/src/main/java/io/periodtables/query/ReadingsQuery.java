@@ -2,6 +2,7 @@ package io.periodtables.query;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.dynamodb.LatestTable;
 import io.periodtables.core.period.TableNaming;
@@ -51,7 +52,7 @@ public final class ReadingsQuery implements AutoCloseable {
 
     /** A query with a client of its own, from {@link DynamoDbClients}; {@link #close()} closes it. */
     public static ReadingsQuery create(PeriodTablesConfig config, QuerySettings settings) {
-        int connections = settings.tablesInFlight() * Math.max(4, config.get(ConfigKeys.TABLES_SHARDS));
+        int connections = settings.tablesInFlight() * Math.max(4, config.get(TableKeys.TABLES_SHARDS));
         return new ReadingsQuery(
                 config, DynamoDbClients.of(config).newAsyncClient(connections), true, settings, Clock.systemUTC());
     }
@@ -74,7 +75,7 @@ public final class ReadingsQuery implements AutoCloseable {
         TableNaming naming = config.naming();
         Duration maxFuture = config.get(ConfigKeys.INPUT_MAX_FUTURE);
         DynamoDbRetry retry = new DynamoDbRetry(settings.maxAttempts());
-        TableShards shards = new TableShards(client, retry, config.get(ConfigKeys.TABLES_SHARDS));
+        TableShards shards = new TableShards(client, retry, config.get(TableKeys.TABLES_SHARDS));
         TableReader reader = new TableReader(client, retry, shards, config.ttl().isPresent(), settings.pageSize());
         this.ranges = new RangeReader(naming, reader, maxFuture, settings.tablesInFlight());
         this.latest =

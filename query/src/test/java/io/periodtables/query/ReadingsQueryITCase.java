@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
@@ -165,7 +166,7 @@ class ReadingsQueryITCase {
 
     @Test
     void withTheArchiveARangeReturnsTheSameReadingsAfterItsTablesWereDeleted(@TempDir Path archive) throws Exception {
-        PeriodTablesConfig archived = config.with(ConfigKeys.TABLES_PREFIX, "qa")
+        PeriodTablesConfig archived = config.with(TableKeys.TABLES_PREFIX, "qa")
                 .with(ConfigKeys.ARCHIVE_PATH, archive.toUri().toString());
         SinkWrittenTables.create(
                 client,

@@ -1,7 +1,7 @@
 package io.periodtables.core.capacity;
 
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import java.io.Serializable;
 import java.util.OptionalLong;
 import org.apache.flink.annotation.PublicEvolving;
@@ -26,9 +26,9 @@ public final class CapacitySizing implements Serializable {
 
     public CapacitySizing(PeriodTablesConfig config) {
         this.current = config.effectiveCapacity(CapacityTier.CURRENT);
-        this.min = config.get(ConfigKeys.CAPACITY_CURRENT_MIN);
-        this.max = config.get(ConfigKeys.CAPACITY_CURRENT_MAX);
-        this.target = config.get(ConfigKeys.CAPACITY_TARGET_UTILIZATION);
+        this.min = config.get(TableKeys.CAPACITY_CURRENT_MIN);
+        this.max = config.get(TableKeys.CAPACITY_CURRENT_MAX);
+        this.target = config.get(TableKeys.CAPACITY_TARGET_UTILIZATION);
     }
 
     /** The open capacity for a table whose predecessor peaked at {@code peakWriteUnits} per second, if observed. */

@@ -1,13 +1,10 @@
 package io.periodtables.core.config;
 
-import io.periodtables.core.capacity.Capacity;
 import io.periodtables.core.item.ArchiveColumn;
 import io.periodtables.core.item.Rollups;
-import io.periodtables.core.period.PeriodLength;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,9 +14,9 @@ import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * Every configuration key of period-tables, with default and meaning: the single source from
- * which docs/configuration.md's table is generated and against which unknown keys are
- * refused.
+ * Every configuration key of period-tables, with default and meaning (those of the tables
+ * themselves, {@code tables.*}, are defined in {@link TableKeys}): the single source from which
+ * docs/configuration.md's table is generated and against which unknown keys are refused.
  */
 @PublicEvolving
 public final class ConfigKeys {
@@ -87,90 +84,12 @@ public final class ConfigKeys {
             "local run: DynamoDB limits the embedded emulator enforces: `off`, `all`, or"
                     + " a list of `throughput,decreases,on-demand,tables`",
             ConfigValues::dynamoDbLimits);
-    public static final ConfigKey<String> TABLES_PREFIX =
-            key("tables.prefix", "readings", "table name prefix, 1-200 of `[A-Za-z0-9_.-]`", ConfigValues::prefix);
-    public static final ConfigKey<PeriodLength> TABLES_PERIOD = key(
-            "tables.period",
-            "P1D",
-            "period length: `P1D`, `P1W`, `P1M` or minutes dividing a day (`PT1H`, `PT15M`)",
-            PeriodLength::parse);
-    public static final ConfigKey<ZoneId> TABLES_ZONE =
-            key("tables.zone", "UTC", "zone that periods align to", ConfigValues::zone);
-    public static final ConfigKey<Integer> TABLES_SHARDS =
-            key("tables.shards", "1", "write shards per device, 1-100", s -> ConfigValues.intInRange(s, 1, 100));
-    public static final ConfigKey<Duration> TABLES_TTL = key(
-            "tables.ttl",
-            null,
-            "duration after event time; sets `ttl` and enables TTL",
-            ConfigValues::positiveDuration);
-    public static final ConfigKey<Billing> TABLES_BILLING = key(
-            "tables.billing",
-            "PROVISIONED",
-            "`PROVISIONED` or `PAY_PER_REQUEST`",
-            s -> ConfigValues.enumValue(Billing.class, s));
-    public static final ConfigKey<Capacity> CAPACITY_CURRENT = key(
-            "tables.capacity.current",
-            "1000/300",
-            "WCU/RCU (or `on-demand`) of the table taking writes",
-            Capacity::parse);
-    public static final ConfigKey<Capacity> CAPACITY_PREVIOUS = key(
-            "tables.capacity.previous",
-            "1/100",
-            "WCU/RCU (or `on-demand`) of the table that just closed",
-            Capacity::parse);
-    public static final ConfigKey<Capacity> CAPACITY_OLDER =
-            key("tables.capacity.older", "1/1", "WCU/RCU (or `on-demand`) of older tables", Capacity::parse);
-    public static final ConfigKey<Capacity> CAPACITY_CURRENT_MIN = key(
-            "tables.capacity.current.min",
-            "1/1",
-            "WCU/RCU floor of an open table sized from observation, and" + " auto scaling's minimum",
-            ConfigValues::provisioned);
-    public static final ConfigKey<Capacity> CAPACITY_CURRENT_MAX = key(
-            "tables.capacity.current.max",
-            "40000/40000",
-            "WCU/RCU ceiling of an open table sized from observation," + " and auto scaling's maximum",
-            ConfigValues::provisioned);
-    public static final ConfigKey<Double> CAPACITY_TARGET_UTILIZATION = key(
-            "tables.capacity.target-utilization",
-            "0.7",
-            "0.2-0.9: a new table gets `ceil(observed peak WCU / this)`;" + " auto scaling's target",
-            ConfigValues::utilization);
-    public static final ConfigKey<Boolean> CAPACITY_AUTOSCALING = key(
-            "tables.capacity.autoscaling",
-            "true on AWS when provisioned",
-            "register the open table with Application"
-                    + " Auto Scaling; default on when `tables.billing=PROVISIONED` and no endpoint override is set",
-            ConfigValues::bool);
-    public static final ConfigKey<Duration> TABLES_RETENTION = key(
-            "tables.retention",
-            null,
-            "delete tables whose period ended longer ago than this",
-            ConfigValues::positiveDuration);
-    public static final ConfigKey<String> TABLES_SSE_KMS_KEY = key(
-            "tables.sse-kms-key",
-            null,
-            "KMS key for encryption at rest (default: AWS owned key)",
-            ConfigValues::nonEmpty);
-    public static final ConfigKey<Capacity> TABLES_ON_DEMAND_MAX = key(
-            "tables.on-demand.max",
-            null,
-            "WRU/RRU per second: DynamoDB's OnDemandThroughput ceiling of on-demand period tables"
-                    + " (a cost cap; writes above it are throttled and retried)",
-            ConfigValues::provisioned);
-    public static final ConfigKey<Capacity> TABLES_WARM_THROUGHPUT_MAX = key(
-            "tables.warm-throughput.max",
-            "40000/40000",
-            "WRU/RRU per second: the most WarmThroughput an on-demand period table is prewarmed to"
-                    + " (DynamoDB bills prewarming once)",
-            ConfigValues::provisioned);
-    public static final ConfigKey<TableClass> TABLES_CLASS_CLOSED = key(
-            "tables.class.closed",
-            "STANDARD",
-            "`STANDARD` or `STANDARD_INFREQUENT_ACCESS`: table class of a period table once it closes"
-                    + " (with its first lowering)",
-            s -> ConfigValues.enumValue(TableClass.class, s));
-    public static final ConfigKey<Boolean> TABLES_DELETION_PROTECTION =
-            key("tables.deletion-protection", "false", "set deletion protection on created tables", ConfigValues::bool);
+
+    static {
+        // the tables.* keys come here in documentation order
+        TableKeys.all().forEach(key -> ALL.put(key.name(), key));
+    }
+
     public static final ConfigKey<Integer> LIMITS_MAX_TABLES = key(
             "limits.max-tables",
             "2500",

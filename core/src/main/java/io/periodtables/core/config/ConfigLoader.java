@@ -97,7 +97,7 @@ public final class ConfigLoader {
             String value = explicit.get(key.name());
             if (value == null && key == ConfigKeys.DYNAMODB_EMBEDDED) {
                 value = String.valueOf(local);
-            } else if (value == null && key == ConfigKeys.CAPACITY_AUTOSCALING) {
+            } else if (value == null && key == TableKeys.CAPACITY_AUTOSCALING) {
                 continue; // decided from billing and endpoints: PeriodTablesConfig.autoscaling()
             } else if (value == null) {
                 value = key.defaultValue();
@@ -125,15 +125,15 @@ public final class ConfigLoader {
                     ConfigKeys.KINESIS_INITIAL_TIMESTAMP.name(),
                     "Missing configuration: kinesis.initial-timestamp is required when kinesis.initial-position = AT_TIMESTAMP");
         }
-        Duration period = c.get(ConfigKeys.TABLES_PERIOD).minimumDuration();
+        Duration period = c.get(TableKeys.TABLES_PERIOD).minimumDuration();
         mustBeShorterThanPeriod(c, ConfigKeys.ROTATION_LEAD, period);
         mustBeShorterThanPeriod(c, ConfigKeys.ALLOWED_LATENESS, period);
-        c.find(ConfigKeys.TABLES_RETENTION).ifPresent(retention -> {
+        c.find(TableKeys.TABLES_RETENTION).ifPresent(retention -> {
             Duration grace = c.get(ConfigKeys.ALLOWED_LATENESS);
             if (retention.compareTo(grace) <= 0) {
                 throw ConfigException.invalid(
-                        ConfigKeys.TABLES_RETENTION.name(),
-                        c.asText().get(ConfigKeys.TABLES_RETENTION.name()),
+                        TableKeys.TABLES_RETENTION.name(),
+                        c.asText().get(TableKeys.TABLES_RETENTION.name()),
                         "must be longer than window.allowed-lateness (" + grace
                                 + ") so no table is deleted while it takes writes");
             }
@@ -147,23 +147,23 @@ public final class ConfigLoader {
                             + "would change a period whose archive is already complete");
         }
         for (Duration grain : c.find(ConfigKeys.ROLLUPS_EVERY).orElse(List.of())) {
-            Rollups.misfit(grain, c.get(ConfigKeys.TABLES_PERIOD)).ifPresent(why -> {
+            Rollups.misfit(grain, c.get(TableKeys.TABLES_PERIOD)).ifPresent(why -> {
                 throw ConfigException.invalid(
                         ConfigKeys.ROLLUPS_EVERY.name(), c.asText().get(ConfigKeys.ROLLUPS_EVERY.name()), why);
             });
         }
-        Capacity min = c.get(ConfigKeys.CAPACITY_CURRENT_MIN);
-        Capacity max = c.get(ConfigKeys.CAPACITY_CURRENT_MAX);
+        Capacity min = c.get(TableKeys.CAPACITY_CURRENT_MIN);
+        Capacity max = c.get(TableKeys.CAPACITY_CURRENT_MAX);
         if (min.writeUnits() > max.writeUnits() || min.readUnits() > max.readUnits()) {
             throw ConfigException.invalid(
-                    ConfigKeys.CAPACITY_CURRENT_MAX.name(),
+                    TableKeys.CAPACITY_CURRENT_MAX.name(),
                     max.toString(),
                     "must be at least tables.capacity.current.min (" + min + ") in both units");
         }
-        if (c.find(ConfigKeys.CAPACITY_AUTOSCALING).orElse(false)
-                && c.get(ConfigKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
+        if (c.find(TableKeys.CAPACITY_AUTOSCALING).orElse(false)
+                && c.get(TableKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
             throw ConfigException.invalid(
-                    ConfigKeys.CAPACITY_AUTOSCALING.name(),
+                    TableKeys.CAPACITY_AUTOSCALING.name(),
                     "true",
                     "must be false when tables.billing is PAY_PER_REQUEST: on-demand tables have no capacity to scale");
         }
@@ -177,7 +177,7 @@ public final class ConfigLoader {
             throw ConfigException.invalid(
                     key.name(),
                     c.asText().get(key.name()),
-                    "must be shorter than tables.period (" + c.get(ConfigKeys.TABLES_PERIOD) + ")");
+                    "must be shorter than tables.period (" + c.get(TableKeys.TABLES_PERIOD) + ")");
         }
     }
 

@@ -69,31 +69,31 @@ public final class PeriodTablesConfig implements Serializable {
     }
 
     public PeriodCalendar calendar() {
-        return new PeriodCalendar(get(ConfigKeys.TABLES_PERIOD), get(ConfigKeys.TABLES_ZONE));
+        return new PeriodCalendar(get(TableKeys.TABLES_PERIOD), get(TableKeys.TABLES_ZONE));
     }
 
     public TableNaming naming() {
-        return new TableNaming(get(ConfigKeys.TABLES_PREFIX), calendar());
+        return new TableNaming(get(TableKeys.TABLES_PREFIX), calendar());
     }
 
     public WriteSharding sharding() {
-        return new WriteSharding(get(ConfigKeys.TABLES_SHARDS));
+        return new WriteSharding(get(TableKeys.TABLES_SHARDS));
     }
 
     public Capacity capacity(CapacityTier tier) {
         switch (tier) {
             case CURRENT:
-                return get(ConfigKeys.CAPACITY_CURRENT);
+                return get(TableKeys.CAPACITY_CURRENT);
             case PREVIOUS:
-                return get(ConfigKeys.CAPACITY_PREVIOUS);
+                return get(TableKeys.CAPACITY_PREVIOUS);
             default:
-                return get(ConfigKeys.CAPACITY_OLDER);
+                return get(TableKeys.CAPACITY_OLDER);
         }
     }
 
     /** Capacity of a tier as the tables get it: on-demand for every tier when billing is on-demand. */
     public Capacity effectiveCapacity(CapacityTier tier) {
-        return get(ConfigKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST
+        return get(TableKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST
                 ? Capacity.ON_DEMAND
                 : capacity(tier);
     }
@@ -119,15 +119,15 @@ public final class PeriodTablesConfig implements Serializable {
      * endpoint override: emulators have no auto scaling).
      */
     public boolean autoscaling() {
-        if (get(ConfigKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
+        if (get(TableKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
             return false;
         }
-        return find(ConfigKeys.CAPACITY_AUTOSCALING).orElse(dynamoDbEndpoint().isEmpty());
+        return find(TableKeys.CAPACITY_AUTOSCALING).orElse(dynamoDbEndpoint().isEmpty());
     }
 
     /** TTL duration when {@code tables.ttl} is set. */
     public Optional<Duration> ttl() {
-        return find(ConfigKeys.TABLES_TTL);
+        return find(TableKeys.TABLES_TTL);
     }
 
     /** A copy with one value replaced, validated as a whole again (used to point a run at an emulator). */

@@ -26,7 +26,7 @@ public final class TableBudget {
 
     private TableBudget(PeriodTablesConfig config) {
         this.config = config;
-        this.period = config.get(ConfigKeys.TABLES_PERIOD).minimumDuration();
+        this.period = config.get(TableKeys.TABLES_PERIOD).minimumDuration();
     }
 
     public static TableBudget of(PeriodTablesConfig config) {
@@ -64,7 +64,7 @@ public final class TableBudget {
 
     /** Throws a one-line {@link ConfigException} naming {@code tables.retention} when a quota would be exceeded. */
     public void check() {
-        Optional<Duration> retention = config.find(ConfigKeys.TABLES_RETENTION);
+        Optional<Duration> retention = config.find(TableKeys.TABLES_RETENTION);
         if (retention.isEmpty()) {
             return;
         }
@@ -72,29 +72,29 @@ public final class TableBudget {
         int maxTables = config.get(ConfigKeys.LIMITS_MAX_TABLES);
         if (tables > maxTables) {
             throw new ConfigException(
-                    ConfigKeys.TABLES_RETENTION.name(),
+                    TableKeys.TABLES_RETENTION.name(),
                     String.format(
                             "Invalid configuration: tables.retention = '%s' with tables.period = '%s' keeps up to %,d tables,"
                                     + " above limits.max-tables = %d: shorten tables.retention, lengthen tables.period,"
                                     + " or raise limits.max-tables to your account's DynamoDB table quota",
-                            text(ConfigKeys.TABLES_RETENTION), text(ConfigKeys.TABLES_PERIOD), tables, maxTables));
+                            text(TableKeys.TABLES_RETENTION), text(TableKeys.TABLES_PERIOD), tables, maxTables));
         }
         long wcu = writeCapacity(retention.get());
         long maxWcu = config.get(ConfigKeys.LIMITS_MAX_WRITE_CAPACITY);
         if (wcu > maxWcu) {
             throw new ConfigException(
-                    ConfigKeys.TABLES_RETENTION.name(),
+                    TableKeys.TABLES_RETENTION.name(),
                     String.format(
                             "Invalid configuration: tables.retention = '%s' with tables.period = '%s' and tables.capacity.*"
                                     + " provisions up to %,d WCU, above limits.max-write-capacity = %d: shorten tables.retention,"
                                     + " lower tables.capacity.current/older, or raise limits.max-write-capacity to your account's quota",
-                            text(ConfigKeys.TABLES_RETENTION), text(ConfigKeys.TABLES_PERIOD), wcu, maxWcu));
+                            text(TableKeys.TABLES_RETENTION), text(TableKeys.TABLES_PERIOD), wcu, maxWcu));
         }
     }
 
     /** Without retention: what to log at start (the table count is unbounded). */
     public Optional<String> warning() {
-        if (config.find(ConfigKeys.TABLES_RETENTION).isPresent()) {
+        if (config.find(TableKeys.TABLES_RETENTION).isPresent()) {
             return Optional.empty();
         }
         return Optional.of(String.format(
@@ -102,7 +102,7 @@ public final class TableBudget {
                         + " for ever and cannot create tables once the account reaches its DynamoDB table quota"
                         + " (limits.max-tables = %d); watch the rotation's managedTables and provisionedWriteCapacity"
                         + " gauges (docs/operations.md, Metrics and alarms)",
-                text(ConfigKeys.TABLES_PERIOD), config.get(ConfigKeys.LIMITS_MAX_TABLES)));
+                text(TableKeys.TABLES_PERIOD), config.get(ConfigKeys.LIMITS_MAX_TABLES)));
     }
 
     private long writeUnits(CapacityTier tier) {

@@ -27,10 +27,10 @@ class ConfigLoaderTest {
     void defaultsMatchTheDesignTable() {
         PeriodTablesConfig c = load();
         assertThat(c.get(ConfigKeys.SOURCE)).isEqualTo(ConfigKeys.SourceKind.GENERATOR);
-        assertThat(c.get(ConfigKeys.TABLES_PREFIX)).isEqualTo("readings");
-        assertThat(c.get(ConfigKeys.TABLES_PERIOD)).isEqualTo(PeriodLength.DAY);
-        assertThat(c.get(ConfigKeys.TABLES_ZONE)).isEqualTo(ZoneId.of("UTC"));
-        assertThat(c.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(1);
+        assertThat(c.get(TableKeys.TABLES_PREFIX)).isEqualTo("readings");
+        assertThat(c.get(TableKeys.TABLES_PERIOD)).isEqualTo(PeriodLength.DAY);
+        assertThat(c.get(TableKeys.TABLES_ZONE)).isEqualTo(ZoneId.of("UTC"));
+        assertThat(c.get(TableKeys.TABLES_SHARDS)).isEqualTo(1);
         assertThat(c.capacity(CapacityTier.CURRENT)).isEqualTo(Capacity.provisioned(1000, 300));
         assertThat(c.capacity(CapacityTier.PREVIOUS)).isEqualTo(Capacity.provisioned(1, 100));
         assertThat(c.capacity(CapacityTier.OLDER)).isEqualTo(Capacity.provisioned(1, 1));
@@ -60,16 +60,16 @@ class ConfigLoaderTest {
                 new String[] {"--config", file.toString(), "--tables.prefix", "fromcli"},
                 Map.of("tables", tables, "job", job),
                 true);
-        assertThat(c.get(ConfigKeys.TABLES_PREFIX)).isEqualTo("fromcli");
-        assertThat(c.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(3);
-        assertThat(c.get(ConfigKeys.TABLES_PERIOD).toString()).isEqualTo("PT1H");
+        assertThat(c.get(TableKeys.TABLES_PREFIX)).isEqualTo("fromcli");
+        assertThat(c.get(TableKeys.TABLES_SHARDS)).isEqualTo(3);
+        assertThat(c.get(TableKeys.TABLES_PERIOD).toString()).isEqualTo("PT1H");
         assertThat(c.get(ConfigKeys.AWS_REGION)).isEqualTo("eu-west-1");
-        assertThat(c.get(ConfigKeys.TABLES_RETENTION)).isNull();
+        assertThat(c.get(TableKeys.TABLES_RETENTION)).isNull();
     }
 
     @Test
     void equalsFormOfArgumentsWorks() {
-        assertThat(load("--tables.shards=7").get(ConfigKeys.TABLES_SHARDS)).isEqualTo(7);
+        assertThat(load("--tables.shards=7").get(TableKeys.TABLES_SHARDS)).isEqualTo(7);
     }
 
     @Test
@@ -234,7 +234,7 @@ class ConfigLoaderTest {
             PeriodTablesConfig copy = (PeriodTablesConfig) in.readObject();
             assertThat(copy.naming().periodTableOf(java.time.Instant.parse("2026-11-22T13:00:00Z")))
                     .isEqualTo("readings_2026-11-22T1300");
-            assertThat(copy.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(4);
+            assertThat(copy.get(TableKeys.TABLES_SHARDS)).isEqualTo(4);
         }
     }
 }

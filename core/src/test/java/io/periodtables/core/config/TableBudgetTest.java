@@ -27,7 +27,7 @@ class TableBudgetTest {
     @Test
     void aHigherTableQuotaLetsTheSameConfigurationStart() {
         assertThat(load("--tables.period", "PT1H", "--tables.retention", "P400D", "--limits.max-tables", "10000")
-                        .find(ConfigKeys.TABLES_RETENTION))
+                        .find(TableKeys.TABLES_RETENTION))
                 .contains(Duration.ofDays(400));
     }
 

@@ -7,28 +7,21 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.core.item.ItemAttributes;
-import io.periodtables.core.period.PeriodCalendar;
-import io.periodtables.job.input.JsonFields.Field;
 import io.periodtables.job.input.JsonFields.JsonObject;
+import io.periodtables.job.input.ReadingRules.Problem;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.flink.annotation.Internal;
 
@@ -39,8 +32,9 @@ import org.apache.flink.annotation.Internal;
  * it cannot crash-loop the job.
  *
  * <p>The record is read with Jackson's streaming parser into each reading's fields
- * ({@link JsonFields}), and the payload is kept as canonical JSON ({@link CanonicalPayload}),
- * which is both what the sink stores and what identifies a reading without {@code eventId}.
+ * ({@link JsonFields}), which {@link ReadingRules} turns into a reading or the reason it is
+ * rejected; the payload is kept as canonical JSON ({@link CanonicalPayload}), which is both
+ * what the sink stores and what identifies a reading without {@code eventId}.
  * An instance reuses its buffers: use it from one thread.
  */
 @Internal
@@ -48,14 +42,6 @@ public final class ReadingParser {
 
     /** DynamoDB nests documents at most 32 levels deep. */
     static final int MAX_DEPTH = 32;
-
-    /** Integer timestamps below this (1973-03-03 in millis) are almost surely epoch seconds. */
-    static final long MIN_EPOCH_MILLIS = 100_000_000_000L;
-
-    /** How close to the year bounds a timestamp must be for its period to be checked too. */
-    private static final long EDGE_MILLIS = Duration.ofDays(31).toMillis();
-
-    private static final String EVENT_ID = "eventId";
 
     /** Records up to this many chars reuse one buffer; a larger one gets its own. */
     private static final int KEPT_CHARS = 64 * 1024;
@@ -72,12 +58,7 @@ public final class ReadingParser {
                     .build())
             .build();
 
-    private final String deviceField;
-    private final String timestampField;
-    private final int maxDeviceIdBytes;
-    private final long maxFutureMillis;
-    private final PeriodCalendar calendar;
-    private final CanonicalPayload payload;
+    private final ReadingRules rules;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -85,16 +66,7 @@ public final class ReadingParser {
     private char[] chars = new char[1024];
 
     public ReadingParser(PeriodTablesConfig config) {
-        this.deviceField = config.get(ConfigKeys.INPUT_DEVICE_FIELD);
-        this.timestampField = config.get(ConfigKeys.INPUT_TIMESTAMP_FIELD);
-        this.maxDeviceIdBytes = config.sharding().maxDeviceIdBytes();
-        this.maxFutureMillis = config.get(ConfigKeys.INPUT_MAX_FUTURE).toMillis();
-        this.calendar = config.calendar();
-        this.payload = new CanonicalPayload(
-                Set.of(deviceField, timestampField, EVENT_ID),
-                config.ttl().isPresent()
-                        ? Set.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL)
-                        : Set.of(ItemAttributes.PK, ItemAttributes.SK));
+        this.rules = new ReadingRules(config);
     }
 
     /**
@@ -164,7 +136,7 @@ public final class ReadingParser {
         }
         if (elements == null) {
             Object result = root instanceof JsonObject object
-                    ? readingOf(object.fields(), nowMillis)
+                    ? rules.readingOf(object.fields(), nowMillis)
                     : new Problem(
                             RejectReason.NOT_AN_OBJECT,
                             "record is a JSON " + JsonFields.nodeType(root) + ", not an object");
@@ -178,7 +150,7 @@ public final class ReadingParser {
         for (int i = 0; i < elements.size(); i++) {
             Object element = elements.get(i);
             Object result = element instanceof JsonObject object
-                    ? readingOf(object.fields(), nowMillis)
+                    ? rules.readingOf(object.fields(), nowMillis)
                     : new Problem(RejectReason.NOT_AN_OBJECT, "array element is " + JsonFields.nodeType(element));
             byte[] elementRaw =
                     result instanceof Problem ? ElementText.raw(json.substring(spans[2 * i], spans[2 * i + 1])) : null;
@@ -211,92 +183,6 @@ public final class ReadingParser {
         return out.position();
     }
 
-    /** The reading in a record's top-level fields, or the {@link Problem} that makes it a rejection. */
-    private Object readingOf(List<Field> fields, long nowMillis) {
-        Object device = null;
-        Object time = null;
-        Object eventId = null;
-        for (Field field : fields) { // of duplicate keys, the last one wins
-            if (field.name().equals(deviceField)) {
-                device = field.value();
-            } else if (field.name().equals(timestampField)) {
-                time = field.value();
-            } else if (field.name().equals(EVENT_ID)) {
-                eventId = field.value();
-            }
-        }
-        if (!(device instanceof String deviceId) || deviceId.isEmpty()) {
-            return new Problem(RejectReason.MISSING_DEVICE, "field '" + deviceField + "' must be a non-empty string");
-        }
-        // a char is at most 3 UTF-8 bytes (a pair 4), so most ids need no encoding to be checked
-        if (deviceId.length() * 3L > maxDeviceIdBytes
-                && deviceId.getBytes(StandardCharsets.UTF_8).length > maxDeviceIdBytes) {
-            return new Problem(
-                    RejectReason.DEVICE_TOO_LONG,
-                    "device id is longer than " + maxDeviceIdBytes
-                            + " UTF-8 bytes (DynamoDB's key limit with the shard suffix)");
-        }
-        if (eventId != null && (!(eventId instanceof String id) || id.isEmpty())) {
-            return new Problem(RejectReason.BAD_EVENT_ID, "field 'eventId' must be a non-empty string when present");
-        }
-        long eventMillis;
-        try {
-            eventMillis = timestampOf(time);
-        } catch (IllegalArgumentException e) {
-            return new Problem(RejectReason.BAD_TIMESTAMP, e.getMessage());
-        }
-        if (eventMillis > nowMillis + maxFutureMillis) {
-            return new Problem(
-                    RejectReason.TOO_FAR_FUTURE,
-                    "timestamp " + Instant.ofEpochMilli(eventMillis) + " is more than "
-                            + Duration.ofMillis(maxFutureMillis) + " ahead of the wall clock");
-        }
-        try {
-            return new Reading(deviceId, eventMillis, (String) eventId, payload.write(fields));
-        } catch (CanonicalPayload.BadValueException e) {
-            return new Problem(e.reason, e.getMessage());
-        }
-    }
-
-    private long timestampOf(Object time) {
-        if (time == null) {
-            throw new IllegalArgumentException("field '" + timestampField + "' is missing");
-        }
-        long millis;
-        if (time instanceof Long integer) {
-            millis = integer;
-            if (millis < MIN_EPOCH_MILLIS) {
-                throw new IllegalArgumentException(
-                        "integer timestamp " + millis + " is not epoch milliseconds (before 1973; epoch seconds?)");
-            }
-        } else if (time instanceof BigInteger) {
-            throw new IllegalArgumentException("timestamp " + time + " is out of range");
-        } else if (time instanceof String iso) {
-            try {
-                millis = IsoTimestamp.epochMillis(iso);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("timestamp '" + abbreviate(iso)
-                        + "' is not an ISO-8601 instant such as 2026-11-22T13:45:01.123Z");
-            }
-        } else {
-            throw new IllegalArgumentException("timestamp must be an ISO-8601 string or integer epoch milliseconds");
-        }
-        if (millis < Instants.MIN_MILLIS || millis > Instants.MAX_MILLIS) {
-            throw new IllegalArgumentException(
-                    "timestamp " + Instant.ofEpochMilli(millis) + " is outside the years 0001-9999");
-        }
-        if (millis < Instants.MIN_MILLIS + EDGE_MILLIS || millis > Instants.MAX_MILLIS - EDGE_MILLIS) {
-            // Near the edges the table label's year (in tables.zone, or ISO week-based) can differ from UTC's.
-            try {
-                calendar.periodOf(millis);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("timestamp " + Instant.ofEpochMilli(millis)
-                        + " has no period table in " + calendar + ": " + e.getMessage());
-            }
-        }
-        return millis;
-    }
-
     private static String firstLine(String message) {
         int nl = message.indexOf('\n');
         return abbreviate(nl < 0 ? message : message.substring(0, nl));
@@ -305,9 +191,6 @@ public final class ReadingParser {
     static String abbreviate(String s) {
         return s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
-
-    /** Why a reading cannot be stored. */
-    private record Problem(RejectReason reason, String message) {}
 
     /** Collects the results of one parse, for tests and callers that want lists. */
     public static final class Result {

@@ -1,7 +1,7 @@
 package io.periodtables.query.cli;
 
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.query.plan.BillingComparison;
 import io.periodtables.query.plan.CapacityPlan;
 import io.periodtables.query.plan.CapacityPlanner;
@@ -150,7 +150,7 @@ public final class PlanCommand implements Callable<Integer> {
         PrintStream report = emitConfig ? streams.err() : streams.out();
         report.print(PlanReport.render(plan, prices));
         BillingComparison billing = BillingComparison.of(plan, prices, config);
-        report.print(PlanReport.renderBilling(billing, plan, config.get(ConfigKeys.CAPACITY_TARGET_UTILIZATION)));
+        report.print(PlanReport.renderBilling(billing, plan, config.get(TableKeys.CAPACITY_TARGET_UTILIZATION)));
         if (emitConfig) {
             streams.out().print(PlanReport.configText(plan, config, billing.recommendsOnDemand()));
         }

@@ -37,7 +37,7 @@ public record BillingComparison(
 
     public static BillingComparison of(CapacityPlan plan, Prices prices, PeriodTablesConfig config) {
         CapacitySizing sizing =
-                new CapacitySizing(config.with(io.periodtables.core.config.ConfigKeys.TABLES_BILLING, "PROVISIONED"));
+                new CapacitySizing(config.with(io.periodtables.core.config.TableKeys.TABLES_BILLING, "PROVISIONED"));
         Capacity configured = config.capacity(CapacityTier.CURRENT);
         Capacity fixed = configured.onDemand() ? plan.current() : configured;
         double meanWcu = plan.input().eventsPerSecond() * plan.wcuPerWrite();

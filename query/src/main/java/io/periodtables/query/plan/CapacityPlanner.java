@@ -5,6 +5,7 @@ import io.periodtables.core.capacity.CapacityTier;
 import io.periodtables.core.config.ConfigKey;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.period.PeriodLength;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,10 +77,10 @@ public final class CapacityPlanner {
 
         Capacity current = Capacity.provisioned(
                 (long) Math.max(1, Math.ceil(in.peakPerSecond() * wcuPerWrite)),
-                provisioned(config, CapacityTier.CURRENT, ConfigKeys.CAPACITY_CURRENT)
+                provisioned(config, CapacityTier.CURRENT, TableKeys.CAPACITY_CURRENT)
                         .readUnits());
-        Capacity previous = provisioned(config, CapacityTier.PREVIOUS, ConfigKeys.CAPACITY_PREVIOUS);
-        Capacity older = provisioned(config, CapacityTier.OLDER, ConfigKeys.CAPACITY_OLDER);
+        Capacity previous = provisioned(config, CapacityTier.PREVIOUS, TableKeys.CAPACITY_PREVIOUS);
+        Capacity older = provisioned(config, CapacityTier.OLDER, TableKeys.CAPACITY_OLDER);
         if (current.writeUnits() > TABLE_WCU_QUOTA) {
             warnings.add("the current table needs " + current.writeUnits() + " WCU, above the default table quota of "
                     + TABLE_WCU_QUOTA + "; request a quota increase");

@@ -2,6 +2,7 @@ package io.periodtables.query.plan;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -194,16 +195,15 @@ public final class PlanReport {
     /** As {@link #config(CapacityPlan, PeriodTablesConfig)}, with the billing mode decided elsewhere ({@link BillingComparison}). */
     public static Map<String, String> config(CapacityPlan plan, PeriodTablesConfig config, boolean onDemand) {
         Map<String, String> keys = new LinkedHashMap<>();
-        keys.put(ConfigKeys.TABLES_PERIOD.name(), plan.period().toString());
-        keys.put(ConfigKeys.TABLES_SHARDS.name(), String.valueOf(plan.shards()));
-        keys.put(ConfigKeys.TABLES_BILLING.name(), onDemand ? "PAY_PER_REQUEST" : "PROVISIONED");
-        keys.put(ConfigKeys.CAPACITY_CURRENT.name(), plan.current().toString());
-        keys.put(ConfigKeys.CAPACITY_PREVIOUS.name(), plan.previous().toString());
-        keys.put(ConfigKeys.CAPACITY_OLDER.name(), plan.older().toString());
+        keys.put(TableKeys.TABLES_PERIOD.name(), plan.period().toString());
+        keys.put(TableKeys.TABLES_SHARDS.name(), String.valueOf(plan.shards()));
+        keys.put(TableKeys.TABLES_BILLING.name(), onDemand ? "PAY_PER_REQUEST" : "PROVISIONED");
+        keys.put(TableKeys.CAPACITY_CURRENT.name(), plan.current().toString());
+        keys.put(TableKeys.CAPACITY_PREVIOUS.name(), plan.previous().toString());
+        keys.put(TableKeys.CAPACITY_OLDER.name(), plan.older().toString());
         if (plan.input().retention() != null) {
             keys.put(
-                    ConfigKeys.TABLES_RETENTION.name(),
-                    durationText(plan.input().retention()));
+                    TableKeys.TABLES_RETENTION.name(), durationText(plan.input().retention()));
         }
         if (!plan.lead().equals(config.get(ConfigKeys.ROTATION_LEAD))) {
             keys.put(ConfigKeys.ROTATION_LEAD.name(), plan.lead().toString());

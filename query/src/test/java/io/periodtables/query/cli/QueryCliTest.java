@@ -2,9 +2,9 @@ package io.periodtables.query.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
@@ -69,8 +69,8 @@ class QueryCliTest {
         Map<String, String> keys = new HashMap<>();
         emitted.stringPropertyNames().forEach(k -> keys.put(k, emitted.getProperty(k)));
         PeriodTablesConfig config = ConfigLoader.fromMap(keys, false);
-        assertThat(config.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(6);
-        assertThat(config.get(ConfigKeys.TABLES_PERIOD).toString()).isEqualTo("PT3H");
+        assertThat(config.get(TableKeys.TABLES_SHARDS)).isEqualTo(6);
+        assertThat(config.get(TableKeys.TABLES_PERIOD).toString()).isEqualTo("PT3H");
         assertThat(err()).contains("shards").contains("monthly cost");
     }
 

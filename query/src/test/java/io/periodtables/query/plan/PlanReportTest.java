@@ -3,9 +3,9 @@ package io.periodtables.query.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.capacity.Capacity;
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.period.PeriodLength;
 import java.time.Duration;
 import java.util.Map;
@@ -22,10 +22,10 @@ class PlanReportTest {
 
         PeriodTablesConfig loaded = ConfigLoader.fromMap(PlanReport.config(plan, defaults), false);
 
-        assertThat(loaded.get(ConfigKeys.TABLES_PERIOD)).isEqualTo(plan.period());
-        assertThat(loaded.get(ConfigKeys.TABLES_SHARDS)).isEqualTo(6);
-        assertThat(loaded.get(ConfigKeys.CAPACITY_CURRENT)).isEqualTo(Capacity.provisioned(6_000, 300));
-        assertThat(loaded.get(ConfigKeys.TABLES_RETENTION)).isEqualTo(Duration.ofDays(30));
+        assertThat(loaded.get(TableKeys.TABLES_PERIOD)).isEqualTo(plan.period());
+        assertThat(loaded.get(TableKeys.TABLES_SHARDS)).isEqualTo(6);
+        assertThat(loaded.get(TableKeys.CAPACITY_CURRENT)).isEqualTo(Capacity.provisioned(6_000, 300));
+        assertThat(loaded.get(TableKeys.TABLES_RETENTION)).isEqualTo(Duration.ofDays(30));
         assertThat(PlanReport.config(plan, defaults)).doesNotContainKeys("rotation.lead", "window.allowed-lateness");
     }
 
@@ -36,7 +36,7 @@ class PlanReportTest {
         Map<String, String> keys = PlanReport.config(plan, defaults);
         PeriodTablesConfig loaded = ConfigLoader.fromMap(keys, false);
 
-        assertThat(loaded.get(ConfigKeys.TABLES_PERIOD)).isEqualTo(PeriodLength.parse("PT15M"));
+        assertThat(loaded.get(TableKeys.TABLES_PERIOD)).isEqualTo(PeriodLength.parse("PT15M"));
         assertThat(keys).containsEntry("rotation.lead", "PT5M").doesNotContainKey("window.allowed-lateness");
     }
 

@@ -3,6 +3,7 @@ package io.periodtables.rotation.controlplane;
 import io.periodtables.core.capacity.Capacity;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.dynamodb.AbortGuardedHttpClient;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import java.time.Duration;
@@ -40,9 +41,9 @@ public final class AutoScaling implements AutoCloseable {
 
     AutoScaling(ApplicationAutoScalingAsyncClient client, PeriodTablesConfig config) {
         this.client = client;
-        this.min = config.get(ConfigKeys.CAPACITY_CURRENT_MIN);
-        this.max = config.get(ConfigKeys.CAPACITY_CURRENT_MAX);
-        this.targetPercent = Math.round(config.get(ConfigKeys.CAPACITY_TARGET_UTILIZATION) * 1000) / 10.0;
+        this.min = config.get(TableKeys.CAPACITY_CURRENT_MIN);
+        this.max = config.get(TableKeys.CAPACITY_CURRENT_MAX);
+        this.targetPercent = Math.round(config.get(TableKeys.CAPACITY_TARGET_UTILIZATION) * 1000) / 10.0;
     }
 
     /** With a client of its own when {@link PeriodTablesConfig#autoscaling()} is on; {@code aws.endpoint} overrides its endpoint. */

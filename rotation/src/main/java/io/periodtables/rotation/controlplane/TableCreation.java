@@ -1,8 +1,8 @@
 package io.periodtables.rotation.controlplane;
 
 import io.periodtables.core.capacity.Capacity;
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.rotation.lifecycle.ManagedTable;
 import java.util.LinkedHashMap;
@@ -98,7 +98,7 @@ public final class TableCreation {
         Map<String, String> tags = new LinkedHashMap<>();
         tags.put(TableNaming.MANAGED_BY_TAG, TableNaming.MANAGED_BY_VALUE);
         tags.put(TableManager.TAG_KIND, kind);
-        tags.put(TableNaming.SHARDS_TAG, String.valueOf(config.get(ConfigKeys.TABLES_SHARDS)));
+        tags.put(TableNaming.SHARDS_TAG, String.valueOf(config.get(TableKeys.TABLES_SHARDS)));
         return tags;
     }
 }

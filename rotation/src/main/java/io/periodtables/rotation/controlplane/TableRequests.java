@@ -1,8 +1,8 @@
 package io.periodtables.rotation.controlplane;
 
 import io.periodtables.core.capacity.Capacity;
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.core.period.TableNaming;
 import java.util.List;
@@ -48,7 +48,7 @@ public final class TableRequests {
                     .parse(table)
                     .filter(ref -> ref.kind() == TableNaming.TableRef.Kind.PERIOD)
                     .isPresent();
-            config.find(ConfigKeys.TABLES_ON_DEMAND_MAX)
+            config.find(TableKeys.TABLES_ON_DEMAND_MAX)
                     .filter(max -> period)
                     .ifPresent(max -> b.onDemandThroughput(
                             o -> o.maxWriteRequestUnits(max.writeUnits()).maxReadRequestUnits(max.readUnits())));
@@ -60,10 +60,10 @@ public final class TableRequests {
                     .provisionedThroughput(
                             p -> p.writeCapacityUnits(capacity.writeUnits()).readCapacityUnits(capacity.readUnits()));
         }
-        config.find(ConfigKeys.TABLES_SSE_KMS_KEY)
+        config.find(TableKeys.TABLES_SSE_KMS_KEY)
                 .ifPresent(key -> b.sseSpecification(
                         s -> s.enabled(true).sseType(SSEType.KMS).kmsMasterKeyId(key)));
-        if (config.get(ConfigKeys.TABLES_DELETION_PROTECTION)) {
+        if (config.get(TableKeys.TABLES_DELETION_PROTECTION)) {
             b.deletionProtectionEnabled(true);
         }
         return b.build();

@@ -5,6 +5,7 @@ import io.periodtables.core.capacity.CapacitySizing;
 import io.periodtables.core.capacity.CapacityTier;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.TableNaming;
@@ -42,7 +43,7 @@ public final class OpenCapacity {
         this.autoscaling = config.autoscaling();
         this.lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
         this.onDemand = config.effectiveCapacity(CapacityTier.CURRENT).onDemand();
-        this.maxWarmWrites = config.get(ConfigKeys.TABLES_WARM_THROUGHPUT_MAX).writeUnits();
+        this.maxWarmWrites = config.get(TableKeys.TABLES_WARM_THROUGHPUT_MAX).writeUnits();
     }
 
     public Capacity of(Period period) {

@@ -4,6 +4,7 @@ import io.periodtables.core.capacity.Capacity;
 import io.periodtables.core.capacity.CapacityTier;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import java.time.Duration;
@@ -82,7 +83,7 @@ public final class TablePlan {
         this.lifecycle = lifecycle;
         this.naming = config.naming();
         this.raisedHold = config.get(ConfigKeys.ROTATION_LEAD);
-        this.closedClass = config.get(ConfigKeys.TABLES_CLASS_CLOSED).name();
+        this.closedClass = config.get(TableKeys.TABLES_CLASS_CLOSED).name();
     }
 
     public Optional<Action> actionFor(String name, ManagedTable table, View view) {
@@ -144,7 +145,7 @@ public final class TablePlan {
         if (view.watermark() == null || view.leftAlone().contains(ref.name())) {
             return false;
         }
-        Optional<Duration> retention = config.find(ConfigKeys.TABLES_RETENTION);
+        Optional<Duration> retention = config.find(TableKeys.TABLES_RETENTION);
         return retention.isPresent()
                 && lifecycle.expired(ref, naming, view.watermark(), view.wallClock(), retention.get());
     }

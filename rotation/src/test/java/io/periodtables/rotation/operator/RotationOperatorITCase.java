@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.periodtables.core.capacity.Capacity;
-import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.rotation.CallLog;
 import io.periodtables.rotation.RotationTestBed;
@@ -122,7 +122,7 @@ class RotationOperatorITCase {
 
     @Test
     void retentionAtTheRolloverDeletesOnlyExpiredTables() throws Exception {
-        PeriodTablesConfig config = config(ConfigKeys.TABLES_RETENTION.name(), "PT3M");
+        PeriodTablesConfig config = config(TableKeys.TABLES_RETENTION.name(), "PT3M");
         String expired = tableAt(config, -600);
         String kept = tableAt(config, -120);
         try (TableManager manager = TableManager.create(config, TestSetup.clients(config), TestSetup.fastSettings())) {

@@ -70,7 +70,7 @@ class RetentionITCase {
     void retentionDeletesOnlyOurTaggedExpiredTables() throws Exception {
         PeriodTablesConfig config = hourly("tables.retention", "PT6H");
         PeriodTablesConfig protectedConfig =
-                config.with(io.periodtables.core.config.ConfigKeys.TABLES_DELETION_PROTECTION, "true");
+                config.with(io.periodtables.core.config.TableKeys.TABLES_DELETION_PROTECTION, "true");
         TableNaming naming = config.naming();
         Period current = config.calendar().periodOf(NOW);
         Period expired1 = config.calendar().periodOf(NOW.minusSeconds(10 * 3600));
