@@ -1,4 +1,4 @@
-package io.periodtables.sink;
+package io.periodtables.sink.latest;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * period-table sink rejects is never the latest; one whose latest item DynamoDB refuses (too
  * large with its key) is counted ({@code latestRefused}) and skipped.
  */
-final class LatestWriter implements SinkWriter<SinkRecord> {
+public final class LatestWriter implements SinkWriter<SinkRecord> {
     private static final Logger LOG = LoggerFactory.getLogger(LatestWriter.class);
     static final int MAX_IN_FLIGHT = 32;
     static final long INTERVAL_MILLIS = 1000;

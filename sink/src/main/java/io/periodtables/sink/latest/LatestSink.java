@@ -1,4 +1,4 @@
-package io.periodtables.sink;
+package io.periodtables.sink.latest;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
