@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -54,7 +55,7 @@ class ArchiveITCase {
         ReliabilityRun run = ReliabilityRun.of(config("arch_restore", archive), Fleet.standard());
         ArchiveReader reader = new ArchiveReader(archive.toUri().toString());
         TestSource.Hooks slow = new TestSource.Hooks();
-        slow.rate = TestSource.holdAfter(80); // the fleet up to about 08:36
+        slow.rate = RateLimiterStrategy.perSecond(25);
 
         JobClient first = ArchiveCheck.submit(run, slow, null);
         await("rows committed before the stop")

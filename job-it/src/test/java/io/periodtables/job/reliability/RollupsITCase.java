@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -60,7 +61,7 @@ class RollupsITCase {
 
         ReliabilityRun restored = ReliabilityRun.of(config("roll_p2"), Fleet.standard());
         TestSource.Hooks slow = new TestSource.Hooks();
-        slow.rate = TestSource.holdAfter(200); // the fleet up to about 09:30
+        slow.rate = RateLimiterStrategy.perSecond(40);
         JobClient first = ArchiveCheck.submit(restored, slow, null);
         await("rollups written before the stop")
                 .atMost(BOUND)
@@ -86,7 +87,7 @@ class RollupsITCase {
         PeriodTablesConfig without = ReliabilityRun.config(DYNAMODB.emulator().endpoint(), "roll_add");
         ReliabilityRun before = ReliabilityRun.of(without, Fleet.standard());
         TestSource.Hooks slow = new TestSource.Hooks();
-        slow.rate = TestSource.holdAfter(80); // the fleet up to about 08:36
+        slow.rate = RateLimiterStrategy.perSecond(40);
         JobClient first = ArchiveCheck.submit(before, slow, null);
         await("readings written before the stop")
                 .atMost(BOUND)

@@ -8,10 +8,7 @@ import io.periodtables.model.SinkRecord;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiter;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
@@ -38,22 +35,6 @@ final class TestSource {
     @FunctionalInterface
     interface Fault extends Serializable {
         void before(long n, SinkRecord record) throws Exception;
-    }
-
-    /**
-     * Emits the first {@code elements} elements at once, then holds the rest until the job stops:
-     * a stop with a savepoint falls mid-stream however slow the machine is (the source stays
-     * responsive, so checkpoints and the stop go through).
-     */
-    static RateLimiterStrategy holdAfter(int elements) {
-        return parallelism -> new RateLimiter() {
-            private int passed;
-
-            @Override
-            public CompletionStage<Void> acquire() {
-                return passed++ < elements ? CompletableFuture.completedFuture(null) : new CompletableFuture<>();
-            }
-        };
     }
 
     static void build(StreamExecutionEnvironment env, PeriodTablesConfig config, TestInput input, Hooks hooks) {
