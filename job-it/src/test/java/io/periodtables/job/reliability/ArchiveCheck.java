@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -39,6 +40,21 @@ final class ArchiveCheck {
             graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, false));
         }
         return env.executeAsync(graph);
+    }
+
+    /**
+     * Cancels {@code job} unless it has ended: a test that fails before it stops its first run must
+     * not leave that job holding the MiniCluster's slots, where the class's next test would wait for
+     * them without end.
+     */
+    static void cancelIfRunning(JobClient job) {
+        try {
+            if (!job.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()) {
+                job.cancel().get(30, TimeUnit.SECONDS);
+            }
+        } catch (Exception ended) {
+            // the job has ended or is gone: nothing holds the slots; a test failure passes on as it was
+        }
     }
 
     /**

@@ -58,14 +58,19 @@ class ArchiveITCase {
         slow.rate = RateLimiterStrategy.perSecond(25);
 
         JobClient first = ArchiveCheck.submit(run, slow, null);
-        await("rows committed before the stop")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> ArchiveCheck.committedRows(reader) >= 40);
-        // A drained stop (what the local run's Ctrl-C and --duration do) ends the input with the
-        // final watermark; it must not mark the period it stopped in.
-        String savepoint = first.stopWithSavepoint(true, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        String savepoint;
+        try {
+            await("rows committed before the stop")
+                    .atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> ArchiveCheck.committedRows(reader) >= 40);
+            // A drained stop (what the local run's Ctrl-C and --duration do) ends the input with the
+            // final watermark; it must not mark the period it stopped in.
+            savepoint = first.stopWithSavepoint(true, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            ArchiveCheck.cancelIfRunning(first);
+        }
         long atStop = ArchiveCheck.committedRows(reader);
         assertThat(atStop)
                 .as("stopped mid-stream")

@@ -63,12 +63,17 @@ class RollupsITCase {
         TestSource.Hooks slow = new TestSource.Hooks();
         slow.rate = RateLimiterStrategy.perSecond(40);
         JobClient first = ArchiveCheck.submit(restored, slow, null);
-        await("rollups written before the stop")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> !rollups(restored.config).isEmpty());
-        String savepoint = first.stopWithSavepoint(true, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        String savepoint;
+        try {
+            await("rollups written before the stop")
+                    .atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> !rollups(restored.config).isEmpty());
+            savepoint = first.stopWithSavepoint(true, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            ArchiveCheck.cancelIfRunning(first);
+        }
         ArchiveCheck.submit(restored, new TestSource.Hooks(), savepoint)
                 .getJobExecutionResult()
                 .get(BOUND.toSeconds(), TimeUnit.SECONDS);
@@ -89,12 +94,17 @@ class RollupsITCase {
         TestSource.Hooks slow = new TestSource.Hooks();
         slow.rate = RateLimiterStrategy.perSecond(40);
         JobClient first = ArchiveCheck.submit(before, slow, null);
-        await("readings written before the stop")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> before.snapshot(DYNAMODB.emulator()).size() >= 40);
-        String savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        String savepoint;
+        try {
+            await("readings written before the stop")
+                    .atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> before.snapshot(DYNAMODB.emulator()).size() >= 40);
+            savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            ArchiveCheck.cancelIfRunning(first);
+        }
         assertThat(rollups(without)).as("no rollups before").isEmpty();
 
         ReliabilityRun after = ReliabilityRun.of(config("roll_add"), Fleet.standard());

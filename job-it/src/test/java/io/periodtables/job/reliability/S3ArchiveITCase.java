@@ -98,12 +98,17 @@ class S3ArchiveITCase {
 
         // Until the job has ended, the test reads the bucket around the recorder: what it records is the job's.
         JobClient first = ArchiveCheck.submit(run, slow, null);
-        await("data files committed before the stop")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> dataFiles().size() >= 2);
-        String savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        String savepoint;
+        try {
+            await("data files committed before the stop")
+                    .atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> dataFiles().size() >= 2);
+            savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            ArchiveCheck.cancelIfRunning(first);
+        }
         List<String> atStop = dataFiles();
         List<Period> periods = ArchiveCheck.periods(run);
         Period last = periods.get(periods.size() - 1);
