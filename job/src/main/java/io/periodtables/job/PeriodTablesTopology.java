@@ -119,11 +119,11 @@ public final class PeriodTablesTopology {
         // Two sinks: the period records', chained to the windows (one input, so no hop between
         // tasks), and the few others', which come from both the source's and the windows' tasks.
         periodRecords
-                .sinkTo(sink(config, RotationWiring.PERIOD_WRITERS))
+                .sinkTo(sink(config).writerGroup(RotationWiring.PERIOD_WRITERS).build())
                 .uid("period-sink")
                 .name("DynamoDB period tables");
         late.union(rejected)
-                .sinkTo(sink(config, RotationWiring.LATE_WRITERS))
+                .sinkTo(sink(config).writerGroup(RotationWiring.LATE_WRITERS).build())
                 .uid("late-rejected-sink")
                 .name("DynamoDB late and rejected");
         Rollups.of(config)
@@ -134,11 +134,7 @@ public final class PeriodTablesTopology {
                         .name("Rollups")
                         // a bucket's item is rewritten as readings refine it: no older version may sit in a
                         // checkpoint, where a restore at another parallelism would hand it to another writer
-                        .sinkTo(PeriodTableSink.builder()
-                                .config(config)
-                                .missingTableHandler(Rotation.tableOwner())
-                                .writeThroughCheckpoints()
-                                .build())
+                        .sinkTo(sink(config).writeThroughCheckpoints().build())
                         .uid("rollups-sink")
                         .name("DynamoDB rollups"));
         if (config.get(ConfigKeys.LATEST_ENABLED)) {
@@ -166,11 +162,9 @@ public final class PeriodTablesTopology {
         RotationWiring.attach(timed, load, config);
     }
 
-    /** A period-table sink; with a writer group its writers report what they have written through. */
-    private static PeriodTableSink sink(PeriodTablesConfig config, String writerGroup) {
-        PeriodTableSink.Builder builder =
-                PeriodTableSink.builder().config(config).missingTableHandler(Rotation.tableOwner());
-        return (writerGroup == null ? builder : builder.writerGroup(writerGroup)).build();
+    /** A period-table sink whose missing and throttled tables the rotation's table owner answers. */
+    private static PeriodTableSink.Builder sink(PeriodTablesConfig config) {
+        return PeriodTableSink.builder().config(config).missingTableHandler(Rotation.tableOwner());
     }
 
     /**
