@@ -1,8 +1,13 @@
 package io.periodtables.model;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import org.apache.flink.annotation.PublicEvolving;
@@ -23,6 +28,7 @@ import org.apache.flink.util.Preconditions;
 @TypeInfo(RejectionSerializer.TypeFactory.class)
 public record Rejection(
         RejectReason reason, String message, byte[] raw, long rawBytes, long arrivedAtMillis, String origin) {
+    private static final JsonFactory READING_JSON = new JsonFactory();
 
     /** DESIGN.md: the rejected table keeps at most 64 KB of the raw record. */
     public static final int MAX_RAW_BYTES = 64 * 1024;
@@ -62,6 +68,33 @@ public record Rejection(
     /** Same as {@link #of(String, String, byte[], long, String)} for raw text, stored as UTF-8. */
     public static Rejection of(RejectReason reason, String message, String raw, long arrivedAtMillis, String origin) {
         return of(reason, message, raw.getBytes(StandardCharsets.UTF_8), arrivedAtMillis, origin);
+    }
+
+    /**
+     * A reading as the raw text of its rejection, when the job refuses it after parsing: device,
+     * instant, eventId and payload ({@code payloadIsJson} false: the payload as a JSON string).
+     */
+    public static String readingText(Reading reading, boolean payloadIsJson) {
+        StringWriter text = new StringWriter();
+        try (JsonGenerator json = READING_JSON.createGenerator(text)) {
+            json.writeStartObject();
+            json.writeStringField("deviceId", reading.deviceId());
+            json.writeStringField(
+                    "timestamp", Instant.ofEpochMilli(reading.eventMillis()).toString());
+            if (reading.eventId() != null) {
+                json.writeStringField("eventId", reading.eventId());
+            }
+            json.writeFieldName("payload");
+            if (payloadIsJson) {
+                json.writeRawValue(reading.payloadJson());
+            } else {
+                json.writeString(reading.payloadJson());
+            }
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot render reading as JSON", e);
+        }
+        return text.toString();
     }
 
     /**

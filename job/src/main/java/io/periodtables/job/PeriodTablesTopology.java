@@ -5,6 +5,7 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.Rollups;
+import io.periodtables.core.period.Period;
 import io.periodtables.job.time.CheckpointedWatermark;
 import io.periodtables.job.time.PeriodWindows;
 import io.periodtables.job.time.ReadingWatermarks;
@@ -12,12 +13,16 @@ import io.periodtables.job.time.RouteLate;
 import io.periodtables.job.time.SmallBatchTrigger;
 import io.periodtables.job.time.SplitEventTime;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
+import io.periodtables.model.Rejection;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.rotation.Rotation;
+import io.periodtables.rotation.lifecycle.Lifecycle;
 import io.periodtables.rotation.lifecycle.TableLoad;
 import io.periodtables.sink.PeriodTableSink;
 import io.periodtables.sink.latest.LatestSink;
 import java.time.Clock;
+import java.time.Instant;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -50,6 +55,10 @@ public final class PeriodTablesTopology {
 
     /** Readings that arrive after their period's grace: they go to the late table. */
     public static final OutputTag<Reading> LATE = new OutputTag<>("late", TypeInformation.of(Reading.class));
+
+    /** Readings whose period is too far ahead for a table: they go to the rejected table ({@link ToPeriodTable}). */
+    public static final OutputTag<SinkRecord> AHEAD =
+            new OutputTag<>("ahead-of-watermark", TypeInformation.of(SinkRecord.class));
 
     private PeriodTablesTopology() {}
 
@@ -96,7 +105,7 @@ public final class PeriodTablesTopology {
                                 config.get(ConfigKeys.WINDOW_FIRE_DELAY).toMillis())))
                 .allowedLateness(config.get(ConfigKeys.ALLOWED_LATENESS))
                 .sideOutputLateData(LATE)
-                .process(new ToPeriodTable(), TypeInformation.of(SinkRecord.class))
+                .process(new ToPeriodTable(config), TypeInformation.of(SinkRecord.class))
                 .uid("period-windows")
                 .name(WINDOWS_NAME);
 
@@ -114,7 +123,8 @@ public final class PeriodTablesTopology {
                 .uid("window-late")
                 .name("Late in windows")
                 .union(lateInShards);
-        DataStream<SinkRecord> rejected = timed.getSideOutput(SplitRejected.REJECTED);
+        DataStream<SinkRecord> rejected =
+                timed.getSideOutput(SplitRejected.REJECTED).union(periodRecords.getSideOutput(AHEAD));
 
         // Two sinks: the period records', chained to the windows (one input, so no hop between
         // tasks), and the few others', which come from both the source's and the windows' tasks.
@@ -132,9 +142,12 @@ public final class PeriodTablesTopology {
                         .process(new RollupBuckets(config, rollups), TypeInformation.of(SinkRecord.class))
                         .uid("rollups")
                         .name("Rollups")
-                        // a bucket's item is rewritten as readings refine it: no older version may sit in a
-                        // checkpoint, where a restore at another parallelism would hand it to another writer
-                        .sinkTo(sink(config).writeThroughCheckpoints().build())
+                        // a bucket's item is rewritten as readings refine it: never by one that counted fewer
+                        // (a replay from a later stream position, an older version written after a newer one)
+                        .sinkTo(sink(config)
+                                .writeThroughCheckpoints()
+                                .replaceOnlyWhenNotSmaller(Rollups.READINGS)
+                                .build())
                         .uid("rollups-sink")
                         .name("DynamoDB rollups"));
         if (config.get(ConfigKeys.LATEST_ENABLED)) {
@@ -168,15 +181,24 @@ public final class PeriodTablesTopology {
     }
 
     /**
-     * Emits each fired reading for its period's table. Counts the fires ({@code windowFires}) and
-     * the readings they emit ({@code windowFiredReadings}): their ratio tells whether the trigger
-     * fires on its count or on its delay.
+     * Emits each fired reading for its period's table, or, for a reading whose period starts after
+     * the next one of the later of the watermark and the wall clock, a rejection {@code
+     * ahead-of-watermark} through {@link #AHEAD}: the table owner creates no table that far ahead,
+     * and judging here, before the rollups, the latest table and the archive see the reading, keeps
+     * them to what the period tables hold (the sink judges later, so never stricter). Counts the
+     * fires ({@code windowFires}) and the readings they emit ({@code windowFiredReadings}): their
+     * ratio tells whether the trigger fires on its count or on its delay.
      */
     public static final class ToPeriodTable extends ProcessWindowFunction<Reading, SinkRecord, String, TimeWindow> {
         private static final long serialVersionUID = 1L;
 
+        private final Lifecycle lifecycle;
         private transient Counter fires;
         private transient Counter firedReadings;
+
+        public ToPeriodTable(PeriodTablesConfig config) {
+            this.lifecycle = Lifecycle.of(config);
+        }
 
         @Override
         public void open(OpenContext openContext) {
@@ -187,10 +209,26 @@ public final class PeriodTablesTopology {
 
         @Override
         public void process(String device, Context context, Iterable<Reading> readings, Collector<SinkRecord> out) {
+            Period period = lifecycle.calendar().periodOf(context.window().getStart());
+            Instant horizon =
+                    Instant.ofEpochMilli(Math.max(context.currentWatermark(), context.currentProcessingTime()));
+            boolean ahead = lifecycle.admission(period, horizon) == Lifecycle.Admission.AHEAD;
             long emitted = 0;
             for (Reading reading : readings) {
-                out.collect(SinkRecord.period(reading));
-                emitted++;
+                if (ahead) {
+                    context.output(
+                            AHEAD,
+                            SinkRecord.rejected(Rejection.of(
+                                    RejectReason.AHEAD_OF_WATERMARK,
+                                    "its period " + period.label() + " starts after the next one by event time "
+                                            + horizon + "; no table is created that far ahead",
+                                    Rejection.readingText(reading, true),
+                                    context.currentProcessingTime(),
+                                    WINDOWS_NAME)));
+                } else {
+                    out.collect(SinkRecord.period(reading));
+                    emitted++;
+                }
             }
             fires.inc();
             firedReadings.inc(emitted);

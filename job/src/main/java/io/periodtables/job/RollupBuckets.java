@@ -29,6 +29,7 @@ import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -52,6 +53,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private static final long serialVersionUID = 1L;
 
     private static final JsonFactory JSON = new JsonFactory();
+    /** Buckets refined after the watermark passed their end are written at the next whole second. */
+    private static final long CATCH_UP_MILLIS = 1000;
 
     private final Rollups rollups;
     private final TableNaming naming;
@@ -113,8 +116,15 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             aggregate.add(reading.eventMillis(), sk, values);
             buckets.put(key, aggregate); // RocksDB needs the put; on the heap it is the same object
             long end = Rollups.bucketEnd(period, grains.get(g), start);
-            // Past the bucket's end, the timer fires at the next watermark: the refined bucket is written again.
-            ctx.timerService().registerEventTimeTimer(end - 1);
+            if (end - 1 > ctx.timerService().currentWatermark()) {
+                ctx.timerService().registerEventTimeTimer(end - 1);
+            } else {
+                // The watermark has passed the bucket's end (the windows emit in small batches, after
+                // it): an event-time timer would fire only at the next watermark advance, and none
+                // comes while the input pauses. A processing-time timer writes the refined bucket.
+                long now = ctx.timerService().currentProcessingTime();
+                ctx.timerService().registerProcessingTimeTimer(now - now % CATCH_UP_MILLIS + CATCH_UP_MILLIS);
+            }
         }
         ctx.timerService().registerEventTimeTimer(period.closesAt(lateness));
     }
@@ -122,6 +132,10 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<SinkRecord> out) throws Exception {
         String device = ctx.getCurrentKey();
+        if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
+            catchUp(device, ctx.timerService().currentWatermark(), out);
+            return;
+        }
         Period period = periodOf(timestamp);
         List<Duration> grains = rollups.grains();
         for (int g = 0; g < grains.size(); g++) {
@@ -135,6 +149,22 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         // written as they stand and kept, so a run resumed from the savepoint completes them.
         if (closing.closesAt(lateness) == timestamp && ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
             forget(device, closing, out);
+        }
+    }
+
+    /** Writes every changed bucket of {@code device} whose end the watermark has passed. */
+    private void catchUp(String device, long watermark, Collector<SinkRecord> out) throws Exception {
+        List<Long> ended = new ArrayList<>();
+        for (Long key : buckets.keys()) {
+            long start = key / Rollups.MAX_GRAINS;
+            Duration grain = rollups.grains().get((int) (key % Rollups.MAX_GRAINS));
+            if (Rollups.bucketEnd(periodOf(start), grain, start) - 1 <= watermark) {
+                ended.add(key);
+            }
+        }
+        for (long key : ended) {
+            long start = key / Rollups.MAX_GRAINS;
+            emitIfChanged(device, periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
         }
     }
 

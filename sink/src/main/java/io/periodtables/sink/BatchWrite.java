@@ -22,6 +22,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
@@ -42,6 +45,11 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *       table that was dialed down while readings for it were still unwritten);
  *   <li>refused credentials are fatal.
  * </ul>
+ *
+ * <p>With a growing attribute ({@link PeriodTableSink.Builder#replaceOnlyWhenNotSmaller}) each
+ * entry is a conditional {@code PutItem} instead (BatchWriteItem takes no conditions), which
+ * replaces the stored item only when the attribute has not shrunk; a refused condition is an
+ * answer, not a failure, and every other answer is filed as a batch of one.
  */
 final class BatchWrite {
     private static final Logger LOG = LoggerFactory.getLogger(BatchWrite.class);
@@ -52,6 +60,8 @@ final class BatchWrite {
     private final String rejectedTable;
     private final SinkMetrics metrics;
     private final Clock clock;
+    /** The numeric attribute that must not shrink when an item is replaced, or null: plain batches. */
+    private final String growing;
     /** Tables whose on-demand ceiling has been said (SDK threads: concurrent). */
     private final Set<String> ceilingSaid = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -71,8 +81,10 @@ final class BatchWrite {
             MissingTableHandler missingTables,
             Reroutes reroutes,
             SinkMetrics metrics,
-            Clock clock) {
+            Clock clock,
+            String growing) {
         this.client = client;
+        this.growing = growing;
         this.missingTables = new MissingTables(missingTables, reroutes, metrics, clock);
         this.reroutes = reroutes;
         this.rejectedTable = reroutes.rejectedTable();
@@ -82,6 +94,13 @@ final class BatchWrite {
 
     /** Writes {@code entries}, which must not contain two entries for one table and key. */
     CompletableFuture<BatchOutcome> write(List<TableWriteEntry> entries) {
+        if (growing != null) {
+            CompletableFuture<BatchOutcome> all = CompletableFuture.completedFuture(BatchOutcome.DONE);
+            for (TableWriteEntry entry : entries) {
+                all = all.thenCombine(putIfNotSmaller(entry), BatchOutcome::and);
+            }
+            return all;
+        }
         Map<String, List<WriteRequest>> requestItems = new HashMap<>();
         for (TableWriteEntry entry : entries) {
             requestItems.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(entry.request());
@@ -100,6 +119,36 @@ final class BatchWrite {
                     return error == null
                             ? CompletableFuture.completedFuture(answered(entries, response))
                             : failed(entries, error);
+                })
+                .thenCompose(Function.identity());
+    }
+
+    /** One entry as a {@code PutItem} that leaves a stored item with a larger {@link #growing} attribute alone. */
+    private CompletableFuture<BatchOutcome> putIfNotSmaller(TableWriteEntry entry) {
+        PutItemRequest request = PutItemRequest.builder()
+                .tableName(entry.table())
+                .item(entry.item())
+                .conditionExpression("attribute_not_exists(#pk) OR #growing <= :growing")
+                .expressionAttributeNames(Map.of("#pk", ItemAttributes.PK, "#growing", growing))
+                .expressionAttributeValues(Map.of(":growing", entry.item().get(growing)))
+                .build();
+        long start = System.nanoTime();
+        CompletableFuture<PutItemResponse> call;
+        try {
+            call = client.putItem(request);
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        return call.handle((response, error) -> {
+                    metrics.sent(System.nanoTime() - start);
+                    if (error == null || DynamoDbErrors.unwrap(error) instanceof ConditionalCheckFailedException) {
+                        if (error != null) {
+                            metrics.notReplaced.inc();
+                        }
+                        metrics.written(List.of(entry));
+                        return CompletableFuture.completedFuture(BatchOutcome.DONE);
+                    }
+                    return failed(List.of(entry), error);
                 })
                 .thenCompose(Function.identity());
     }

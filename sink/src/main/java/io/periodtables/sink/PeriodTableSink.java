@@ -58,6 +58,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
     private final Backoff backoff;
     private final AcknowledgedWatermark.Progress progress;
     private final boolean writeThrough;
+    private final String growing;
 
     private PeriodTableSink(Builder b, SinkRecordConverter converter) {
         super(
@@ -76,6 +77,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         this.clock = b.clock;
         this.backoff = new Backoff(b.initialBackoff, b.maxBackoff);
         this.writeThrough = b.writeThrough;
+        this.growing = b.growing;
         this.progress = b.writerGroup == null
                 ? null
                 : new AcknowledgedWatermark.Progress(
@@ -123,7 +125,8 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
                 config.get(ConfigKeys.SINK_MAX_ATTEMPTS),
                 clock,
                 progress,
-                writeThrough);
+                writeThrough,
+                growing);
     }
 
     /** Flink 1.20 creates writers with a {@link WriterInitContext}; this older entry point is not supported. */
@@ -157,8 +160,24 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         private Duration maxTimeInBuffer = Duration.ofSeconds(1);
         private String writerGroup;
         private boolean writeThrough;
+        private String growing;
 
         private Builder() {}
+
+        /**
+         * An item replaces the stored one only when its number {@code attribute} is at least the
+         * stored one's: a conditional {@code PutItem} per item instead of {@code BatchWriteItem}
+         * (the same write units; a refused put costs one too), counted as written either way
+         * ({@code itemsNotReplaced} counts the refusals). For items that grow as they are refined,
+         * such as a rollup bucket's {@code readings}: a replay from a later stream position, or an
+         * older version written after a newer one, never makes a stored item smaller.
+         */
+        public Builder replaceOnlyWhenNotSmaller(String attribute) {
+            Preconditions.checkArgument(
+                    attribute != null && !attribute.isEmpty(), "attribute must be a non-empty name, was %s", attribute);
+            this.growing = attribute;
+            return this;
+        }
 
         /**
          * Every checkpoint waits until DynamoDB has taken everything the sink was given, retries

@@ -77,7 +77,8 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
             int maxAttempts,
             Clock clock,
             AcknowledgedWatermark.Progress progress,
-            boolean writeThrough) {
+            boolean writeThrough,
+            String growing) {
         super(converter, context, configuration, states);
         this.writeThrough = writeThrough;
         this.client = client;
@@ -95,7 +96,8 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
                 missingTables,
                 new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, rejectedTable),
                 metrics,
-                clock);
+                clock,
+                growing);
         this.acknowledged = AcknowledgedWatermark.of(
                 progress,
                 client,

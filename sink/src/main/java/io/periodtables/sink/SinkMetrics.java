@@ -49,6 +49,7 @@ final class SinkMetrics {
     final Counter readingsRerouted;
     final Counter closedTableRaises;
     final Counter onDemandCeilingThrottles;
+    final Counter notReplaced;
     private final AtomicLong lastSendLatencyMicros = new AtomicLong();
     private final AtomicLong avgSendLatencyMicros = new AtomicLong(-1);
 
@@ -66,6 +67,7 @@ final class SinkMetrics {
         this.readingsRerouted = counter(group, UserMetrics.READINGS_REROUTED);
         this.closedTableRaises = counter(group, UserMetrics.CLOSED_TABLE_RAISES);
         this.onDemandCeilingThrottles = counter(group, UserMetrics.ON_DEMAND_CEILING_THROTTLES);
+        this.notReplaced = counter(group, UserMetrics.ITEMS_NOT_REPLACED);
         group.gauge(UserMetrics.LAST_SEND_LATENCY_MS, () -> lastSendLatencyMicros.get() / 1000.0);
         group.gauge(UserMetrics.AVG_SEND_LATENCY_MS, () -> Math.max(avgSendLatencyMicros.get(), 0) / 1000.0);
     }

@@ -1,7 +1,5 @@
 package io.periodtables.sink;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ItemAttributes;
@@ -14,7 +12,6 @@ import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import io.periodtables.model.SinkRecord;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -40,8 +37,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWriteEntry> {
     private static final long serialVersionUID = 1L;
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     private final TableNaming naming;
     private final ItemBuilder items;
@@ -133,7 +128,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                 return rejected(Rejection.of(
                         RejectReason.BAD_TIMESTAMP,
                         outsideTableNames.getMessage(),
-                        readingJson(reading, true),
+                        Rejection.readingText(reading, true),
                         clock.millis(),
                         "sink"));
             }
@@ -162,7 +157,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
             return rejected(Rejection.of(
                     e.reason(),
                     e.getMessage() + " (table " + table + ")",
-                    readingJson(reading, payloadIsJson),
+                    Rejection.readingText(reading, payloadIsJson),
                     clock.millis(),
                     table));
         }
@@ -172,7 +167,7 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                     RejectReason.ITEM_TOO_LARGE,
                     "item of " + size + " bytes exceeds DynamoDB's limit of " + DynamoDbItemSize.MAX_ITEM_BYTES
                             + " bytes (table " + table + ")",
-                    readingJson(reading, true),
+                    Rejection.readingText(reading, true),
                     clock.millis(),
                     table));
         }
@@ -221,29 +216,5 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
                         MissingTableHandler.Arrival.UNKNOWN,
                         Long.MIN_VALUE,
                         eventClock().mark()));
-    }
-
-    /** The reading as the raw text of its rejection: device, instant, eventId and payload. */
-    static String readingJson(Reading reading, boolean payloadIsJson) {
-        StringWriter text = new StringWriter();
-        try (JsonGenerator json = JSON.createGenerator(text)) {
-            json.writeStartObject();
-            json.writeStringField("deviceId", reading.deviceId());
-            json.writeStringField(
-                    "timestamp", Instant.ofEpochMilli(reading.eventMillis()).toString());
-            if (reading.eventId() != null) {
-                json.writeStringField("eventId", reading.eventId());
-            }
-            json.writeFieldName("payload");
-            if (payloadIsJson) {
-                json.writeRawValue(reading.payloadJson());
-            } else {
-                json.writeString(reading.payloadJson());
-            }
-            json.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot render reading as JSON", e);
-        }
-        return text.toString();
     }
 }

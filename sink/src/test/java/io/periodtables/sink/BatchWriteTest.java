@@ -59,7 +59,8 @@ class BatchWriteTest {
                         handler,
                         new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, REJECTED),
                         metrics,
-                        clock)
+                        clock,
+                        null)
                 .write(entries)
                 .join();
     }

@@ -146,6 +146,14 @@ public final class ConfigLoader {
                     "must be late-table when archive.path is set: a late reading written to its period table "
                             + "would change a period whose archive is already complete");
         }
+        if (c.find(ConfigKeys.ROLLUPS_EVERY).isPresent()
+                && c.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.PERIOD_TABLE) {
+            throw ConfigException.invalid(
+                    ConfigKeys.LATE_POLICY.name(),
+                    c.asText().get(ConfigKeys.LATE_POLICY.name()),
+                    "must be late-table when rollups.every is set: a late reading written to its period table "
+                            + "would be in the table but in no rollup, whose period has closed");
+        }
         for (Duration grain : c.find(ConfigKeys.ROLLUPS_EVERY).orElse(List.of())) {
             Rollups.misfit(grain, c.get(TableKeys.TABLES_PERIOD)).ifPresent(why -> {
                 throw ConfigException.invalid(

@@ -37,6 +37,7 @@ public final class UserMetrics {
     public static final String MISSING_TABLE_FALLBACKS = "missingTableFallbacks";
     public static final String READINGS_REROUTED = "readingsRerouted";
     public static final String CLOSED_TABLE_RAISES = "closedTableRaises";
+    public static final String ITEMS_NOT_REPLACED = "itemsNotReplaced";
     public static final String ON_DEMAND_CEILING_THROTTLES = "onDemandCeilingThrottles";
     public static final String DELAYED_ENTRIES = "delayedEntries";
     public static final String ACKNOWLEDGED_WATERMARK = "acknowledgedWatermark";

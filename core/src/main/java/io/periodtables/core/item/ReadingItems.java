@@ -2,8 +2,10 @@ package io.periodtables.core.item;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.Reading;
+import io.periodtables.model.RejectReason;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -69,6 +71,34 @@ public final class ReadingItems {
         }
         return false;
     }
+
+    /**
+     * Why the sink would refuse the item of {@code reading} (over DynamoDB's 400 KB with its key
+     * and ttl, or a payload the item cannot hold), or empty when it stores it; as cheap as
+     * {@link #writeUnits} for small readings. The job asks before the period windows, so a reading
+     * the sink would refuse is in no rollup, latest item or archive row.
+     */
+    public Optional<Refusal> refusal(Reading reading) {
+        if (writeUnits(reading) > 0) {
+            return Optional.empty();
+        }
+        Map<String, AttributeValue> item;
+        try {
+            item = items.readingItem(reading);
+        } catch (ItemBuilder.UnstorableReadingException e) {
+            return Optional.of(new Refusal(e.reason(), e.getMessage()));
+        }
+        long size = DynamoDbItemSize.of(item);
+        return size > DynamoDbItemSize.MAX_ITEM_BYTES
+                ? Optional.of(new Refusal(
+                        RejectReason.ITEM_TOO_LARGE,
+                        "item of " + size + " bytes exceeds DynamoDB's limit of " + DynamoDbItemSize.MAX_ITEM_BYTES
+                                + " bytes"))
+                : Optional.empty();
+    }
+
+    /** A reason the sink would refuse a reading's item, with its message. */
+    public record Refusal(RejectReason reason, String message) {}
 
     /** The item of {@code reading}; {@link IllegalArgumentException} when the sink would reject it instead. */
     public Map<String, AttributeValue> item(Reading reading) {

@@ -178,6 +178,14 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void rollupsNeedLateReadingsInLateTables() {
+        assertThatThrownBy(() -> load("--rollups.every", "PT1M", "--late.policy", "period-table"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(
+                        "Invalid configuration: late.policy = 'period-table': must be late-table when rollups.every is set");
+    }
+
+    @Test
     void retentionMustOutliveTheGrace() {
         assertThatThrownBy(() -> load("--tables.retention", "PT1M")).hasMessageContaining("tables.retention = 'PT1M'");
     }

@@ -18,7 +18,7 @@ import java.util.Set;
  * and array elements), numbers as {@link JsonFields} read them, no whitespace. It refuses what
  * DynamoDB cannot store — with the first problem met in that sorted order, so the same payload
  * always gets the same reason: a reserved key at the top ({@code reserved-attribute}, checked
- * first, in input order), an empty nested key ({@code bad-field-name}), a number outside
+ * first, in input order), an empty key at any depth ({@code bad-field-name}), a number outside
  * DynamoDB's range ({@code bad-number}).
  *
  * <p>The text is what Jackson's generator writes with its default settings (strings escaped by
@@ -100,8 +100,11 @@ public final class CanonicalPayload {
             if (field.value() == null || (top && excluded.contains(field.name()))) {
                 continue;
             }
-            if (!top && field.name().isEmpty()) {
-                throw new BadValueException(RejectReason.BAD_FIELD_NAME, "a nested field has an empty name");
+            if (field.name().isEmpty()) {
+                // DynamoDB refuses an empty attribute name at any depth
+                throw new BadValueException(
+                        RejectReason.BAD_FIELD_NAME,
+                        top ? "a field has an empty name" : "a nested field has an empty name");
             }
             if (out.length() > start) {
                 out.append(',');

@@ -3,6 +3,7 @@ package io.periodtables.job.input;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.ReadingItems;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.job.input.JsonFields.Field;
 import io.periodtables.model.Reading;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,6 +39,7 @@ final class ReadingRules {
     private final long maxFutureMillis;
     private final PeriodCalendar calendar;
     private final CanonicalPayload payload;
+    private final ReadingItems items;
 
     ReadingRules(PeriodTablesConfig config) {
         this.deviceField = config.get(ConfigKeys.INPUT_DEVICE_FIELD);
@@ -49,6 +52,7 @@ final class ReadingRules {
                 config.ttl().isPresent()
                         ? Set.of(ItemAttributes.PK, ItemAttributes.SK, ItemAttributes.TTL)
                         : Set.of(ItemAttributes.PK, ItemAttributes.SK));
+        this.items = new ReadingItems(config);
     }
 
     /** The reading in a record's top-level fields, or the {@link Problem} that makes it a rejection. */
@@ -91,11 +95,19 @@ final class ReadingRules {
                     "timestamp " + Instant.ofEpochMilli(eventMillis) + " is more than "
                             + Duration.ofMillis(maxFutureMillis) + " ahead of the wall clock");
         }
+        Reading reading;
         try {
-            return new Reading(deviceId, eventMillis, (String) eventId, payload.write(fields));
+            reading = new Reading(deviceId, eventMillis, (String) eventId, payload.write(fields));
         } catch (CanonicalPayload.BadValueException e) {
             return new Problem(e.reason, e.getMessage());
         }
+        // Judged here, before the period windows, not by the sink after them: a reading the sink
+        // would refuse must not reach the rollups, the latest table or the archive.
+        Optional<ReadingItems.Refusal> refusal = items.refusal(reading);
+        if (refusal.isPresent()) {
+            return new Problem(refusal.get().reason(), refusal.get().message());
+        }
+        return reading;
     }
 
     private long timestampOf(Object time) {

@@ -100,6 +100,7 @@ class ReadingParserTest {
                 "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":[1e999]} | bad-number",
                 "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"pk\":\"x\"} | reserved-attribute",
                 "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"eventId\":5} | bad-event-id",
+                "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"\":5} | bad-field-name",
             })
     void badInputBecomesARejectionWithItsReason(String json, String reason) {
         ReadingParser.Result r = parse(json);
@@ -145,6 +146,24 @@ class ReadingParserTest {
         String ok = "{\"deviceId\":\"d\",\"timestamp\":1763819101123,\"v\":" + "{\"a\":".repeat(30) + "1"
                 + "}".repeat(30) + "}";
         assertThat(parse(ok).readings).hasSize(1);
+    }
+
+    /**
+     * A reading whose item DynamoDB would refuse is rejected by the parser, before the period
+     * windows: the sink never refuses it after them, where rollups, latest and archive had it.
+     */
+    @Test
+    void readingWhoseItemExceeds400KbIsRejectedBeforeTheWindows() {
+        String big = "{\"deviceId\":\"dev-004\",\"timestamp\":1763819101123,\"blob\":\"" + "x".repeat(450 * 1024)
+                + "\",\"temp\":21.5}";
+        assertThat(parse(big).readings).isEmpty();
+        assertThat(parse(big).rejections).singleElement().satisfies(x -> {
+            assertThat(x.reason().code()).isEqualTo("item-too-large");
+            assertThat(x.message()).matches("item of \\d+ bytes exceeds DynamoDB's limit of 409600 bytes");
+        });
+        String fits =
+                "{\"deviceId\":\"dev-004\",\"timestamp\":1763819101123,\"blob\":\"" + "x".repeat(390 * 1024) + "\"}";
+        assertThat(parse(fits).readings).hasSize(1);
     }
 
     @Test

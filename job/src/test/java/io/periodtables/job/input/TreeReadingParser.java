@@ -251,6 +251,10 @@ final class TreeReadingParser {
         try (JsonGenerator gen = FACTORY.createGenerator(out)) {
             gen.writeStartObject();
             for (Map.Entry<String, JsonNode> field : fields.entrySet()) {
+                if (field.getKey().isEmpty()) {
+                    throw new CanonicalPayload.BadValueException(
+                            RejectReason.BAD_FIELD_NAME, "a field has an empty name");
+                }
                 gen.writeFieldName(field.getKey());
                 writeCanonical(gen, field.getValue());
             }

@@ -3,6 +3,7 @@ package io.periodtables.job.time;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.LoopbackFlink;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.period.PeriodCalendar;
@@ -94,7 +95,10 @@ class PeriodWindowsITCase {
                         new PeriodCalendar(PeriodLength.parse("PT1H"), ZoneOffset.UTC), new SmallBatchTrigger(7, 50)))
                 .allowedLateness(Duration.ofMinutes(5))
                 .sideOutputLateData(PeriodTablesTopology.LATE)
-                .process(new PeriodTablesTopology.ToPeriodTable(), TypeInformation.of(SinkRecord.class));
+                .process(
+                        new PeriodTablesTopology.ToPeriodTable(ConfigLoader.fromMap(
+                                Map.of("tables.period", "PT1H", "window.allowed-lateness", "PT5M"), false)),
+                        TypeInformation.of(SinkRecord.class));
         DataStream<SinkRecord> late = windowed.getSideOutput(PeriodTablesTopology.LATE)
                 .process(
                         new RouteLate.FromWindows(ConfigKeys.LatePolicy.LATE_TABLE),

@@ -60,6 +60,8 @@ public final class TableOwner implements MissingTableHandler {
     private final Duration raiseInterval;
     /** How long the sink must have been throttled on a closed table before it is raised. */
     private final Duration sustained;
+    /** Whether each period also has a rollups table ({@code rollups.every}). */
+    private final boolean rollups;
 
     private final Map<String, Instant> lastRaise = new ConcurrentHashMap<>();
     /** Per closed table, the first and the last throttling of the current spell. */
@@ -79,6 +81,7 @@ public final class TableOwner implements MissingTableHandler {
         Duration lead = config.get(ConfigKeys.ROTATION_LEAD);
         this.raiseInterval = lead.compareTo(RAISE_INTERVAL) < 0 ? lead : RAISE_INTERVAL;
         this.sustained = config.get(ConfigKeys.ROTATION_CLOSED_RAISE_AFTER);
+        this.rollups = config.find(ConfigKeys.ROLLUPS_EVERY).isPresent();
     }
 
     @Override
@@ -125,12 +128,21 @@ public final class TableOwner implements MissingTableHandler {
                                         tableName,
                                         ROTATION_CREATES.getSeconds());
                             }
-                            return manager.ensure(period);
+                            return ensure(period);
                         })
                         .thenApply(table -> Verdict.created());
             }
-            return manager.ensure(period).thenApply(table -> Verdict.created());
+            return ensure(period).thenApply(table -> Verdict.created());
         });
+    }
+
+    /**
+     * Ensures the period's table and, with {@code rollups.every}, its rollups table: a period
+     * table the owner creates has its rollups table as one the rotation creates has.
+     */
+    private CompletableFuture<?> ensure(Period period) {
+        CompletableFuture<?> table = manager.ensure(period);
+        return rollups ? table.thenCompose(created -> manager.ensureRollupsTable(period)) : table;
     }
 
     /** Completes with true once {@code tableName} exists, false at {@code deadline} (System.nanoTime). */
