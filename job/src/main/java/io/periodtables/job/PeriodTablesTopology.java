@@ -210,8 +210,12 @@ public final class PeriodTablesTopology {
         @Override
         public void process(String device, Context context, Iterable<Reading> readings, Collector<SinkRecord> out) {
             Period period = lifecycle.calendar().periodOf(context.window().getStart());
-            Instant horizon =
-                    Instant.ofEpochMilli(Math.max(context.currentWatermark(), context.currentProcessingTime()));
+            long watermark = context.currentWatermark();
+            // The end of the input's watermark says nothing about time: the wall clock alone then.
+            Instant horizon = Instant.ofEpochMilli(
+                    watermark == Long.MAX_VALUE
+                            ? context.currentProcessingTime()
+                            : Math.max(watermark, context.currentProcessingTime()));
             boolean ahead = lifecycle.admission(period, horizon) == Lifecycle.Admission.AHEAD;
             long emitted = 0;
             for (Reading reading : readings) {

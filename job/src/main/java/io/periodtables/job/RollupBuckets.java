@@ -116,12 +116,12 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             aggregate.add(reading.eventMillis(), sk, values);
             buckets.put(key, aggregate); // RocksDB needs the put; on the heap it is the same object
             long end = Rollups.bucketEnd(period, grains.get(g), start);
-            if (end - 1 > ctx.timerService().currentWatermark()) {
-                ctx.timerService().registerEventTimeTimer(end - 1);
-            } else {
+            // Past the bucket's end, the timer fires at the next watermark (the end of the input's too).
+            ctx.timerService().registerEventTimeTimer(end - 1);
+            if (end - 1 <= ctx.timerService().currentWatermark()) {
                 // The watermark has passed the bucket's end (the windows emit in small batches, after
-                // it): an event-time timer would fire only at the next watermark advance, and none
-                // comes while the input pauses. A processing-time timer writes the refined bucket.
+                // it), and no further watermark comes while the input pauses: a processing-time timer
+                // writes the refined bucket too.
                 long now = ctx.timerService().currentProcessingTime();
                 ctx.timerService().registerProcessingTimeTimer(now - now % CATCH_UP_MILLIS + CATCH_UP_MILLIS);
             }

@@ -21,8 +21,9 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * (S) = the device id. Attributes: {@code sk} (S) = the reading's sort key in its table
  * ({@code <instant>#<hash>}, so text order is event-time order), {@code table} (S) = the table
  * holding it, {@code reading} (M) = its payload attributes as stored. A put is conditional on
- * its {@code sk} being greater than the stored one, so a replay or a shard behind the others
- * never moves a device backwards.
+ * its {@code sk} being at least the stored one, so a replay or a shard behind the others never
+ * moves a device backwards, and an {@code eventId} resent with another payload replaces it (the
+ * last sent wins, as in the period table).
  */
 @PublicEvolving
 public final class LatestTable {
@@ -75,7 +76,7 @@ public final class LatestTable {
         Map<String, AttributeValue> item = latest.item();
         return client.putItem(b -> b.tableName(table)
                         .item(item)
-                        .conditionExpression("attribute_not_exists(#pk) OR #sk < :sk")
+                        .conditionExpression("attribute_not_exists(#pk) OR #sk <= :sk")
                         .expressionAttributeNames(Map.of("#pk", ItemAttributes.PK, "#sk", ItemAttributes.SK))
                         .expressionAttributeValues(Map.of(":sk", item.get(ItemAttributes.SK))))
                 .thenApply(response -> true)

@@ -107,10 +107,11 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         Reading reading = record.reading();
         Newest known = pending.get(reading.deviceId());
         // Sort keys order by event time first: the hash decides only between readings of one millisecond.
+        // The same sort key again (an eventId resent) replaces the pending one: the last sent wins, as in its table.
         if (known != null
                 && (reading.eventMillis() < known.reading().eventMillis()
                         || (reading.eventMillis() == known.reading().eventMillis()
-                                && sortKey(reading).compareTo(sortKey(known.reading())) <= 0))) {
+                                && sortKey(reading).compareTo(sortKey(known.reading())) < 0))) {
             return;
         }
         pending.put(reading.deviceId(), new Newest(reading, late ? record.lateAtMillis() : SinkRecord.UNKNOWN));
