@@ -39,15 +39,21 @@ import org.apache.flink.util.Collector;
  * emits a bucket's item for its period's rollups table when the watermark passes the bucket's
  * end, again whenever a reading within the allowed lateness refines it, and never after the
  * period closes, when its state goes. The end of the input (a drained stop) writes every bucket
- * as it stands and keeps them: a run resumed from the savepoint goes on with them.
+ * as it stands and keeps them: a run resumed from the savepoint goes on with them, and sets the
+ * timers that watermark fired again, so their state still goes when their period closes.
  *
  * <p>A reading the input holds twice (same sort key: its item is written twice, stored once) is
- * counted once: the sort keys of the open periods are kept per device. Every aggregate is exact
+ * counted once when the second copy arrives while the watermark is at most {@code
+ * rollups.exact-within} past its event time: the sort keys are kept that long, by event time, and
+ * pruned on whole minutes. A reading further behind the watermark is counted without the check
+ * ({@code rollupUnchecked}): were it a duplicate, it would count twice. Every aggregate is exact
  * (decimal sums, first and last by event time then sort key), so a bucket's item is the same
  * whatever the order, speed or parallelism; only how often it is rewritten varies.
  *
- * <p>State per device: for each grain one {@link RollupAggregate} per bucket with readings in the
- * open periods, and the sort keys of those periods' readings.
+ * <p>State per device, independent of the reading rate over a period and of its length: for each
+ * grain one {@link RollupAggregate} per bucket with readings in the open periods (at most 1,440 a
+ * period and grain), the sort keys of the readings within {@code rollups.exact-within} (plus a
+ * minute) of the watermark, and one timer per bucket, open period and minute of those keys.
  */
 final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
@@ -55,18 +61,28 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private static final JsonFactory JSON = new JsonFactory();
     /** Buckets refined after the watermark passed their end are written at the next whole second. */
     private static final long CATCH_UP_MILLIS = 1000;
+    /** The last digits of a processing-time timer that sets the timers again after a drained stop. */
+    private static final long REVIVE_MARK = 1;
+
+    private static final long REVIVE_AFTER_MILLIS = 60_000;
+    /** Sort keys are pruned on whole minutes of event time (one timer a minute per device). */
+    static final long PRUNE_MILLIS = 60_000;
 
     private final Rollups rollups;
     private final TableNaming naming;
     private final WriteSharding sharding;
     private final Duration lateness;
     private final Duration ttl;
+    private final long exactWithin;
 
     private transient MapState<Long, RollupAggregate> buckets;
     private transient MapState<String, Boolean> seen;
     private transient Counter readings;
     private transient Counter duplicates;
+    private transient Counter unchecked;
     private transient Counter written;
+    /** The processing time of this run's revive timers (0: none yet). */
+    private transient long reviveAt;
     /** The period last looked up: consecutive readings of one period cost no calendar arithmetic. */
     private transient Period lastPeriod;
 
@@ -76,6 +92,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         this.sharding = config.sharding();
         this.lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
         this.ttl = config.ttl().orElse(null);
+        this.exactWithin = config.get(ConfigKeys.ROLLUPS_EXACT_WITHIN).toMillis();
     }
 
     @Override
@@ -89,6 +106,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
         readings = metrics.counter(UserMetrics.ROLLUP_READINGS);
         duplicates = metrics.counter(UserMetrics.ROLLUP_DUPLICATES);
+        unchecked = metrics.counter(UserMetrics.ROLLUP_UNCHECKED);
         written = metrics.counter(UserMetrics.ROLLUP_BUCKETS_WRITTEN);
     }
 
@@ -97,11 +115,18 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         Reading reading = record.reading();
         String sk = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
                 .sk();
-        if (seen.contains(sk)) {
-            duplicates.inc();
-            return;
+        long watermark = ctx.timerService().currentWatermark();
+        if (watermark == Long.MIN_VALUE || reading.eventMillis() >= watermark - exactWithin) {
+            if (seen.contains(sk)) {
+                duplicates.inc();
+                return;
+            }
+            seen.put(sk, Boolean.TRUE);
+            // the key goes once the watermark is exactWithin past its event time
+            ctx.timerService().registerEventTimeTimer(pruneAt(reading.eventMillis()));
+        } else {
+            unchecked.inc(); // its key, were it a duplicate, is gone: counted without the check
         }
-        seen.put(sk, Boolean.TRUE);
         readings.inc();
         Map<String, BigDecimal> values = numbers(reading.payloadJson());
         Period period = periodOf(reading.eventMillis());
@@ -132,9 +157,21 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<SinkRecord> out) throws Exception {
         String device = ctx.getCurrentKey();
+        long watermark = ctx.timerService().currentWatermark();
         if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
-            catchUp(device, ctx.timerService().currentWatermark(), out);
+            if (timestamp % CATCH_UP_MILLIS == REVIVE_MARK) {
+                revive(ctx);
+            } else {
+                catchUp(device, watermark, out);
+            }
             return;
+        }
+        // The watermark that ends the input (a drained stop) closes no period: every bucket is
+        // written as it stands and kept with its sort keys, so a run resumed from the savepoint
+        // completes them; that watermark fires every timer, so the resumed run sets them again.
+        boolean endOfInput = watermark == Long.MAX_VALUE;
+        if (!endOfInput && timestamp % PRUNE_MILLIS == 0) {
+            prune(timestamp);
         }
         Period period = periodOf(timestamp);
         List<Duration> grains = rollups.grains();
@@ -144,11 +181,59 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
                 emitIfChanged(device, period, g, start, out);
             }
         }
+        if (endOfInput) {
+            ctx.timerService()
+                    .registerProcessingTimeTimer(reviveAt(ctx.timerService().currentProcessingTime()));
+            return;
+        }
         Period closing = rollups.calendar().periodOf(timestamp - lateness.toMillis());
-        // The watermark that ends the input (a drained stop) closes no period: the buckets are
-        // written as they stand and kept, so a run resumed from the savepoint completes them.
-        if (closing.closesAt(lateness) == timestamp && ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
+        if (closing.closesAt(lateness) == timestamp) {
             forget(device, closing, out);
+        }
+    }
+
+    /**
+     * When a run resumed after a drained stop sets its timers again: a minute after the stop (the
+     * timer waits in the savepoint), marked by its last digit apart from the catch-up timers.
+     */
+    private long reviveAt(long now) {
+        if (reviveAt == 0) {
+            reviveAt = now - now % CATCH_UP_MILLIS + REVIVE_AFTER_MILLIS + REVIVE_MARK;
+        }
+        return reviveAt;
+    }
+
+    /** The sort keys whose event time the watermark has left {@code rollups.exact-within} behind go. */
+    private void prune(long watermark) throws Exception {
+        Iterator<String> sks = seen.keys().iterator();
+        while (sks.hasNext()) {
+            if (pruneAt(WriteSharding.eventMillisOf(sks.next())) <= watermark) {
+                sks.remove();
+            }
+        }
+    }
+
+    /** The whole minute at or after {@code eventMillis + exactWithin}, when that key may go. */
+    private long pruneAt(long eventMillis) {
+        long at = eventMillis + exactWithin;
+        return at - Math.floorMod(at, PRUNE_MILLIS) + (Math.floorMod(at, PRUNE_MILLIS) == 0 ? 0 : PRUNE_MILLIS);
+    }
+
+    /**
+     * Sets again the event-time timers a drained stop's last watermark fired: each bucket's end,
+     * its period's close, each kept sort key's pruning. Without them a device that stays silent
+     * after the resume would keep its state for good.
+     */
+    private void revive(OnTimerContext ctx) throws Exception {
+        for (Long key : buckets.keys()) {
+            long start = key / Rollups.MAX_GRAINS;
+            Period period = periodOf(start);
+            Duration grain = rollups.grains().get((int) (key % Rollups.MAX_GRAINS));
+            ctx.timerService().registerEventTimeTimer(Rollups.bucketEnd(period, grain, start) - 1);
+            ctx.timerService().registerEventTimeTimer(period.closesAt(lateness));
+        }
+        for (String sk : seen.keys()) {
+            ctx.timerService().registerEventTimeTimer(pruneAt(WriteSharding.eventMillisOf(sk)));
         }
     }
 
@@ -184,7 +269,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     /**
      * {@code period} has closed: writes what changed since (nothing, as every bucket ended before),
-     * then drops its state and that of any earlier period (one a drained stop left behind).
+     * then drops its buckets and sort keys and those of any earlier period.
      */
     private void forget(String device, Period period, Collector<SinkRecord> out) throws Exception {
         List<Long> keys = new ArrayList<>();

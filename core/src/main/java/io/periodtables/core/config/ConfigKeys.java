@@ -165,6 +165,13 @@ public final class ConfigKeys {
             null,
             "payload fields rolled up, comma-separated (default: every numeric top-level field)",
             Rollups::parseFields);
+    public static final ConfigKey<Duration> ROLLUPS_EXACT_WITHIN = key(
+            "rollups.exact-within",
+            "PT15M",
+            "rollups count an input duplicate once when it arrives while the watermark is at most this far past"
+                    + " its event time; one arriving later is counted again (`rollupUnchecked`). Bounds the sort"
+                    + " keys kept per device to this much event time",
+            ConfigValues::positiveDuration);
     public static final ConfigKey<Boolean> LATEST_ENABLED =
             key("latest.enabled", "true", "keep each device's newest reading in `<prefix>_latest`", ConfigValues::bool);
     public static final ConfigKey<String> INPUT_DEVICE_FIELD =

@@ -22,6 +22,7 @@ public final class UserMetrics {
     public static final String WINDOW_FIRED_READINGS = "windowFiredReadings";
     public static final String ROLLUP_READINGS = "rollupReadings";
     public static final String ROLLUP_DUPLICATES = "rollupDuplicates";
+    public static final String ROLLUP_UNCHECKED = "rollupUnchecked";
     public static final String ROLLUP_BUCKETS_WRITTEN = "rollupBucketsWritten";
     public static final String LATEST_PUTS = "latestPuts";
     public static final String LATEST_NOT_NEWER = "latestNotNewer";
