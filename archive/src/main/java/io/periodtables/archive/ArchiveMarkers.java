@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -187,13 +188,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     private void awaitLastMarkers() throws Exception {
         long deadline = System.nanoTime() + FINAL_WAIT.toNanos();
         while (!sealed.isEmpty() && System.nanoTime() < deadline) {
-            for (Future<Boolean> check : new ArrayList<>(running.values())) {
-                try {
-                    check.get();
-                } catch (ExecutionException failed) {
-                    // reported by applyFinished
-                }
-            }
+            awaitChecks();
             checkSealed();
             if (!sealed.isEmpty()) {
                 Thread.sleep(50);
@@ -204,6 +199,19 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
                     "The input ended but periods {} are not archived: their files are not all committed",
                     sealed.values().stream().map(Period::label).toList());
         }
+    }
+
+    /** Waits for the checks running now and applies what they found. */
+    @VisibleForTesting
+    void awaitChecks() throws InterruptedException {
+        for (Future<Boolean> check : new ArrayList<>(running.values())) {
+            try {
+                check.get();
+            } catch (ExecutionException failed) {
+                // reported by applyFinished
+            }
+        }
+        applyFinished();
     }
 
     /** Applies the finished checks and starts one for every sealed period that has none running. */
