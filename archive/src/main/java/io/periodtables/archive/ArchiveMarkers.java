@@ -102,7 +102,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
                 .getListState(new ListStateDescriptor<>("archive-marker-rows", Types.TUPLE(Types.LONG, Types.LONG)));
         progressState = context.getOperatorStateStore()
                 .getListState(new ListStateDescriptor<>("archive-marker-progress", Types.LONG));
-        thisRunsFiles = new ThisRunsFiles(archivePath, context.getOperatorStateStore());
+        thisRunsFiles = new ThisRunsFiles(archivePath, context.getOperatorStateStore(), context.isRestored());
         rows = new TreeMap<>();
         sealed = new TreeMap<>();
         for (Tuple2<Long, Long> entry : rowsState.get()) {

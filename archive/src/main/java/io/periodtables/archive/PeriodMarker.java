@@ -35,10 +35,15 @@ final class PeriodMarker {
      * @param presentWhenCommitsEnded null while the committer reports its commits; after its input
      *     ended, the committed files the folder held then: a file committed later (at the final
      *     checkpoint) is this run's too
+     * @param committedUnnamedUntil files committed up to this time (epoch millis) are this run's:
+     *     after a restore of a savepoint whose build kept no names; {@code Long.MIN_VALUE} otherwise
      */
-    record ThisRun(Set<String> named, @Nullable Set<String> presentWhenCommitsEnded) {
-        boolean holds(String file) {
-            return named.contains(file) || (presentWhenCommitsEnded != null && !presentWhenCommitsEnded.contains(file));
+    record ThisRun(Set<String> named, @Nullable Set<String> presentWhenCommitsEnded, long committedUnnamedUntil) {
+        boolean holds(FileStatus file) {
+            String name = file.getPath().getName();
+            return named.contains(name)
+                    || (presentWhenCommitsEnded != null && !presentWhenCommitsEnded.contains(name))
+                    || file.getModificationTime() <= committedUnnamedUntil;
         }
     }
 
@@ -59,7 +64,7 @@ final class PeriodMarker {
         long ours = 0;
         List<FileStatus> others = new ArrayList<>();
         for (FileStatus file : files) {
-            if (thisRun.holds(file.getPath().getName())) {
+            if (thisRun.holds(file)) {
                 ours += ArchiveFiles.rows(file);
             } else {
                 others.add(file);

@@ -2,6 +2,7 @@ package io.periodtables.archive;
 
 import io.periodtables.core.period.Period;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +19,8 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The data files this run committed to each period folder, as the file sink's committer names
@@ -30,11 +33,20 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
  * at the final checkpoint and can no longer name them: the files a sealed period's folder holds
  * when the input ends are the ones named and another run's, and a file committed later is this
  * run's.
+ *
+ * <p>A savepoint of a build before the names has none: after restoring one, the files committed
+ * before the restore count as this run's too (as every committed file did in that build).
  */
 final class ThisRunsFiles {
+    private static final Logger LOG = LoggerFactory.getLogger(ThisRunsFiles.class);
+
+    private static final String NAMES = "archive-marker-files";
 
     private final String archivePath;
     private final ListState<Tuple2<String, String>> state;
+    private final ListState<Long> unnamedState;
+    /** Files committed up to this time (epoch millis) count as this run's: those of a build without names. */
+    private long committedUnnamedUntil = Long.MIN_VALUE;
     /** Per period folder: the names of this run's committed files. */
     private final Map<String, Set<String>> named = new HashMap<>();
     /** Per committer subtask: the files its last summary announced that are not named yet. */
@@ -42,12 +54,24 @@ final class ThisRunsFiles {
     /** Per sealed period folder, once the committer's input ended: the committed files it held then. */
     private Map<String, Set<String>> presentWhenCommitsEnded;
 
-    ThisRunsFiles(String archivePath, OperatorStateStore store) throws Exception {
+    ThisRunsFiles(String archivePath, OperatorStateStore store, boolean restored) throws Exception {
         this.archivePath = archivePath;
-        this.state = store.getListState(
-                new ListStateDescriptor<>("archive-marker-files", Types.TUPLE(Types.STRING, Types.STRING)));
+        boolean fromBuildWithoutNames =
+                restored && !store.getRegisteredStateNames().contains(NAMES);
+        this.state = store.getListState(new ListStateDescriptor<>(NAMES, Types.TUPLE(Types.STRING, Types.STRING)));
+        this.unnamedState = store.getListState(new ListStateDescriptor<>("archive-marker-unnamed-until", Types.LONG));
         for (Tuple2<String, String> file : state.get()) {
             named.computeIfAbsent(file.f0, k -> new HashSet<>()).add(file.f1);
+        }
+        for (long until : unnamedState.get()) {
+            committedUnnamedUntil = until;
+        }
+        if (fromBuildWithoutNames) {
+            committedUnnamedUntil = System.currentTimeMillis();
+            LOG.info(
+                    "The archive markers' state has no file names (a savepoint of an earlier build): the files "
+                            + "committed before {} count as this job's",
+                    Instant.ofEpochMilli(committedUnnamedUntil));
         }
     }
 
@@ -98,7 +122,8 @@ final class ThisRunsFiles {
                 Set.copyOf(named.getOrDefault(partition, Set.of())),
                 presentWhenCommitsEnded == null
                         ? null
-                        : Set.copyOf(presentWhenCommitsEnded.getOrDefault(partition, Set.of())));
+                        : Set.copyOf(presentWhenCommitsEnded.getOrDefault(partition, Set.of())),
+                committedUnnamedUntil);
     }
 
     /** {@code period}'s marker exists: its files need no names any more. */
@@ -110,5 +135,6 @@ final class ThisRunsFiles {
         List<Tuple2<String, String>> files = new ArrayList<>();
         named.forEach((partition, names) -> names.forEach(name -> files.add(Tuple2.of(partition, name))));
         state.update(files);
+        unnamedState.update(committedUnnamedUntil == Long.MIN_VALUE ? List.of() : List.of(committedUnnamedUntil));
     }
 }

@@ -15,17 +15,23 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.file.sink.FileSinkCommittable;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.functions.sink.filesystem.InProgressFileWriter;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.TwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -130,6 +136,53 @@ class ArchiveMarkersTest {
         }
     }
 
+    @Test
+    void aSavepointOfABuildThatDidNotNameFilesCountsTheFilesCommittedBeforeTheRestore() throws Exception {
+        // The earlier build kept the counts and the progress, not the names of the files it committed.
+        OperatorSubtaskState earlierBuild;
+        try (var earlier = new OneInputStreamOperatorTestHarness<>(new EarlierBuildState())) {
+            earlier.open();
+            earlierBuild = earlier.snapshot(2, 2);
+        }
+        writeFile("part-earlier-0.parquet", rows(0, 2));
+        writeFile("part-earlier-1.parquet", rows(2, 4));
+
+        ArchiveMarkers markers = markers();
+        try (var restored = harness(markers)) {
+            restored.initializeState(earlierBuild);
+            restored.open();
+            restored.processElement2(new StreamRecord<>(new PeriodRows(PERIOD.startMillis(), 4)));
+            restored.processWatermark2(sealing());
+            markers.awaitChecks();
+
+            assertThat(reader().manifest(PERIOD)).contains(folderAsItIs(4));
+            assertThat(reader().manifest(PERIOD)).contains(new PeriodManifest(PERIOD.label(), 4, 4, 2));
+        }
+    }
+
+    @Test
+    void aRestoreOfThisBuildBeforeAnyCommitStillWaitsForItsOwnFiles() throws Exception {
+        OperatorSubtaskState beforeAnyCommit;
+        try (var first = harness(markers())) {
+            first.open();
+            beforeAnyCommit = first.snapshot(1, 1);
+        }
+        writeFile("part-previous-0.parquet", rows(0, 3));
+
+        ArchiveMarkers markers = markers();
+        try (var restored = harness(markers)) {
+            restored.initializeState(beforeAnyCommit);
+            restored.open();
+            restored.processElement2(new StreamRecord<>(new PeriodRows(PERIOD.startMillis(), 3)));
+            restored.processWatermark2(sealing());
+            markers.awaitChecks();
+
+            assertThat(reader().isArchived(PERIOD))
+                    .as("sealed, but none of this run's 3 rows is committed yet")
+                    .isFalse();
+        }
+    }
+
     private ArchiveMarkers markers() {
         return new ArchiveMarkers(archivePath(), HOURS, LATENESS);
     }
@@ -203,6 +256,24 @@ class ArchiveMarkersTest {
             }
             writer.finish();
         }
+    }
+
+    /** The marker operator's state as a build before the file names had it: counts and progress only. */
+    private static final class EarlierBuildState extends AbstractStreamOperator<Void>
+            implements OneInputStreamOperator<Void, Void> {
+        @Override
+        public void initializeState(StateInitializationContext context) throws Exception {
+            super.initializeState(context);
+            context.getOperatorStateStore()
+                    .getListState(
+                            new ListStateDescriptor<>("archive-marker-rows", Types.TUPLE(Types.LONG, Types.LONG)));
+            context.getOperatorStateStore()
+                    .getListState(new ListStateDescriptor<>("archive-marker-progress", Types.LONG))
+                    .update(List.of(PERIOD.startMillis(), PERIOD.startMillis() + 1));
+        }
+
+        @Override
+        public void processElement(StreamRecord<Void> element) {}
     }
 
     /** A part file as the committer reports it: the path it was committed to. */

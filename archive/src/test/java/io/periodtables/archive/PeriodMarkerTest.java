@@ -101,7 +101,8 @@ class PeriodMarkerTest {
 
     @Test
     void anEmptyPeriodIsArchivedWithNoFiles() throws IOException {
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 0, new PeriodMarker.ThisRun(Set.of(), null)))
+        assertThat(PeriodMarker.markIfComplete(
+                        archivePath(), PERIOD, 0, new PeriodMarker.ThisRun(Set.of(), null, Long.MIN_VALUE)))
                 .isTrue();
         assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
                 .contains(new PeriodManifest(PERIOD.label(), 0, 0, 0));
@@ -129,7 +130,7 @@ class PeriodMarkerTest {
                 ArchiveFiles.committed(ArchivePartitions.folder(archivePath(), ArchivePartitions.period(PERIOD)))) {
             names.add(file.getPath().getName());
         }
-        return new PeriodMarker.ThisRun(names, null);
+        return new PeriodMarker.ThisRun(names, null, Long.MIN_VALUE);
     }
 
     private static ArchiveRow row(String pk, String sk) {
