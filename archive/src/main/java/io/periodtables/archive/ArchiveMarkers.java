@@ -2,6 +2,7 @@ package io.periodtables.archive;
 
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -25,7 +27,6 @@ import org.apache.flink.connector.file.sink.FileSinkCommittable;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
@@ -43,8 +44,10 @@ import org.slf4j.LoggerFactory;
  * lateness: every writer subtask has then sent its count, and their sum is the number of rows
  * the file sink commits for the period. After every commit a {@link PeriodMarker} check, on a
  * background thread (it reads files, possibly many on S3, and checkpoints must not wait for it),
- * compares the committed files with that sum and writes the marker once they match. Periods between the
- * first one with rows and the last one seen that had no row get a marker too (0 rows, 0 files):
+ * compares the rows of this run's committed files ({@link ThisRunsFiles}) with that sum and, once
+ * they match, writes the marker counting the whole folder: another run's files there are committed
+ * already and never stand in for this run's. Periods between the first one with rows and the last
+ * one seen that had no row get a marker too (0 rows, 0 files):
  * their tables exist and retention waits for them. A marker is written once and never replaced,
  * so a replay or a restore cannot change it; sealed periods without a marker are in the
  * checkpoint and are checked again after a restore.
@@ -52,7 +55,8 @@ import org.slf4j.LoggerFactory;
  * <p>The watermark that ends the input seals nothing: a drained stop is not the end of a period,
  * and a run resumed from its savepoint marks the periods it did not close. At the end of the
  * input the committer commits its last files when the final checkpoint completes, and reports
- * nothing downstream any more. This operator ends after the committer
+ * nothing downstream any more ({@link ThisRunsFiles} says how those files are told apart). This
+ * operator ends after the committer
  * (it is downstream of it), so the completion of its own final checkpoint is also the
  * committer's: it waits there (up to {@link #FINAL_WAIT}) for the markers of the periods already sealed.
  */
@@ -71,6 +75,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
 
     private transient ListState<Tuple2<Long, Long>> rowsState;
     private transient ListState<Long> progressState;
+    private transient ThisRunsFiles thisRunsFiles;
     /** Rows per period start, summed over the writer subtasks, until the period's marker is written. */
     private transient TreeMap<Long, Long> rows;
     /** Sealed periods (by start) whose marker is not written yet. */
@@ -97,6 +102,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
                 .getListState(new ListStateDescriptor<>("archive-marker-rows", Types.TUPLE(Types.LONG, Types.LONG)));
         progressState = context.getOperatorStateStore()
                 .getListState(new ListStateDescriptor<>("archive-marker-progress", Types.LONG));
+        thisRunsFiles = new ThisRunsFiles(archivePath, context.getOperatorStateStore(), context.isRestored());
         rows = new TreeMap<>();
         sealed = new TreeMap<>();
         for (Tuple2<Long, Long> entry : rowsState.get()) {
@@ -126,8 +132,8 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
 
     @Override
     public void processElement1(StreamRecord<CommittableMessage<FileSinkCommittable>> element) {
-        // One summary per checkpoint and committer subtask, after that checkpoint's files are committed.
-        if (element.getValue() instanceof CommittableSummary) {
+        // Sent per checkpoint and committer subtask once that checkpoint's files are committed.
+        if (thisRunsFiles.add(element.getValue())) {
             checkSealed();
         }
     }
@@ -143,7 +149,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     }
 
     @Override
-    public void processWatermark2(Watermark mark) {
+    public void processWatermark2(Watermark mark) throws IOException {
         long watermark = mark.getTimestamp();
         if (watermark == Long.MAX_VALUE) {
             // The end of the input (a drained stop, a bounded source) seals no period: see ToArchiveRows.
@@ -161,6 +167,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
         boolean sealedAny = false;
         while (period.closedBy(watermark, allowedLateness) && period.startMillis() <= horizon) {
             sealed.put(period.startMillis(), period);
+            thisRunsFiles.sealed(period);
             sealedAny = true;
             period = calendar.next(period);
         }
@@ -171,8 +178,11 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     }
 
     @Override
-    public void endInput(int inputId) {
+    public void endInput(int inputId) throws IOException {
         endedInputs.add(inputId);
+        if (inputId == 1) {
+            thisRunsFiles.commitsEnded(sealed.values());
+        }
     }
 
     @Override
@@ -187,13 +197,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     private void awaitLastMarkers() throws Exception {
         long deadline = System.nanoTime() + FINAL_WAIT.toNanos();
         while (!sealed.isEmpty() && System.nanoTime() < deadline) {
-            for (Future<Boolean> check : new ArrayList<>(running.values())) {
-                try {
-                    check.get();
-                } catch (ExecutionException failed) {
-                    // reported by applyFinished
-                }
-            }
+            awaitChecks();
             checkSealed();
             if (!sealed.isEmpty()) {
                 Thread.sleep(50);
@@ -206,15 +210,29 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
         }
     }
 
+    /** Waits for the checks running now and applies what they found. */
+    @VisibleForTesting
+    void awaitChecks() throws InterruptedException {
+        for (Future<Boolean> check : new ArrayList<>(running.values())) {
+            try {
+                check.get();
+            } catch (ExecutionException failed) {
+                // reported by applyFinished
+            }
+        }
+        applyFinished();
+    }
+
     /** Applies the finished checks and starts one for every sealed period that has none running. */
     private void checkSealed() {
         applyFinished();
         for (Period period : sealed.values()) {
             if (!running.containsKey(period.startMillis())) {
                 long expected = rows.getOrDefault(period.startMillis(), 0L);
+                PeriodMarker.ThisRun files = thisRunsFiles.of(period);
                 running.put(
                         period.startMillis(),
-                        checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected)));
+                        checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected, files)));
             }
         }
     }
@@ -230,7 +248,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
             it.remove();
             try {
                 if (check.getValue().get()) {
-                    sealed.remove(check.getKey());
+                    thisRunsFiles.marked(sealed.remove(check.getKey()));
                     rows.remove(check.getKey());
                 }
             } catch (InterruptedException e) {
@@ -257,6 +275,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
         List<Long> progress = new ArrayList<>(List.of(frontier, lastWatermark));
         progress.addAll(sealed.keySet());
         progressState.update(progress);
+        thisRunsFiles.snapshot();
     }
 
     @Override

@@ -2,18 +2,23 @@ package io.periodtables.archive;
 
 import io.periodtables.core.period.Period;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides and writes one period's completion marker from the committed files alone: when their
- * footers add up to the rows the job sent to the period, every file is committed (the file sink
- * commits each row exactly once), so it counts the distinct keys and writes the manifest once.
+ * Decides and writes one period's completion marker. The gate is this run's own committed files
+ * ({@link ThisRunsFiles}): once their footers add up to the rows the job sent to the period, every
+ * file of this run is committed (the file sink commits each row exactly once). Files of another
+ * run in the folder (a restore from an older checkpoint, a run without this job's state) are
+ * committed already, so they never open the gate early; the manifest counts the whole folder,
+ * theirs included, so that it says what the folder holds.
  */
 final class PeriodMarker {
     private static final Logger LOG = LoggerFactory.getLogger(PeriodMarker.class);
@@ -24,35 +29,72 @@ final class PeriodMarker {
     private PeriodMarker() {}
 
     /**
-     * Writes the marker of {@code period} if {@code expectedRows} rows are committed in its folder.
+     * Which committed files of a period's folder are this run's.
+     *
+     * @param named the data files the committer named when it committed them
+     * @param presentWhenCommitsEnded null while the committer reports its commits; after its input
+     *     ended, the committed files the folder held then: a file committed later (at the final
+     *     checkpoint) is this run's too
+     * @param committedUnnamedUntil files committed up to this time (epoch millis) are this run's:
+     *     after a restore of a savepoint whose build kept no names; {@code Long.MIN_VALUE} otherwise
+     */
+    record ThisRun(Set<String> named, @Nullable Set<String> presentWhenCommitsEnded, long committedUnnamedUntil) {
+        boolean holds(FileStatus file) {
+            String name = file.getPath().getName();
+            return named.contains(name)
+                    || (presentWhenCommitsEnded != null && !presentWhenCommitsEnded.contains(name))
+                    || file.getModificationTime() <= committedUnnamedUntil;
+        }
+    }
+
+    /**
+     * Writes the marker of {@code period} if the files this run committed to its folder hold
+     * {@code expectedRows} rows.
      *
      * @return true when the marker exists afterwards (written now or before)
      */
-    static boolean markIfComplete(String archivePath, Period period, long expectedRows) throws IOException {
+    static boolean markIfComplete(String archivePath, Period period, long expectedRows, ThisRun thisRun)
+            throws IOException {
         Path marker = ArchivePartitions.marker(archivePath, period);
         if (marker.getFileSystem().exists(marker)) {
             return true;
         }
         List<FileStatus> files =
                 ArchiveFiles.committed(ArchivePartitions.folder(archivePath, ArchivePartitions.period(period)));
-        long committed = 0;
+        long ours = 0;
+        List<FileStatus> others = new ArrayList<>();
         for (FileStatus file : files) {
-            committed += ArchiveFiles.rows(file);
+            if (thisRun.holds(file)) {
+                ours += ArchiveFiles.rows(file);
+            } else {
+                others.add(file);
+            }
         }
-        if (committed < expectedRows) {
-            LOG.debug("Period {}: {} of {} rows committed so far", period.label(), committed, expectedRows);
+        if (ours < expectedRows) {
+            LOG.debug("Period {}: {} of {} rows committed so far", period.label(), ours, expectedRows);
             return false;
         }
-        if (committed > expectedRows) {
+        if (ours > expectedRows) {
             LOG.warn(
-                    "Period {} has {} committed rows where this job wrote {}: its folder holds files of a run "
-                            + "that started without this job's state; the marker counts them all",
+                    "Period {}: this job's committed files hold {} rows where it sent {}; the marker counts them all",
                     period.label(),
-                    committed,
+                    ours,
                     expectedRows);
         }
-        PeriodManifest manifest =
-                new PeriodManifest(period.label(), committed, distinctKeys(files, committed), files.size());
+        long theirs = 0;
+        for (FileStatus file : others) {
+            theirs += ArchiveFiles.rows(file);
+        }
+        if (!others.isEmpty()) {
+            LOG.warn(
+                    "Period {}: its folder also holds {} rows in {} files of another run (a restore from an older "
+                            + "checkpoint, or a run that started without this job's state); the marker counts them too",
+                    period.label(),
+                    theirs,
+                    others.size());
+        }
+        long rows = ours + theirs;
+        PeriodManifest manifest = new PeriodManifest(period.label(), rows, distinctKeys(files, rows), files.size());
         if (manifest.writeOnce(marker)) {
             LOG.info(
                     "Archived period {}: {} rows, {} distinct items, {} files",

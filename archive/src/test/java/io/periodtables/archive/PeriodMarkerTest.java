@@ -10,9 +10,12 @@ import java.nio.file.Files;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.Test;
@@ -67,13 +70,14 @@ class PeriodMarkerTest {
         // An in-progress file of the sink (hidden) is not part of the period yet.
         writeFile(partition, ".part-b-0.parquet.inprogress.1234", List.of(row("dev-3", "s1")));
 
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5))
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5, committed()))
                 .as("3 of 5 rows committed")
                 .isFalse();
         assertThat(new ArchiveReader(archivePath()).isArchived(PERIOD)).isFalse();
 
         writeFile(partition, "part-b-0.parquet", List.of(row("dev-1", "s2"), row("dev-3", "s1")));
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5)).isTrue();
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5, committed()))
+                .isTrue();
 
         ArchiveReader reader = new ArchiveReader(archivePath());
         assertThat(reader.isArchived(PERIOD)).isTrue();
@@ -84,10 +88,12 @@ class PeriodMarkerTest {
     void aMarkerIsNeverReplaced() throws IOException {
         String partition = ArchivePartitions.period(PERIOD);
         writeFile(partition, "part-a-0.parquet", List.of(row("dev-1", "s1")));
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 1)).isTrue();
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 1, committed()))
+                .isTrue();
 
         writeFile(partition, "part-c-0.parquet", List.of(row("dev-9", "s9")));
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 2)).isTrue();
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 2, committed()))
+                .isTrue();
 
         assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
                 .contains(new PeriodManifest(PERIOD.label(), 1, 1, 1));
@@ -95,7 +101,9 @@ class PeriodMarkerTest {
 
     @Test
     void anEmptyPeriodIsArchivedWithNoFiles() throws IOException {
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 0)).isTrue();
+        assertThat(PeriodMarker.markIfComplete(
+                        archivePath(), PERIOD, 0, new PeriodMarker.ThisRun(Set.of(), null, Long.MIN_VALUE)))
+                .isTrue();
         assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
                 .contains(new PeriodManifest(PERIOD.label(), 0, 0, 0));
     }
@@ -113,6 +121,16 @@ class PeriodMarkerTest {
         assertThat(PeriodMarker.distinctKeys(files, PeriodMarker.KEYS_PER_PASS * 5))
                 .isEqualTo(1000);
         assertThat(PeriodMarker.distinctKeys(files, 3000)).isEqualTo(1000);
+    }
+
+    /** The names of the folder's committed files: in these cases, this run wrote them all. */
+    private PeriodMarker.ThisRun committed() throws IOException {
+        Set<String> names = new HashSet<>();
+        for (FileStatus file :
+                ArchiveFiles.committed(ArchivePartitions.folder(archivePath(), ArchivePartitions.period(PERIOD)))) {
+            names.add(file.getPath().getName());
+        }
+        return new PeriodMarker.ThisRun(names, null, Long.MIN_VALUE);
     }
 
     private static ArchiveRow row(String pk, String sk) {
