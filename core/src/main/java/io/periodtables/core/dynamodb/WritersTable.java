@@ -20,7 +20,8 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * have written through, like the lease table of the Kinesis Client Library. One item per writer
  * (sink subtask) of a job: the <em>acknowledged watermark</em>, the event time before which
  * DynamoDB has acknowledged every entry the writer received. The rotation lowers a closed table
- * only once every writer of the job, of every sink, has acknowledged a watermark that closes it.
+ * only once every writer of the job, of every sink that can write its period, has acknowledged a
+ * watermark that closes it.
  *
  * <p>Key: {@code writer} (S) = {@code <group>#<job id>}, {@code subtask} (S) = the subtask index,
  * zero-padded. Attributes: {@code acknowledged} (N, epoch ms), {@code parallelism} (N),
