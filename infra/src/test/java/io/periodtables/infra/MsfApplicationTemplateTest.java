@@ -205,6 +205,7 @@ class MsfApplicationTemplateTest {
         assertThat(config.get(TableKeys.TABLES_SSE_KMS_KEY)).isEqualTo(PeriodTablesTemplate.KMS_KEY);
         assertThat(config.get(TableKeys.TABLES_DELETION_PROTECTION)).isTrue();
         assertThat(config.get(ConfigKeys.ROTATION_LEAD)).isEqualTo(Duration.ofMinutes(10));
+        assertThat(config.get(ConfigKeys.ROTATION_LOWERING_STALL_AFTER)).isEqualTo(Duration.ofMinutes(45));
         assertThat(config.get(ConfigKeys.ALLOWED_LATENESS)).isEqualTo(Duration.ofMinutes(2));
         assertThat(config.get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("s3://archive-bucket/fleet/archive");
     }

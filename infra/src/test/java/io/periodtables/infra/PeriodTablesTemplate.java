@@ -45,6 +45,7 @@ final class PeriodTablesTemplate {
             Map.entry("TableSseKmsKeyArn", KMS_KEY),
             Map.entry("TableDeletionProtection", "true"),
             Map.entry("RotationLead", "PT10M"),
+            Map.entry("LoweringStallAfter", "PT45M"),
             Map.entry("AllowedLateness", "PT2M"),
             Map.entry("SnapshotName", "before-0.2.0"),
             Map.entry("RestoreType", "RESTORE_FROM_CUSTOM_SNAPSHOT"),

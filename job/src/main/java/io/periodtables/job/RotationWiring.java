@@ -21,10 +21,22 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 public final class RotationWiring {
     /** The writer group of the period records' sink. */
     static final String PERIOD_WRITERS = "period";
-    /** The writer group of the late and rejected records' sink (late readings may go to period tables). */
+    /** The writer group of the late and rejected records' sink (with late.policy=period-table, late readings go to period tables). */
     static final String LATE_WRITERS = "late";
 
     private RotationWiring() {}
+
+    /**
+     * The writer groups a closed table waits for: those that can write a period table. The late and
+     * rejected records' sink writes one only with {@code late.policy=period-table}; otherwise a
+     * backlog or a failure of its own (the late or rejected table throttled, its report lost) would
+     * hold period tables at their open tier for nothing.
+     */
+    static List<String> writerGroups(PeriodTablesConfig config) {
+        return config.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.PERIOD_TABLE
+                ? List.of(PERIOD_WRITERS, LATE_WRITERS)
+                : List.of(PERIOD_WRITERS);
+    }
 
     /**
      * Adds the rotation operator, fed by a sparse side stream of {@code readings} and the sink's
@@ -37,7 +49,7 @@ public final class RotationWiring {
                 .setParallelism(readings.getParallelism())
                 .uid("rotation-ticks")
                 .name("Rotation ticks");
-        Rotation.Builder rotation = Rotation.builder(config).waitForWriters(List.of(PERIOD_WRITERS, LATE_WRITERS));
+        Rotation.Builder rotation = Rotation.builder(config).waitForWriters(writerGroups(config));
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> rotation.retentionGate(new ArchivedPeriods(path)));
         rotation.attach(ticks, load);
     }

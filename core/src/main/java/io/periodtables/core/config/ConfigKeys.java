@@ -107,6 +107,12 @@ public final class ConfigKeys {
             "PT1M",
             "a closed table is raised back for the sink only after throttling it this long on end",
             ConfigValues::positiveDuration);
+    public static final ConfigKey<Duration> ROTATION_LOWERING_STALL_AFTER = key(
+            "rotation.lowering-stall-after",
+            "PT30M",
+            "a closed table that waits this long (wall clock) for the sink writers' written-through"
+                    + " report without it moving logs one ERROR and sets the gauge loweringStalled",
+            ConfigValues::positiveDuration);
     public static final ConfigKey<Duration> ROTATION_LEAD = key(
             "rotation.lead",
             "PT15M",

@@ -56,6 +56,7 @@ public final class UserMetrics {
     public static final String OPEN_TABLE_PROVISIONED_WCU = "openTableProvisionedWcu";
     public static final String OPEN_TABLE_WRITE_UNITS = "openTableWriteUnits";
     public static final String TABLES_AWAITING_WRITERS = "tablesAwaitingWriters";
+    public static final String LOWERING_STALLED = "loweringStalled";
     /** The subgroup of the sink's per-table counters: {@code table.<name>.recordsWritten}. */
     public static final String TABLE_GROUP = "table";
 

@@ -20,14 +20,16 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * have written through, like the lease table of the Kinesis Client Library. One item per writer
  * (sink subtask) of a job: the <em>acknowledged watermark</em>, the event time before which
  * DynamoDB has acknowledged every entry the writer received. The rotation lowers a closed table
- * only once every writer of the job, of every sink, has acknowledged a watermark that closes it.
+ * only once every writer of the job, of every sink that can write its period, has acknowledged a
+ * watermark that closes it.
  *
  * <p>Key: {@code writer} (S) = {@code <group>#<job id>}, {@code subtask} (S) = the subtask index,
  * zero-padded. Attributes: {@code acknowledged} (N, epoch ms), {@code parallelism} (N),
  * {@code attempt} (N), {@code updated} (S, wall-clock instant). On-demand; a job writes an item
  * when a writer starts and when its acknowledged watermark closes another period, so a few items
  * per period. A restore from a savepoint is a new job id: its writers start new items, the old
- * ones stay (a few hundred bytes per run).
+ * ones stay (a few hundred bytes per run). A failover keeps the job id and raises the attempt: an
+ * item is only ever replaced by a put of its own attempt or a later one.
  */
 @Internal
 public final class WritersTable {
@@ -70,11 +72,19 @@ public final class WritersTable {
         return put(writer, acknowledged, now, true);
     }
 
-    /** Records that {@code writer} (re)starts: nothing acknowledged yet, whatever its item said. */
+    /**
+     * Records that {@code writer} (re)starts: nothing acknowledged yet, whatever an earlier attempt
+     * of its subtask said; a start of an older attempt than the item's changes nothing.
+     */
     public CompletableFuture<Void> start(Writer writer, Instant now) {
         return put(writer, Long.MIN_VALUE, now, false);
     }
 
+    /*
+     * A failover keeps the job id, so a restarted subtask writes the item its previous attempt
+     * wrote, and a put of the cancelled attempt may still be in flight: the conditions let no
+     * attempt's put replace a newer attempt's item.
+     */
     private CompletableFuture<Void> put(Writer writer, long acknowledged, Instant now, boolean forwardOnly) {
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(WRITER, AttributeValue.fromS(writer.key()));
@@ -83,33 +93,39 @@ public final class WritersTable {
         item.put(PARALLELISM, AttributeValue.fromN(Integer.toString(writer.parallelism())));
         item.put(ATTEMPT, AttributeValue.fromN(Integer.toString(writer.attempt())));
         item.put(UPDATED, AttributeValue.fromS(now.toString()));
-        if (!forwardOnly) {
-            return client.putItem(b -> b.tableName(table).item(item)).thenApply(response -> null);
-        }
+        String condition = forwardOnly
+                ? "attribute_not_exists(#t) OR #t < :t OR (#t = :t AND #a <= :a)"
+                : "attribute_not_exists(#t) OR #t <= :t";
+        Map<String, String> names = forwardOnly ? Map.of("#t", ATTEMPT, "#a", ACKNOWLEDGED) : Map.of("#t", ATTEMPT);
+        Map<String, AttributeValue> values = forwardOnly
+                ? Map.of(":t", item.get(ATTEMPT), ":a", item.get(ACKNOWLEDGED))
+                : Map.of(":t", item.get(ATTEMPT));
         return client.putItem(b -> b.tableName(table)
                         .item(item)
-                        .conditionExpression("attribute_not_exists(#a) OR #a <= :a")
-                        .expressionAttributeNames(Map.of("#a", ACKNOWLEDGED))
-                        .expressionAttributeValues(Map.of(":a", item.get(ACKNOWLEDGED))))
+                        .conditionExpression(condition)
+                        .expressionAttributeNames(names)
+                        .expressionAttributeValues(values))
                 .<Void>thenApply(response -> null)
                 .exceptionallyCompose(error -> DynamoDbFailure.unwrap(error) instanceof ConditionalCheckFailedException
-                        ? CompletableFuture.completedFuture(null) // a newer value is stored already
+                        ? CompletableFuture.completedFuture(null) // a newer value or attempt is stored already
                         : CompletableFuture.failedFuture(error));
     }
 
     /**
      * The acknowledged watermark of {@code group}'s writers in job {@code jobId}: the smallest of
-     * them, once every subtask of the sink's parallelism has written one (the parallelism of the
-     * writer updated last, so items of a parallelism changed in place do not count); empty while
-     * one is missing or the table does not exist.
+     * them, once every subtask of the sink's parallelism has written one in attempt {@code
+     * fromAttempt} or later (the parallelism of the writer updated last, so items of a parallelism
+     * changed in place do not count); empty while one is missing or the table does not exist. An
+     * item of an earlier attempt counts as missing: a failover keeps the job id, and what the
+     * cancelled attempt's writers acknowledged is not what the restarted ones will write.
      */
-    public CompletableFuture<OptionalLong> acknowledged(String group, String jobId) {
+    public CompletableFuture<OptionalLong> acknowledged(String group, String jobId, int fromAttempt) {
         return client.query(b -> b.tableName(table)
                         .keyConditionExpression("#w = :w")
                         .expressionAttributeNames(Map.of("#w", WRITER))
                         .expressionAttributeValues(Map.of(":w", AttributeValue.fromS(group + "#" + jobId)))
                         .consistentRead(true))
-                .thenApply(response -> smallest(response))
+                .thenApply(response -> smallest(response, fromAttempt))
                 .exceptionally(error -> {
                     if (DynamoDbFailure.unwrap(error) instanceof ResourceNotFoundException) {
                         return OptionalLong.empty();
@@ -118,8 +134,10 @@ public final class WritersTable {
                 });
     }
 
-    static OptionalLong smallest(QueryResponse response) {
-        List<Map<String, AttributeValue>> items = response.items();
+    static OptionalLong smallest(QueryResponse response, int fromAttempt) {
+        List<Map<String, AttributeValue>> items = response.items().stream()
+                .filter(item -> Integer.parseInt(item.get(ATTEMPT).n()) >= fromAttempt)
+                .toList();
         Map<String, AttributeValue> newest = null;
         for (Map<String, AttributeValue> item : items) {
             if (newest == null

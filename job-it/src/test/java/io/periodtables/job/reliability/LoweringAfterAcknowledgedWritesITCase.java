@@ -171,6 +171,9 @@ class LoweringAfterAcknowledgedWritesITCase {
                 assertThat(updates)
                         .as("%s: every UpdateTable was a decrease DynamoDB took, none raised it back", table)
                         .isEqualTo(decreases);
+                assertThat(writesAfterFirstDecrease(run.requests(), table))
+                        .as("%s: BatchWriteItem calls sent after its first decrease", table)
+                        .isZero();
             }
         }
         LOG.info(
@@ -180,6 +183,23 @@ class LoweringAfterAcknowledgedWritesITCase {
                 summary);
         assertThat(tables.itemsOf(config.naming().periodTableOf(T0))).hasSize(PER_HOUR);
         return capacities;
+    }
+
+    /** In the order DynamoDB answered them: writes to {@code table} answered after its first UpdateTable. */
+    private static long writesAfterFirstDecrease(List<SeenRequest> requests, String table) {
+        int first = -1;
+        for (int i = 0; i < requests.size() && first < 0; i++) {
+            if (requests.get(i).operation().equals("UpdateTable")
+                    && requests.get(i).tables().contains(table)) {
+                first = i;
+            }
+        }
+        return first < 0
+                ? 0
+                : requests.subList(first, requests.size()).stream()
+                        .filter(r -> r.operation().equals("BatchWriteItem")
+                                && r.tables().contains(table))
+                        .count();
     }
 
     private static long updates(List<SeenRequest> requests, String table) {

@@ -82,6 +82,19 @@ class ProcessFaultsITCase {
 
         assertThat(FailOnceAt.FAILED).as("the injected failure happened").isTrue();
         run.assertExactlyOnce(dynamoDb);
+        // The failover kept the job id and raised every task's attempt: the restarted rotation
+        // lowered the closed tables on the word of the restarted writers (last reading 10:57).
+        assertThat(capacity(config.naming().periodTableOf(Fleet.T0))).isEqualTo("1/1");
+        assertThat(capacity(config.naming().periodTableOf(Fleet.T0.plus(Duration.ofHours(1)))))
+                .isEqualTo("1/100");
+    }
+
+    private static String capacity(String table) {
+        try (DynamoDbClient client = dynamoDb.syncClient()) {
+            var throughput =
+                    client.describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+            return throughput.writeCapacityUnits() + "/" + throughput.readCapacityUnits();
+        }
     }
 
     @Test

@@ -91,11 +91,15 @@ class SavepointWithClosedTableEntriesITCase {
                 }
             }
         }
+        long firstLate = fast + 11;
         long lastLate = fast + 10 + LATE;
         ExpectedTables expected = ExpectedTables.of(config, input, Instant.now());
         TestSource.Hooks hooks = new TestSource.Hooks();
         hooks.rate = new PhasedRate(fast, 2);
         hooks.fault = (n, record) -> {
+            if (n == firstLate) { // the late readings find 08:00's table dialed down
+                CommonTestUtils.waitUtil(() -> lowered(closed), BOUND, "08:00's table lowered");
+            }
             if (n == lastLate) {
                 LATE_SENT.set(true);
             }
@@ -112,6 +116,7 @@ class SavepointWithClosedTableEntriesITCase {
         List<SeenRequest> before = DynamoDbFaults.requests();
         Set<String> tablesAtStop;
         int closedAtStop;
+        String capacityAtStop = capacity(closed);
         try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
             TableSnapshot snapshot = TableSnapshot.read(client, config.naming());
             tablesAtStop = snapshot.tables();
@@ -145,6 +150,32 @@ class SavepointWithClosedTableEntriesITCase {
             ExactlyOnceCheck.assertExactlyOnce(expected, TableSnapshot.read(client, config.naming()), start, end);
         }
         assertThat(created).as("tables created again after the restore").doesNotContainAnyElementsOf(tablesAtStop);
+        assertThat(updates(before, closed))
+                .as("08:00 lowered once before the stop")
+                .isEqualTo(1L);
+        assertThat(capacityAtStop).isEqualTo("1/1");
+        assertThat(updates(after, closed))
+                .as("08:00 written at its closed tier after the restore, never raised")
+                .isZero();
+        assertThat(capacity(closed)).isEqualTo("1/1");
+    }
+
+    private static boolean lowered(String table) {
+        try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
+            return client.describeTable(b -> b.tableName(table))
+                            .table()
+                            .provisionedThroughput()
+                            .lastDecreaseDateTime()
+                    != null;
+        }
+    }
+
+    private static String capacity(String table) {
+        try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
+            var throughput =
+                    client.describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+            return throughput.writeCapacityUnits() + "/" + throughput.readCapacityUnits();
+        }
     }
 
     /** The job on the test source; restored from {@code savepoint} when it is not null. */

@@ -21,7 +21,8 @@ import java.util.Set;
  * its {@linkplain #archiveOf archive period} is archived); move a period table to its tier (a
  * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not
  * lowered yet; a closed table the writers have not written through is left as it is; an open
- * table is raised to its {@link OpenCapacity}, never lowered); enable TTL
+ * table is raised to its {@link OpenCapacity}, never lowered; a table lowered before and still
+ * at a closed tier is never raised: a replay behind it writes it as it is); enable TTL
  * when {@code tables.ttl} is set.
  */
 public final class TablePlan {
@@ -167,6 +168,14 @@ public final class TablePlan {
             return Optional.empty();
         }
         Capacity target = tier == CapacityTier.CURRENT ? open.of(ref.period()) : config.effectiveCapacity(tier);
+        if (lowered(table) && !target.onDemand()) {
+            // A replay behind a table an earlier run lowered: written at its tier (the sink backs
+            // off, and raises it only when throttled for rotation.closed-raise-after); raising it
+            // here would spend a decrease of DynamoDB's daily quota to lower it again.
+            target = Capacity.provisioned(
+                    Math.min(target.writeUnits(), table.capacity().writeUnits()),
+                    Math.min(target.readUnits(), table.capacity().readUnits()));
+        }
         // A closed table moves to tables.class.closed with its first lowering, in the same call; never back.
         String tableClass =
                 tier != CapacityTier.CURRENT && !closedClass.equals(table.tableClass()) ? closedClass : null;
@@ -203,6 +212,17 @@ public final class TablePlan {
             return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
         }
         return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target, tableClass, 0));
+    }
+
+    /** Decreased before (only lowering decreases) and at most at the {@code previous} tier now. */
+    private boolean lowered(ManagedTable table) {
+        Capacity previous = config.effectiveCapacity(CapacityTier.PREVIOUS);
+        Capacity now = table.capacity();
+        return table.lastDecrease() != null
+                && !now.onDemand()
+                && !previous.onDemand()
+                && now.writeUnits() <= previous.writeUnits()
+                && now.readUnits() <= previous.readUnits();
     }
 
     private String why(TableNaming.TableRef ref, CapacityTier tier, View view) {

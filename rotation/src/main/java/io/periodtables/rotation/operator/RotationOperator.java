@@ -144,16 +144,21 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         writersClient = options.clients().newAsyncClient(2);
         WritersTable table = new WritersTable(writersClient, options.config().naming());
         String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
+        // The job is one pipelined region: a failover restarts every task, the writers with this
+        // operator, and each restarted task's attempt number goes up with this one's.
+        int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
         LOG.info(
-                "Closed tables are lowered once the writers of {} in job {} have written them through ({})",
+                "Closed tables are lowered once the writers of {} in job {}, attempt {} or later, have written"
+                        + " them through ({})",
                 groups,
                 jobId,
+                attempt,
                 table.name());
         return () -> {
             CompletableFuture<OptionalLong> all = CompletableFuture.completedFuture(OptionalLong.of(Long.MAX_VALUE));
             for (String group : groups) {
                 all = all.thenCombine(
-                        table.acknowledged(group, jobId),
+                        table.acknowledged(group, jobId, attempt),
                         (a, b) -> a.isPresent() && b.isPresent()
                                 ? OptionalLong.of(Math.min(a.getAsLong(), b.getAsLong()))
                                 : OptionalLong.empty());

@@ -1,5 +1,6 @@
 package io.periodtables.rotation.reconcile;
 
+import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.Period;
 import io.periodtables.rotation.controlplane.ControlPlaneErrors;
@@ -113,7 +114,16 @@ public final class Reconciler implements AutoCloseable {
                 this::view,
                 this::failed);
         this.watch = new WritersWatch(
-                writers, lowering, lifecycle, config.naming(), actual, state, metrics, host, this::failed);
+                writers,
+                lowering,
+                lifecycle,
+                config.naming(),
+                actual,
+                state,
+                metrics,
+                host,
+                this::failed,
+                config.get(ConfigKeys.ROTATION_LOWERING_STALL_AFTER));
     }
 
     /**

@@ -18,8 +18,10 @@ import org.apache.flink.metrics.MetricGroup;
  * (WCU of the watermark's period table at the last pass; 0 on-demand, -1 unknown) and {@code
  * openTableWriteUnits} (its peak write units per second of event time so far), {@code
  * acknowledgedWatermark} (the sink writers' acknowledged watermark, epoch ms, as last read; {@code
- * Long.MIN_VALUE} before every writer reported) and {@code tablesAwaitingWriters} (period tables
- * the watermark has closed that wait for the writers before they are lowered) as gauges.
+ * Long.MIN_VALUE} before every writer reported), {@code tablesAwaitingWriters} (period tables
+ * the watermark has closed that wait for the writers before they are lowered) and {@code
+ * loweringStalled} (1 while they have waited longer than {@code rotation.lowering-stall-after}
+ * without the writers' report moving, else 0) as gauges.
  */
 public final class RotationMetrics {
     final Counter tablesCreated;
@@ -35,6 +37,7 @@ public final class RotationMetrics {
     private volatile long openTableWriteUnits;
     private volatile long acknowledgedWatermark = Long.MIN_VALUE;
     private volatile int tablesAwaitingWriters;
+    private volatile int loweringStalled;
 
     public RotationMetrics(MetricGroup group) {
         tablesCreated = group.counter(UserMetrics.TABLES_CREATED);
@@ -49,6 +52,7 @@ public final class RotationMetrics {
         group.gauge(UserMetrics.OPEN_TABLE_WRITE_UNITS, (Gauge<Long>) () -> openTableWriteUnits);
         group.gauge(UserMetrics.ACKNOWLEDGED_WATERMARK, (Gauge<Long>) () -> acknowledgedWatermark);
         group.gauge(UserMetrics.TABLES_AWAITING_WRITERS, (Gauge<Integer>) () -> tablesAwaitingWriters);
+        group.gauge(UserMetrics.LOWERING_STALLED, (Gauge<Integer>) () -> loweringStalled);
     }
 
     /** The writers' acknowledged watermark and the closed tables that wait for it. */
@@ -59,6 +63,14 @@ public final class RotationMetrics {
 
     int tablesAwaitingWriters() {
         return tablesAwaitingWriters;
+    }
+
+    void loweringStalled(boolean stalled) {
+        loweringStalled = stalled ? 1 : 0;
+    }
+
+    int loweringStalled() {
+        return loweringStalled;
     }
 
     /** The table of the watermark's period and its peak write units per second so far. */
