@@ -32,6 +32,8 @@ class InfraTemplateTest {
     private static final Set<String> WRITERS_ACTIONS = Set.of("dynamodb:PutItem", "dynamodb:Query");
     private static final String LATEST_TABLE =
             "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TablePrefix}_latest";
+    private static final String ROLLUPS_TABLES =
+            "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TablePrefix}_rollups_*";
     private static final Set<String> UNSCOPED_ACTIONS = Set.of("dynamodb:ListTables", "cloudwatch:PutMetricData");
     private static final Set<String> TABLE_ACTIONS = Set.of(
             "dynamodb:CreateTable",
@@ -82,12 +84,12 @@ class InfraTemplateTest {
                 .filter(s -> PeriodTablesTemplate.texts(s.get("Action")).stream()
                         .anyMatch(a -> a.startsWith("dynamodb:") && !a.equals("dynamodb:ListTables")))
                 .toList();
-        assertThat(tableStatements).hasSize(4).allSatisfy(s -> {
+        assertThat(tableStatements).hasSize(5).allSatisfy(s -> {
             List<String> actions = PeriodTablesTemplate.texts(s.get("Action"));
             assertThat(s.path("Resource").path("Fn::Sub").asText())
                     .isEqualTo(
                             actions.equals(List.of("dynamodb:PutItem"))
-                                    ? LATEST_TABLE
+                                    ? s.path("Sid").asText().equals("KeepRollupBuckets") ? ROLLUPS_TABLES : LATEST_TABLE
                                     : actions.stream().anyMatch(WRITERS_ACTIONS::contains)
                                             ? WRITERS_TABLE
                                             : TABLES_OF_PREFIX);
@@ -102,7 +104,7 @@ class InfraTemplateTest {
             if (s.actions().stream().anyMatch(a -> a.startsWith("dynamodb:") && !UNSCOPED_ACTIONS.contains(a))) {
                 assertThat(s.actions()).as(s.sid()).allMatch(a -> a.startsWith("dynamodb:"));
                 String tables = s.actions().equals(List.of("dynamodb:PutItem"))
-                        ? "_latest"
+                        ? s.sid().equals("KeepRollupBuckets") ? "_rollups_*" : "_latest"
                         : s.actions().stream().anyMatch(WRITERS_ACTIONS::contains) ? "_writers" : "_*";
                 assertThat(s.resources())
                         .as(s.sid())

@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
 /**
  * Creates the job's bookkeeping tables (the writers table, the latest table): on-demand, string
@@ -80,5 +81,26 @@ public final class BookkeepingTables {
                     });
                     return null;
                 });
+    }
+
+    /**
+     * Turns TTL on for {@code attribute} of {@code table} unless it is on (or turning on): a
+     * concurrent call that got there first, answered "already enabled", counts too.
+     */
+    static CompletableFuture<Void> expireBy(DynamoDbAsyncClient client, String table, String attribute) {
+        return client.describeTimeToLive(b -> b.tableName(table)).thenCompose(ttl -> {
+            TimeToLiveStatus status = ttl.timeToLiveDescription() == null
+                    ? null
+                    : ttl.timeToLiveDescription().timeToLiveStatus();
+            if (status == TimeToLiveStatus.ENABLED || status == TimeToLiveStatus.ENABLING) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return client.updateTimeToLive(b -> b.tableName(table)
+                            .timeToLiveSpecification(t -> t.enabled(true).attributeName(attribute)))
+                    .<Void>thenApply(done -> null)
+                    .exceptionallyCompose(error -> DynamoDbFailure.messageContains(error, "already enabled")
+                            ? CompletableFuture.completedFuture(null)
+                            : CompletableFuture.failedFuture(error));
+        });
     }
 }

@@ -1,6 +1,7 @@
 package io.periodtables.core.dynamodb;
 
 import io.periodtables.core.period.TableNaming;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -27,8 +28,9 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * zero-padded. Attributes: {@code acknowledged} (N, epoch ms), {@code parallelism} (N),
  * {@code attempt} (N), {@code updated} (S, wall-clock instant). On-demand; a job writes an item
  * when a writer starts and when its acknowledged watermark closes another period, so a few items
- * per period. A restore from a savepoint is a new job id: its writers start new items, the old
- * ones stay (a few hundred bytes per run). A failover keeps the job id and raises the attempt: an
+ * per period. A restore from a savepoint is a new job id: its writers start new items; the old
+ * ones expire ({@code expires}, N, epoch seconds: TTL, {@value #KEEP_DAYS} days after the item's
+ * last put) and, keyed by another job id, are never read by a later job. A failover keeps the job id and raises the attempt: an
  * item is only ever replaced by a put of its own attempt or a later one.
  */
 @Internal
@@ -39,6 +41,16 @@ public final class WritersTable {
     static final String PARALLELISM = "parallelism";
     static final String ATTEMPT = "attempt";
     static final String UPDATED = "updated";
+    /** TTL attribute: epoch seconds after which DynamoDB deletes the item. */
+    static final String EXPIRES = "expires";
+    /**
+     * How long an item outlives its last put. A running writer puts at least once a period (it
+     * closes one), and a period is at most a month: items of a running job never expire, those of
+     * ended jobs go within five weeks of their last put.
+     */
+    static final int KEEP_DAYS = 35;
+
+    static final Duration KEEP = Duration.ofDays(KEEP_DAYS);
 
     private final DynamoDbAsyncClient client;
     private final String table;
@@ -59,9 +71,13 @@ public final class WritersTable {
         return table;
     }
 
-    /** Creates the table unless it exists (a concurrent creation by another writer counts) and waits until it is active. */
+    /**
+     * Creates the table unless it exists (a concurrent creation by another writer counts), waits
+     * until it is active, and turns TTL on ({@code expires}).
+     */
     public CompletableFuture<Void> ensure() {
-        return BookkeepingTables.ensure(client, table, "writers", WRITER, SUBTASK);
+        return BookkeepingTables.ensure(client, table, "writers", WRITER, SUBTASK)
+                .thenCompose(active -> BookkeepingTables.expireBy(client, table, EXPIRES));
     }
 
     /**
@@ -93,6 +109,7 @@ public final class WritersTable {
         item.put(PARALLELISM, AttributeValue.fromN(Integer.toString(writer.parallelism())));
         item.put(ATTEMPT, AttributeValue.fromN(Integer.toString(writer.attempt())));
         item.put(UPDATED, AttributeValue.fromS(now.toString()));
+        item.put(EXPIRES, AttributeValue.fromN(Long.toString(now.plus(KEEP).getEpochSecond())));
         String condition = forwardOnly
                 ? "attribute_not_exists(#t) OR #t < :t OR (#t = :t AND #a <= :a)"
                 : "attribute_not_exists(#t) OR #t <= :t";
