@@ -28,6 +28,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
@@ -85,18 +88,22 @@ class SavepointRedeployITCase {
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
-    @ParameterizedTest(name = "parallelism {0} -> {1}")
-    @CsvSource({"2, 2", "2, 4", "4, 2"})
+    /**
+     * On the heap and on RocksDB with incremental checkpoints every 500 ms, the only backend
+     * Managed Service for Apache Flink runs.
+     */
+    @ParameterizedTest(name = "parallelism {0} -> {1} on {2}")
+    @CsvSource({"2, 2, hashmap", "2, 4, hashmap", "4, 2, hashmap", "2, 4, rocksdb", "4, 2, rocksdb"})
     void aRedeployFromASavepointKeepsEveryItemOnceAndRepeatsNoTableAction(
-            int before, int after, @TempDir Path savepoints) throws Exception {
+            int before, int after, String backend, @TempDir Path savepoints) throws Exception {
         DynamoDbFaults.reset();
-        PeriodTablesConfig config = config("redeploy" + before + after);
+        PeriodTablesConfig config = config("redeploy" + before + after + backend.charAt(0));
         TableNaming naming = config.naming();
         Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = expectedTables(config);
         assertThat(expected).as("the fleet spans four hourly periods").hasSize(4);
 
         // Run 1: stop with a savepoint once a third is written, at a moment the rotation is idle.
-        JobClient first = submit(config, before, null);
+        JobClient first = submit(config, before, backend, null);
         Instant decided = awaitMidStreamWithIdleRotation(expected.keySet());
         String savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                 .get(BOUND.toSeconds(), TimeUnit.SECONDS);
@@ -111,7 +118,7 @@ class SavepointRedeployITCase {
         Instant restored = Instant.now();
 
         // Run 2: the same job from the savepoint with another parallelism, until the fleet ends.
-        submit(config, after, savepoint).getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        submit(config, after, backend, savepoint).getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
         LOG.info(
                 "parallelism {} -> {}: savepoint after {} of {} items; tiers at the stop {}; maybe in flight {}; "
@@ -174,10 +181,18 @@ class SavepointRedeployITCase {
         return ConfigLoader.fromMap(keys, false);
     }
 
-    /** The job as the jar builds it; restored from {@code savepoint} when it is not null. */
-    private static JobClient submit(PeriodTablesConfig config, int parallelism, String savepoint) throws Exception {
+    /** The job as the jar builds it on {@code backend}; restored from {@code savepoint} when it is not null. */
+    private static JobClient submit(PeriodTablesConfig config, int parallelism, String backend, String savepoint)
+            throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(parallelism);
+        if (backend.equals("rocksdb")) {
+            Configuration state = new Configuration();
+            state.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+            state.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+            env.configure(state);
+            env.enableCheckpointing(500);
+        }
         PeriodTablesTopology.build(env, config, Clock.systemUTC());
         StreamGraph graph = env.getStreamGraph();
         if (savepoint != null) {

@@ -24,6 +24,8 @@ import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
@@ -43,17 +45,18 @@ import org.apache.flink.util.Collector;
  * timers that watermark fired again, so their state still goes when their period closes.
  *
  * <p>A reading the input holds twice (same sort key: its item is written twice, stored once) is
- * counted once when the second copy arrives while the watermark is at most {@code
- * rollups.exact-within} past its event time: the sort keys are kept that long, by event time, and
- * pruned on whole minutes. A reading further behind the watermark is counted without the check
- * ({@code rollupUnchecked}): were it a duplicate, it would count twice. Every aggregate is exact
- * (decimal sums, first and last by event time then sort key), so a bucket's item is the same
- * whatever the order, speed or parallelism; only how often it is rewritten varies.
+ * counted once when its event time is within {@code rollups.exact-within} of the device's newest
+ * reading: the sort keys are kept that long behind it (pruned as it passes whole minutes), a rule
+ * that depends on the device's readings alone, not on the watermark or the speed. An older reading
+ * is counted without the check ({@code rollupUnchecked}): were it a duplicate, it would count
+ * twice. Every aggregate is exact (decimal sums, first and last by event time then sort key), so a
+ * bucket's item is the same whatever the order, speed or parallelism; only how often it is
+ * rewritten varies.
  *
  * <p>State per device, independent of the reading rate over a period and of its length: for each
  * grain one {@link RollupAggregate} per bucket with readings in the open periods (at most 1,440 a
- * period and grain), the sort keys of the readings within {@code rollups.exact-within} (plus a
- * minute) of the watermark, and one timer per bucket, open period and minute of those keys.
+ * period and grain), the sort keys of its readings within {@code rollups.exact-within} (plus a
+ * minute) of its newest one, that reading's event time, and one timer per bucket and open period.
  */
 final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
@@ -65,7 +68,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private static final long REVIVE_MARK = 1;
 
     private static final long REVIVE_AFTER_MILLIS = 60_000;
-    /** Sort keys are pruned on whole minutes of event time (one timer a minute per device). */
+    /** Sort keys are pruned when the device's newest reading passes a whole minute of event time. */
     static final long PRUNE_MILLIS = 60_000;
 
     private final Rollups rollups;
@@ -77,6 +80,9 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     private transient MapState<Long, RollupAggregate> buckets;
     private transient MapState<String, Boolean> seen;
+    /** The event time of the device's newest reading: sort keys are kept within exactWithin of it. */
+    private transient ValueState<Long> newest;
+
     private transient Counter readings;
     private transient Counter duplicates;
     private transient Counter unchecked;
@@ -103,6 +109,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         seen = getRuntimeContext()
                 .getMapState(
                         new MapStateDescriptor<>("rollup-seen", StringSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        newest = getRuntimeContext().getState(new ValueStateDescriptor<>("rollup-newest", LongSerializer.INSTANCE));
         MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
         readings = metrics.counter(UserMetrics.ROLLUP_READINGS);
         duplicates = metrics.counter(UserMetrics.ROLLUP_DUPLICATES);
@@ -115,17 +122,26 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         Reading reading = record.reading();
         String sk = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
                 .sk();
-        long watermark = ctx.timerService().currentWatermark();
-        if (watermark == Long.MIN_VALUE || reading.eventMillis() >= watermark - exactWithin) {
+        // Exact within exactWithin of the device's newest reading, by event time: the decision
+        // depends on the device's own readings only, not on the watermark or the speed.
+        Long known = newest.value();
+        long before = known == null ? Long.MIN_VALUE : known;
+        if (before == Long.MIN_VALUE || reading.eventMillis() >= before - exactWithin) {
             if (seen.contains(sk)) {
                 duplicates.inc();
                 return;
             }
             seen.put(sk, Boolean.TRUE);
-            // the key goes once the watermark is exactWithin past its event time
-            ctx.timerService().registerEventTimeTimer(pruneAt(reading.eventMillis()));
         } else {
             unchecked.inc(); // its key, were it a duplicate, is gone: counted without the check
+        }
+        if (reading.eventMillis() > before) {
+            newest.update(reading.eventMillis());
+            long horizon = reading.eventMillis() - exactWithin;
+            if (before == Long.MIN_VALUE
+                    || Math.floorDiv(horizon, PRUNE_MILLIS) > Math.floorDiv(before - exactWithin, PRUNE_MILLIS)) {
+                prune(horizon);
+            }
         }
         readings.inc();
         Map<String, BigDecimal> values = numbers(reading.payloadJson());
@@ -170,9 +186,6 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         // written as it stands and kept with its sort keys, so a run resumed from the savepoint
         // completes them; that watermark fires every timer, so the resumed run sets them again.
         boolean endOfInput = watermark == Long.MAX_VALUE;
-        if (!endOfInput && timestamp % PRUNE_MILLIS == 0) {
-            prune(timestamp);
-        }
         Period period = periodOf(timestamp);
         List<Duration> grains = rollups.grains();
         for (int g = 0; g < grains.size(); g++) {
@@ -203,25 +216,19 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return reviveAt;
     }
 
-    /** The sort keys whose event time the watermark has left {@code rollups.exact-within} behind go. */
-    private void prune(long watermark) throws Exception {
+    /** The sort keys of readings before {@code horizon} (event time) go: no reading is checked against them. */
+    private void prune(long horizon) throws Exception {
         Iterator<String> sks = seen.keys().iterator();
         while (sks.hasNext()) {
-            if (pruneAt(WriteSharding.eventMillisOf(sks.next())) <= watermark) {
+            if (WriteSharding.eventMillisOf(sks.next()) < horizon) {
                 sks.remove();
             }
         }
     }
 
-    /** The whole minute at or after {@code eventMillis + exactWithin}, when that key may go. */
-    private long pruneAt(long eventMillis) {
-        long at = eventMillis + exactWithin;
-        return at - Math.floorMod(at, PRUNE_MILLIS) + (Math.floorMod(at, PRUNE_MILLIS) == 0 ? 0 : PRUNE_MILLIS);
-    }
-
     /**
-     * Sets again the event-time timers a drained stop's last watermark fired: each bucket's end,
-     * its period's close, each kept sort key's pruning. Without them a device that stays silent
+     * Sets again the event-time timers a drained stop's last watermark fired: each bucket's end
+     * and its period's close. Without them a device that stays silent
      * after the resume would keep its state for good.
      */
     private void revive(OnTimerContext ctx) throws Exception {
@@ -231,9 +238,6 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             Duration grain = rollups.grains().get((int) (key % Rollups.MAX_GRAINS));
             ctx.timerService().registerEventTimeTimer(Rollups.bucketEnd(period, grain, start) - 1);
             ctx.timerService().registerEventTimeTimer(period.closesAt(lateness));
-        }
-        for (String sk : seen.keys()) {
-            ctx.timerService().registerEventTimeTimer(pruneAt(WriteSharding.eventMillisOf(sk)));
         }
     }
 
@@ -283,11 +287,9 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             emitIfChanged(device, rollups.calendar().periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
             buckets.remove(key);
         }
-        Iterator<String> sks = seen.keys().iterator();
-        while (sks.hasNext()) {
-            if (WriteSharding.eventMillisOf(sks.next()) < period.endMillis()) {
-                sks.remove();
-            }
+        prune(period.endMillis());
+        if (buckets.isEmpty()) {
+            newest.clear(); // nothing of the device is left open
         }
     }
 

@@ -174,9 +174,9 @@ public final class ConfigKeys {
     public static final ConfigKey<Duration> ROLLUPS_EXACT_WITHIN = key(
             "rollups.exact-within",
             "PT15M",
-            "rollups count an input duplicate once when it arrives while the watermark is at most this far past"
-                    + " its event time; one arriving later is counted again (`rollupUnchecked`). Bounds the sort"
-                    + " keys kept per device to this much event time",
+            "rollups count an input duplicate once when its event time is within this of the device's newest"
+                    + " reading; an older one is counted again (`rollupUnchecked`). Bounds the sort keys kept per"
+                    + " device to this much event time",
             ConfigValues::positiveDuration);
     public static final ConfigKey<Boolean> LATEST_ENABLED =
             key("latest.enabled", "true", "keep each device's newest reading in `<prefix>_latest`", ConfigValues::bool);

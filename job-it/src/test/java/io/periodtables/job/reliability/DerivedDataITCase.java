@@ -3,10 +3,12 @@ package io.periodtables.job.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.periodtables.archive.ArchiveReader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.RollupCheck;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,6 +26,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -45,21 +48,29 @@ class DerivedDataITCase {
 
     /**
      * A 450 KB reading (its item over DynamoDB's 400 KB) is rejected as {@code item-too-large}
-     * and counted in no rollup bucket; the latest table names only stored readings.
+     * and counted in no rollup bucket, named by no latest item and archived in no row.
      */
     @Test
-    void aReadingTooLargeToStoreIsInNoRollupAndNotTheLatest() throws Exception {
+    void aReadingTooLargeToStoreIsInNoRollupNoLatestAndNoArchiveRow(@TempDir Path archive) throws Exception {
         TestInput input = Fleet.standard();
         input.reading(
                 "dev-4",
                 Instant.parse("2025-06-01T10:59:59Z"),
                 "\"temp\":99.5,\"blob\":" + TestInput.quote("x".repeat(450 * 1024)));
-        ReliabilityRun run = ReliabilityRun.of(config("derived_big"), input);
-        run.execute();
+        PeriodTablesConfig config = ReliabilityRun.config(
+                DYNAMODB.emulator().endpoint(),
+                "derived_big",
+                "rollups.every",
+                "PT15M,PT1H",
+                "archive.path",
+                archive.toUri().toString());
+        ReliabilityRun run = ReliabilityRun.of(config, input);
+        run.execute(new TestSource.Hooks(), env -> env.enableCheckpointing(200));
         TableSnapshot tables = run.assertExactlyOnce(DYNAMODB.emulator());
         assertThat(tables.items().keySet())
                 .as("the refused reading's rejection")
                 .anySatisfy(ref -> assertThat(ref.pk()).startsWith("item-too-large#"));
+        ArchiveCheck.assertMatchesTables(run, new ArchiveReader(archive.toUri().toString()), DYNAMODB.emulator());
 
         Map<String, List<Map<String, AttributeValue>>> items = byTable(run.config, tables);
         try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
@@ -75,20 +86,27 @@ class DerivedDataITCase {
 
     /**
      * A device's newest reading is an {@code eventId} resent with another payload: its period
-     * table keeps the last one sent, and so does the latest table.
+     * table keeps the last one sent, and so does the latest table. One source reader, so the
+     * order in which the two arrive is the input's.
      */
     @Test
     void theLatestTableKeepsTheLastSentPayloadOfAResentEventIdAsItsTableDoes() throws Exception {
         TestInput input = Fleet.standard();
         Instant newest = Instant.parse("2025-06-01T10:59:58Z");
-        input.json("{\"deviceId\":\"dev-3\",\"timestamp\":\"" + newest + "\",\"eventId\":\"e-last\",\"temp\":1}");
-        input.json("{\"deviceId\":\"dev-3\",\"timestamp\":\"" + newest + "\",\"eventId\":\"e-last\",\"temp\":2}");
-        ReliabilityRun run = ReliabilityRun.of(config("derived_resend"), input);
-        run.execute();
-        Map<String, List<Map<String, AttributeValue>>> items = byTable(run.config, run.snapshot(DYNAMODB.emulator()));
+        for (int temp = 1; temp <= 2; temp++) {
+            input.json("{\"deviceId\":\"dev-3\",\"timestamp\":\"" + newest + "\",\"eventId\":\"e-last\",\"temp\":"
+                    + temp + "}");
+        }
+        PeriodTablesConfig config = config("derived_resend");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        TestSource.build(env, config, input, new TestSource.Hooks());
+        env.execute("resend");
         try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
-            Map<String, String> latest = RollupCheck.latest(client, run.config);
-            assertThat(latest).isEqualTo(RollupCheck.expectedLatest(run.config, items));
+            Map<String, List<Map<String, AttributeValue>>> items =
+                    byTable(config, TableSnapshot.read(client, config.naming()));
+            Map<String, String> latest = RollupCheck.latest(client, config);
+            assertThat(latest).isEqualTo(RollupCheck.expectedLatest(config, items));
             assertThat(latest.get("dev-3")).endsWith("{\"temp\":2}");
         }
     }
