@@ -43,10 +43,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class LatestWriter implements SinkWriter<SinkRecord> {
     private static final Logger LOG = LoggerFactory.getLogger(LatestWriter.class);
-    static final int MAX_IN_FLIGHT = 32;
+    public static final int MAX_IN_FLIGHT = 32;
     static final long INTERVAL_MILLIS = 1000;
     /** More devices waiting than this are sent at once, not at the next interval. */
-    static final int MAX_PENDING = 10_000;
+    public static final int MAX_PENDING = 10_000;
 
     private final TableNaming naming;
     private final WriteSharding sharding;
@@ -57,6 +57,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     /** Slower than the period-table sink's (50 ms to 5 s): when DynamoDB fails as a whole, that sink says so first. */
     private final Backoff backoff = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10));
 
+    private final int maxPending;
     private final int maxAttempts;
     private final Counter puts;
     private final Counter notNewer;
@@ -74,10 +75,11 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
 
     private record Attempt(LatestTable.Latest latest, int failures) {}
 
-    LatestWriter(PeriodTablesConfig config, WriterInitContext context) {
+    LatestWriter(PeriodTablesConfig config, DynamoDbClients clients, int maxPending, WriterInitContext context) {
         this.naming = config.naming();
         this.sharding = config.sharding();
-        this.client = DynamoDbClients.of(config).newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT);
+        this.client = clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT);
+        this.maxPending = maxPending;
         this.table = new LatestTable(client, naming);
         this.mailbox = context.getMailboxExecutor();
         this.time = context.getProcessingTimeService();
@@ -115,7 +117,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             return;
         }
         pending.put(reading.deviceId(), new Newest(reading, late ? record.lateAtMillis() : SinkRecord.UNKNOWN));
-        if (pending.size() >= MAX_PENDING) {
+        if (pending.size() >= maxPending) {
             send();
         }
     }
