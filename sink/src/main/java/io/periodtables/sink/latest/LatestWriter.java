@@ -7,16 +7,11 @@ import io.periodtables.core.dynamodb.Backoff;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.dynamodb.DynamoDbFailure;
 import io.periodtables.core.dynamodb.LatestTable;
-import io.periodtables.core.item.DynamoDbItemSize;
-import io.periodtables.core.item.ItemAttributes;
-import io.periodtables.core.item.ReadingItems;
-import io.periodtables.core.item.WriteSharding;
-import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
+import io.periodtables.sink.latest.LatestItems.Newest;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,7 +26,6 @@ import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The writer of {@link LatestSink}: per device the newest reading it was given (by event time,
@@ -57,8 +51,6 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     /** The devices a writer holds at most; a reading of one more waits in {@code write()}. */
     public static final int MAX_PENDING = 10_000;
 
-    private final TableNaming naming;
-    private final WriteSharding sharding;
     private final DynamoDbAsyncClient client;
     private final LatestTable table;
     private final MailboxExecutor mailbox;
@@ -71,7 +63,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     private final Counter puts;
     private final Counter notNewer;
     private final Counter refused;
-    private final ReadingItems items;
+    private final LatestItems items;
 
     /** The devices with a reading waiting or in flight. */
     private final Map<String, Device> devices = new HashMap<>();
@@ -102,11 +94,9 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     }
 
     LatestWriter(PeriodTablesConfig config, DynamoDbClients clients, int maxPending, WriterInitContext context) {
-        this.naming = config.naming();
-        this.sharding = config.sharding();
         this.client = clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT);
         this.maxPending = maxPending;
-        this.table = new LatestTable(client, naming);
+        this.table = new LatestTable(client, config.naming());
         this.mailbox = context.getMailboxExecutor();
         this.time = context.getProcessingTimeService();
         this.maxAttempts = config.get(ConfigKeys.SINK_MAX_ATTEMPTS);
@@ -115,7 +105,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         this.notNewer = metrics.counter(UserMetrics.LATEST_NOT_NEWER);
         this.refused = metrics.counter(UserMetrics.LATEST_REFUSED);
         metrics.gauge(UserMetrics.LATEST_PENDING_DEVICES, (Gauge<Integer>) devices::size);
-        this.items = new ReadingItems(config);
+        this.items = new LatestItems(config, refused);
         schedule();
     }
 
@@ -145,55 +135,10 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             }
             device = new Device();
             devices.put(reading.deviceId(), device);
-        } else if (older(reading, device.newest().reading())) {
+        } else if (items.older(reading, device.newest().reading())) {
             return;
         }
         device.waiting = new Newest(reading, late ? record.lateAtMillis() : SinkRecord.UNKNOWN);
-    }
-
-    /**
-     * Sort keys order by event time first: the hash decides only between readings of one
-     * millisecond. The same sort key again (an eventId resent) is not older: the last sent wins,
-     * as in its table.
-     */
-    private boolean older(Reading reading, Reading than) {
-        return reading.eventMillis() < than.eventMillis()
-                || (reading.eventMillis() == than.eventMillis()
-                        && sortKey(reading).compareTo(sortKey(than)) < 0);
-    }
-
-    private String sortKey(Reading reading) {
-        return sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
-                .sk();
-    }
-
-    /**
-     * A device's newest reading, and for a late one the watermark that named its late table; its
-     * table and item are worked out only when it is sent.
-     */
-    private record Newest(Reading reading, long lateAtMillis) {}
-
-    /** The latest table's item of {@code newest}, or null when it has none (never stored, or too large). */
-    private LatestTable.Latest latest(Newest newest) {
-        Map<String, AttributeValue> item;
-        String table;
-        try {
-            item = new HashMap<>(items.item(newest.reading()));
-            table = newest.lateAtMillis() == SinkRecord.UNKNOWN
-                    ? naming.periodTableOf(Instant.ofEpochMilli(newest.reading().eventMillis()))
-                    : naming.lateTable(Instant.ofEpochMilli(newest.lateAtMillis()));
-        } catch (IllegalArgumentException rejectedBySink) {
-            return null; // the period-table sink stores it as a rejection, not a reading
-        }
-        String sortKey = item.remove(ItemAttributes.SK).s();
-        item.remove(ItemAttributes.PK);
-        item.remove(ItemAttributes.TTL);
-        LatestTable.Latest latest = new LatestTable.Latest(newest.reading().deviceId(), sortKey, table, item);
-        if (DynamoDbItemSize.of(latest.item()) > DynamoDbItemSize.MAX_ITEM_BYTES) {
-            refused.inc(); // within 400 KB as a reading, above it with the latest table's key and table
-            return null;
-        }
-        return latest;
     }
 
     /** Every device whose waiting reading may go is made ready, and the ready ones go as far as the window allows. */
@@ -219,7 +164,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             device.queued = false;
             Newest newest = device.waiting;
             device.waiting = null;
-            LatestTable.Latest latest = latest(newest);
+            LatestTable.Latest latest = items.latest(newest);
             if (latest == null) {
                 devices.remove(id);
                 continue;
