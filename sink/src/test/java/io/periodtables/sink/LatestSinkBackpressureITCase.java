@@ -3,11 +3,13 @@ package io.periodtables.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.dynamodb.LatestTable;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultRule;
+import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.latest.LatestSink;
@@ -25,6 +27,10 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,8 +53,14 @@ class LatestSinkBackpressureITCase {
     private static final Instant HOUR = Instant.parse("2026-11-22T13:00:00Z");
     private static final Duration BOUND = Duration.ofSeconds(120);
 
+    private static final InMemoryReporter METRICS = InMemoryReporter.create();
+
     @RegisterExtension
-    static final MiniClusterExtension FLINK = SinkTestBed.miniCluster();
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(METRICS.addToConfiguration(LoopbackFlink.configuration("0")))
+            .build());
 
     @RegisterExtension
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
@@ -98,8 +110,8 @@ class LatestSinkBackpressureITCase {
     /**
      * 200 devices into writers that hold at most 50: while every put is throttled, the source
      * stops once the writer holds 50 devices (plus the puts that were in flight when the
-     * throttling began) instead of queueing more, and after it the table ends with each device's
-     * newest reading.
+     * throttling began) instead of queueing more, its {@code latestPendingDevices} gauge shows
+     * the writer full, and after it the table ends with each device's newest reading.
      */
     @Test
     void throttlingLatestTableStopsTheSourceAtTheWritersBound() throws Exception {
@@ -117,6 +129,7 @@ class LatestSinkBackpressureITCase {
                 .throttle();
         await(() -> throttle.injected() >= 3 * maxPending, "three refusals per held device");
         long whileThrottled = LatestVersions.emittedCount() - before;
+        Object pendingDevices = pendingDevices(job);
         DynamoDbFaults.reset();
         job.getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
@@ -131,7 +144,19 @@ class LatestSinkBackpressureITCase {
         assertThat(held)
                 .as("readings the writer held at once (waiting and in flight)")
                 .isLessThanOrEqualTo(maxPending + LatestWriter.MAX_IN_FLIGHT);
+        assertThat(pendingDevices)
+                .as("%s while every put was refused", UserMetrics.LATEST_PENDING_DEVICES)
+                .isEqualTo(maxPending);
         assertNewestStored(config, devices, n);
+    }
+
+    /** The writer's gauge of held devices, now. */
+    private static Object pendingDevices(JobClient job) {
+        Map<String, Metric> gauges = METRICS.findMetrics(job.getJobID(), ".*" + UserMetrics.LATEST_PENDING_DEVICES);
+        assertThat(gauges)
+                .as("the %s gauges", UserMetrics.LATEST_PENDING_DEVICES)
+                .hasSize(1);
+        return ((Gauge<?>) gauges.values().iterator().next()).getValue();
     }
 
     private static PeriodTablesConfig config() {
