@@ -27,6 +27,7 @@ public final class UserMetrics {
     public static final String LATEST_PUTS = "latestPuts";
     public static final String LATEST_NOT_NEWER = "latestNotNewer";
     public static final String LATEST_REFUSED = "latestRefused";
+    public static final String LATEST_PENDING_DEVICES = "latestPendingDevices";
     // the sink
     public static final String RECORDS_WRITTEN = "recordsWritten";
     public static final String BATCHES = "batches";
