@@ -464,8 +464,8 @@ async function saveHistory(name, h, t) {
 /**
  * What the table serves a second: { onDemand, hashKey, write, read, partitions }, its meters
  * Provisioned or OnDemand; built the first time a table is used, its capacity starting when the
- * table is ACTIVE. A change of mode waits for its UPDATING to end (`pending`): "During the
- * switching period, your table delivers throughput consistent with the previously provisioned" units.
+ * table is ACTIVE. A change of mode waits for its UPDATING to end (`pending`): while it switches,
+ * the table serves what it served before.
  */
 async function capacityOf(name) {
   const cached = capacities.get(name)

@@ -6,11 +6,10 @@ const HOUR_MS = 3600 * 1000
 const DAY_MS = 24 * HOUR_MS
 
 /**
- * "You can decrease the ReadCapacityUnits or WriteCapacityUnits settings for a table [...] up to
- * four decreases at any time per day. A day is defined according to Universal Time Coordinated
- * (UTC). Additionally, if there was no decrease in the past hour, an additional decrease is
- * allowed. This effectively brings the maximum number of decreases in a day to 27 times".
- * `decreases` are the instants of the table's past decreases.
+ * The quotas page: "A decrease is allowed up to four times, anytime per day. A day is defined
+ * according to Universal Time Coordinated (UTC)." and, further, one more decrease whenever there
+ * was none in the past hour, "effectively" at most 27 in a day (4 in the first hour, then one in
+ * each later hour). `decreases` are the instants of the table's past decreases.
  */
 function decreaseAllowed(decreases, t) {
   const today = decreasesOn(decreases, t)
