@@ -103,6 +103,19 @@ const meta = new Map() // table name -> options, TTL state and quota history (pe
 const capacities = new Map() // table name -> what it serves a second (see capacityOf)
 const counts = new Map() // table name -> { items, bytes, dirty }
 const states = new TableStates(now, () => settings.transitions)
+// What was refused, by table, written to standard output every 5 s: where a test or the local run
+// met a rule, in the emulator's log ("REFUSED <table> <what>: <n>").
+const refusals = new Map()
+
+function note(table, what) {
+  const key = table + ' ' + what
+  refusals.set(key, (refusals.get(key) || 0) + 1)
+}
+
+setInterval(() => {
+  for (const [key, n] of refusals) console.log('REFUSED ' + key + ': ' + n)
+  refusals.clear()
+}, 5000).unref()
 
 function num(value, fallback) {
   return value === undefined || value === null || value === '' ? fallback : Number(value)
@@ -315,6 +328,7 @@ function notFound(name) {
 
 function inUse(name, status) {
   counters.refusedWhileBusy++
+  note(name, 'change while ' + status)
   const what = status === 'CREATING' ? 'being created' : status === 'DELETING' ? 'being deleted' : 'being updated'
   return error(400, 'ResourceInUseException', 'Attempt to change a resource which is still in use: Table is ' + what + ': ' + name)
 }
@@ -640,6 +654,7 @@ const RULES = {
     const classChange = data.TableClass !== undefined && data.TableClass !== (m.tableClass || 'STANDARD')
     if (decrease && limited('decreases') && !quotas.decreaseAllowed(h.decreases, t)) {
       counters.refusedDecreases++
+      note(name, 'decrease beyond the quota')
       const last = Math.max(...h.decreases)
       return error(400, 'LimitExceededException', 'Subscriber limit exceeded: Provisioned throughput decreases are '
         + 'limited within a given UTC day. After the first 4 decreases, each subsequent decrease in the same UTC day '
@@ -786,6 +801,7 @@ const RULES = {
         if (reason) {
           (unprocessed[name] = unprocessed[name] || []).push(write)
           reasons[name] = reason
+          note(name, 'write ' + reason)
           counters.throttledWrites++
           if (reason === 'KeyRange' && key !== undefined) counters.throttledByPartition++
         } else {
@@ -861,6 +877,7 @@ const RULES = {
 /** ResourceNotFoundException for a table that does not exist or is still CREATING, as DynamoDB answers item calls; else null. */
 function notActive(name) {
   if (states.statusOf(name) !== 'CREATING') return null
+  note(name, 'item call while CREATING')
   counters.notYetActive++
   return notFound(name)
 }
@@ -876,6 +893,7 @@ async function single(data, item, key) {
   const partitionKey = c ? keyOf(c, key) : undefined
   const reason = c ? admitWrite(c, partitionKey, item ? writeUnits(item) : 1) : null
   if (reason) {
+    note(data.TableName, 'write ' + reason)
     counters.throttledWrites++
     counters.throttledCalls++
     if (reason === 'KeyRange' && partitionKey !== undefined) counters.throttledByPartition++
@@ -895,6 +913,7 @@ async function read(data, req, key) {
   const partitionKey = keyOf(c, key)
   const reason = admitRead(c, partitionKey)
   if (reason) {
+    note(name, 'read ' + reason)
     counters.throttledReads++
     counters.throttledCalls++
     return throttled({ [name]: reason }, 'Read')
