@@ -3,8 +3,11 @@
 // for tests and the local run.
 //
 //   node dynalite.js --port <port> [--host 127.0.0.1] [--path <dir>] [--limits all|none|a,b]
-//                    [--burst-seconds 300] [--max-tables 2500] [--create-table-ms 0]
-//                    [--update-table-ms 0] [--delete-table-ms 0]
+//                    [--burst-seconds 300] [--max-tables 2500] [--create-table-ms 500]
+//                    [--update-table-ms 500] [--delete-table-ms 500]
+//
+// With no flag but --port this is DynamoDB as its documentation describes it (docs/DESIGN.md
+// quotes the sentence each rule follows); a caller that wants less says so with a flag.
 //
 // dynalite answers DynamoDB's API from memory (or LevelDB with --path). The layer in front of
 // it, in this process, makes it behave as DynamoDB does where the job meets a difference:
@@ -13,22 +16,33 @@
 //     Tags, SSESpecification, DeletionProtectionEnabled, TableClass, WarmThroughput and
 //     OnDemandThroughput given in CreateTable (and UpdateTable) kept and reported; deletion
 //     protection enforced; ItemCount and TableSizeBytes; at most 25 writes per BatchWriteItem
-//     across tables; item size counted in UTF-8 bytes (400 KB); empty attribute names refused;
-//     UpdateTable, UpdateTimeToLive and DeleteTable refused while the table is not ACTIVE.
+//     across tables; item size counted in UTF-8 bytes (400 KB); empty attribute names refused.
+//   table states take time, on the layer's clock: CREATING for --create-table-ms after
+//     CreateTable, UPDATING for --update-table-ms after an UpdateTable that changes capacity,
+//     billing mode, class, encryption, streams or indexes, DELETING for --delete-table-ms; items
+//     of a CREATING table are not found; UpdateTable, UpdateTimeToLive and DeleteTable of a table
+//     that is not ACTIVE answer ResourceInUseException; new capacity applies once UPDATING ends.
 //   limits (on unless --limits says otherwise, switchable at run time):
-//     throughput  each provisioned table's WCU as a token bucket holding --burst-seconds of
-//                 unused capacity: writes beyond it come back as UnprocessedItems, or fail with
-//                 ProvisionedThroughputExceededException when nothing fits
-//     decreases   4 decreases a UTC day, then one an hour after the last, at most 27
-//                 (LimitExceededException); reported in DescribeTable
-//     on-demand   a new on-demand table writes 4,000 units/s until warmed (WarmThroughput, or
-//                 twice the peak it has served), at most its OnDemandThroughput
+//     throughput  a provisioned table's WCU and RCU as token buckets that save up at most
+//                 --burst-seconds of unused capacity, starting with one second of it: writes
+//                 beyond it come back as UnprocessedItems, or fail with
+//                 ProvisionedThroughputExceededException when nothing fits; reads fail so
+//     on-demand   an on-demand table serves twice its previous peak a second (a new table: 4,000
+//                 write / 12,000 read units; a switched one: half its highest provisioned, if more),
+//                 a second's traffic counting as a peak 30 minutes later; at least its
+//                 WarmThroughput, at most its OnDemandThroughput
+//     partitions  each partition key value at most 1,000 write units or 3,000 read units a second,
+//                 whatever the table's capacity
+//     decreases   4 capacity decreases a UTC day, then one more when none was in the past hour,
+//                 at most 27 (LimitExceededException); reported in DescribeTable
+//     switches    provisioned -> on-demand at most 4 times in a rolling 24 h (on-demand ->
+//                 provisioned at any time); at most 2 table class changes in 30 days
 //     tables      at most --max-tables tables (LimitExceededException)
 //
 // Control (tests): POST /__fidelity with a JSON body {"limits": [...], "burstSeconds": n,
-// "maxTables": n, "advanceClockMs": n, "stopClock": true|false, "reset": true} changes the
-// settings (a stopped clock refills no tokens: a test's rates do not depend on its speed; reset
-// starts it again); GET /__fidelity
+// "maxTables": n, "transitionMs": n, "advanceClockMs": n, "stopClock": true|false, "reset": true}
+// changes the settings (a stopped clock refills no tokens, starts no new second and ends no table
+// state: a test's rates do not depend on its speed; reset starts it again); GET /__fidelity
 // reports them with the counters of what the layer refused. Standard input: "stop" closes the
 // listener (an outage; the data stays), "start" listens again on the same port; the process
 // exits when its standard input closes, so it never outlives the JVM that started it.
@@ -44,14 +58,15 @@ const { EventEmitter } = require('events')
 const crc32 = require('buffer-crc32')
 const sub = require('subleveldown')
 const argv = require('minimist')(process.argv.slice(2), { string: ['path', 'host', 'limits'] })
+const { Provisioned, OnDemand, Partitions, NEW_TABLE_PEAK } = require('./fidelity/throughput')
+const quotas = require('./fidelity/quotas')
+const { TableStates } = require('./fidelity/states')
 
-const ALL_LIMITS = ['throughput', 'decreases', 'on-demand', 'tables']
+const ALL_LIMITS = ['throughput', 'on-demand', 'partitions', 'decreases', 'switches', 'tables']
 const MAX_ITEM_BYTES = 400 * 1024
 const MAX_BATCH_WRITES = 25
-const ON_DEMAND_NEW_TABLE_WRITES = 4000
-const FREE_DECREASES = 4
-const MAX_DECREASES = 27
-const HOUR_MS = 3600 * 1000
+const HOUR_MS = quotas.HOUR_MS
+const DEFAULT_TRANSITION_MS = 500
 const RECOUNT_SMALL = 5000
 const RECOUNT_MS = 10 * 1000
 const PREFIX = 'com.amazonaws.dynamodb.v20120810#'
@@ -67,29 +82,51 @@ const dynaliteDb = require('dynalite/db')
 let store
 const createStore = dynaliteDb.create
 dynaliteDb.create = (options) => (store = createStore(options))
-const dynalite = require('dynalite')(Object.assign({
-  createTableMs: num(argv['create-table-ms'], 0),
-  updateTableMs: num(argv['update-table-ms'], 0),
-  deleteTableMs: num(argv['delete-table-ms'], 0),
-}, argv.path ? { path: argv.path } : {}))
+// dynalite's own table delays stay 0 (its timers run on this machine's clock): the layer keeps
+// the states on its clock instead, so that tests can hold or end them (see TableStates).
+const dynalite = require('dynalite')(Object.assign({ createTableMs: 0, updateTableMs: 0, deleteTableMs: 0 },
+  argv.path ? { path: argv.path } : {}))
 const dynaliteHandler = dynalite.listeners('request')[0]
-// What dynalite does not keep (TTL, tags given at creation, table options, the decrease history); in its LevelDB with --path.
+// What dynalite does not keep (TTL, tags given at creation, table options, the quota history); in its LevelDB with --path.
 const metaDb = sub(store.db, 'period-tables-fidelity', { valueEncoding: 'json' })
 
 const settings = {
   limits: new Set(parseLimits(argv.limits)),
   burstSeconds: num(argv['burst-seconds'], 300),
   maxTables: num(argv['max-tables'], 2500),
+  transitions: startTransitions(),
   clockOffsetMs: 0,
   stoppedAt: null, // a stopped clock reads this instant until it starts again
 }
 const counters = newCounters()
-const meta = new Map() // table name -> options and TTL state (persisted in metaDb)
-const buckets = new Map() // table name -> write token bucket
+const meta = new Map() // table name -> options, TTL state and quota history (persisted in metaDb)
+const capacities = new Map() // table name -> what it serves a second (see capacityOf)
 const counts = new Map() // table name -> { items, bytes, dirty }
+const states = new TableStates(now, () => settings.transitions)
+// What was refused, by table, written to standard output every 5 s: where a test or the local run
+// met a rule, in the emulator's log ("REFUSED <table> <what>: <n>").
+const refusals = new Map()
+
+function note(table, what) {
+  const key = table + ' ' + what
+  refusals.set(key, (refusals.get(key) || 0) + 1)
+}
+
+setInterval(() => {
+  for (const [key, n] of refusals) console.log('REFUSED ' + key + ': ' + n)
+  refusals.clear()
+}, 5000).unref()
 
 function num(value, fallback) {
   return value === undefined || value === null || value === '' ? fallback : Number(value)
+}
+
+function startTransitions() {
+  return {
+    CREATING: num(argv['create-table-ms'], DEFAULT_TRANSITION_MS),
+    UPDATING: num(argv['update-table-ms'], DEFAULT_TRANSITION_MS),
+    DELETING: num(argv['delete-table-ms'], DEFAULT_TRANSITION_MS),
+  }
 }
 
 function parseLimits(text) {
@@ -103,8 +140,9 @@ function parseLimits(text) {
 }
 
 function newCounters() {
-  return { throttledWrites: 0, throttledCalls: 0, refusedDecreases: 0, refusedTables: 0, refusedTtlChanges: 0,
-    refusedBatches: 0, refusedItems: 0, refusedWhileBusy: 0 }
+  return { throttledWrites: 0, throttledReads: 0, throttledCalls: 0, throttledByPartition: 0, refusedDecreases: 0,
+    refusedSwitches: 0, refusedTables: 0, refusedTtlChanges: 0, refusedBatches: 0, refusedItems: 0,
+    refusedWhileBusy: 0, notYetActive: 0 }
 }
 
 function now() {
@@ -288,18 +326,9 @@ function notFound(name) {
   return error(400, 'ResourceNotFoundException', 'Requested resource not found: Table: ' + name + ' not found')
 }
 
-/**
- * Whether DynamoDB would refuse to change the table now. dynalite flips a table to ACTIVE on a timer even when its
- * delay is 0 ms, so a status is only binding when its configured delay is above 0: with 0 ms, changes are instant.
- */
-function busy(table) {
-  const o = store.options
-  const delay = { CREATING: o.createTableMs, UPDATING: o.updateTableMs, DELETING: o.deleteTableMs }
-  return table.TableStatus !== 'ACTIVE' && (delay[table.TableStatus] === undefined || delay[table.TableStatus] > 0)
-}
-
 function inUse(name, status) {
   counters.refusedWhileBusy++
+  note(name, 'change while ' + status)
   const what = status === 'CREATING' ? 'being created' : status === 'DELETING' ? 'being deleted' : 'being updated'
   return error(400, 'ResourceInUseException', 'Attempt to change a resource which is still in use: Table is ' + what + ': ' + name)
 }
@@ -322,13 +351,14 @@ function describe(description) {
     out.ItemCount = count.items
     out.TableSizeBytes = count.bytes
   }
-  const bucket = buckets.get(description.TableName)
-  if (out.ProvisionedThroughput && bucket) {
+  if (out.TableStatus !== 'DELETING') out.TableStatus = states.statusOf(description.TableName)
+  if (out.ProvisionedThroughput) {
+    const h = historyOf(description.TableName)
     const pt = Object.assign({}, out.ProvisionedThroughput)
-    pt.NumberOfDecreasesToday = decreasesToday(bucket)
-    if (bucket.lastDecrease) pt.LastDecreaseDateTime = bucket.lastDecrease / 1000
+    pt.NumberOfDecreasesToday = quotas.decreasesOn(h.decreases, now())
+    if (h.decreases.length) pt.LastDecreaseDateTime = Math.max(...h.decreases) / 1000
     else delete pt.LastDecreaseDateTime
-    if (bucket.lastIncrease) pt.LastIncreaseDateTime = bucket.lastIncrease / 1000
+    if (h.lastIncrease) pt.LastIncreaseDateTime = h.lastIncrease / 1000
     out.ProvisionedThroughput = pt
   }
   return out
@@ -427,78 +457,125 @@ function limited(name) {
   return settings.limits.has(name)
 }
 
-/** The table's write bucket: provisioned WCU, or an on-demand table's warm write rate. */
-async function bucketOf(name) {
-  let bucket = buckets.get(name)
-  if (bucket) return bucket
+/** The quota history of a table: its decreases, switches to on-demand, class changes, highest provisioned units. */
+function historyOf(name) {
+  const m = meta.get(name) || {}
+  const h = Object.assign({ decreases: [], toOnDemand: [], classChanges: [], lastIncrease: null, maxWrite: 0,
+    maxRead: 0 }, m.history || {})
+  return h
+}
+
+async function saveHistory(name, h, t) {
+  const m = meta.get(name) || {}
+  h.decreases = quotas.trim(h.decreases, t, 2 * quotas.DAY_MS)
+  h.toOnDemand = quotas.trim(h.toOnDemand, t, quotas.DAY_MS)
+  h.classChanges = quotas.trim(h.classChanges, t, 30 * quotas.DAY_MS)
+  m.history = h
+  meta.set(name, m)
+  await saveMeta(name)
+}
+
+/**
+ * What the table serves a second: { onDemand, hashKey, write, read, partitions }, its meters
+ * Provisioned or OnDemand; built the first time a table is used, its capacity starting when the
+ * table is ACTIVE. A change of mode waits for its UPDATING to end (`pending`): while it switches,
+ * the table serves what it served before.
+ */
+async function capacityOf(name) {
+  const cached = capacities.get(name)
+  if (cached) return settled(cached)
   const table = await tableOf(name)
   if (!table) return null
-  bucket = newBucket(table)
-  buckets.set(name, bucket)
-  return bucket
-}
-
-function newBucket(table) {
-  const onDemand = ((table.BillingModeSummary || {}).BillingMode) === 'PAY_PER_REQUEST'
+  const c = { onDemand: false, hashKey: hashKeyOf(table), write: null, read: null, partitions: new Partitions(),
+    peaks: { write: 0, read: 0 }, pending: null }
   const pt = table.ProvisionedThroughput || {}
-  const bucket = { onDemand, wcu: pt.WriteCapacityUnits || 0, rcu: pt.ReadCapacityUnits || 0, tokens: 0,
-    refilled: now(), decreases: [], lastDecrease: null, lastIncrease: null, peak: 0, second: 0, secondUnits: 0 }
-  // the decrease history outlives the process with --path, as DynamoDB's quota outlives a restart
-  const history = (meta.get(table.TableName) || {}).history
-  if (history) Object.assign(bucket, history)
-  bucket.tokens = capacityOf(table.TableName, bucket)
-  return bucket
+  const from = states.until(name)
+  if (((table.BillingModeSummary || {}).BillingMode) === 'PAY_PER_REQUEST') toOnDemand(name, c)
+  else toProvisioned(c, pt.WriteCapacityUnits || 0, pt.ReadCapacityUnits || 0, from)
+  capacities.set(name, c)
+  return c
 }
 
-function rateOf(name, bucket) {
-  if (!bucket.onDemand) return bucket.wcu
-  const m = meta.get(name) || {}
-  let rate = Math.max(ON_DEMAND_NEW_TABLE_WRITES, (m.warm && m.warm.WriteUnitsPerSecond) || 0, 2 * bucket.peak)
-  if (m.onDemand && m.onDemand.MaxWriteRequestUnits > 0) rate = Math.min(rate, m.onDemand.MaxWriteRequestUnits)
-  return rate
-}
-
-function capacityOf(name, bucket) {
-  const rate = rateOf(name, bucket)
-  // on-demand: no saved-up capacity beyond a second of the warm rate
-  return Math.max(1, bucket.onDemand ? rate : rate * settings.burstSeconds)
-}
-
-function refill(name, bucket) {
-  const t = now()
-  bucket.tokens = Math.min(capacityOf(name, bucket), bucket.tokens + rateOf(name, bucket) * (t - bucket.refilled) / 1000)
-  bucket.refilled = t
-}
-
-function applies(bucket) {
-  return bucket && (bucket.onDemand ? limited('on-demand') : limited('throughput'))
-}
-
-function take(name, bucket, units) {
-  refill(name, bucket)
-  if (bucket.tokens < units) return false
-  bucket.tokens -= units
-  if (bucket.onDemand) {
-    const second = Math.floor(now() / 1000)
-    if (second !== bucket.second) {
-      bucket.second = second
-      bucket.secondUnits = 0
-    }
-    bucket.secondUnits += units
-    bucket.peak = Math.max(bucket.peak, bucket.secondUnits)
+function settled(c) {
+  if (c.pending && now() >= c.pending.at) {
+    const apply = c.pending.apply
+    c.pending = null
+    apply()
   }
-  return true
+  return c
 }
 
-function decreasesToday(bucket) {
-  const day = Math.floor(now() / (24 * HOUR_MS))
-  return bucket.decreases.filter((t) => Math.floor(t / (24 * HOUR_MS)) === day).length
+function hashKeyOf(table) {
+  const hash = (table.KeySchema || []).find((k) => k.KeyType === 'HASH')
+  return hash ? hash.AttributeName : null
 }
 
-function mayDecrease(bucket) {
-  const today = decreasesToday(bucket)
-  if (today < FREE_DECREASES) return true
-  return today < MAX_DECREASES && (bucket.lastDecrease == null || now() - bucket.lastDecrease >= HOUR_MS)
+function toProvisioned(c, writeUnits, readUnits, from) {
+  if (c.onDemand) c.peaks = { write: Math.max(c.peaks.write, c.write.peak()), read: Math.max(c.peaks.read, c.read.peak()) }
+  c.onDemand = false
+  c.write = new Provisioned(writeUnits, from)
+  c.read = new Provisioned(readUnits, from)
+}
+
+/**
+ * "the previous peak is half the previous provisioned throughput for the table—or the settings
+ * for a newly created table with on-demand capacity mode, whichever is higher"; a table that was
+ * on-demand before keeps the peak it had reached.
+ */
+function toOnDemand(name, c) {
+  const h = historyOf(name)
+  c.onDemand = true
+  c.write = new OnDemand(Math.max(NEW_TABLE_PEAK.write, h.maxWrite / 2, c.peaks.write))
+  c.read = new OnDemand(Math.max(NEW_TABLE_PEAK.read, h.maxRead / 2, c.peaks.read))
+  tune(name, c)
+}
+
+/** WarmThroughput and OnDemandThroughput of an on-demand table set its floor and ceiling. */
+function tune(name, c) {
+  if (!c.onDemand) return
+  const m = meta.get(name) || {}
+  const warm = m.warm || {}
+  const max = m.onDemand || {}
+  c.write.warm = warm.WriteUnitsPerSecond || 0
+  c.read.warm = warm.ReadUnitsPerSecond || 0
+  c.write.max = max.MaxWriteRequestUnits > 0 ? max.MaxWriteRequestUnits : 0
+  c.read.max = max.MaxReadRequestUnits > 0 ? max.MaxReadRequestUnits : 0
+}
+
+function applies(c) {
+  return c && (c.onDemand ? limited('on-demand') : limited('throughput'))
+}
+
+/** Takes a write's units from its table and its partition, or neither; the reason when it does not fit. */
+function admitWrite(c, key, units) {
+  const t = now()
+  const partitions = limited('partitions') && key !== undefined
+  if (partitions && !c.partitions.takeWrites(key, units, t)) return 'KeyRange'
+  if (applies(c) && !(c.onDemand ? c.write.take(units, t) : c.write.take(units, t, settings.burstSeconds))) {
+    if (partitions) c.partitions.takeWrites(key, -units, t)
+    return c.write.atCeiling(t) ? 'MaxOnDemand' : c.onDemand ? 'KeyRange' : 'Provisioned'
+  }
+  return null
+}
+
+/** Whether a read may start (its units are charged once its answer says how many). */
+function admitRead(c, key) {
+  const t = now()
+  if (limited('partitions') && key !== undefined && !c.partitions.admitsReads(key, t)) return 'KeyRange'
+  if (applies(c) && !(c.onDemand ? c.read.admits(t) : c.read.admits(t, settings.burstSeconds))) {
+    return c.read.atCeiling(t) ? 'MaxOnDemand' : c.onDemand ? 'KeyRange' : 'Provisioned'
+  }
+  return null
+}
+
+function chargeRead(c, key, units) {
+  if (applies(c)) c.read.charge(units)
+  if (limited('partitions') && key !== undefined) c.partitions.chargeReads(key, units, now())
+}
+
+function keyOf(c, item) {
+  const value = item && c.hashKey ? item[c.hashKey] : undefined
+  return value === undefined ? undefined : JSON.stringify(value)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -506,6 +583,8 @@ function mayDecrease(bucket) {
 
 const RULES = {
   async CreateTable(data, req) {
+    const name = data.TableName
+    if (states.statusOf(name) === 'DELETING') return inUse(name, 'DELETING')
     if (limited('tables')) {
       const tables = await countTables()
       if (tables >= settings.maxTables) {
@@ -516,7 +595,6 @@ const RULES = {
     }
     const answer = await through(req, data)
     if (answer.status !== 200) return answer
-    const name = data.TableName
     meta.set(name, {
       deletionProtection: !!data.DeletionProtectionEnabled,
       tableClass: data.TableClass || 'STANDARD',
@@ -525,20 +603,29 @@ const RULES = {
       onDemand: data.OnDemandThroughput || null,
       ttl: null,
     })
+    const pt = data.ProvisionedThroughput || {}
+    if (pt.WriteCapacityUnits || pt.ReadCapacityUnits) {
+      meta.get(name).history = Object.assign(historyOf(name), { maxWrite: pt.WriteCapacityUnits || 0,
+        maxRead: pt.ReadCapacityUnits || 0 })
+    }
     await saveMeta(name)
     if (Array.isArray(data.Tags) && data.Tags.length) {
       const tagged = await call('TagResource', { ResourceArn: arnOf(name), Tags: data.Tags })
       if (tagged.status !== 200) return tagged
     }
-    buckets.delete(name)
+    states.begin(name, 'CREATING')
+    capacities.delete(name)
     counts.set(name, { items: 0, bytes: 0, dirty: false, countedAt: Date.now() })
     answer.data.TableDescription = describe(answer.data.TableDescription)
     return answer
   },
 
   async DescribeTable(data, req) {
-    if (counts.has(data.TableName) || await tableOf(data.TableName)) await count(data.TableName)
-    if (!buckets.has(data.TableName)) await bucketOf(data.TableName)
+    const name = data.TableName
+    const deleting = states.deleting(name)
+    if (deleting) return ok({ Table: deleting })
+    if (counts.has(name) || await tableOf(name)) await count(name)
+    await capacityOf(name)
     const answer = await through(req, data)
     if (answer.status === 200) answer.data.Table = describe(answer.data.Table)
     return answer
@@ -547,22 +634,42 @@ const RULES = {
   async UpdateTable(data, req) {
     const name = data.TableName
     const table = await tableOf(name)
-    if (!table) return notFound(name)
-    if (busy(table)) return inUse(name, table.TableStatus)
+    if (!table) return states.deleting(name) ? inUse(name, 'DELETING') : notFound(name)
+    const status = states.statusOf(name)
+    if (status !== 'ACTIVE') return inUse(name, status)
     const m = meta.get(name) || {}
+    const h = historyOf(name)
+    const c = await capacityOf(name)
+    const t = now()
     const extra = ['DeletionProtectionEnabled', 'TableClass', 'WarmThroughput', 'OnDemandThroughput']
       .filter((key) => data[key] !== undefined)
-    const bucket = await bucketOf(name)
     const pt = data.ProvisionedThroughput
-    const toProvisioned = data.BillingMode === 'PROVISIONED' && bucket.onDemand
-    const decrease = pt && !bucket.onDemand && (pt.WriteCapacityUnits < bucket.wcu || pt.ReadCapacityUnits < bucket.rcu)
-    const increase = pt && !bucket.onDemand && (pt.WriteCapacityUnits > bucket.wcu || pt.ReadCapacityUnits > bucket.rcu)
-    if (decrease && limited('decreases') && !mayDecrease(bucket)) {
+    const current = table.ProvisionedThroughput || {}
+    const switchToOnDemand = data.BillingMode === 'PAY_PER_REQUEST' && !c.onDemand
+    const switchToProvisioned = data.BillingMode === 'PROVISIONED' && c.onDemand
+    const decrease = !!pt && !c.onDemand && (pt.WriteCapacityUnits < current.WriteCapacityUnits
+      || pt.ReadCapacityUnits < current.ReadCapacityUnits)
+    const increase = !!pt && !c.onDemand && (pt.WriteCapacityUnits > current.WriteCapacityUnits
+      || pt.ReadCapacityUnits > current.ReadCapacityUnits)
+    const classChange = data.TableClass !== undefined && data.TableClass !== (m.tableClass || 'STANDARD')
+    if (decrease && limited('decreases') && !quotas.decreaseAllowed(h.decreases, t)) {
       counters.refusedDecreases++
+      note(name, 'decrease beyond the quota')
+      const last = Math.max(...h.decreases)
       return error(400, 'LimitExceededException', 'Subscriber limit exceeded: Provisioned throughput decreases are '
         + 'limited within a given UTC day. After the first 4 decreases, each subsequent decrease in the same UTC day '
-        + 'can be performed at most once every 3600 seconds. Number of decreases today: ' + decreasesToday(bucket)
-        + '. Last decrease at ' + new Date(bucket.lastDecrease).toISOString() + '. Table: ' + name)
+        + 'can be performed at most once every 3600 seconds. Number of decreases today: '
+        + quotas.decreasesOn(h.decreases, t) + '. Last decrease at ' + new Date(last).toISOString() + '. Table: ' + name)
+    }
+    if (switchToOnDemand && limited('switches') && !quotas.switchToOnDemandAllowed(h.toOnDemand, t)) {
+      counters.refusedSwitches++
+      return error(400, 'LimitExceededException', 'Subscriber limit exceeded: a table can switch from provisioned to '
+        + 'on-demand capacity mode at most 4 times in a rolling 24 hours. Table: ' + name)
+    }
+    if (classChange && limited('switches') && !quotas.classChangeAllowed(h.classChanges, t)) {
+      counters.refusedSwitches++
+      return error(400, 'LimitExceededException', 'Subscriber limit exceeded: no more than two table class updates '
+        + 'are allowed in a 30-day trailing period. Table: ' + name)
     }
     const forDynalite = Object.assign({}, data)
     extra.forEach((key) => delete forDynalite[key])
@@ -581,30 +688,28 @@ const RULES = {
     if (data.OnDemandThroughput !== undefined) m.onDemand = data.OnDemandThroughput
     if (data.SSESpecification !== undefined) m.sse = data.SSESpecification
     meta.set(name, m)
-    await saveMeta(name)
-    const t = now()
-    if (decrease) {
-      bucket.decreases.push(t)
-      bucket.lastDecrease = t
+    if (decrease) h.decreases.push(t)
+    if (increase) h.lastIncrease = t
+    if (switchToOnDemand) h.toOnDemand.push(t)
+    if (classChange) h.classChanges.push(t)
+    if (pt) {
+      h.maxWrite = Math.max(h.maxWrite, pt.WriteCapacityUnits || 0)
+      h.maxRead = Math.max(h.maxRead, pt.ReadCapacityUnits || 0)
     }
-    if (increase) bucket.lastIncrease = t
-    if (decrease || increase) {
-      m.history = { decreases: bucket.decreases, lastDecrease: bucket.lastDecrease, lastIncrease: bucket.lastIncrease }
-      meta.set(name, m)
-      await saveMeta(name)
+    await saveHistory(name, h, t)
+    // DeletionProtectionEnabled, WarmThroughput and OnDemandThroughput alone leave the table ACTIVE
+    const updating = pt || switchToOnDemand || switchToProvisioned || classChange || data.SSESpecification
+      || data.GlobalSecondaryIndexUpdates || data.StreamSpecification
+    const until = updating ? states.begin(name, 'UPDATING') : t
+    if (switchToOnDemand) {
+      c.pending = { at: until, apply: () => toOnDemand(name, c) }
+    } else if (switchToProvisioned) {
+      c.pending = { at: until, apply: () => toProvisioned(c, pt.WriteCapacityUnits, pt.ReadCapacityUnits, until) }
+    } else if (pt && !c.onDemand) {
+      c.write.change(pt.WriteCapacityUnits, until)
+      c.read.change(pt.ReadCapacityUnits, until)
     }
-    if (data.BillingMode === 'PAY_PER_REQUEST' && !bucket.onDemand) {
-      bucket.onDemand = true
-      bucket.tokens = capacityOf(name, bucket)
-    } else if (pt) {
-      refill(name, bucket)
-      const moreWrites = pt.WriteCapacityUnits > bucket.wcu || toProvisioned
-      bucket.onDemand = false
-      bucket.wcu = pt.WriteCapacityUnits
-      bucket.rcu = pt.ReadCapacityUnits
-      // the new rate is there at once: a second of it, as if the table had been at it a while
-      bucket.tokens = Math.min(moreWrites ? Math.max(bucket.tokens, bucket.wcu) : bucket.tokens, capacityOf(name, bucket))
-    }
+    tune(name, c)
     answer.data.TableDescription = describe(answer.data.TableDescription)
     return answer
   },
@@ -612,8 +717,9 @@ const RULES = {
   async DeleteTable(data, req) {
     const name = data.TableName
     const table = await tableOf(name)
-    if (!table) return notFound(name)
-    if (busy(table)) return inUse(name, table.TableStatus)
+    if (!table) return states.deleting(name) ? ok({ TableDescription: states.deleting(name) }) : notFound(name)
+    const status = states.statusOf(name)
+    if (status !== 'ACTIVE') return inUse(name, status)
     if ((meta.get(name) || {}).deletionProtection) {
       return validation('Resource cannot be deleted as it is currently protected against deletion. Disable '
         + 'deletion protection first.')
@@ -621,8 +727,10 @@ const RULES = {
     const answer = await through(req, data)
     if (answer.status === 200) {
       answer.data.TableDescription = describe(answer.data.TableDescription)
+      answer.data.TableDescription.TableStatus = 'DELETING'
+      states.begin(name, 'DELETING', answer.data.TableDescription)
       meta.delete(name)
-      buckets.delete(name)
+      capacities.delete(name)
       counts.delete(name)
       await saveMeta(name)
     }
@@ -636,8 +744,9 @@ const RULES = {
       return validation('1 validation error detected: TimeToLiveSpecification with Enabled and AttributeName is required')
     }
     const table = await tableOf(name)
-    if (!table) return notFound(name)
-    if (busy(table)) return inUse(name, table.TableStatus)
+    if (!table) return states.deleting(name) ? inUse(name, 'DELETING') : notFound(name)
+    const status = states.statusOf(name)
+    if (status !== 'ACTIVE') return inUse(name, status)
     const m = meta.get(name) || {}
     const ttl = m.ttl || { enabled: false }
     if (ttl.enabled === spec.Enabled) {
@@ -671,21 +780,30 @@ const RULES = {
       counters.refusedBatches++
       return validation('Too many items requested for the BatchWriteItem call')
     }
+    for (const name in requestItems) {
+      const missing = notActive(name)
+      if (missing) return missing
+    }
     const admitted = {}
     const unprocessed = {}
+    const reasons = {}
     let anyAdmitted = false
     for (const name in requestItems) {
-      const bucket = await bucketOf(name)
+      const c = await capacityOf(name)
       for (const write of requestItems[name] || []) {
         const item = write && write.PutRequest && write.PutRequest.Item
         if (item) {
           const bad = checkItem(item)
           if (bad) return bad
         }
-        const units = item ? writeUnits(item) : 1
-        if (applies(bucket) && !take(name, bucket, units)) {
+        const key = c ? keyOf(c, item || (write && write.DeleteRequest && write.DeleteRequest.Key)) : undefined
+        const reason = c ? admitWrite(c, key, item ? writeUnits(item) : 1) : null
+        if (reason) {
           (unprocessed[name] = unprocessed[name] || []).push(write)
+          reasons[name] = reason
+          note(name, 'write ' + reason)
           counters.throttledWrites++
+          if (reason === 'KeyRange' && key !== undefined) counters.throttledByPartition++
         } else {
           (admitted[name] = admitted[name] || []).push(write)
           anyAdmitted = true
@@ -694,7 +812,7 @@ const RULES = {
     }
     if (!anyAdmitted && writes > 0) {
       counters.throttledCalls++
-      return throttled(Object.keys(requestItems))
+      return throttled(reasons, 'Write')
     }
     for (const name in admitted) written(name)
     if (Object.keys(unprocessed).length === 0) return undefined
@@ -707,50 +825,124 @@ const RULES = {
   },
 
   async PutItem(data) {
-    return single(data, data.Item)
+    return single(data, data.Item, data.Item)
   },
 
   async UpdateItem(data) {
-    return single(data, null)
+    return single(data, null, data.Key)
   },
 
   async DeleteItem(data) {
-    return single(data, null)
+    return single(data, null, data.Key)
+  },
+
+  async GetItem(data, req) {
+    return read(data, req, data.Key)
+  },
+
+  async Query(data, req) {
+    return read(data, req, undefined)
+  },
+
+  async Scan(data, req) {
+    return read(data, req, undefined)
+  },
+
+  async BatchGetItem(data, req) {
+    const names = Object.keys(data.RequestItems || {})
+    const reasons = {}
+    for (const name of names) {
+      const missing = notActive(name)
+      if (missing) return missing
+      const c = await capacityOf(name)
+      const reason = c ? admitRead(c, undefined) : null
+      if (reason) reasons[name] = reason
+    }
+    if (Object.keys(reasons).length > 0) {
+      counters.throttledReads++
+      counters.throttledCalls++
+      return throttled(reasons, 'Read')
+    }
+    const answer = await through(req, Object.assign({}, data, { ReturnConsumedCapacity: 'TOTAL' }))
+    if (answer.status !== 200) return answer
+    for (const consumed of answer.data.ConsumedCapacity || []) {
+      const c = capacities.get(consumed.TableName)
+      if (c) chargeRead(c, undefined, consumed.CapacityUnits || 0)
+    }
+    if (!data.ReturnConsumedCapacity || data.ReturnConsumedCapacity === 'NONE') delete answer.data.ConsumedCapacity
+    return answer
   },
 }
 
-async function single(data, item) {
+/** ResourceNotFoundException for a table that does not exist or is still CREATING, as DynamoDB answers item calls; else null. */
+function notActive(name) {
+  if (states.statusOf(name) !== 'CREATING') return null
+  note(name, 'item call while CREATING')
+  counters.notYetActive++
+  return notFound(name)
+}
+
+async function single(data, item, key) {
   if (item) {
     const bad = checkItem(item)
     if (bad) return bad
   }
-  const bucket = await bucketOf(data.TableName)
-  if (applies(bucket) && !take(data.TableName, bucket, item ? writeUnits(item) : 1)) {
+  const missing = notActive(data.TableName)
+  if (missing) return missing
+  const c = await capacityOf(data.TableName)
+  const partitionKey = c ? keyOf(c, key) : undefined
+  const reason = c ? admitWrite(c, partitionKey, item ? writeUnits(item) : 1) : null
+  if (reason) {
+    note(data.TableName, 'write ' + reason)
     counters.throttledWrites++
     counters.throttledCalls++
-    return throttled([data.TableName])
+    if (reason === 'KeyRange' && partitionKey !== undefined) counters.throttledByPartition++
+    return throttled({ [data.TableName]: reason }, 'Write')
   }
   written(data.TableName)
   return undefined
 }
 
-/** A whole call throttled; with DynamoDB's ThrottlingReasons for tables held at their OnDemandThroughput ceiling. */
-function throttled(tables) {
-  const answer = error(400, 'ProvisionedThroughputExceededException', 'The level of configured provisioned throughput '
-    + 'for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.')
-  const reasons = (tables || []).filter(atCeiling)
-    .map((name) => ({ reason: 'TableWriteMaxOnDemandThroughputExceeded', resource: arnOf(name) }))
-  if (reasons.length > 0) answer.data.ThrottlingReasons = reasons
+/** A read admitted while its table and partition have capacity left, charged what dynalite says it consumed. */
+async function read(data, req, key) {
+  const name = data.TableName
+  const missing = notActive(name)
+  if (missing) return missing
+  const c = await capacityOf(name)
+  if (!c) return undefined
+  const partitionKey = keyOf(c, key)
+  const reason = admitRead(c, partitionKey)
+  if (reason) {
+    note(name, 'read ' + reason)
+    counters.throttledReads++
+    counters.throttledCalls++
+    return throttled({ [name]: reason }, 'Read')
+  }
+  const answer = await through(req, Object.assign({}, data, { ReturnConsumedCapacity: 'TOTAL' }))
+  if (answer.status !== 200) return answer
+  const units = (answer.data.ConsumedCapacity || {}).CapacityUnits || 0
+  // a Query reads one partition: the one its items come from
+  const readKey = partitionKey !== undefined ? partitionKey : data.KeyConditionExpression || data.KeyConditions
+    ? keyOf(c, (answer.data.Items || [])[0]) : undefined
+  chargeRead(c, readKey, units)
+  if (!data.ReturnConsumedCapacity || data.ReturnConsumedCapacity === 'NONE') delete answer.data.ConsumedCapacity
   return answer
 }
 
-/** True when an on-demand table's write rate is its OnDemandThroughput ceiling, not its warm rate. */
-function atCeiling(name) {
-  const bucket = buckets.get(name)
-  const m = meta.get(name) || {}
-  if (!bucket || !bucket.onDemand || !m.onDemand || !(m.onDemand.MaxWriteRequestUnits > 0)) return false
-  const warm = Math.max(ON_DEMAND_NEW_TABLE_WRITES, (m.warm && m.warm.WriteUnitsPerSecond) || 0, 2 * bucket.peak)
-  return m.onDemand.MaxWriteRequestUnits <= warm
+const THROTTLING_REASONS = {
+  KeyRange: 'KeyRangeThroughputExceeded',
+  Provisioned: 'ProvisionedThroughputExceeded',
+  MaxOnDemand: 'MaxOnDemandThroughputExceeded',
+}
+
+/** A whole call throttled, with DynamoDB's ThrottlingReasons (e.g. TableWriteKeyRangeThroughputExceeded) per table. */
+function throttled(reasons, kind) {
+  const answer = error(400, 'ProvisionedThroughputExceededException', 'The level of configured provisioned throughput '
+    + 'for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.')
+  const list = Object.keys(reasons || {})
+    .map((name) => ({ reason: 'Table' + kind + THROTTLING_REASONS[reasons[name]], resource: arnOf(name) }))
+  if (list.length > 0) answer.data.ThrottlingReasons = list
+  return answer
 }
 
 async function countTables() {
@@ -780,6 +972,7 @@ function control(req, res, body) {
         settings.limits = new Set(parseLimits(argv.limits))
         settings.burstSeconds = num(argv['burst-seconds'], 300)
         settings.maxTables = num(argv['max-tables'], 2500)
+        settings.transitions = startTransitions()
         Object.assign(counters, newCounters())
         stopClock(false)
       }
@@ -788,7 +981,11 @@ function control(req, res, body) {
       }
       if (change.burstSeconds !== undefined) {
         settings.burstSeconds = Number(change.burstSeconds)
-        for (const [name, bucket] of buckets) bucket.tokens = Math.min(bucket.tokens, capacityOf(name, bucket))
+        for (const c of capacities.values()) if (!c.onDemand) [c.write, c.read].forEach((m) => m.clamp(settings.burstSeconds))
+      }
+      if (change.transitionMs !== undefined) {
+        const ms = Number(change.transitionMs)
+        settings.transitions = { CREATING: ms, UPDATING: ms, DELETING: ms }
       }
       if (change.maxTables !== undefined) settings.maxTables = Number(change.maxTables)
       if (change.advanceClockMs !== undefined) {
@@ -801,7 +998,8 @@ function control(req, res, body) {
     }
   }
   send(res, ok({ limits: [...settings.limits], burstSeconds: settings.burstSeconds, maxTables: settings.maxTables,
-    clockOffsetMs: settings.clockOffsetMs, clockStopped: settings.stoppedAt !== null, counters }))
+    transitionMs: settings.transitions,
+    clockOffsetMs: settings.clockOffsetMs, clockStopped: settings.stoppedAt !== null, now: now(), counters }))
 }
 
 function listen(announce) {
@@ -820,6 +1018,7 @@ function stop() {
 loadMeta().then(() => {
   listen('LISTENING')
   console.log('LIMITS ' + ([...settings.limits].join(',') || 'none'))
+  console.log('TABLE STATES ' + JSON.stringify(settings.transitions))
 }, (e) => {
   console.error('cannot read the fidelity layer state: ' + (e && e.stack || e))
   process.exit(1)

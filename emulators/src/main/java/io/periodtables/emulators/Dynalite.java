@@ -23,9 +23,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The open-source DynamoDB emulator dynalite 3.2.2 behind period-tables' DynamoDB fidelity layer
  * (a node process started from {@code emulators/node}, see {@code dynalite.js}), listening on
  * {@code 127.0.0.1} on a free port. The layer fills in what dynalite lacks (TTL, tags and table
- * options given at creation, item counts, DynamoDB's request and item size rules, the table state
- * rules) and enforces DynamoDB's {@link FidelityLayer.Limit limits}, all of them unless the caller says
- * otherwise.
+ * options given at creation, item counts, DynamoDB's request and item size rules), keeps tables
+ * CREATING, UPDATING and DELETING for a while on its own clock, and enforces DynamoDB's {@link
+ * FidelityLayer.Limit limits}, all of them unless the caller says otherwise.
  *
  * <p>Data lives in memory, or in a LevelDB directory ({@link Launcher#dataDir}) that a later start
  * reopens. {@link #stop()} and {@link #restart()} simulate an outage: the listener goes away
@@ -80,8 +80,18 @@ public final class Dynalite implements AutoCloseable {
         private Optional<Path> dataDir = Optional.empty();
         private Set<FidelityLayer.Limit> limits = EnumSet.allOf(FidelityLayer.Limit.class);
         private Optional<Path> log = Optional.empty();
+        private Optional<Duration> tableStates = Optional.empty();
 
         private Launcher() {}
+
+        /**
+         * How long tables stay CREATING, UPDATING and DELETING (default 500 ms each, as {@code
+         * dynalite.js} has it); a caller that shortens it says why.
+         */
+        public Launcher tableStates(Duration each) {
+            this.tableStates = Optional.of(each);
+            return this;
+        }
 
         /** Keep the data in this LevelDB directory (created if missing) instead of memory. */
         public Launcher dataDir(Path dir) {
@@ -113,6 +123,11 @@ public final class Dynalite implements AutoCloseable {
                     HOST,
                     "--limits",
                     FidelityLayer.Limit.wire(limits)));
+            tableStates.ifPresent(each -> {
+                for (String flag : List.of("--create-table-ms", "--update-table-ms", "--delete-table-ms")) {
+                    command.addAll(List.of(flag, String.valueOf(each.toMillis())));
+                }
+            });
             if (dataDir.isPresent()) {
                 try {
                     Files.createDirectories(dataDir.get());

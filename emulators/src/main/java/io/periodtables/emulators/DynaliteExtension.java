@@ -1,6 +1,8 @@
 package io.periodtables.emulators;
 
 import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -10,10 +12,13 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
- * One {@link Dynalite} per test JVM, every limit of its fidelity layer enforced, shared by every test class that registers this extension, with
+ * One {@link Dynalite} per test JVM, started as {@code dynalite.js} is with no flag (every limit
+ * of its fidelity layer enforced, tables taking 500 ms to change state), shared by every test class that registers this extension, with
  * tables isolated per test: the tables a test method creates are deleted after it, those a class
  * creates in {@code @BeforeAll} after the class. Starting the emulator once instead of once per
  * class saves seconds per class; a test that stopped the listener (an outage) finds it restarted,
@@ -28,6 +33,9 @@ public final class DynaliteExtension
 
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(DynaliteExtension.class);
+
+    private static final Duration CLEANUP_BOUND = Duration.ofSeconds(60);
+    private static final Duration POLL = Duration.ofMillis(50);
 
     private Dynalite local;
     private DynamoDbClient client;
@@ -82,20 +90,72 @@ public final class DynaliteExtension
         return checkStarted(client);
     }
 
+    /**
+     * Waits until each table is ACTIVE, as code against DynamoDB must after CreateTable or
+     * UpdateTable (the layer keeps them CREATING / UPDATING for a while); for set-up in tests.
+     */
+    public void awaitActive(String... tables) {
+        long deadline = System.nanoTime() + CLEANUP_BOUND.toNanos();
+        for (String table : tables) {
+            while (client().describeTable(b -> b.tableName(table)).table().tableStatus() != TableStatus.ACTIVE) {
+                pause(deadline, table + " never became ACTIVE");
+            }
+        }
+    }
+
     private Set<String> tables() {
         Set<String> names = new HashSet<>();
         client.listTablesPaginator().tableNames().forEach(names::add);
         return names;
     }
 
+    /**
+     * Deletes the tables created since {@code keep} was read, as DynamoDB lets it: a table that
+     * is still CREATING or UPDATING first becomes ACTIVE, and the next test starts once they are
+     * gone (a table keeps its name while DELETING).
+     */
     private void deleteAllBut(Set<String> keep) {
         List<String> created = tables().stream().filter(t -> !keep.contains(t)).toList();
+        if (created.isEmpty()) {
+            return;
+        }
+        local.layer().startClock(); // a stopped clock would hold a CREATING table for ever
+        long deadline = System.nanoTime() + CLEANUP_BOUND.toNanos();
+        List<String> deleting = new ArrayList<>();
         for (String table : created) {
-            try {
-                client.deleteTable(b -> b.tableName(table));
-            } catch (ResourceNotFoundException gone) {
-                // deleted by the test itself meanwhile
+            while (true) {
+                try {
+                    client.deleteTable(b -> b.tableName(table));
+                    deleting.add(table);
+                    break;
+                } catch (ResourceNotFoundException gone) {
+                    break; // deleted by the test itself meanwhile
+                } catch (ResourceInUseException notActiveYet) {
+                    pause(deadline, table + " never became ACTIVE to be deleted");
+                }
             }
+        }
+        for (String table : deleting) {
+            while (true) {
+                try {
+                    client.describeTable(b -> b.tableName(table));
+                    pause(deadline, table + " stayed DELETING");
+                } catch (ResourceNotFoundException gone) {
+                    break;
+                }
+            }
+        }
+    }
+
+    private static void pause(long deadline, String failure) {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(failure + " within " + CLEANUP_BOUND);
+        }
+        try {
+            Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted cleaning up tables", e);
         }
     }
 

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
@@ -24,14 +25,18 @@ import java.util.stream.Collectors;
 public final class FidelityLayer {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A limit of DynamoDB's that the fidelity layer enforces. */
+    /** A limit of DynamoDB's that the fidelity layer enforces; docs/DESIGN.md quotes the documentation of each. */
     public enum Limit {
-        /** Each provisioned table's WCU as a token bucket with burst (UnprocessedItems, ProvisionedThroughputExceeded). */
+        /** A provisioned table's WCU and RCU as token buckets saving up 300 s, starting with one second. */
         THROUGHPUT("throughput"),
-        /** 4 capacity decreases a UTC day, then one an hour, at most 27 (LimitExceededException). */
-        DECREASES("decreases"),
-        /** A new on-demand table writes 4,000 units/s until warmed (WarmThroughput), at most its OnDemandThroughput. */
+        /** An on-demand table serves twice its previous peak (new: 4,000 writes / 12,000 reads a second), a peak counting 30 minutes later. */
         ON_DEMAND("on-demand"),
+        /** One partition key value serves at most 1,000 write or 3,000 read units a second. */
+        PARTITIONS("partitions"),
+        /** 4 capacity decreases a UTC day, then one more when none was in the past hour, at most 27 (LimitExceededException). */
+        DECREASES("decreases"),
+        /** Provisioned to on-demand 4 times in a rolling 24 h; 2 table class changes in 30 days (LimitExceededException). */
+        SWITCHES("switches"),
         /** The account's table quota (2,500 by default). */
         TABLES("tables");
 
@@ -68,19 +73,31 @@ public final class FidelityLayer {
         control("{\"burstSeconds\":" + burst.toMillis() / 1000.0 + "}");
     }
 
+    /**
+     * How long a table stays CREATING, UPDATING or DELETING on the layer's clock (default 500 ms
+     * each; zero: at once). A test that shortens it says why next to the call.
+     */
+    public void tableStates(Duration each) {
+        control("{\"transitionMs\":" + each.toMillis() + "}");
+    }
+
     /** The account's table quota (default 2,500). */
     public void maxTables(int tables) {
         control("{\"maxTables\":" + tables + "}");
     }
 
-    /** Moves the layer's clock ahead (the decrease quota's hour and UTC day, TTL's hour, token refills). */
+    /**
+     * Moves the layer's clock ahead (table states, the quotas' hours and days, TTL's hour, token
+     * refills, on-demand peaks settling after 30 minutes).
+     */
     public void advanceClock(Duration by) {
         control("{\"advanceClockMs\":" + by.toMillis() + "}");
     }
 
     /**
-     * Stops the layer's clock: no token refills, no new second of on-demand traffic, until {@link
-     * #startClock} or {@link #reset}, so a test's rates hold however fast the machine runs it.
+     * Stops the layer's clock: no token refills, no new second of on-demand traffic, no table state
+     * ending, until {@link #startClock} or {@link #reset}, so a test's rates hold however fast the
+     * machine runs it; move it with {@link #advanceClock}.
      */
     public void stopClock() {
         control("{\"stopClock\":true}");
@@ -91,13 +108,18 @@ public final class FidelityLayer {
         control("{\"stopClock\":false}");
     }
 
+    /** The layer's clock now (this machine's, moved ahead, or where it was stopped). */
+    public Instant now() {
+        return Instant.ofEpochMilli(state().get("now").asLong());
+    }
+
     /** How far {@link #advanceClock} has moved the layer's clock ahead of this machine's. */
     public Duration clockOffset() {
         return Duration.ofMillis(state().get("clockOffsetMs").asLong());
     }
 
     /**
-     * Back to the limits, burst and table quota it was started with; counters to zero; a stopped
+     * Back to the limits, burst, table states and table quota it was started with; counters to zero; a stopped
      * clock runs again (an advanced one stays ahead).
      */
     public void reset() {
@@ -115,8 +137,11 @@ public final class FidelityLayer {
 
     /**
      * What the layer refused so far: {@code throttledWrites} (writes held back or failed for
-     * throughput), {@code throttledCalls}, {@code refusedDecreases}, {@code refusedTables},
-     * {@code refusedTtlChanges}, {@code refusedBatches}, {@code refusedItems}, {@code refusedWhileBusy}.
+     * throughput), {@code throttledReads}, {@code throttledCalls}, {@code throttledByPartition}
+     * (writes a hot partition key held back), {@code refusedDecreases}, {@code refusedSwitches},
+     * {@code refusedTables}, {@code refusedTtlChanges}, {@code refusedBatches}, {@code refusedItems},
+     * {@code refusedWhileBusy} (changes of a table not ACTIVE), {@code notYetActive} (item calls
+     * on a CREATING table).
      */
     public long refused(String counter) {
         JsonNode value = state().get("counters").get(counter);

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.function.LongPredicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * Reads rollups and the latest table back, and computes what they must hold from the items of
@@ -38,19 +39,23 @@ public final class RollupCheck {
             if (ref.isEmpty() || ref.get().kind() != TableNaming.TableRef.Kind.ROLLUPS) {
                 continue;
             }
-            client.scanPaginator(b -> b.tableName(table).consistentRead(true))
-                    .items()
-                    .forEach(item -> {
-                        Rollups.Bucket bucket = Rollups.Bucket.of(item);
-                        Period period = ref.get().period();
-                        if (!ended.test(Rollups.bucketEnd(period, bucket.grain(), bucket.startMillis()))) {
-                            return;
-                        }
-                        buckets.put(
-                                ref.get().period().label() + " " + bucket.device() + " "
-                                        + item.get("sk").s(),
-                                describe(bucket.readings(), bucket.fields()));
-                    });
+            try {
+                client.scanPaginator(b -> b.tableName(table).consistentRead(true))
+                        .items()
+                        .forEach(item -> {
+                            Rollups.Bucket bucket = Rollups.Bucket.of(item);
+                            Period period = ref.get().period();
+                            if (!ended.test(Rollups.bucketEnd(period, bucket.grain(), bucket.startMillis()))) {
+                                return;
+                            }
+                            buckets.put(
+                                    ref.get().period().label() + " " + bucket.device() + " "
+                                            + item.get("sk").s(),
+                                    describe(bucket.readings(), bucket.fields()));
+                        });
+            } catch (ResourceNotFoundException creating) {
+                // listed but still CREATING (DynamoDB answers its items "not found"): no buckets yet
+            }
         }
         return buckets;
     }

@@ -32,8 +32,8 @@ import java.util.stream.Collectors;
  * source, lets the pipeline drain, takes a savepoint under {@code .flink-local/savepoints} and
  * prints the summary. The embedded DynamoDB ({@link Dynalite}) keeps the tables in LevelDB files in
  * {@link Dynalite#LOCAL_RUN_DATA} (as fast as in memory on the demo), so that a run resumed from
- * its savepoint finds its tables; a run without {@code --from-savepoint} starts with empty ones. {@code --dynamodb.limits} turns
- * on the DynamoDB limits its fidelity layer enforces (off by default in the demo). On a terminal,
+ * its savepoint finds its tables; a run without {@code --from-savepoint} starts with empty ones. Its fidelity layer enforces
+ * DynamoDB's limits as in every test ({@code --dynamodb.limits off} or a list turns some off). On a terminal,
  * the emulator keeps serving after the summary until Enter or Ctrl-C, so the printed
  * {@code query} command works.
  *
@@ -160,7 +160,7 @@ public final class LocalRunner {
         Dynalite dynamoDb = launcher.start();
         System.out.println("dynalite (pid " + dynamoDb.pid() + ") at " + dynamoDb.endpoint()
                 + ", data in " + data + "; DynamoDB limits enforced: "
-                + (limits.isEmpty() ? "none (--dynamodb.limits all turns them on)" : String.join(", ", limits)));
+                + (limits.isEmpty() ? "none (--dynamodb.limits off)" : String.join(", ", limits)));
         return dynamoDb;
     }
 

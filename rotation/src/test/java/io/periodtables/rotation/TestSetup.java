@@ -17,6 +17,7 @@ import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /** Configurations, settings and small waits the rotation tests share. */
 public final class TestSetup {
@@ -67,6 +68,16 @@ public final class TestSetup {
     public static TableDescription describe(Dynalite local, String table) {
         try (DynamoDbClient client = local.syncClient()) {
             return client.describeTable(b -> b.tableName(table)).table();
+        }
+    }
+
+    /**
+     * Waits until the table is ACTIVE on DynamoDB's clock, for a test whose own clock jumps ahead
+     * of it (the layer keeps a table UPDATING for 500 ms of real time after a change).
+     */
+    public static void awaitActive(Dynalite local, String table) throws InterruptedException {
+        if (!eventually(Duration.ofSeconds(30), () -> describe(local, table).tableStatus() == TableStatus.ACTIVE)) {
+            throw new AssertionError(table + " did not become ACTIVE within 30 s");
         }
     }
 

@@ -35,6 +35,7 @@ class OnDemandCeilingITCase {
         DynamoDbClient client = DYNAMODB.client();
         create(client, "ceiling_capped", 5L);
         create(client, "ceiling_none", null);
+        DYNAMODB.awaitActive("ceiling_capped", "ceiling_none"); // no writes while CREATING
         // the sink's client: no SDK retries, so a throttled call comes back as it is
         PeriodTablesConfig config = ConfigLoader.fromMap(
                 Map.of("dynamodb.endpoint", DYNAMODB.endpoint().toString(), "dynamodb.embedded", "false"), true);

@@ -80,9 +80,9 @@ public final class ConfigKeys {
             ConfigValues::bool);
     public static final ConfigKey<Set<String>> DYNAMODB_LIMITS = key(
             "dynamodb.limits",
-            "off",
-            "local run: DynamoDB limits the embedded emulator enforces: `off`, `all`, or"
-                    + " a list of `throughput,decreases,on-demand,tables`",
+            "all",
+            "local run: DynamoDB limits the embedded emulator enforces: `all` (as in every test), `off`, or"
+                    + " a list of `throughput,on-demand,partitions,decreases,switches,tables`",
             ConfigValues::dynamoDbLimits);
 
     static {

@@ -34,7 +34,8 @@ public final class ConfigValues {
     }
 
     /** The DynamoDB limits a local emulator enforces: {@code off}, {@code all} or a list of {@link #DYNAMODB_LIMITS}. */
-    static final List<String> DYNAMODB_LIMITS = List.of("throughput", "decreases", "on-demand", "tables");
+    static final List<String> DYNAMODB_LIMITS =
+            List.of("throughput", "on-demand", "partitions", "decreases", "switches", "tables");
 
     static Set<String> dynamoDbLimits(String s) {
         String text = s.trim().toLowerCase(Locale.ROOT);

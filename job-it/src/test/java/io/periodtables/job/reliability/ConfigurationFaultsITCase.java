@@ -32,6 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -155,6 +156,10 @@ class ConfigurationFaultsITCase {
                     .billingMode(BillingMode.PAY_PER_REQUEST)
                     .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
                     .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
+            client.waiter() // DynamoDB answers items of a CREATING table "not found"
+                    .waitUntilTableExists(
+                            b -> b.tableName(foreign),
+                            o -> o.backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofMillis(50))));
             client.putItem(b -> b.tableName(foreign).item(theirItem));
         }
 

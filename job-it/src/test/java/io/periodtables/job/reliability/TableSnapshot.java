@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * Every item of every table of one prefix (period, late and rejected tables, as
@@ -41,15 +42,19 @@ final class TableSnapshot {
                 lateTables.add(table);
             }
             String filedAs = late ? ExpectedTables.LATE : table;
-            client.scanPaginator(b -> b.tableName(table).consistentRead(true))
-                    .items()
-                    .forEach(item -> {
-                        ItemRef ref = new ItemRef(
-                                filedAs, item.get("pk").s(), item.get("sk").s());
-                        if (items.put(ref, Attributes.canonical(item)) != null) {
-                            throw new AssertionError(ref + " is in two late tables: " + lateTables);
-                        }
-                    });
+            try {
+                client.scanPaginator(b -> b.tableName(table).consistentRead(true))
+                        .items()
+                        .forEach(item -> {
+                            ItemRef ref = new ItemRef(
+                                    filedAs, item.get("pk").s(), item.get("sk").s());
+                            if (items.put(ref, Attributes.canonical(item)) != null) {
+                                throw new AssertionError(ref + " is in two late tables: " + lateTables);
+                            }
+                        });
+            } catch (ResourceNotFoundException creating) {
+                // listed but still CREATING (DynamoDB answers its items "not found"): no items yet
+            }
         }
         return new TableSnapshot(items, tables, lateTables);
     }

@@ -105,5 +105,6 @@ class CostCommandITCase {
                 b.provisionedThroughput(p -> p.writeCapacityUnits(wcu).readCapacityUnits(rcu));
             }
         });
+        DYNAMODB.awaitActive(table); // DynamoDB answers item calls on a CREATING table "not found"
     }
 }

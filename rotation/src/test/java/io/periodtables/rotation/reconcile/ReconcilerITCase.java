@@ -259,6 +259,7 @@ class ReconcilerITCase {
                                 .provisionedThroughput(
                                         p -> p.writeCapacityUnits(write).readCapacityUnits(300L)))
                         .join();
+                TestSetup.awaitActive(local, closed); // DynamoDB refuses an UpdateTable while UPDATING
             }
             CallLog.reset();
 
@@ -288,6 +289,7 @@ class ReconcilerITCase {
             assertThat(RotationTestBed.capacities(List.of(closed))).containsExactly(OLDER);
 
             rotation.manager.raiseToOpenTier(closed).join(); // what the sink's handler does when throttled
+            TestSetup.awaitActive(local, closed); // 16 minutes pass below by the rotation's clock only
             rotation.tick();
             assertThat(RotationTestBed.capacities(List.of(closed)))
                     .as("raised less than rotation.lead ago")
