@@ -92,7 +92,7 @@ class RollupsITCase {
         PeriodTablesConfig without = ReliabilityRun.config(DYNAMODB.emulator().endpoint(), "roll_add");
         ReliabilityRun before = ReliabilityRun.of(without, Fleet.standard());
         TestSource.Hooks slow = new TestSource.Hooks();
-        slow.rate = RateLimiterStrategy.perSecond(40);
+        slow.rate = RateLimiterStrategy.perSecond(15);
         JobClient first = ArchiveCheck.submit(before, slow, null);
         String savepoint;
         try {
