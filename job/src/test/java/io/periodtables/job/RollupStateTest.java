@@ -40,7 +40,7 @@ class RollupStateTest {
     private static final Instant DAY = Instant.parse("2025-06-01T00:00:00Z");
 
     private final PeriodTablesConfig config = ConfigLoader.fromMap(
-            Map.of("tables.period", "P1D", "rollups.every", "PT1H"), false); // rollups.exact-within: PT15M
+            Map.of("tables.period", "P1D", "rollups.every", "PT1H", "rollups.exact-within", "PT15M"), false);
 
     @Test
     void stateOfADeviceStaysFlatWhileItsDailyPeriodFillsAndGoesWhenItCloses() throws Exception {

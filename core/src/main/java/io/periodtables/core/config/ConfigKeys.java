@@ -173,7 +173,7 @@ public final class ConfigKeys {
             Rollups::parseFields);
     public static final ConfigKey<Duration> ROLLUPS_EXACT_WITHIN = key(
             "rollups.exact-within",
-            "PT15M",
+            "PT1H",
             "rollups count an input duplicate once when its event time is within this of the device's newest"
                     + " reading; an older one is counted again (`rollupUnchecked`). Bounds the sort keys kept per"
                     + " device to this much event time",
