@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -139,6 +140,32 @@ class QueryCliTest {
         } finally {
             System.clearProperty(CliOptions.CWD_PROPERTY);
         }
+    }
+
+    /** What the plan recommends is what --emit-config emits: billing and the closed tables' class. */
+    @Test
+    void planRecommendsOneConfigurationAndEmitsExactlyIt() throws Exception {
+        assertThat(run(
+                        "plan",
+                        "--events-per-second",
+                        "10000",
+                        "--peak-to-mean",
+                        "3",
+                        "--item-bytes",
+                        "180",
+                        "--retention",
+                        "P30D",
+                        "--emit-config"))
+                .isZero();
+        List<String> recommended = err().lines()
+                .filter(l -> l.startsWith("recommended") || l.startsWith("cheapest"))
+                .toList();
+        assertThat(recommended).hasSize(1);
+        Properties emitted = new Properties();
+        emitted.load(new StringReader(out()));
+        assertThat(recommended.get(0))
+                .contains("tables.billing=" + emitted.getProperty("tables.billing"))
+                .contains("tables.class.closed=" + emitted.getProperty("tables.class.closed"));
     }
 
     @Test
