@@ -135,10 +135,33 @@ class LocalRunnerITCase {
         assertThat(savepoint.find()).as(first.stdout()).isTrue();
         long firstWritten = LocalRunSummary.parse(first.stdout(), "resumed").written();
 
+        ChildJvm resumed =
+                ChildJvm.start(dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--duration", "PT15S");
+        resumed.waitFor();
+        String out = resumed.stdout();
+        assertThat(resumed.exitCode()).as(out + resumed.stderr()).isZero();
+        assertThat(out).contains("Resuming from ", "Savepoint: file:").doesNotContain("Failure");
+        LocalRunSummary summary = LocalRunSummary.parse(out, "resumed");
+        assertThat(summary.in()).isPositive().isEqualTo(summary.written() + summary.late() + summary.rejected());
+        assertThat(summary.periodTables().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .as("the tables hold both runs' readings")
+                .isEqualTo(firstWritten + summary.written());
+        assertThat(out).contains("Archive " + archive.toUri().toString().replaceAll("/$", ""));
+
+        ChildJvm refused = ChildJvm.start(
+                dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--tables.period", "PT1H");
+        refused.waitFor();
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.stderr().strip())
+                .startsWith("Invalid argument: --tables.period PT1H differs from the run saved with ")
+                .doesNotContain("\n");
+
         // After the run its dynalite is gone: --serve brings the data back where the printed query finds it.
         Matcher query =
-                Pattern.compile("(?m)^One device: ./query/run-query (.+)$").matcher(first.stdout());
-        assertThat(query.find()).as(first.stdout()).isTrue();
+                Pattern.compile("(?m)^One device: ./query/run-query (.+)$").matcher(out);
+        assertThat(query.find()).as(out).isTrue();
         String[] queryArgs = query.group(1)
                 .replace(
                         ".flink-local/run.properties",
@@ -162,29 +185,6 @@ class LocalRunnerITCase {
             serve.process().destroy();
             serve.waitFor();
         }
-
-        ChildJvm refused = ChildJvm.start(
-                dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--tables.period", "PT1H");
-        refused.waitFor();
-        assertThat(refused.exitCode()).isEqualTo(2);
-        assertThat(refused.stderr().strip())
-                .startsWith("Invalid argument: --tables.period PT1H differs from the run saved with ")
-                .doesNotContain("\n");
-
-        ChildJvm resumed =
-                ChildJvm.start(dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--duration", "PT15S");
-        resumed.waitFor();
-        String out = resumed.stdout();
-        assertThat(resumed.exitCode()).as(out + resumed.stderr()).isZero();
-        assertThat(out).contains("Resuming from ", "Savepoint: file:").doesNotContain("Failure");
-        LocalRunSummary summary = LocalRunSummary.parse(out, "resumed");
-        assertThat(summary.in()).isPositive().isEqualTo(summary.written() + summary.late() + summary.rejected());
-        assertThat(summary.periodTables().values().stream()
-                        .mapToLong(Long::longValue)
-                        .sum())
-                .as("the tables hold both runs' readings")
-                .isEqualTo(firstWritten + summary.written());
-        assertThat(out).contains("Archive " + archive.toUri().toString().replaceAll("/$", ""));
     }
 
     @Test
