@@ -135,6 +135,14 @@ final class LocalCluster {
                     stream.stopFeeding(() -> RunCounts.now(fed.naming()).in(), progress::tick);
                 }
                 try {
+                    // A savepoint needs every task running: a restored job may still be deploying.
+                    long bound = System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(2);
+                    while (!allRunning(cluster, job)
+                            && !cluster.getJobStatus(job).get().isGloballyTerminalState()
+                            && System.currentTimeMillis() < bound) {
+                        progress.tick();
+                        Thread.sleep(100);
+                    }
                     savepoint = stopWithSavepoint(cluster, job);
                 } catch (Exception e) {
                     cluster.cancelJob(job).get();
@@ -222,6 +230,16 @@ final class LocalCluster {
             }
         }
         return true;
+    }
+
+    /**
+     * Builds the job's graph without running it, so that a setting the topology checks (such as
+     * {@code archive.path}'s file system) stops the run before anything is deleted or started.
+     *
+     * @throws io.periodtables.core.config.ConfigException naming the key
+     */
+    static void check(PeriodTablesConfig config) {
+        jobGraph(new Configuration(), config, null);
     }
 
     private static JobGraph jobGraph(Configuration flink, PeriodTablesConfig config, String fromSavepoint) {

@@ -4,8 +4,8 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.job.kinesis.KinesisInput;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -36,14 +36,15 @@ final class LocalKinesis implements AutoCloseable {
     }
 
     /**
-     * The arguments that point {@code args} at the local stream: its ARN and {@code TRIM_HORIZON},
-     * before the given ones, so an explicit {@code --kinesis.initial-position} wins.
+     * The settings that point {@code settings} at the local stream: its ARN and {@code TRIM_HORIZON},
+     * under the given ones, so an explicit {@code kinesis.initial-position} wins.
      */
-    static String[] argsFor(List<String> args) {
-        List<String> local = new ArrayList<>(
-                List.of("--kinesis.stream-arn", STREAM_ARN, "--kinesis.initial-position", "TRIM_HORIZON"));
-        local.addAll(args);
-        return local.toArray(new String[0]);
+    static Map<String, String> settingsFor(Map<String, String> settings) {
+        Map<String, String> local = new LinkedHashMap<>();
+        local.put(ConfigKeys.KINESIS_STREAM_ARN.name(), STREAM_ARN);
+        local.put(ConfigKeys.KINESIS_INITIAL_POSITION.name(), "TRIM_HORIZON");
+        local.putAll(settings);
+        return local;
     }
 
     /** Starts kinesalite and creates the stream; returns once the stream is active. */

@@ -11,11 +11,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -28,7 +26,9 @@ import java.util.stream.Collectors;
  *
  * <p>Arguments: the job's {@code --key value} configuration, plus {@code --duration PT30S} for
  * a bounded run (default: until the source ends or Ctrl-C), {@code --from-savepoint PATH} to
- * resume a run. The end of a run, bounded or by Ctrl-C, stops the
+ * resume a run with the settings saved with it ({@link RunSettings}: before a lone {@code --}, the
+ * launcher's demo defaults), {@code --serve} to serve the last run's data ({@link ServeData}).
+ * Every setting is checked before anything is deleted or started. The end of a run, bounded or by Ctrl-C, stops the
  * source, lets the pipeline drain, takes a savepoint under {@code .flink-local/savepoints} and
  * prints the summary. The embedded DynamoDB ({@link Dynalite}) keeps the tables in LevelDB files in
  * {@link Dynalite#LOCAL_RUN_DATA} (as fast as in memory on the demo), so that a run resumed from
@@ -46,50 +46,60 @@ public final class LocalRunner {
     /** Where the local run keeps its savepoints, logs and the embedded DynamoDB's data. */
     static final Path WORK_DIR = Dynalite.LOCAL_RUN_DATA.getParent();
 
+    /** The directory the user ran {@code ./run-local} in (the script runs Java in the repository). */
+    static final String CWD_PROPERTY = "periodtables.local.cwd";
+
     private LocalRunner() {}
 
     public static void main(String[] args) throws Exception {
-        Files.createDirectories(WORK_DIR);
         // The Web UI's log tab and Flink's own start-up check read this; log4j2-local.properties writes it.
         System.setProperty(
                 "log.file",
                 System.getProperty("log.file", WORK_DIR.resolve("flink.log").toString()));
-        Duration duration = null;
-        String fromSavepoint = null;
-        int streamShards = LocalKinesis.DEFAULT_SHARDS;
-        List<String> jobArgs = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--from-savepoint") && i + 1 < args.length) {
-                fromSavepoint = args[++i];
-            } else if (args[i].equals("--stream-shards") && i + 1 < args.length) {
-                streamShards = shards(args[++i]);
-            } else if (args[i].equals("--duration") && i + 1 < args.length) {
-                try {
-                    duration = Duration.parse(args[++i]);
-                } catch (RuntimeException e) {
-                    fail("Invalid argument: --duration = '" + args[i]
-                            + "': expected an ISO-8601 duration such as PT30S");
-                }
-            } else {
-                jobArgs.add(args[i]);
-            }
+        List<String> userArgs = RunSettings.userArgs(args);
+        if (userArgs.contains("--help") || userArgs.contains("-h")) {
+            System.out.println(RunSettings.USAGE);
+            System.exit(0);
         }
+        if (userArgs.contains("--serve")) {
+            try {
+                if (!userArgs.equals(List.of("--serve"))) {
+                    throw new ConfigException("serve", "Invalid argument: --serve takes no other option");
+                }
+                ServeData.serve(StopSignal.install());
+            } catch (ConfigException e) {
+                fail(e.getMessage());
+            }
+            System.exit(0);
+        }
+        RunSettings run = null;
         PeriodTablesConfig config = null;
         boolean localKinesis = false;
+        // Every setting is checked, the topology included, before anything is deleted or started.
         try {
+            run = RunSettings.parse(
+                    args, Path.of(System.getProperty(CWD_PROPERTY, "")).toAbsolutePath());
             try {
-                config = ConfigLoader.load(jobArgs.toArray(new String[0]), Map.of(), true);
+                config = ConfigLoader.fromMap(run.settings, true);
             } catch (ConfigException e) {
                 if (!e.key().equals(ConfigKeys.KINESIS_STREAM_ARN.name())) {
                     throw e;
                 }
                 // --source kinesis without a stream: the run's own kinesalite and stream.
-                config = ConfigLoader.load(LocalKinesis.argsFor(jobArgs), Map.of(), true);
+                config = ConfigLoader.fromMap(LocalKinesis.settingsFor(run.settings), true);
                 localKinesis = true;
                 checkRealTimeFleet(config);
             }
+            LocalCluster.check(config);
         } catch (ConfigException e) {
             fail(e.getMessage());
+        }
+        Files.createDirectories(WORK_DIR);
+        Duration duration = run.duration;
+        String fromSavepoint = run.fromSavepoint;
+        int streamShards = run.streamShards;
+        if (run.origin != null) {
+            System.out.println("Resuming from " + fromSavepoint + " with the settings of " + run.origin);
         }
         StopSignal stop = StopSignal.install();
         LocalCluster.Outcome outcome;
@@ -115,6 +125,9 @@ public final class LocalRunner {
                             stream == null ? null : stream::join,
                             duration,
                             fromSavepoint);
+            if (outcome.savepoint() != null) {
+                run.saveWith(outcome.savepoint());
+            }
             new TableSummary(outcome.config(), dynamoDb != null).print(outcome, System.out);
             if (kinesis != null) {
                 System.out.println(kinesis.join().summary(outcome.config()));
@@ -162,19 +175,6 @@ public final class LocalRunner {
                 + ", data in " + data + "; DynamoDB limits enforced: "
                 + (limits.isEmpty() ? "none (--dynamodb.limits off)" : String.join(", ", limits)));
         return dynamoDb;
-    }
-
-    private static int shards(String text) {
-        try {
-            int shards = Integer.parseInt(text);
-            if (shards >= 1 && shards <= 50) {
-                return shards;
-            }
-        } catch (NumberFormatException e) {
-            // the message below
-        }
-        fail("Invalid argument: --stream-shards = '" + text + "': expected a whole number from 1 to 50");
-        return 0;
     }
 
     /** The Kinesis source holds its watermark at the wall clock: a fed fleet must not run ahead of it. */

@@ -61,7 +61,8 @@ final class TableSummary {
         }
         if (outcome.savepoint() != null) {
             out.println("Savepoint: " + outcome.savepoint());
-            out.println("  resume with ./run-local --from-savepoint " + outcome.savepoint() + " and the same settings");
+            out.println("  resume with ./run-local --from-savepoint " + outcome.savepoint()
+                    + " (its settings are saved with it)");
         }
         TableNaming naming = config.naming();
         List<TableRef> periods = new ArrayList<>();
@@ -71,7 +72,14 @@ final class TableSummary {
                     .tableNames()
                     .subscribe(tables::add)
                     .join();
-            // period, late and rejected tables: the writers, latest and rollups tables hold no readings of their own
+            // period, late and rejected tables hold the readings; the latest and rollups tables are derived from them
+            List<String> derived = tables.stream()
+                    .filter(t -> t.equals(naming.latestTable())
+                            || naming.parse(t)
+                                    .filter(r -> r.kind() == TableRef.Kind.ROLLUPS)
+                                    .isPresent())
+                    .sorted()
+                    .collect(Collectors.toList());
             tables = tables.stream()
                     .filter(t -> naming.parse(t)
                             .filter(r -> r.kind() != TableRef.Kind.ROLLUPS)
@@ -99,6 +107,14 @@ final class TableSummary {
                 out.printf("%-40s %,12d  %-9s %s%n", table, items, tier, capacity);
             }
             out.printf("%-40s %,12d%n", "total", total);
+            if (!derived.isEmpty()) {
+                out.println("derived (not in the total): each device's newest reading, rollup buckets");
+                for (String table : derived) {
+                    TableDescription d =
+                            client.describeTable(b -> b.tableName(table)).join().table();
+                    out.printf("%-40s %,12d  %-9s %s%n", table, countItems(client, table), "", capacity(d));
+                }
+            }
         }
         RunCounts c = outcome.counts();
         out.println();

@@ -42,10 +42,14 @@ record LocalRunSummary(
         return Long.parseLong(text.replace(",", ""));
     }
 
-    /** Items of the period tables (neither late nor rejected), by table. */
+    /** Items of the period tables (neither late nor rejected, nor the derived latest and rollups), by table. */
     Map<String, Long> periodTables() {
         Map<String, Long> periods = new LinkedHashMap<>(items);
-        periods.keySet().removeIf(t -> t.contains("_late_") || t.endsWith("_rejected"));
+        periods.keySet()
+                .removeIf(t -> t.contains("_late_")
+                        || t.endsWith("_rejected")
+                        || t.contains("_rollups_")
+                        || t.endsWith("_latest"));
         return periods;
     }
 

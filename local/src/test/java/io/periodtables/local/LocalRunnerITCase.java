@@ -7,7 +7,11 @@ import static org.awaitility.Awaitility.await;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.ListeningSockets;
 import io.periodtables.job.PeriodTablesJob;
+import io.periodtables.query.cli.QueryCli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,6 +43,148 @@ class LocalRunnerITCase {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.stderr().strip())
                 .isEqualTo("Invalid configuration: tables.shards = '0': expected a whole number from 1 to 100");
+    }
+
+    @Test
+    void helpListsTheOptionsAndAMistypedOneGetsTheNearest(@TempDir Path dir) throws Exception {
+        ChildJvm help = ChildJvm.start(dir, LocalRunner.class, "--help");
+        help.waitFor();
+        assertThat(help.exitCode()).as(help.stdout() + help.stderr()).isZero();
+        assertThat(help.stdout())
+                .startsWith("Usage: ./run-local ")
+                .contains("--duration D", "--from-savepoint PATH", "--stream-shards N", "--serve", "--config FILE");
+
+        ChildJvm typo = ChildJvm.start(dir, LocalRunner.class, "--duraton", "PT5S");
+        typo.waitFor();
+        assertThat(typo.exitCode()).isEqualTo(2);
+        assertThat(typo.stderr().strip())
+                .isEqualTo(
+                        "Unknown option '--duraton' (did you mean '--duration'?); ./run-local --help lists the options");
+        try (var files = Files.walk(dir)) {
+            assertThat(files.filter(Files::isRegularFile))
+                    .as("files the refused start left")
+                    .isEmpty();
+        }
+    }
+
+    /** A setting only the topology checks stops the run before it touches the last run's data. */
+    @Test
+    void badArchivePathStopsBeforeTheLastRunsDataIsDeleted(@TempDir Path dir) throws Exception {
+        Path earlier = dir.resolve(".flink-local/dynamodb/000005.ldb");
+        Files.createDirectories(earlier.getParent());
+        Files.writeString(earlier, "an earlier run's tables");
+        ChildJvm run = ChildJvm.start(dir, LocalRunner.class, "--archive.path", "s4://bucket/x");
+        run.waitFor();
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isEqualTo(2);
+        assertThat(run.stderr().strip())
+                .startsWith("Invalid configuration: archive.path = 's4://bucket/x': Flink has no file system for the "
+                        + "scheme 's4'")
+                .doesNotContain("\n");
+        assertThat(run.stdout()).doesNotContain("dynalite", "Flink Web UI");
+        assertThat(earlier).hasContent("an earlier run's tables");
+    }
+
+    @Test
+    void aMissingSavepointIsOneLineAndNoSummary(@TempDir Path dir) throws Exception {
+        ChildJvm run = ChildJvm.start(dir, LocalRunner.class, "--from-savepoint", "file:/nowhere/savepoint-0");
+        run.waitFor();
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isEqualTo(2);
+        assertThat(run.stderr().strip())
+                .startsWith("Invalid argument: --from-savepoint 'file:/nowhere/savepoint-0': no savepoint there")
+                .doesNotContain("\n");
+        assertThat(run.stdout()).doesNotContain("Savepoint", "table", "dynalite");
+    }
+
+    /**
+     * A resume given only the savepoint runs with the first run's settings (here an archive and a
+     * one-minute period, which its state and tables depend on); one given again must agree.
+     */
+    @Test
+    void resumeTakesTheSettingsSavedWithItsSavepointAndServeAnswersItsQueries(@TempDir Path dir, @TempDir Path archive)
+            throws Exception {
+        ChildJvm first = ChildJvm.start(
+                dir,
+                LocalRunner.class,
+                "--archive.path",
+                archive.toUri().toString(),
+                "--duration",
+                "PT8S",
+                "--tables.period",
+                "PT1M",
+                "--rotation.lead",
+                "PT20S",
+                "--window.allowed-lateness",
+                "PT5S",
+                "--generator.speedup",
+                "20",
+                "--generator.rate",
+                "200",
+                "--generator.devices",
+                "20",
+                "--input.max-future",
+                "P1D",
+                "--checkpoint.interval",
+                "PT5S",
+                "--tables.prefix",
+                "resumed",
+                "--rollups.every",
+                "PT10S");
+        first.waitFor();
+        assertThat(first.exitCode()).as(first.stdout() + first.stderr()).isZero();
+        Matcher savepoint = Pattern.compile("(?m)^Savepoint: (\\S+)$").matcher(first.stdout());
+        assertThat(savepoint.find()).as(first.stdout()).isTrue();
+        long firstWritten = LocalRunSummary.parse(first.stdout(), "resumed").written();
+
+        ChildJvm resumed =
+                ChildJvm.start(dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--duration", "PT15S");
+        resumed.waitFor();
+        String out = resumed.stdout();
+        assertThat(resumed.exitCode()).as(out + resumed.stderr()).isZero();
+        assertThat(out).contains("Resuming from ", "Savepoint: file:").doesNotContain("Failure");
+        LocalRunSummary summary = LocalRunSummary.parse(out, "resumed");
+        assertThat(summary.in()).isPositive().isEqualTo(summary.written() + summary.late() + summary.rejected());
+        assertThat(summary.periodTables().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .as("the tables hold both runs' readings")
+                .isEqualTo(firstWritten + summary.written());
+        assertThat(out).contains("Archive " + archive.toUri().toString().replaceAll("/$", ""));
+
+        ChildJvm refused = ChildJvm.start(
+                dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--tables.period", "PT1H");
+        refused.waitFor();
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.stderr().strip())
+                .startsWith("Invalid argument: --tables.period PT1H differs from the run saved with ")
+                .doesNotContain("\n");
+
+        // After the run its dynalite is gone: --serve brings the data back where the printed query finds it.
+        Matcher query =
+                Pattern.compile("(?m)^One device: ./query/run-query (.+)$").matcher(out);
+        assertThat(query.find()).as(out).isTrue();
+        String[] queryArgs = query.group(1)
+                .replace(
+                        ".flink-local/run.properties",
+                        dir.resolve(".flink-local/run.properties").toString())
+                .replace("--chart device-", "--chart " + dir + "/device-")
+                .split(" ");
+        ChildJvm serve = ChildJvm.start(dir, LocalRunner.class, "--serve");
+        try {
+            serve.awaitOutput("serves the local run's data in .flink-local/dynamodb at http://127.0.0.1:");
+            ByteArrayOutputStream rows = new ByteArrayOutputStream();
+            ByteArrayOutputStream report = new ByteArrayOutputStream();
+            int status = QueryCli.run(
+                    queryArgs,
+                    new PrintStream(rows, true, StandardCharsets.UTF_8),
+                    new PrintStream(report, true, StandardCharsets.UTF_8));
+            assertThat(status).as(report.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(rows.toString(StandardCharsets.UTF_8).lines().count())
+                    .as("a header and readings: %s", rows)
+                    .isGreaterThan(1);
+        } finally {
+            serve.process().destroy();
+            serve.waitFor();
+        }
     }
 
     @Test
@@ -102,6 +248,9 @@ class LocalRunnerITCase {
                         port(out, "dynalite \\(pid \\d+\\) at http://127.0.0.1:"));
         LocalRunSummary summary = LocalRunSummary.parse(out, "localrun");
         assertThat(summary.periodTables()).as(out).isNotEmpty();
+        // the derived tables are listed too, outside the total: 50 devices' newest readings, rollups
+        assertThat(summary.items()).as(out).containsEntry("localrun_latest", 50L);
+        assertThat(summary.items().keySet()).as(out).anyMatch(t -> t.startsWith("localrun_rollups_"));
         summary.assertTotalsMatchTables();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");

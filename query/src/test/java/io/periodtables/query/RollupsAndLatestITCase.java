@@ -399,7 +399,8 @@ class RollupsAndLatestITCase {
         assertThat(run("latest", "--all", "--format", "table")).as(err()).isZero();
         assertThat(lines()).hasSize(7);
         assertThat(lines().get(1))
-                .startsWith("2025-03-10T11:30:00.000Z  r_2025-03-10T1100")
+                .startsWith("2025-03-10T11:30:00.000Z  dev-1 ")
+                .contains(" r_2025-03-10T1100")
                 .contains("  -  ");
         assertThat(err()).contains("6 device(s) from r_latest in 1 request(s)");
     }

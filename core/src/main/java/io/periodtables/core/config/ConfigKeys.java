@@ -116,12 +116,12 @@ public final class ConfigKeys {
     public static final ConfigKey<Duration> ROTATION_LEAD = key(
             "rotation.lead",
             "PT15M",
-            "prebuild the next table this long before the rollover",
+            "prebuild the next table this long before the rollover (default: a quarter of `tables.period` if less)",
             ConfigValues::positiveDuration);
     public static final ConfigKey<Duration> ALLOWED_LATENESS = key(
             "window.allowed-lateness",
             "PT5M",
-            "grace after the rollover for late writes to the old table",
+            "grace after the rollover for late writes to the old table (default: a quarter of `tables.period` if less)",
             ConfigValues::nonNegativeDuration);
     public static final ConfigKey<Integer> WINDOW_FIRE_COUNT = key(
             "window.fire-count",

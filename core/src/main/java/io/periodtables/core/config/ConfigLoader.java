@@ -9,10 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -42,6 +44,14 @@ public final class ConfigLoader {
      * @param local true outside MSF (changes defaults such as {@code dynamodb.embedded})
      */
     public static PeriodTablesConfig load(String[] args, Map<String, Properties> runtimeGroups, boolean local) {
+        return fromMap(settings(args, runtimeGroups), local);
+    }
+
+    /**
+     * The explicitly set values with their precedence applied, not yet validated: {@code --config}
+     * file &lt; runtime property groups &lt; {@code --key value} arguments.
+     */
+    public static Map<String, String> settings(String[] args, Map<String, Properties> runtimeGroups) {
         Map<String, String> cli = new LinkedHashMap<>();
         String configFile = null;
         for (int i = 0; i < args.length; i++) {
@@ -78,7 +88,7 @@ public final class ConfigLoader {
             merged.put(name, props.getProperty(k));
         }));
         merged.putAll(cli);
-        return fromMap(merged, local);
+        return merged;
     }
 
     /** Validates explicitly set values (defaults fill the rest). */
@@ -97,6 +107,8 @@ public final class ConfigLoader {
             String value = explicit.get(key.name());
             if (value == null && key == ConfigKeys.DYNAMODB_EMBEDDED) {
                 value = String.valueOf(local);
+            } else if (value == null && (key == ConfigKeys.ROTATION_LEAD || key == ConfigKeys.ALLOWED_LATENESS)) {
+                value = quarterOfPeriodAtMost(key, explicit);
             } else if (value == null && key == TableKeys.CAPACITY_AUTOSCALING) {
                 continue; // decided from billing and endpoints: PeriodTablesConfig.autoscaling()
             } else if (value == null) {
@@ -111,6 +123,18 @@ public final class ConfigLoader {
         PeriodTablesConfig config = new PeriodTablesConfig(text, values, local);
         checkRules(config);
         return config;
+    }
+
+    /**
+     * The default of a duration that must be shorter than the period: the key's own, or a quarter
+     * of a shorter period ({@code tables.period PT15M} alone starts).
+     */
+    private static String quarterOfPeriodAtMost(ConfigKey<?> key, Map<String, String> explicit) {
+        Duration fallback = Duration.parse(key.defaultValue());
+        String period = explicit.getOrDefault(TableKeys.TABLES_PERIOD.name(), TableKeys.TABLES_PERIOD.defaultValue());
+        Duration quarter =
+                TableKeys.TABLES_PERIOD.parse(period).minimumDuration().dividedBy(4);
+        return (quarter.compareTo(fallback) < 0 ? quarter : fallback).toString();
     }
 
     private static void checkRules(PeriodTablesConfig c) {
@@ -202,16 +226,23 @@ public final class ConfigLoader {
     }
 
     private static String suggestion(String name) {
+        return nearest(name, ConfigKeys.all().stream().map(ConfigKey::name).toList())
+                .map(best -> " (did you mean '" + best + "'?)")
+                .orElse("");
+    }
+
+    /** The candidate nearest to a mistyped {@code name} (at most 3 edits away), for a "did you mean". */
+    public static Optional<String> nearest(String name, Collection<String> candidates) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
-        for (ConfigKey<?> key : ConfigKeys.all()) {
-            int d = distance(name, key.name());
+        for (String candidate : candidates) {
+            int d = distance(name, candidate);
             if (d < bestDistance) {
                 bestDistance = d;
-                best = key.name();
+                best = candidate;
             }
         }
-        return bestDistance <= 3 ? " (did you mean '" + best + "'?)" : "";
+        return bestDistance <= 3 ? Optional.of(best) : Optional.empty();
     }
 
     private static int distance(String a, String b) {

@@ -133,6 +133,20 @@ class ConfigLoaderTest {
                 .isEqualTo(Duration.ofMinutes(5));
     }
 
+    /** The defaults of the keys that must be shorter than the period follow a short period. */
+    @Test
+    void aShortPeriodAloneStartsWithLeadAndLatenessAQuarterOfIt() {
+        PeriodTablesConfig quarterHour = load("--tables.period", "PT15M");
+        assertThat(quarterHour.get(ConfigKeys.ROTATION_LEAD)).isEqualTo(Duration.parse("PT3M45S"));
+        assertThat(quarterHour.get(ConfigKeys.ALLOWED_LATENESS)).isEqualTo(Duration.parse("PT3M45S"));
+        PeriodTablesConfig minute = load("--tables.period", "PT1M");
+        assertThat(minute.get(ConfigKeys.ROTATION_LEAD)).isEqualTo(Duration.ofSeconds(15));
+        assertThat(minute.get(ConfigKeys.ALLOWED_LATENESS)).isEqualTo(Duration.ofSeconds(15));
+        PeriodTablesConfig hour = load("--tables.period", "PT1H");
+        assertThat(hour.get(ConfigKeys.ROTATION_LEAD)).isEqualTo(Duration.ofMinutes(15));
+        assertThat(hour.get(ConfigKeys.ALLOWED_LATENESS)).isEqualTo(Duration.ofMinutes(5));
+    }
+
     @Test
     void allowedLatenessMustBeShorterThanThePeriod() {
         assertThatThrownBy(() ->

@@ -1,8 +1,17 @@
 package io.periodtables.query.cli;
 
+import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.query.QueryFailedException;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -29,7 +38,57 @@ public final class CliOptions {
      * validated by {@link ConfigLoader}.
      */
     static PeriodTablesConfig configuration(List<String> unmatched) {
-        return ConfigLoader.load(unmatched.toArray(String[]::new), Map.of(), true);
+        String[] args = unmatched.toArray(String[]::new);
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config") && i + 1 < args.length) {
+                args[i + 1] = where(args[i + 1]).toString();
+            } else if (args[i].startsWith("--config=")) {
+                args[i] = "--config=" + where(args[i].substring("--config=".length()));
+            }
+        }
+        return ConfigLoader.load(args, Map.of(), true);
+    }
+
+    /** The directory the user ran {@code ./query/run-query} in (the script runs Java elsewhere). */
+    static final String CWD_PROPERTY = "periodtables.query.cwd";
+
+    /** A path the user gave, resolved where the user stands. */
+    static Path where(String text) {
+        return Path.of(System.getProperty(CWD_PROPERTY, "")).resolve(text);
+    }
+
+    /**
+     * The job's configuration, as {@link #configuration}, for a command that reads DynamoDB: an
+     * endpoint override that takes no connection stops the command before it prints anything,
+     * naming the endpoint and what to do (AWS itself, without an override, is not checked here).
+     */
+    static PeriodTablesConfig dynamoDbConfiguration(List<String> unmatched) {
+        PeriodTablesConfig config = configuration(unmatched);
+        config.dynamoDbEndpoint().ifPresent(endpoint -> {
+            int port = endpoint.getPort() >= 0 ? endpoint.getPort() : "https".equals(endpoint.getScheme()) ? 443 : 80;
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(endpoint.getHost(), port), 2_000);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new QueryFailedException(
+                        "DynamoDB at " + endpoint + " does not answer (" + e.getMessage() + "): "
+                                + whatToDo(config, endpoint),
+                        e);
+            }
+        });
+        return config;
+    }
+
+    private static String whatToDo(PeriodTablesConfig config, URI endpoint) {
+        boolean loopback;
+        try {
+            loopback = InetAddress.getByName(endpoint.getHost()).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            loopback = false;
+        }
+        return loopback && config.get(ConfigKeys.DYNAMODB_EMBEDDED)
+                ? "a local run's dynalite ends with the run; ./run-local --serve serves its data again and points"
+                        + " .flink-local/run.properties at it"
+                : "start it, or give the endpoint that serves the tables with --dynamodb.endpoint";
     }
 
     /** A number >= 0; {@code _} and {@code ,} may group digits. */

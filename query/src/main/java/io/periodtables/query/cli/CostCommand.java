@@ -45,7 +45,7 @@ public final class CostCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PeriodTablesConfig config = CliOptions.configuration(configuration);
+        PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
         TableNaming naming = config.naming();
         List<TableCost> tables = new ArrayList<>();
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(4)) {

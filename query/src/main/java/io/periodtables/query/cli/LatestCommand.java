@@ -56,7 +56,7 @@ public final class LatestCommand extends ReadCommands.ReadCommand {
 
     @Override
     public Integer call() {
-        PeriodTablesConfig config = CliOptions.configuration(configuration);
+        PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
         if (n == null && chart != null) {
             throw new IllegalArgumentException("--chart draws a device's readings over time: it needs --n");
         }

@@ -152,7 +152,8 @@ public final class PlanCommand implements Callable<Integer> {
         BillingComparison billing = BillingComparison.of(plan, prices, config);
         report.print(PlanReport.renderBilling(billing, plan, config.get(TableKeys.CAPACITY_TARGET_UTILIZATION)));
         if (emitConfig) {
-            streams.out().print(PlanReport.configText(plan, config, billing.recommendsOnDemand()));
+            streams.out()
+                    .print(PlanReport.configText(plan, config, PlanReport.recommend(billing, plan, Prices.usEast1())));
         }
         return 0;
     }

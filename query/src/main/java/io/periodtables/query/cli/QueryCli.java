@@ -1,11 +1,16 @@
 package io.periodtables.query.cli;
 
 import io.periodtables.core.config.ConfigException;
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.query.NotStoredException;
 import io.periodtables.query.QueryFailedException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
 import picocli.AutoComplete.GenerateCompletion;
 import picocli.CommandLine;
@@ -70,6 +75,15 @@ public final class QueryCli implements Runnable {
 
     /** Runs one command, printing to {@code out} and {@code err}; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine cli = commandLine(out, err);
+        int status = cli.execute(args);
+        out.flush();
+        err.flush();
+        return status;
+    }
+
+    /** The command line with its commands, printing to {@code out} and {@code err}. */
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
         CliOptions.Streams streams = new CliOptions.Streams(out, err);
         CommandLine cli = new CommandLine(new QueryCli(), new Factory(streams))
                 .setOut(new PrintWriter(out, true))
@@ -80,21 +94,47 @@ public final class QueryCli implements Runnable {
                         err.println(e.getMessage());
                         return 1;
                     }
+                    if (e instanceof ConfigException c && c.getMessage().startsWith("Unknown configuration key")) {
+                        err.println(unknownOption(c.key(), command));
+                        return 2;
+                    }
                     if (e instanceof ConfigException || e instanceof IllegalArgumentException) {
                         err.println(e.getMessage());
                         return 2;
                     }
                     throw e;
                 });
+        cli.registerConverter(Path.class, CliOptions::where);
         cli.getSubcommands()
                 .get("generate-completion")
                 .getCommandSpec()
                 .usageMessage()
                 .hidden(true);
-        int status = cli.execute(args);
-        out.flush();
-        err.flush();
-        return status;
+        cli.getSubcommands().forEach((name, sub) -> {
+            if (!name.equals("help") && !name.equals("generate-completion")) {
+                sub.getCommandSpec().usageMessage().footer(CONFIGURATION_FOOTER);
+            }
+        });
+        return cli;
+    }
+
+    private static final String CONFIGURATION_FOOTER = "%nAlso the job's configuration, so that the tables are found"
+            + " where the job wrote them: --config FILE.properties (./run-local writes .flink-local/run.properties)"
+            + " and --KEY VALUE for any key of docs/configuration.md, e.g. --tables.prefix readings,"
+            + " --dynamodb.endpoint http://127.0.0.1:8000, --aws.region eu-west-1.";
+
+    /** One line for an option neither the command nor the configuration has, with the nearest of both. */
+    private static String unknownOption(String name, CommandLine command) {
+        List<String> candidates =
+                new ArrayList<>(command.getCommandSpec().optionsMap().keySet());
+        ConfigKeys.all().forEach(k -> candidates.add("--" + k.name()));
+        candidates.add("--config");
+        String given = "--" + name;
+        return "Unknown option '" + given + "'"
+                + ConfigLoader.nearest(given, candidates)
+                        .map(best -> " (did you mean '" + best + "'?)")
+                        .orElse("")
+                + "; ./query/run-query " + command.getCommandName() + " --help lists its options";
     }
 
     /** Creates the commands with the streams they print to. */

@@ -203,7 +203,7 @@ public final class ReadCommands {
 
         @Override
         public Integer call() {
-            PeriodTablesConfig config = CliOptions.configuration(configuration);
+            PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
             Instant start = CliOptions.instant("--from", from, config.calendar().zone());
             Instant end = CliOptions.instant("--to", to, config.calendar().zone());
             if (every != null) {
@@ -255,7 +255,7 @@ public final class ReadCommands {
 
         @Override
         public Integer call() {
-            PeriodTablesConfig config = CliOptions.configuration(configuration);
+            PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
             Instant start = CliOptions.instant("--from", from, config.calendar().zone());
             Instant end = CliOptions.instant("--to", to, config.calendar().zone());
             return printRollups(config, start, end, every);

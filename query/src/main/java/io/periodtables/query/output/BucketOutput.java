@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,8 @@ import java.util.function.Consumer;
  * How the CLI prints rollup buckets, in the formats of {@code --format}: JSON lines (one object
  * per bucket, fields nested), a table for people (one row per bucket and field), or CSV (one row
  * per bucket, six columns per field, printed at the end once every field is known). Per field:
- * count, min, max, avg (sum / count, to 16 significant digits), first, last; numbers as stored.
+ * count, min, max, avg (sum / count, to 16 significant digits; in the table one decimal more than
+ * the field's readings), first, last; numbers as stored.
  */
 public final class BucketOutput {
     private static final JsonFactory JSON_FACTORY = new JsonFactory();
@@ -102,7 +104,9 @@ public final class BucketOutput {
         }
         bucket.fields().forEach((name, stats) -> {
             List<Object> cells = new ArrayList<>(List.of(start(bucket), bucket.readings(), name));
-            cells.addAll(values(stats));
+            List<String> values = new ArrayList<>(values(stats));
+            values.set(STATS.indexOf("avg"), tableAverage(stats));
+            cells.addAll(values);
             out.println(String.format(Locale.ROOT, ROW, cells.toArray()));
         });
     }
@@ -137,6 +141,21 @@ public final class BucketOutput {
                 average(stats),
                 plain(stats.first()),
                 plain(stats.last()));
+    }
+
+    /**
+     * The mean for people: one decimal more than the field's readings have (its min, max, first
+     * and last), so that a column keeps its width; JSON and CSV keep {@link #average}.
+     */
+    static String tableAverage(Rollups.FieldStats stats) {
+        int scale = 1
+                + Math.max(
+                        0,
+                        List.of(stats.min(), stats.max(), stats.first(), stats.last()).stream()
+                                .mapToInt(v -> v.stripTrailingZeros().scale())
+                                .max()
+                                .orElse(0));
+        return plain(stats.average().setScale(scale, RoundingMode.HALF_EVEN));
     }
 
     /** The mean to 16 significant digits, without trailing zeros, never in E notation. */

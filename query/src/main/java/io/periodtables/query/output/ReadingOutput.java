@@ -29,7 +29,10 @@ public enum ReadingOutput {
      * no {@code shard} for a reading from the latest table, no {@code ttl} when the item has none.
      */
     JSON,
-    /** Columns timestamp, table, shard ({@code -} for a reading from the latest table), payload (compact JSON). */
+    /**
+     * Columns timestamp, device, table, shard ({@code -} for a reading from the latest table),
+     * payload (compact JSON).
+     */
     TABLE,
     /** Header {@code timestamp,deviceId,table,shard,sk,ttl,<payload attributes, sorted>}; RFC 4180 quoting. */
     CSV;
@@ -44,15 +47,17 @@ public enum ReadingOutput {
             case TABLE:
                 out.println(String.format(
                         Locale.ROOT,
-                        "%-24s  %-" + tableWidth + "s  %5s  %s",
+                        "%-24s  %-16s  %-" + tableWidth + "s  %5s  %s",
                         "timestamp",
+                        "device",
                         "table",
                         "shard",
                         "payload"));
                 return new Printer(reading -> out.println(String.format(
                         Locale.ROOT,
-                        "%-24s  %-" + tableWidth + "s  %5s  %s",
+                        "%-24s  %-16s  %-" + tableWidth + "s  %5s  %s",
                         WriteSharding.sortKeyInstant(reading.eventTime().toEpochMilli()),
+                        reading.deviceId(),
                         reading.table(),
                         reading.hasShard() ? Integer.toString(reading.shard()) : "-",
                         reading.payloadJson())));

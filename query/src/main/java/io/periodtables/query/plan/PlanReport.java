@@ -102,7 +102,15 @@ public final class PlanReport {
                 in.eventsPerSecond() == 0 ? 1 : in.peakPerSecond() / in.eventsPerSecond(),
                 targetUtilization,
                 plan.currentTables()));
-        costLine(sb, "  fixed tier", b.fixed() + " (tables.capacity.current)", b.fixedCost());
+        double peakWcu = in.peakPerSecond() * plan.wcuPerWrite();
+        costLine(
+                sb,
+                "  fixed tier",
+                b.fixed() + " (tables.capacity.current)"
+                        + (b.fixed().writeUnits() < peakWcu
+                                ? String.format(Locale.ROOT, ", too small: cannot hold the peak of %,.0f WCU", peakWcu)
+                                : ""),
+                b.fixedCost());
         costLine(
                 sb,
                 "  sized",
@@ -113,14 +121,7 @@ public final class PlanReport {
         String breakEven = Double.isInfinite(b.breakEvenPeakToMean())
                 ? "never"
                 : String.format(Locale.ROOT, "above a peak-to-mean ratio of %.2f", b.breakEvenPeakToMean());
-        line(
-                sb,
-                "recommended",
-                "%s; on-demand costs less than sized tables %s",
-                b.recommendsOnDemand()
-                        ? "on-demand (tables.billing=PAY_PER_REQUEST)"
-                        : "provisioned, sized from the observed peak, with auto scaling",
-                breakEven);
+        line(sb, "break-even", "on-demand costs less than sized tables %s", breakEven);
         renderTableClass(sb, b, plan, Prices.usEast1());
         return sb.toString();
     }
@@ -133,44 +134,73 @@ public final class PlanReport {
     static void renderTableClass(StringBuilder sb, BillingComparison b, CapacityPlan plan, Prices prices) {
         double all = plan.currentTables() + plan.previousTables() + plan.olderTables();
         double closedShare = all == 0 ? 0 : (plan.previousTables() + plan.olderTables()) / all;
-        double closedStorage = b.onDemandCost().storage() * closedShare;
-        double hours = CapacityPlanner.HOURS_PER_MONTH;
-        double closedCapacity = hours
-                * (plan.previousTables() * unitsCost(plan.previous(), prices)
-                        + plan.olderTables() * unitsCost(plan.older(), prices));
-        double iaProvisioned = -0.6 * closedStorage + 0.25 * closedCapacity;
-        double iaOnDemand = -0.6 * closedStorage;
         line(
                 sb,
                 "table class",
                 "closed tables (%.1f %% of the data) on Standard-IA: storage 60 %% cheaper, capacity and requests 25 %% dearer",
                 100 * closedShare);
-        double[] totals = {
-            b.followingMeanCost().total(),
-            b.followingMeanCost().total() + iaProvisioned,
-            b.onDemandCost().total(),
-            b.onDemandCost().total() + iaOnDemand
-        };
-        String[] names = {
-            "auto scaling (lower bound), Standard",
-            "auto scaling (lower bound), Standard-IA",
-            "on-demand + prewarm, Standard",
-            "on-demand + prewarm, Standard-IA"
-        };
-        int cheapest = 0;
+        double[] totals = classTotals(b, plan, prices);
         for (int i = 0; i < totals.length; i++) {
-            sb.append(String.format(Locale.ROOT, "  %-42s $%,.2f/month%n", names[i], totals[i]));
+            sb.append(String.format(Locale.ROOT, "  %-42s $%,.2f/month%n", NAMES[i], totals[i]));
+        }
+        Recommendation r = recommend(b, plan, prices);
+        line(
+                sb,
+                "recommended",
+                "%s (tables.billing=%s, tables.class.closed=%s): the cheapest that holds the peak; prewarming is"
+                        + " billed once per table, not included",
+                r.name(),
+                r.billing(),
+                r.closedClass());
+    }
+
+    private static final String[] NAMES = {
+        "auto scaling (lower bound), Standard",
+        "auto scaling (lower bound), Standard-IA",
+        "on-demand + prewarm, Standard",
+        "on-demand + prewarm, Standard-IA"
+    };
+
+    /**
+     * The plan's one recommendation, which {@code --emit-config} emits: the cheapest of auto
+     * scaling and on-demand, each with closed tables on Standard or Standard-IA (each of them holds
+     * the peak, unlike the fixed tier).
+     */
+    public record Recommendation(String name, boolean onDemand, boolean infrequentAccess) {
+        public String billing() {
+            return onDemand ? "PAY_PER_REQUEST" : "PROVISIONED";
+        }
+
+        public String closedClass() {
+            return infrequentAccess ? "STANDARD_INFREQUENT_ACCESS" : "STANDARD";
+        }
+    }
+
+    /** See {@link Recommendation}. */
+    public static Recommendation recommend(BillingComparison b, CapacityPlan plan, Prices prices) {
+        double[] totals = classTotals(b, plan, prices);
+        int cheapest = 0;
+        for (int i = 1; i < totals.length; i++) {
             if (totals[i] < totals[cheapest]) {
                 cheapest = i;
             }
         }
-        line(
-                sb,
-                "cheapest",
-                "of the four: %s (tables.billing=%s, tables.class.closed=%s); prewarming is billed once per table, not included",
-                names[cheapest],
-                cheapest >= 2 ? "PAY_PER_REQUEST" : "PROVISIONED",
-                cheapest % 2 == 1 ? "STANDARD_INFREQUENT_ACCESS" : "STANDARD");
+        return new Recommendation(NAMES[cheapest], cheapest >= 2, cheapest % 2 == 1);
+    }
+
+    private static double[] classTotals(BillingComparison b, CapacityPlan plan, Prices prices) {
+        double all = plan.currentTables() + plan.previousTables() + plan.olderTables();
+        double closedShare = all == 0 ? 0 : (plan.previousTables() + plan.olderTables()) / all;
+        double closedStorage = b.onDemandCost().storage() * closedShare;
+        double closedCapacity = CapacityPlanner.HOURS_PER_MONTH
+                * (plan.previousTables() * unitsCost(plan.previous(), prices)
+                        + plan.olderTables() * unitsCost(plan.older(), prices));
+        return new double[] {
+            b.followingMeanCost().total(),
+            b.followingMeanCost().total() - 0.6 * closedStorage + 0.25 * closedCapacity,
+            b.onDemandCost().total(),
+            b.onDemandCost().total() - 0.6 * closedStorage
+        };
     }
 
     private static double unitsCost(io.periodtables.core.capacity.Capacity capacity, Prices prices) {
@@ -220,6 +250,12 @@ public final class PlanReport {
         config(plan, config, onDemand)
                 .forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
         return sb.toString();
+    }
+
+    /** The recommendation's configuration: {@link #configText} with its billing and closed tables' class. */
+    public static String configText(CapacityPlan plan, PeriodTablesConfig config, Recommendation recommended) {
+        return configText(plan, config, recommended.onDemand()) + TableKeys.TABLES_CLASS_CLOSED.name() + "="
+                + recommended.closedClass() + "\n";
     }
 
     private static void line(StringBuilder sb, String label, String format, Object... args) {

@@ -8,10 +8,14 @@ import io.periodtables.core.config.TableKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -35,6 +39,133 @@ class QueryCliTest {
 
     private String err() {
         return err.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A stopped local run's endpoint: nothing printed but one line naming it and what to do. */
+    @Test
+    void aDynamoDbThatDoesNotAnswerIsNamedBeforeAnythingIsPrinted() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        String endpoint = "http://127.0.0.1:" + port;
+
+        for (String[] command : new String[][] {
+            {"range", "--device", "d1", "--from", "2026-11-22", "--to", "2026-11-23", "--format", "table"},
+            {"rollup", "--device", "d1", "--from", "2026-11-22", "--to", "2026-11-23", "--every", "PT1M"},
+            {"latest", "--all", "--format", "table"},
+            {"cost"}
+        }) {
+            out.reset();
+            err.reset();
+            String[] args = Arrays.copyOf(command, command.length + 2);
+            args[command.length] = "--dynamodb.endpoint";
+            args[command.length + 1] = endpoint;
+
+            assertThat(run(args)).as(command[0]).isEqualTo(1);
+            assertThat(out()).as(command[0]).isEmpty();
+            assertThat(err().strip())
+                    .as(command[0])
+                    .startsWith("DynamoDB at " + endpoint + " does not answer (")
+                    .endsWith("./run-local --serve serves its data again and points .flink-local/run.properties at it")
+                    .doesNotContain("\n");
+        }
+    }
+
+    @Test
+    void everyCommandsHelpNamesItsOptionsAndTheConfiguration() {
+        for (String command : new String[] {"range", "rollup", "latest", "plan", "cost"}) {
+            out.reset();
+            assertThat(run(command, "--help")).as(command).isZero();
+            assertThat(out())
+                    .as(command)
+                    .contains("--help", "--config FILE.properties", "--dynamodb.endpoint http://127.0.0.1:8000");
+        }
+    }
+
+    @Test
+    void theConfigurationPageListsEveryOptionOfEveryCommand() throws Exception {
+        String page = Files.readString(Path.of("..", "docs", "configuration.md"));
+        String start = "<!-- command-options:start (QueryCliTest keeps it in step with the commands) -->\n";
+        String table =
+                page.substring(page.indexOf(start) + start.length(), page.indexOf("<!-- command-options:end -->"));
+        StringBuilder expected = new StringBuilder("| command | options |\n|---|---|\n");
+        QueryCli.commandLine(System.out, System.err).getSubcommands().forEach((name, command) -> {
+            if (!name.equals("help") && !name.equals("generate-completion")) {
+                expected.append("| `").append(name).append("` | ");
+                expected.append(String.join(
+                        ", ",
+                        command.getCommandSpec().options().stream()
+                                .map(o -> "`" + o.longestName() + "`")
+                                .toList()));
+                expected.append(" |\n");
+            }
+        });
+        assertThat(table).isEqualTo(expected.toString());
+    }
+
+    @Test
+    void aMistypedOptionGetsTheNearestOneOfTheCommandOrTheConfiguration() {
+        assertThat(run("range", "--device", "d1", "--from", "2026-11-22", "--to", "2026-11-23", "--fromat", "table"))
+                .isEqualTo(2);
+        assertThat(err().strip())
+                .isEqualTo("Unknown option '--fromat' (did you mean '--format'?); ./query/run-query range --help"
+                        + " lists its options");
+        err.reset();
+        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "100", "--tables.perod", "PT1H"))
+                .isEqualTo(2);
+        assertThat(err().strip()).startsWith("Unknown option '--tables.perod' (did you mean '--tables.period'?)");
+    }
+
+    /** ./query/run-query runs Java in the repository and says where the user stands. */
+    @Test
+    void relativePathsResolveWhereTheUserStands(@TempDir Path here) throws Exception {
+        Files.writeString(
+                here.resolve("reading.json"),
+                "{\"deviceId\":\"d1\",\"timestamp\":\"2026-11-22T13:45:01Z\",\"t\":21.5}");
+        Files.writeString(here.resolve("job.properties"), "tables.prefix=fromfile\n");
+        System.setProperty(CliOptions.CWD_PROPERTY, here.toString());
+        try {
+            assertThat(run(
+                            "plan",
+                            "--events-per-second",
+                            "100",
+                            "--sample",
+                            "reading.json",
+                            "--config",
+                            "job.properties",
+                            "--emit-config"))
+                    .as(err())
+                    .isZero();
+        } finally {
+            System.clearProperty(CliOptions.CWD_PROPERTY);
+        }
+    }
+
+    /** What the plan recommends is what --emit-config emits: billing and the closed tables' class. */
+    @Test
+    void planRecommendsOneConfigurationAndEmitsExactlyIt() throws Exception {
+        assertThat(run(
+                        "plan",
+                        "--events-per-second",
+                        "10000",
+                        "--peak-to-mean",
+                        "3",
+                        "--item-bytes",
+                        "180",
+                        "--retention",
+                        "P30D",
+                        "--emit-config"))
+                .isZero();
+        List<String> recommended = err().lines()
+                .filter(l -> l.startsWith("recommended") || l.startsWith("cheapest"))
+                .toList();
+        assertThat(recommended).hasSize(1);
+        Properties emitted = new Properties();
+        emitted.load(new StringReader(out()));
+        assertThat(recommended.get(0))
+                .contains("tables.billing=" + emitted.getProperty("tables.billing"))
+                .contains("tables.class.closed=" + emitted.getProperty("tables.class.closed"));
     }
 
     @Test
@@ -124,7 +255,7 @@ class QueryCliTest {
         assertThat(err()).contains("Invalid value for option '--format'", "JSON, TABLE, CSV");
 
         assertThat(run("latest", "--device", "d", "--tables.shard", "4")).isEqualTo(2);
-        assertThat(err()).contains("Unknown configuration key 'tables.shard' (did you mean 'tables.shards'?)");
+        assertThat(err()).contains("Unknown option '--tables.shard' (did you mean '--tables.shards'?)");
 
         assertThat(run("plan", "--events-per-second", "600")).isEqualTo(2);
         assertThat(err())

@@ -34,6 +34,18 @@ class BucketOutputTest {
     }
 
     @Test
+    void theTableRoundsTheAverageToOneDecimalMoreThanTheReadings() {
+        assertThat(BucketOutput.tableAverage(stats(3, "19.18", "25.38", "67.33")))
+                .isEqualTo("22.443");
+        assertThat(BucketOutput.tableAverage(stats(2, "10", "50", "6E+1"))).isEqualTo("30.0");
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        BucketOutput.printer(ReadingOutput.TABLE, new PrintStream(text, true, StandardCharsets.UTF_8), "dev-1")
+                .accept(new Rollups.Bucket(
+                        "dev-1", Duration.ofMinutes(1), START, 3, Map.of("temp", stats(3, "19.18", "25.38", "67.33"))));
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains(" 22.443 ").doesNotContain("22.44333");
+    }
+
+    @Test
     void jsonNestsTheFieldsAndWritesNumbersAsNumbers() {
         Rollups.Bucket bucket = new Rollups.Bucket(
                 "dev-1", Duration.ofHours(1), START, 3, Map.of("temp", stats(3, "1E+1", "12", "33")));

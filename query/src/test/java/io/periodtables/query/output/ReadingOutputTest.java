@@ -59,7 +59,7 @@ class ReadingOutputTest {
     }
 
     @Test
-    void tableFormatAlignsColumnsUnderAHeader() {
+    void tableFormatAlignsColumnsUnderAHeaderAndNamesTheDevice() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
@@ -67,8 +67,8 @@ class ReadingOutputTest {
 
         assertThat(bytes.toString(StandardCharsets.UTF_8).lines())
                 .containsExactly(
-                        "timestamp                 table           shard  payload",
-                        "2026-11-22T13:45:01.000Z  r_2026-11-22        3  {\"pos\":{\"x\":1},\"tags\":[\"a\",null],\"temp\":21.50}");
+                        "timestamp                 device            table           shard  payload",
+                        "2026-11-22T13:45:01.000Z  dev-1             r_2026-11-22        3  {\"pos\":{\"x\":1},\"tags\":[\"a\",null],\"temp\":21.50}");
     }
 
     @Test

@@ -41,7 +41,7 @@ class PlanReportTest {
     }
 
     @Test
-    void billingAndTableClassAreComparedFourWaysAndTheCheapestNamed() {
+    void billingAndTableClassAreComparedFourWaysAndTheOneRecommendationIsTheCheapestThatHoldsThePeak() {
         PlanInput input = new PlanInput(10_000, 30_000, 30_000, 180, Duration.ofDays(30));
         CapacityPlan plan = CapacityPlanner.plan(input, Prices.usEast1(), defaults);
         BillingComparison billing = BillingComparison.of(plan, Prices.usEast1(), defaults);
@@ -60,8 +60,11 @@ class PlanReportTest {
                 .contains(String.format(java.util.Locale.ROOT, "auto scaling (lower bound), Standard-IA    $%,.2f", ia))
                 .contains("on-demand + prewarm, Standard ")
                 .contains("on-demand + prewarm, Standard-IA ")
-                .contains("cheapest        of the four: auto scaling (lower bound), Standard-IA")
-                .contains("tables.class.closed=STANDARD_INFREQUENT_ACCESS");
+                .contains("recommended     auto scaling (lower bound), Standard-IA (tables.billing=PROVISIONED,"
+                        + " tables.class.closed=STANDARD_INFREQUENT_ACCESS): the cheapest that holds the peak")
+                .contains("1000/300 (tables.capacity.current), too small: cannot hold the peak of 30,000 WCU");
+        assertThat(text.lines().filter(l -> l.startsWith("recommended") || l.startsWith("cheapest")))
+                .hasSize(1);
         assertThat(ia).isLessThan(standard);
     }
 
