@@ -80,6 +80,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     private transient MapState<Long, RollupAggregate> buckets;
     private transient MapState<String, Boolean> seen;
+    /** Buckets refined after the watermark passed their end, for the next catch-up (a few at most). */
+    private transient MapState<Long, Boolean> refined;
     /** The event time of the device's newest reading: sort keys are kept within exactWithin of it. */
     private transient ValueState<Long> newest;
 
@@ -109,6 +111,9 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         seen = getRuntimeContext()
                 .getMapState(
                         new MapStateDescriptor<>("rollup-seen", StringSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        refined = getRuntimeContext()
+                .getMapState(new MapStateDescriptor<>(
+                        "rollup-refined", LongSerializer.INSTANCE, BooleanSerializer.INSTANCE));
         newest = getRuntimeContext().getState(new ValueStateDescriptor<>("rollup-newest", LongSerializer.INSTANCE));
         MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
         readings = metrics.counter(UserMetrics.ROLLUP_READINGS);
@@ -163,6 +168,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
                 // The watermark has passed the bucket's end (the windows emit in small batches, after
                 // it), and no further watermark comes while the input pauses: a processing-time timer
                 // writes the refined bucket too.
+                refined.put(key, Boolean.TRUE);
                 long now = ctx.timerService().currentProcessingTime();
                 ctx.timerService().registerProcessingTimeTimer(now - now % CATCH_UP_MILLIS + CATCH_UP_MILLIS);
             }
@@ -243,17 +249,16 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     /** Writes every changed bucket of {@code device} whose end the watermark has passed. */
     private void catchUp(String device, long watermark, Collector<SinkRecord> out) throws Exception {
-        List<Long> ended = new ArrayList<>();
-        for (Long key : buckets.keys()) {
+        // only the buckets refined after their end since the last catch-up: never a scan of them all
+        List<Long> keys = new ArrayList<>();
+        refined.keys().forEach(keys::add);
+        refined.clear();
+        for (long key : keys) {
             long start = key / Rollups.MAX_GRAINS;
             Duration grain = rollups.grains().get((int) (key % Rollups.MAX_GRAINS));
-            if (Rollups.bucketEnd(periodOf(start), grain, start) - 1 <= watermark) {
-                ended.add(key);
+            if (buckets.contains(key) && Rollups.bucketEnd(periodOf(start), grain, start) - 1 <= watermark) {
+                emitIfChanged(device, periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
             }
-        }
-        for (long key : ended) {
-            long start = key / Rollups.MAX_GRAINS;
-            emitIfChanged(device, periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
         }
     }
 
@@ -288,6 +293,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             buckets.remove(key);
         }
         prune(period.endMillis());
+        refined.clear(); // what it held is written above, or of a closed period
         if (buckets.isEmpty()) {
             newest.clear(); // nothing of the device is left open
         }
