@@ -16,7 +16,8 @@ import java.util.Set;
  * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate), and for scale
  * {@code --scale-parts day,week}, {@code --scale-day-devices 10000}, {@code --scale-week-devices 100000},
  * {@code --scale-checkpoint-ms 10000} and {@code --scale-before <samples.tsv>} (another build's
- * {@code bench/target/scale-samples.tsv}, shown beside). Start it with {@code ./bench/run}.
+ * {@code bench/target/scale-samples.tsv}, shown beside) and {@code --scale-from <samples.tsv>} (render an
+ * earlier run's samples instead of running). Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
 
@@ -65,6 +66,7 @@ public final class BenchMain {
         int scaleWeekDevices = 100_000;
         long scaleCheckpointMillis = 10_000;
         Path scaleBefore = null;
+        Path scaleFrom = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
@@ -85,12 +87,14 @@ public final class BenchMain {
                 case "--scale-week-devices" -> scaleWeekDevices = Integer.parseInt(args[i + 1].replace("_", ""));
                 case "--scale-checkpoint-ms" -> scaleCheckpointMillis = Long.parseLong(args[i + 1].replace("_", ""));
                 case "--scale-before" -> scaleBefore = Path.of(args[i + 1]);
+                case "--scale-from" -> scaleFrom = Path.of(args[i + 1]);
                 default ->
-                    throw new IllegalArgumentException("unknown argument " + args[i]
-                            + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
-                            + String.join(",", ALL) + ", --bench-dir, "
-                            + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
-                            + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before");
+                    throw new IllegalArgumentException(
+                            "unknown argument " + args[i]
+                                    + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
+                                    + String.join(",", ALL) + ", --bench-dir, "
+                                    + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
+                                    + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before, --scale-from");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -124,7 +128,8 @@ public final class BenchMain {
                                             scaleDayDevices,
                                             scaleWeekDevices,
                                             scaleCheckpointMillis,
-                                            scaleBefore),
+                                            scaleBefore,
+                                            scaleFrom),
                                     benchDir));
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }

@@ -14,10 +14,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 
@@ -125,7 +126,7 @@ final class CapacityBench {
         Path jfr = benchDir.resolve("target").resolve("capacity-" + what + ".jfr");
         Files.createDirectories(jfr.getParent());
         // default settings (low overhead) with execution samples every 10 ms
-        try (Recording recording = new Recording(Configuration.getConfiguration("default"))) {
+        try (Recording recording = new Recording(jdk.jfr.Configuration.getConfiguration("default"))) {
             recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
             recording.start();
             Run profiled = measure(cluster, what, round, n, graph);
@@ -176,7 +177,16 @@ final class CapacityBench {
             keys.put("rollups.every", Contenders.ROLLUPS_EVERY);
         }
         PeriodTablesConfig config = BenchConfigs.load(keys);
+        // the rollups' state outgrows the JobManager's 5 MB checkpoint limit: checkpoints go to files
+        Configuration job = new Configuration();
+        job.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+        job.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                Path.of(System.getProperty("java.io.tmpdir"), "period-tables-capacity-checkpoints")
+                        .toUri()
+                        .toString());
         return BenchCluster.graphOf(
+                job,
                 Contenders.CHECKPOINT_MILLIS,
                 env -> PeriodTablesTopology.build(env, config, PrebuiltReadings.jsonRecords(config, n)));
     }

@@ -46,9 +46,18 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
  */
 final class ScaleBench {
 
-    /** Parts of the bench and their sizes; {@code before} is the samples file of another build. */
+    /**
+     * Parts of the bench and their sizes; {@code before} is the samples file of another build,
+     * {@code from} one of an earlier run to render instead of running.
+     */
     record Options(
-            String command, List<String> parts, int dayDevices, int weekDevices, long checkpointMillis, Path before) {}
+            String command,
+            List<String> parts,
+            int dayDevices,
+            int weekDevices,
+            long checkpointMillis,
+            Path before,
+            Path from) {}
 
     /** One completed checkpoint: where the input was at its trigger, its sizes and duration. */
     record Sample(String part, long id, long simulatedMillis, long fullBytes, long incrementalBytes, long millis) {
@@ -101,6 +110,9 @@ final class ScaleBench {
 
     static String run(Options options, Path benchDir) throws Exception {
         String load = MachineFacts.loadAverage();
+        if (options.from() != null) {
+            return ScaleReport.markdown(options, fromSamples(options), samples(options.before()), load, benchDir);
+        }
         List<Part> parts = new ArrayList<>();
         Instant today = Instant.now().truncatedTo(ChronoUnit.DAYS);
         try (InstantDynamoDb backend = InstantDynamoDb.start(1);
@@ -145,13 +157,43 @@ final class ScaleBench {
                         .map(Sample::tsv)
                         .toList());
         E2eBench.log("scale samples: " + samples.toAbsolutePath());
-        List<Sample> before = options.before() == null
+        return ScaleReport.markdown(options, parts, samples(options.before()), load, benchDir);
+    }
+
+    private static List<Sample> samples(Path file) throws IOException {
+        return file == null
                 ? List.of()
-                : Files.readAllLines(options.before()).stream()
+                : Files.readAllLines(file).stream()
                         .filter(l -> !l.isBlank())
                         .map(Sample::of)
                         .toList();
-        return ScaleReport.markdown(options, parts, before, load);
+    }
+
+    /**
+     * The parts of an earlier run, from its samples file ({@code --scale-from}): checkpoints only,
+     * no times, CPU or memory (0), to put them beside another build's without running again.
+     */
+    private static List<Part> fromSamples(Options options) throws IOException {
+        List<Sample> all = samples(options.from());
+        List<Part> parts = new ArrayList<>();
+        for (String name : options.parts()) {
+            boolean day = name.equals("day");
+            int devices = day ? options.dayDevices() : options.weekDevices();
+            Duration every = day ? Duration.ofMinutes(1) : Duration.ofHours(1);
+            int periods = day ? 1 : 7;
+            parts.add(new Part(
+                    name,
+                    devices,
+                    devices * (Duration.ofDays(periods).toMillis() / every.toMillis()),
+                    every,
+                    periods,
+                    Double.NaN,
+                    Double.NaN,
+                    0,
+                    0,
+                    all.stream().filter(s -> s.part().equals(name)).toList()));
+        }
+        return parts;
     }
 
     private static Part runPart(

@@ -1,5 +1,8 @@
 package io.periodtables.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -16,7 +19,12 @@ final class ScaleReport {
     private ScaleReport() {}
 
     static String markdown(
-            ScaleBench.Options options, List<ScaleBench.Part> parts, List<ScaleBench.Sample> before, String load) {
+            ScaleBench.Options options,
+            List<ScaleBench.Part> parts,
+            List<ScaleBench.Sample> before,
+            String load,
+            Path benchDir)
+            throws IOException {
         StringBuilder md = new StringBuilder("## 14. Scale on RocksDB: a dense day and a sparse week (issue 39)\n\n");
         md.append(String.format(
                 Locale.ROOT,
@@ -101,12 +109,24 @@ final class ScaleReport {
                 }
                 md.append(" |\n");
             }
+            String svg = "scale-" + p.name() + ".svg";
+            Files.writeString(
+                    benchDir.resolve(svg),
+                    ScaleChart.render(
+                            (day ? "Dense day" : "Sparse week") + ": full checkpoint size per checkpoint",
+                            mine,
+                            theirs,
+                            bucket,
+                            day ? "hour" : "day"));
+            md.append("\n![full checkpoint size over the simulated time](")
+                    .append(svg)
+                    .append(")\n");
         }
         return md.toString();
     }
 
     /** The start of the simulated bucket the first checkpoint falls in (the run's first midnight). */
-    private static long origin(List<ScaleBench.Sample> samples) {
+    static long origin(List<ScaleBench.Sample> samples) {
         long first = samples.stream()
                 .mapToLong(ScaleBench.Sample::simulatedMillis)
                 .min()
