@@ -37,7 +37,7 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
  * Benchmark 14 (issue 39): the production topology on RocksDB with incremental checkpoints,
- * rollups {@code PT1M,PT1H} and the latest table on, daily periods, against {@link InstantDynamoDb},
+ * rollups {@code PT1M,PT1H} ({@code BENCH_ROLLUPS_EVERY}, as for the e2e bench) and the latest table on, daily periods, against {@link InstantDynamoDb},
  * its event time compressed (the unthrottled generator). A dense day (one reading per device per
  * event-minute) and a sparse week (one per device per event-hour): the checkpoints' full and
  * incremental sizes and durations as the simulated time passes, from the checkpoint statistics of
@@ -217,7 +217,7 @@ final class ScaleBench {
                 start,
                 span);
         keys.put("tables.period", "P1D");
-        keys.put("rollups.every", "PT1M,PT1H");
+        keys.put("rollups.every", Contenders.ROLLUPS_EVERY);
         keys.put("latest.enabled", "true");
         PeriodTablesConfig config = BenchConfigs.load(keys);
         FleetGenerator fleet = FleetGenerator.of(config, start);

@@ -29,7 +29,7 @@ final class ScaleReport {
         md.append(String.format(
                 Locale.ROOT,
                 "`%s`: the production topology (parallelism 2, 4 shards, daily periods,"
-                        + " `rollups.every=PT1M,PT1H`, `latest.enabled=true`) on RocksDB"
+                        + " `rollups.every=%s`, `latest.enabled=true`) on RocksDB"
                         + " (`state.backend.type=rocksdb`, `execution.checkpointing.incremental=true`, file"
                         + " checkpoint storage, %s managed memory for the two slots), checkpoints every %,d ms, against the instant backend; the fleet's"
                         + " JSON records generated and parsed in the source, unthrottled (event time compressed)."
@@ -39,6 +39,7 @@ final class ScaleReport {
                         + " trigger. *Per core* = readings ÷ CPU-seconds of the JVM without the instant backend's"
                         + " thread (generation and parsing included).%n%n",
                 options.command(),
+                Contenders.ROLLUPS_EVERY,
                 ScaleBench.MANAGED_MEMORY,
                 options.checkpointMillis(),
                 load));
