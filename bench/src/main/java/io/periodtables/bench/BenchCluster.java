@@ -23,7 +23,13 @@ final class BenchCluster implements AutoCloseable {
     private final MiniCluster cluster;
 
     BenchCluster() throws Exception {
+        this(new Configuration());
+    }
+
+    /** As {@link #BenchCluster()}, with {@code extra} set on the cluster (e.g. its managed memory). */
+    BenchCluster(Configuration extra) throws Exception {
         Configuration flink = LoopbackFlink.configuration("0");
+        flink.addAll(extra);
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "bench");
         flink.setString("metrics.reporter.bench.factory.class", BenchMetrics.Factory.class.getName());
         flink.setString("metrics.reporter.bench.interval", "1 s");

@@ -13,19 +13,40 @@ import java.util.Set;
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
  * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness},
  * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
- * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate). Start it with {@code ./bench/run}.
+ * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate), and for scale
+ * {@code --scale-parts day,week}, {@code --scale-day-devices 10000}, {@code --scale-week-devices 100000},
+ * {@code --scale-checkpoint-ms 10000} and {@code --scale-before <samples.tsv>} (another build's
+ * {@code bench/target/scale-samples.tsv}, shown beside) and {@code --scale-from <samples.tsv>} (render an
+ * earlier run's samples instead of running). Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
 
     static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList(
-            "size", "e2e", "capacity", "rollover", "memory", "recovery", "query", "idle-kinesis", "freshness"));
+            "size",
+            "e2e",
+            "capacity",
+            "rollover",
+            "memory",
+            "recovery",
+            "query",
+            "idle-kinesis",
+            "freshness",
+            "scale"));
 
     static final String QUERY_SECTION = "7-query.md";
     static final String IDLE_KINESIS_SECTION = "8-idle-kinesis.md";
     static final String FRESHNESS_SECTION = "11-freshness.md";
+    static final String SCALE_SECTION = "14-scale.md";
     /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
-    static final Map<String, String> SPLICED =
-            Map.of("query", QUERY_SECTION, "idle-kinesis", IDLE_KINESIS_SECTION, "freshness", FRESHNESS_SECTION);
+    static final Map<String, String> SPLICED = Map.of(
+            "query",
+            QUERY_SECTION,
+            "idle-kinesis",
+            IDLE_KINESIS_SECTION,
+            "freshness",
+            FRESHNESS_SECTION,
+            "scale",
+            SCALE_SECTION);
 
     private BenchMain() {}
 
@@ -40,6 +61,12 @@ public final class BenchMain {
         List<Double> freshnessRates = List.of(1000.0, 5000.0);
         Duration freshnessWarmUp = Duration.ofSeconds(30);
         Duration freshnessPhase = Duration.ofSeconds(45);
+        List<String> scaleParts = List.of("day", "week");
+        int scaleDayDevices = 10_000;
+        int scaleWeekDevices = 100_000;
+        long scaleCheckpointMillis = 10_000;
+        Path scaleBefore = null;
+        Path scaleFrom = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
@@ -55,11 +82,19 @@ public final class BenchMain {
                             .toList();
                 case "--freshness-warm-up" -> freshnessWarmUp = Duration.ofSeconds(Long.parseLong(args[i + 1]));
                 case "--freshness-seconds" -> freshnessPhase = Duration.ofSeconds(Long.parseLong(args[i + 1]));
+                case "--scale-parts" -> scaleParts = Arrays.asList(args[i + 1].split(","));
+                case "--scale-day-devices" -> scaleDayDevices = Integer.parseInt(args[i + 1].replace("_", ""));
+                case "--scale-week-devices" -> scaleWeekDevices = Integer.parseInt(args[i + 1].replace("_", ""));
+                case "--scale-checkpoint-ms" -> scaleCheckpointMillis = Long.parseLong(args[i + 1].replace("_", ""));
+                case "--scale-before" -> scaleBefore = Path.of(args[i + 1]);
+                case "--scale-from" -> scaleFrom = Path.of(args[i + 1]);
                 default ->
-                    throw new IllegalArgumentException("unknown argument " + args[i]
-                            + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
-                            + String.join(",", ALL) + ", --bench-dir, "
-                            + "--freshness-rates, --freshness-warm-up, --freshness-seconds");
+                    throw new IllegalArgumentException(
+                            "unknown argument " + args[i]
+                                    + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
+                                    + String.join(",", ALL) + ", --bench-dir, "
+                                    + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
+                                    + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before, --scale-from");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -83,6 +118,19 @@ public final class BenchMain {
                                     freshnessRates,
                                     freshnessWarmUp,
                                     freshnessPhase)));
+                case "scale" ->
+                    results.writeSection(
+                            SCALE_SECTION,
+                            ScaleBench.run(
+                                    new ScaleBench.Options(
+                                            ("./bench/run " + String.join(" ", args)).trim(),
+                                            scaleParts,
+                                            scaleDayDevices,
+                                            scaleWeekDevices,
+                                            scaleCheckpointMillis,
+                                            scaleBefore,
+                                            scaleFrom),
+                                    benchDir));
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }
         }

@@ -12,17 +12,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
-import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
  * Benchmark 2: the pipeline's own capacity, with DynamoDB replaced by {@link InstantDynamoDb}.
- * The full job (pre-built JSON records → parse → watermarks → period windows → period sink, rotation),
+ * The full job (pre-built JSON records → parse → watermarks → period windows → period sink, latest
+ * writer, rotation), the same with rollups ({@code rollups.every} = {@link Contenders#ROLLUPS_EVERY}),
  * the sink alone (pre-built readings) and, as the ceiling, the SDK alone ({@link RawBatchLoop}, one
  * thread, no Flink) write {@code n} readings; the result is readings per
  * second and readings per CPU-second of the job (the responder's threads subtracted). One extra
@@ -32,7 +35,9 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 final class CapacityBench {
 
     static final int DEVICES = 1000;
-    static final List<String> CONTENDERS = List.of("full-job", "sink-only", "raw-sdk");
+    static final String FULL_JOB = "full-job";
+    static final String ROLLUPS = "full-job-rollups";
+    static final List<String> CONTENDERS = List.of(FULL_JOB, ROLLUPS, "sink-only", "raw-sdk");
 
     private CapacityBench() {}
 
@@ -56,7 +61,7 @@ final class CapacityBench {
         public String toString() {
             return String.format(
                     Locale.ROOT,
-                    "%-9s run %d: %,d readings in %.2f s = %,.0f/s; process CPU %.2f s, of it"
+                    "%-16s run %d: %,d readings in %.2f s = %,.0f/s; process CPU %.2f s, of it"
                             + " instant backend %.2f s, JIT %.2f s; %,.0f readings per job CPU-second, %,.0f without JIT",
                     what,
                     round,
@@ -79,7 +84,7 @@ final class CapacityBench {
         List<Run> runs = new ArrayList<>();
         int warmUpRounds = 0;
         String load = MachineFacts.loadAverage();
-        Path jfr = benchDir.resolve("target").resolve("capacity.jfr");
+        List<Path> profiles = new ArrayList<>();
         Instant start = BenchConfigs.fleetStart(4);
         try (InstantDynamoDb backend = InstantDynamoDb.start(1);
                 BenchCluster cluster = new BenchCluster()) {
@@ -105,21 +110,31 @@ final class CapacityBench {
                     runs.add(r);
                 }
             }
-            if (!contenders.contains("full-job")) {
-                return section(n, rounds, warmUpRounds, runs, load, null);
-            }
-            Files.createDirectories(jfr.getParent());
-            // default settings (low overhead) with execution samples every 10 ms
-            try (Recording recording = new Recording(Configuration.getConfiguration("default"))) {
-                recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
-                recording.start();
-                Run profiled = measure(cluster, "full-job", rounds + 1, n, fullJob(backend, "capjfr", n, start));
-                recording.stop();
-                recording.dump(jfr);
-                E2eBench.log("profiled: " + profiled);
+            for (String what : List.of(FULL_JOB, ROLLUPS)) {
+                if (contenders.contains(what)) {
+                    profiles.add(profile(
+                            cluster, what, rounds + 1, n, fullJob(backend, "capjfr", n, start, what), benchDir));
+                }
             }
         }
-        return section(n, rounds, warmUpRounds, runs, load, jfr);
+        return section(n, rounds, warmUpRounds, runs, load, profiles);
+    }
+
+    /** One more run of {@code what}, recorded with JFR: the recording's path. */
+    private static Path profile(BenchCluster cluster, String what, int round, int n, JobGraph graph, Path benchDir)
+            throws Exception {
+        Path jfr = benchDir.resolve("target").resolve("capacity-" + what + ".jfr");
+        Files.createDirectories(jfr.getParent());
+        // default settings (low overhead) with execution samples every 10 ms
+        try (Recording recording = new Recording(jdk.jfr.Configuration.getConfiguration("default"))) {
+            recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+            recording.start();
+            Run profiled = measure(cluster, what, round, n, graph);
+            recording.stop();
+            recording.dump(jfr);
+            E2eBench.log("profiled: " + profiled);
+        }
+        return jfr;
     }
 
     /** One run of each contender, in the order of {@link #CONTENDERS}. */
@@ -133,14 +148,17 @@ final class CapacityBench {
             Instant start)
             throws Exception {
         List<Run> measured = new ArrayList<>();
-        if (contenders.contains("full-job")) {
-            measured.add(measure(cluster, "full-job", round, n, fullJob(backend, "cap" + tag, n, start)));
+        for (String what : List.of(FULL_JOB, ROLLUPS)) {
+            if (contenders.contains(what)) {
+                String prefix = (what.equals(ROLLUPS) ? "capr" : "cap") + tag;
+                measured.add(measure(cluster, what, round, n, fullJob(backend, prefix, n, start, what)));
+            }
         }
         if (contenders.contains("sink-only")) {
             measured.add(measure(cluster, "sink-only", round, n, sinkOnly(backend, "caps" + tag, n, start)));
         }
         if (contenders.contains("raw-sdk")) {
-            measured.add(measureRaw(round, n, config(backend, "capr" + tag, n, start)));
+            measured.add(measureRaw(round, n, config(backend, "capw" + tag, n, start)));
         }
         return measured;
     }
@@ -150,9 +168,25 @@ final class CapacityBench {
                 BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, Duration.ofMinutes(150)));
     }
 
-    private static JobGraph fullJob(InstantDynamoDb backend, String prefix, int n, Instant start) {
-        PeriodTablesConfig config = config(backend, prefix, n, start);
+    /** The full job (latest on, as by default); {@link #ROLLUPS} adds {@code rollups.every}. */
+    private static JobGraph fullJob(InstantDynamoDb backend, String prefix, int n, Instant start, String what) {
+        Map<String, String> keys =
+                BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, Duration.ofMinutes(150));
+        keys.put("latest.enabled", "true");
+        if (what.equals(ROLLUPS)) {
+            keys.put("rollups.every", Contenders.ROLLUPS_EVERY);
+        }
+        PeriodTablesConfig config = BenchConfigs.load(keys);
+        // the rollups' state outgrows the JobManager's 5 MB checkpoint limit: checkpoints go to files
+        Configuration job = new Configuration();
+        job.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+        job.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                Path.of(System.getProperty("java.io.tmpdir"), "period-tables-capacity-checkpoints")
+                        .toUri()
+                        .toString());
         return BenchCluster.graphOf(
+                job,
                 Contenders.CHECKPOINT_MILLIS,
                 env -> PeriodTablesTopology.build(env, config, PrebuiltReadings.jsonRecords(config, n)));
     }
@@ -188,8 +222,9 @@ final class CapacityBench {
                 clock.cpuSeconds(),
                 InstantDynamoDb.cpuSeconds() - backend,
                 clock.jitSeconds());
+        // the rollups' bucket items are written by a period sink of their own and count too
         long written = BenchMetrics.sum(UserMetrics.RECORDS_WRITTEN);
-        if (written != n) {
+        if (what.equals(ROLLUPS) ? written < n : written != n) {
             throw new IllegalStateException(what + " wrote " + written + " readings, expected " + n);
         }
         return run;
@@ -211,19 +246,23 @@ final class CapacityBench {
                 clock.jitSeconds());
     }
 
-    private static String section(int n, int rounds, int warmUpRounds, List<Run> runs, String load, Path jfr)
+    private static String section(int n, int rounds, int warmUpRounds, List<Run> runs, String load, List<Path> profiles)
             throws Exception {
         StringBuilder md = new StringBuilder("## 2. Pipeline capacity with an instant backend\n\n");
         md.append(String.format(
                 Locale.ROOT,
                 "N = %,d readings per run, %,d devices, 3 hourly periods, 4 shards,"
-                        + " parallelism 2, checkpoints every 10 s; DynamoDB replaced by an in-process Netty responder on"
-                        + " 127.0.0.1 (BatchWriteItem → `{\"UnprocessedItems\":{}}`); %d rounds after %d warm-up rounds (%s); load average"
+                        + " parallelism 2, checkpoints every 10 s, heap state backend; the full job with"
+                        + " `latest.enabled=true`, full-job-rollups the same with `rollups.every=%s`; DynamoDB"
+                        + " replaced by an in-process Netty responder on 127.0.0.1 (BatchWriteItem →"
+                        + " `{\"UnprocessedItems\":{}}`, every PutItem but the writers table's → `{}`, the writers"
+                        + " table's conditional PutItem and Query kept as DynamoDB would); %d rounds after %d warm-up rounds (%s); load average"
                         + " at start %s. *Per core* = readings ÷ CPU-seconds of the job's JVM, the responder's"
                         + " event-loop thread excluded; *compiled* also without the JIT compiler threads' CPU (a warm-up cost"
                         + " that a job running for hours pays once).%n%n",
                 n,
                 DEVICES,
+                Contenders.ROLLUPS_EVERY,
                 rounds,
                 warmUpRounds,
                 WarmUp.rule(),
@@ -246,15 +285,42 @@ final class CapacityBench {
                     .append(Stats.of(mine.stream().map(Run::perCoreCompiled).toList())
                             .format("%,.0f"))
                     .append(
-                            what.equals("full-job")
-                                    ? " | ≥ 60,000 (issue 18) |\n"
-                                    : what.equals("raw-sdk") ? " | (ceiling: SDK alone) |\n" : " | |\n");
+                            what.equals(FULL_JOB)
+                                    ? " | ≥ 60,000 (issues 18, 39) |\n"
+                                    : what.equals(ROLLUPS)
+                                            ? " | ≥ 0.85× full-job (issue 39) |\n"
+                                            : what.equals("raw-sdk") ? " | (ceiling: SDK alone) |\n" : " | |\n");
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            int r = round;
+            runs.stream()
+                    .filter(x -> x.round() == r && x.what().equals(ROLLUPS))
+                    .findFirst()
+                    .ifPresent(rollups -> runs.stream()
+                            .filter(x -> x.round() == r && x.what().equals(FULL_JOB))
+                            .findFirst()
+                            .ifPresent(job -> ratios.add(rollups.perCore() / job.perCore())));
+        }
+        if (!ratios.isEmpty()) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "%nfull-job-rollups / full-job readings per core-second, per round (same round, back to back):"
+                            + " %s; median **%s** (target ≥ 0.85).%n",
+                    ratios.stream()
+                            .map(x -> String.format(Locale.ROOT, "%.3f", x))
+                            .toList(),
+                    Stats.of(ratios).format("%.3f")));
         }
         md.append("\n```\n");
         runs.forEach(r -> md.append(r).append('\n'));
         md.append("```\n");
-        if (jfr != null) {
-            md.append("\n### CPU profile of one more full-job run\n\n").append(JfrSummary.markdown(jfr, 30));
+        for (Path jfr : profiles) {
+            String what = jfr.getFileName().toString().replace("capacity-", "").replace(".jfr", "");
+            md.append("\n### CPU profile of one more ")
+                    .append(what)
+                    .append(" run\n\n")
+                    .append(JfrSummary.markdown(jfr, 30));
         }
         return md.toString();
     }

@@ -39,7 +39,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * An instant DynamoDB on 127.0.0.1: a small Netty HTTP server that answers {@code BatchWriteItem}
  * with success (no unprocessed items) without reading the body, and keeps just enough table
  * metadata for the rotation ({@code CreateTable}, {@code DescribeTable}, {@code UpdateTable},
- * TTL and tags). Pointing {@code dynamodb.endpoint} at it measures the pipeline's own capacity.
+ * TTL and tags). The writers table ({@code <prefix>_writers}) is kept: its conditional
+ * {@code PutItem}s and its {@code Query} are answered as DynamoDB would, so the rotation sees the
+ * writers' acknowledged watermarks and a bounded run ends without the finish timeout. Every other
+ * {@code PutItem} (the latest table's and the rollups' conditional puts) succeeds unread.
+ * Pointing {@code dynamodb.endpoint} at it measures the pipeline's own capacity.
  * Its event-loop threads are named {@value #THREAD_PREFIX}, so their CPU time can be told apart.
  */
 final class InstantDynamoDb implements AutoCloseable {
@@ -47,11 +51,15 @@ final class InstantDynamoDb implements AutoCloseable {
     static final String THREAD_PREFIX = "instant-dynamodb";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] BATCH_WRITTEN = "{\"UnprocessedItems\":{}}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] PUT_DONE = "{}".getBytes(StandardCharsets.UTF_8);
+    private static final String WRITERS_SUFFIX = "_writers";
 
     private final NioEventLoopGroup group;
     private final Channel channel;
     private final Map<String, long[]> tables = new ConcurrentHashMap<>();
     private final AtomicLong batchWrites = new AtomicLong();
+    /** The writers tables' items: table, then hash key ({@code writer}), then range key ({@code subtask}). */
+    private final Map<String, Map<String, Map<String, JsonNode>>> writers = new ConcurrentHashMap<>();
 
     private InstantDynamoDb(int threads) throws InterruptedException {
         group = new NioEventLoopGroup(threads, new DefaultThreadFactory(THREAD_PREFIX, true));
@@ -113,6 +121,11 @@ final class InstantDynamoDb implements AutoCloseable {
             if (operation.equals("BatchWriteItem")) {
                 batchWrites.incrementAndGet();
                 response = json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(BATCH_WRITTEN));
+            } else if (operation.equals("PutItem") || operation.equals("Query")) {
+                String text = request.content().toString(StandardCharsets.UTF_8);
+                response = text.contains(WRITERS_SUFFIX + "\"")
+                        ? writersTable(operation, JSON.readTree(text))
+                        : json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(PUT_DONE));
             } else {
                 JsonNode body = JSON.readTree(request.content().toString(StandardCharsets.UTF_8));
                 response = controlPlane(operation, body);
@@ -168,6 +181,46 @@ final class InstantDynamoDb implements AutoCloseable {
             default -> {} // TagResource, DescribeTimeToLive, ...: an empty success
         }
         return json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(JSON.writeValueAsBytes(out)));
+    }
+
+    /**
+     * The writers table's two calls: a put under its condition (see {@code WritersTable}: the
+     * attempt never goes back, and with {@code :a} nor the acknowledged watermark within an
+     * attempt), a query of one writer's items.
+     */
+    private synchronized FullHttpResponse writersTable(String operation, JsonNode body) throws IOException {
+        Map<String, Map<String, JsonNode>> table =
+                writers.computeIfAbsent(body.path("TableName").asText(), t -> new ConcurrentHashMap<>());
+        JsonNode values = body.path("ExpressionAttributeValues");
+        ObjectNode out = JSON.createObjectNode();
+        if (operation.equals("Query")) {
+            ArrayNode items = out.putArray("Items");
+            String writer = values.path(":w").path("S").asText();
+            table.getOrDefault(writer, Map.of()).values().forEach(items::add);
+            out.put("Count", items.size());
+            out.put("ScannedCount", items.size());
+            return json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(JSON.writeValueAsBytes(out)));
+        }
+        JsonNode item = body.path("Item");
+        Map<String, JsonNode> items =
+                table.computeIfAbsent(item.path("writer").path("S").asText(), w -> new ConcurrentHashMap<>());
+        String subtask = item.path("subtask").path("S").asText();
+        JsonNode stored = items.get(subtask);
+        if (stored != null) {
+            long attempt = values.path(":t").path("N").asLong();
+            long storedAttempt = stored.path("attempt").path("N").asLong();
+            boolean accepted = values.has(":a")
+                    ? storedAttempt < attempt
+                            || (storedAttempt == attempt
+                                    && stored.path("acknowledged").path("N").asLong()
+                                            <= values.path(":a").path("N").asLong())
+                    : storedAttempt <= attempt;
+            if (!accepted) {
+                return error("ConditionalCheckFailedException", "The conditional request failed");
+            }
+        }
+        items.put(subtask, item);
+        return json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(PUT_DONE));
     }
 
     private ObjectNode describe(String name) {
