@@ -14,7 +14,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * One {@link Dynalite} per test JVM, started as {@code dynalite.js} is with no flag (every limit
@@ -95,12 +94,7 @@ public final class DynaliteExtension
      * UpdateTable (the layer keeps them CREATING / UPDATING for a while); for set-up in tests.
      */
     public void awaitActive(String... tables) {
-        long deadline = System.nanoTime() + CLEANUP_BOUND.toNanos();
-        for (String table : tables) {
-            while (client().describeTable(b -> b.tableName(table)).table().tableStatus() != TableStatus.ACTIVE) {
-                pause(deadline, table + " never became ACTIVE");
-            }
-        }
+        TestTables.awaitActive(client(), tables);
     }
 
     private Set<String> tables() {

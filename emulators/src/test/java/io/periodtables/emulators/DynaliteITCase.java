@@ -17,7 +17,6 @@ import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 class DynaliteITCase {
 
@@ -92,7 +91,7 @@ class DynaliteITCase {
                     .billingMode(BillingMode.PROVISIONED)
                     .provisionedThroughput(p -> p.writeCapacityUnits(10L).readCapacityUnits(10L))
                     .build());
-            untilActive(client, "quota");
+            TestTables.awaitActive(client, "quota");
             client.updateTable(b -> b.tableName("quota")
                     .provisionedThroughput(p -> p.writeCapacityUnits(5L).readCapacityUnits(10L)));
         }
@@ -117,13 +116,7 @@ class DynaliteITCase {
     /** Creates the table and waits until it is ACTIVE, as code against DynamoDB must. */
     static void createTable(DynamoDbClient client, String name) {
         client.createTable(createTableRequest(name));
-        untilActive(client, name);
-    }
-
-    static void untilActive(DynamoDbClient client, String name) {
-        Polling.until(
-                () -> client.describeTable(b -> b.tableName(name)).table().tableStatus() == TableStatus.ACTIVE,
-                name + " to be ACTIVE");
+        TestTables.awaitActive(client, name);
     }
 
     /** An on-demand table keyed by the string attribute "pk". */

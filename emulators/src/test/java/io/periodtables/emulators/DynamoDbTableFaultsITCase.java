@@ -112,7 +112,7 @@ class DynamoDbTableFaultsITCase {
 
         DynamoDbFaults.release(table);
 
-        DynaliteITCase.untilActive(sync, table); // the layer's own CREATING (500 ms) may not be over yet
+        TestTables.awaitActive(sync, table); // the layer's own CREATING (500 ms) may not be over yet
         sync.putItem(b -> b.tableName(table).item(DynaliteITCase.item("c1", "1")));
         assertThat(DynamoDbFaults.injected(FaultKind.TABLE_CREATING)).isEqualTo(2);
         assertThat(DynamoDbFaults.injected("PutItem", FaultKind.RESOURCE_NOT_FOUND))

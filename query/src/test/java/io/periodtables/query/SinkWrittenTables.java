@@ -5,6 +5,7 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.ReadingItems;
 import io.periodtables.emulators.LoopbackFlink;
+import io.periodtables.emulators.TestTables;
 import io.periodtables.model.SinkRecord;
 import io.periodtables.sink.PeriodTableSink;
 import java.time.Clock;
@@ -19,7 +20,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * The query ITCase's data path: tables created as the rotation would ({@code pk}/{@code sk}
@@ -48,25 +48,7 @@ final class SinkWrittenTables {
                             k -> k.attributeName("pk").keyType(KeyType.HASH),
                             k -> k.attributeName("sk").keyType(KeyType.RANGE)));
         }
-        awaitActive(client, tables);
-    }
-
-    /** Waits until each table is ACTIVE: DynamoDB answers item calls on a CREATING table "not found". */
-    static void awaitActive(DynamoDbClient client, String... tables) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        for (String table : tables) {
-            while (client.describeTable(b -> b.tableName(table)).table().tableStatus() != TableStatus.ACTIVE) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError(table + " did not become ACTIVE within 30 s");
-                }
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new AssertionError("interrupted waiting for " + table, e);
-                }
-            }
-        }
+        TestTables.awaitActive(client, tables);
     }
 
     /**

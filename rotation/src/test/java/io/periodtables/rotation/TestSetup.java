@@ -5,6 +5,7 @@ import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.TestTables;
 import io.periodtables.rotation.controlplane.TableManagerSettings;
 import java.net.URI;
 import java.time.Duration;
@@ -17,7 +18,6 @@ import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /** Configurations, settings and small waits the rotation tests share. */
 public final class TestSetup {
@@ -75,9 +75,9 @@ public final class TestSetup {
      * Waits until the table is ACTIVE on DynamoDB's clock, for a test whose own clock jumps ahead
      * of it (the layer keeps a table UPDATING for 500 ms of real time after a change).
      */
-    public static void awaitActive(Dynalite local, String table) throws InterruptedException {
-        if (!eventually(Duration.ofSeconds(30), () -> describe(local, table).tableStatus() == TableStatus.ACTIVE)) {
-            throw new AssertionError(table + " did not become ACTIVE within 30 s");
+    public static void awaitActive(Dynalite local, String table) {
+        try (DynamoDbClient client = local.syncClient()) {
+            TestTables.awaitActive(client, table);
         }
     }
 

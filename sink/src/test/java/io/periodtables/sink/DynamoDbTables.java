@@ -1,18 +1,14 @@
 package io.periodtables.sink;
 
+import io.periodtables.emulators.TestTables;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /** Test set-up and read-back of the sink's tables in dynalite: {@code pk}/{@code sk} strings. */
 final class DynamoDbTables {
@@ -20,28 +16,7 @@ final class DynamoDbTables {
     private DynamoDbTables() {}
 
     static CreateTableRequest createRequest(String table) {
-        return CreateTableRequest.builder()
-                .tableName(table)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                        AttributeDefinition.builder()
-                                .attributeName("pk")
-                                .attributeType(ScalarAttributeType.S)
-                                .build(),
-                        AttributeDefinition.builder()
-                                .attributeName("sk")
-                                .attributeType(ScalarAttributeType.S)
-                                .build())
-                .keySchema(
-                        KeySchemaElement.builder()
-                                .attributeName("pk")
-                                .keyType(KeyType.HASH)
-                                .build(),
-                        KeySchemaElement.builder()
-                                .attributeName("sk")
-                                .keyType(KeyType.RANGE)
-                                .build())
-                .build();
+        return TestTables.onDemand(table);
     }
 
     static void create(DynamoDbClient client, String... tables) {

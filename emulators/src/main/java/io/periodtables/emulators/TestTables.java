@@ -1,0 +1,70 @@
+package io.periodtables.emulators;
+
+import java.time.Duration;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
+import software.amazon.awssdk.core.waiters.WaiterOverrideConfiguration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
+
+/**
+ * Tables as tests and benchmarks set them up against the emulator: the project's key schema and
+ * the wait for {@code ACTIVE} that code against DynamoDB owes after {@code CreateTable} or
+ * {@code UpdateTable} (the fidelity layer keeps tables {@code CREATING} / {@code UPDATING} a while).
+ */
+public final class TestTables {
+    private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration BOUND = Duration.ofSeconds(30);
+
+    private TestTables() {}
+
+    /** An on-demand table keyed as period tables are: string {@code pk} and {@code sk}. */
+    public static CreateTableRequest onDemand(String table) {
+        return CreateTableRequest.builder()
+                .tableName(table)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(attribute("pk"), attribute("sk"))
+                .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
+                .build();
+    }
+
+    /**
+     * Waits until each table is {@code ACTIVE} with the SDK's {@code TableExists} waiter, polling
+     * every 50 ms for at most 30 s; throws with the table's name when one is not.
+     */
+    public static void awaitActive(DynamoDbClient client, String... tables) {
+        try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
+                .client(client)
+                .overrideConfiguration(WaiterOverrideConfiguration.builder()
+                        .backoffStrategy(FixedDelayBackoffStrategy.create(POLL))
+                        .maxAttempts(Integer.MAX_VALUE)
+                        .waitTimeout(BOUND)
+                        .build())
+                .build()) {
+            for (String table : tables) {
+                try {
+                    waiter.waitUntilTableExists(b -> b.tableName(table));
+                } catch (SdkClientException timedOut) {
+                    throw new AssertionError(table + " did not become ACTIVE within " + BOUND, timedOut);
+                }
+            }
+        }
+    }
+
+    private static AttributeDefinition attribute(String name) {
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(ScalarAttributeType.S)
+                .build();
+    }
+
+    private static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+    }
+}
