@@ -18,17 +18,13 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
-import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.TimeDomain;
@@ -68,8 +64,6 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private static final long REVIVE_MARK = 1;
 
     private static final long REVIVE_AFTER_MILLIS = 60_000;
-    /** Sort keys are pruned when the device's newest reading passes a whole minute of event time. */
-    static final long PRUNE_MILLIS = 60_000;
 
     private final Rollups rollups;
     private final TableNaming naming;
@@ -79,11 +73,9 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private final long exactWithin;
 
     private transient MapState<Long, RollupAggregate> buckets;
-    private transient MapState<String, Boolean> seen;
+    private transient RecentSortKeys recent;
     /** Buckets refined after the watermark passed their end, for the next catch-up (a few at most). */
     private transient MapState<Long, Boolean> refined;
-    /** The event time of the device's newest reading: sort keys are kept within exactWithin of it. */
-    private transient ValueState<Long> newest;
 
     private transient Counter readings;
     private transient Counter duplicates;
@@ -108,13 +100,10 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         buckets = getRuntimeContext()
                 .getMapState(new MapStateDescriptor<>(
                         "rollup-buckets", LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE));
-        seen = getRuntimeContext()
-                .getMapState(
-                        new MapStateDescriptor<>("rollup-seen", StringSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        recent = new RecentSortKeys(getRuntimeContext(), exactWithin);
         refined = getRuntimeContext()
                 .getMapState(new MapStateDescriptor<>(
                         "rollup-refined", LongSerializer.INSTANCE, BooleanSerializer.INSTANCE));
-        newest = getRuntimeContext().getState(new ValueStateDescriptor<>("rollup-newest", LongSerializer.INSTANCE));
         MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
         readings = metrics.counter(UserMetrics.ROLLUP_READINGS);
         duplicates = metrics.counter(UserMetrics.ROLLUP_DUPLICATES);
@@ -127,26 +116,13 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         Reading reading = record.reading();
         String sk = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
                 .sk();
-        // Exact within exactWithin of the device's newest reading, by event time: the decision
-        // depends on the device's own readings only, not on the watermark or the speed.
-        Long known = newest.value();
-        long before = known == null ? Long.MIN_VALUE : known;
-        if (before == Long.MIN_VALUE || reading.eventMillis() >= before - exactWithin) {
-            if (seen.contains(sk)) {
+        switch (recent.check(reading.eventMillis(), sk)) {
+            case DUPLICATE -> {
                 duplicates.inc();
                 return;
             }
-            seen.put(sk, Boolean.TRUE);
-        } else {
-            unchecked.inc(); // its key, were it a duplicate, is gone: counted without the check
-        }
-        if (reading.eventMillis() > before) {
-            newest.update(reading.eventMillis());
-            long horizon = reading.eventMillis() - exactWithin;
-            if (before == Long.MIN_VALUE
-                    || Math.floorDiv(horizon, PRUNE_MILLIS) > Math.floorDiv(before - exactWithin, PRUNE_MILLIS)) {
-                prune(horizon);
-            }
+            case UNCHECKED -> unchecked.inc(); // counted without the check
+            case FIRST -> {}
         }
         readings.inc();
         Map<String, BigDecimal> values = numbers(reading.payloadJson());
@@ -222,16 +198,6 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return reviveAt;
     }
 
-    /** The sort keys of readings before {@code horizon} (event time) go: no reading is checked against them. */
-    private void prune(long horizon) throws Exception {
-        Iterator<String> sks = seen.keys().iterator();
-        while (sks.hasNext()) {
-            if (WriteSharding.eventMillisOf(sks.next()) < horizon) {
-                sks.remove();
-            }
-        }
-    }
-
     /**
      * Sets again the event-time timers a drained stop's last watermark fired: each bucket's end
      * and its period's close. Without them a device that stays silent
@@ -292,10 +258,10 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             emitIfChanged(device, rollups.calendar().periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
             buckets.remove(key);
         }
-        prune(period.endMillis());
+        recent.prune(period.endMillis());
         refined.clear(); // what it held is written above, or of a closed period
         if (buckets.isEmpty()) {
-            newest.clear(); // nothing of the device is left open
+            recent.clearNewest(); // nothing of the device is left open
         }
     }
 
