@@ -29,10 +29,6 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
-import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
-import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
-import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
@@ -59,31 +55,6 @@ final class ScaleBench {
             Path before,
             Path from) {}
 
-    /** One completed checkpoint: where the input was at its trigger, its sizes and duration. */
-    record Sample(String part, long id, long simulatedMillis, long fullBytes, long incrementalBytes, long millis) {
-        String tsv() {
-            return String.join(
-                    "\t",
-                    part,
-                    Long.toString(id),
-                    Long.toString(simulatedMillis),
-                    Long.toString(fullBytes),
-                    Long.toString(incrementalBytes),
-                    Long.toString(millis));
-        }
-
-        static Sample of(String line) {
-            String[] f = line.split("\t");
-            return new Sample(
-                    f[0],
-                    Long.parseLong(f[1]),
-                    Long.parseLong(f[2]),
-                    Long.parseLong(f[3]),
-                    Long.parseLong(f[4]),
-                    Long.parseLong(f[5]));
-        }
-    }
-
     /** One part's run. */
     record Part(
             String name,
@@ -95,7 +66,7 @@ final class ScaleBench {
             double jobCpu,
             long peakHeap,
             long peakRss,
-            List<Sample> checkpoints) {
+            List<ScaleSample> checkpoints) {
         double perCore() {
             return readings / jobCpu;
         }
@@ -111,7 +82,8 @@ final class ScaleBench {
     static String run(Options options, Path benchDir) throws Exception {
         String load = MachineFacts.loadAverage();
         if (options.from() != null) {
-            return ScaleReport.markdown(options, fromSamples(options), samples(options.before()), load, benchDir);
+            return ScaleReport.markdown(
+                    options, ScaleReport.fromSamples(options), ScaleSample.read(options.before()), load, benchDir);
         }
         List<Part> parts = new ArrayList<>();
         Instant today = Instant.now().truncatedTo(ChronoUnit.DAYS);
@@ -154,46 +126,10 @@ final class ScaleBench {
                 samples,
                 parts.stream()
                         .flatMap(p -> p.checkpoints().stream())
-                        .map(Sample::tsv)
+                        .map(ScaleSample::tsv)
                         .toList());
         E2eBench.log("scale samples: " + samples.toAbsolutePath());
-        return ScaleReport.markdown(options, parts, samples(options.before()), load, benchDir);
-    }
-
-    private static List<Sample> samples(Path file) throws IOException {
-        return file == null
-                ? List.of()
-                : Files.readAllLines(file).stream()
-                        .filter(l -> !l.isBlank())
-                        .map(Sample::of)
-                        .toList();
-    }
-
-    /**
-     * The parts of an earlier run, from its samples file ({@code --scale-from}): checkpoints only,
-     * no times, CPU or memory (0), to put them beside another build's without running again.
-     */
-    private static List<Part> fromSamples(Options options) throws IOException {
-        List<Sample> all = samples(options.from());
-        List<Part> parts = new ArrayList<>();
-        for (String name : options.parts()) {
-            boolean day = name.equals("day");
-            int devices = day ? options.dayDevices() : options.weekDevices();
-            Duration every = day ? Duration.ofMinutes(1) : Duration.ofHours(1);
-            int periods = day ? 1 : 7;
-            parts.add(new Part(
-                    name,
-                    devices,
-                    devices * (Duration.ofDays(periods).toMillis() / every.toMillis()),
-                    every,
-                    periods,
-                    Double.NaN,
-                    Double.NaN,
-                    0,
-                    0,
-                    all.stream().filter(s -> s.part().equals(name)).toList()));
-        }
-        return parts;
+        return ScaleReport.markdown(options, parts, ScaleSample.read(options.before()), load, benchDir);
     }
 
     private static Part runPart(
@@ -251,7 +187,7 @@ final class ScaleBench {
         CpuClock clock = new CpuClock();
         // wall-clock millis -> simulated millis of the newest generated reading
         ConcurrentSkipListMap<Long, Long> progress = new ConcurrentSkipListMap<>();
-        Map<Long, Sample> completed = new TreeMap<>();
+        Map<Long, ScaleSample> completed = new TreeMap<>();
         long peakHeap = 0;
         long peakRss = 0;
         JobID id = cluster.submit(graph);
@@ -276,10 +212,10 @@ final class ScaleBench {
                     peakHeap,
                     ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
             peakRss = Math.max(peakRss, rssBytes());
-            collect(cluster, id, name, progress, completed);
+            ScaleSample.collect(cluster, id, name, progress, completed);
             Thread.sleep(250);
         }
-        collect(cluster, id, name, progress, completed);
+        ScaleSample.collect(cluster, id, name, progress, completed);
         cluster.await(id, 1);
         Part part = new Part(
                 name,
@@ -302,42 +238,6 @@ final class ScaleBench {
                 completed.size(),
                 peakHeap >> 20));
         return part;
-    }
-
-    /** Adds the completed checkpoints the statistics hold (the newest ten) that are not known yet. */
-    private static void collect(
-            BenchCluster cluster,
-            JobID id,
-            String name,
-            ConcurrentSkipListMap<Long, Long> progress,
-            Map<Long, Sample> completed) {
-        CheckpointStatsSnapshot stats;
-        try {
-            AccessExecutionGraph graph =
-                    cluster.miniCluster().getExecutionGraph(id).get();
-            stats = graph.getCheckpointStatsSnapshot();
-        } catch (Exception ended) {
-            return; // the job is gone from the dispatcher: what was collected is all there is
-        }
-        if (stats == null) {
-            return;
-        }
-        for (AbstractCheckpointStats c : stats.getHistory().getCheckpoints()) {
-            if (c.getStatus() != CheckpointStatsStatus.COMPLETED || completed.containsKey(c.getCheckpointId())) {
-                continue;
-            }
-            Map.Entry<Long, Long> at = progress.floorEntry(c.getTriggerTimestamp());
-            long simulated = at == null ? progress.firstEntry().getValue() : at.getValue();
-            completed.put(
-                    c.getCheckpointId(),
-                    new Sample(
-                            name,
-                            c.getCheckpointId(),
-                            simulated,
-                            c.getStateSize(),
-                            c.getCheckpointedSize(),
-                            c.getEndToEndDuration()));
-        }
     }
 
     /**

@@ -24,8 +24,7 @@ final class ScaleChart {
     private ScaleChart() {}
 
     /** {@code unit} = simulated millis per x-axis step (an hour for the day, a day for the week). */
-    static String render(
-            String title, List<ScaleBench.Sample> mine, List<ScaleBench.Sample> before, long unit, String unitName) {
+    static String render(String title, List<ScaleSample> mine, List<ScaleSample> before, long unit, String unitName) {
         XYSeriesCollection data = new XYSeriesCollection();
         data.addSeries(series("this build", mine, unit));
         if (!before.isEmpty()) {
@@ -49,10 +48,10 @@ final class ScaleChart {
         return svg.getSVGDocument();
     }
 
-    private static XYSeries series(String name, List<ScaleBench.Sample> samples, long unit) {
+    private static XYSeries series(String name, List<ScaleSample> samples, long unit) {
         XYSeries s = new XYSeries(name);
         long origin = ScaleReport.origin(samples);
-        for (ScaleBench.Sample sample : samples) {
+        for (ScaleSample sample : samples) {
             s.add((sample.simulatedMillis() - origin) / (double) unit, sample.fullBytes() / 1024.0);
         }
         return s;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +22,7 @@ final class ScaleReport {
     static String markdown(
             ScaleBench.Options options,
             List<ScaleBench.Part> parts,
-            List<ScaleBench.Sample> before,
+            List<ScaleSample> before,
             String load,
             Path benchDir)
             throws IOException {
@@ -48,7 +49,7 @@ final class ScaleReport {
                 + " incremental max | duration median (max) ms | peak heap MiB | peak RSS MiB |\n");
         md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (ScaleBench.Part p : parts) {
-            List<ScaleBench.Sample> c = p.checkpoints();
+            List<ScaleSample> c = p.checkpoints();
             long last = c.isEmpty() ? 0 : c.get(c.size() - 1).fullBytes();
             md.append(String.format(
                     Locale.ROOT,
@@ -66,7 +67,7 @@ final class ScaleReport {
                     bytes(last),
                     (double) last / p.devices(),
                     bytes(c.stream()
-                            .mapToLong(ScaleBench.Sample::incrementalBytes)
+                            .mapToLong(ScaleSample::incrementalBytes)
                             .max()
                             .orElse(0)),
                     c.isEmpty()
@@ -81,8 +82,8 @@ final class ScaleReport {
             long bucket =
                     day ? Duration.ofHours(1).toMillis() : Duration.ofDays(1).toMillis();
             int buckets = day ? 24 : p.periods();
-            List<ScaleBench.Sample> mine = p.checkpoints();
-            List<ScaleBench.Sample> theirs =
+            List<ScaleSample> mine = p.checkpoints();
+            List<ScaleSample> theirs =
                     before.stream().filter(s -> s.part().equals(p.name())).toList();
             long start = mine.isEmpty() ? 0 : origin(mine);
             long theirStart = theirs.isEmpty() ? 0 : origin(theirs);
@@ -127,28 +128,26 @@ final class ScaleReport {
     }
 
     /** The start of the simulated bucket the first checkpoint falls in (the run's first midnight). */
-    static long origin(List<ScaleBench.Sample> samples) {
-        long first = samples.stream()
-                .mapToLong(ScaleBench.Sample::simulatedMillis)
-                .min()
-                .orElse(0);
+    static long origin(List<ScaleSample> samples) {
+        long first =
+                samples.stream().mapToLong(ScaleSample::simulatedMillis).min().orElse(0);
         long day = Duration.ofDays(1).toMillis();
         return first - Math.floorMod(first, day);
     }
 
-    private static Optional<ScaleBench.Sample> lastIn(List<ScaleBench.Sample> samples, long start, long bucket, int b) {
+    private static Optional<ScaleSample> lastIn(List<ScaleSample> samples, long start, long bucket, int b) {
         long from = start + b * bucket;
         return samples.stream()
                 .filter(s -> s.simulatedMillis() >= from && s.simulatedMillis() < from + bucket)
-                .max(Comparator.comparingLong(ScaleBench.Sample::id));
+                .max(Comparator.comparingLong(ScaleSample::id));
     }
 
-    private static void cells(StringBuilder md, Optional<ScaleBench.Sample> sample, int devices) {
+    private static void cells(StringBuilder md, Optional<ScaleSample> sample, int devices) {
         if (sample.isEmpty()) {
             md.append(" | – | – | – | –");
             return;
         }
-        ScaleBench.Sample s = sample.get();
+        ScaleSample s = sample.get();
         md.append(String.format(
                 Locale.ROOT,
                 " | %s | %s | %,d | %,.0f B",
@@ -169,5 +168,32 @@ final class ScaleReport {
         return d.equals(Duration.ofMinutes(1))
                 ? "event-minute"
                 : d.equals(Duration.ofHours(1)) ? "event-hour" : d.toString();
+    }
+
+    /**
+     * The parts of an earlier run, from its samples file ({@code --scale-from}): checkpoints only,
+     * no times, CPU or memory (0), to put them beside another build's without running again.
+     */
+    static List<ScaleBench.Part> fromSamples(ScaleBench.Options options) throws IOException {
+        List<ScaleSample> all = ScaleSample.read(options.from());
+        List<ScaleBench.Part> parts = new ArrayList<>();
+        for (String name : options.parts()) {
+            boolean day = name.equals("day");
+            int devices = day ? options.dayDevices() : options.weekDevices();
+            Duration every = day ? Duration.ofMinutes(1) : Duration.ofHours(1);
+            int periods = day ? 1 : 7;
+            parts.add(new ScaleBench.Part(
+                    name,
+                    devices,
+                    devices * (Duration.ofDays(periods).toMillis() / every.toMillis()),
+                    every,
+                    periods,
+                    Double.NaN,
+                    Double.NaN,
+                    0,
+                    0,
+                    all.stream().filter(s -> s.part().equals(name)).toList()));
+        }
+        return parts;
     }
 }
