@@ -26,7 +26,7 @@ final class ChartGaps {
     static final Color NO_TABLE = new Color(0xee, 0xee, 0xee);
 
     /** What the subtitle says about the shade, when there is one. */
-    static final String NO_TABLE_LEGEND = "   gray: no table for the period";
+    static final String NO_TABLE_LEGEND = "; gray: no table for the period";
 
     private ChartGaps() {}
 

@@ -94,7 +94,7 @@ public final class ReadingChart {
                         : (dashed == boundaries
                                         ? "dashed: period boundary (a new table)"
                                         : "dashed: every " + step + "th period boundary (a new table)")
-                                + "   red \u00d7: late reading, stored in a late table (" + late + ")"
+                                + "; red \u00d7: late reading, stored in a late table (" + late + ")"
                                 + (noTable.isEmpty() ? "" : ChartGaps.NO_TABLE_LEGEND)));
         // Axis labels as SVG text, not glyph outlines: searchable, selectable, small.
         TextUtils.setUseDrawRotatedStringWorkaround(false);

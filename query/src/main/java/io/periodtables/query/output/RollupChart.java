@@ -71,7 +71,7 @@ public final class RollupChart {
         chart.addSubtitle(new TextTitle(
                 fields.isEmpty()
                         ? "no fields to draw"
-                        : "per bucket, over the time it covers:   line: average   band: minimum to maximum"
+                        : "line: average   band: minimum to maximum; each over the time its bucket covers"
                                 + (noTable.isEmpty() ? "" : ChartGaps.NO_TABLE_LEGEND)));
         // Axis labels as SVG text, not glyph outlines: searchable, selectable, small.
         TextUtils.setUseDrawRotatedStringWorkaround(false);
