@@ -60,9 +60,9 @@ public final class ReadCommands {
         @Option(
                 names = "--chart",
                 paramLabel = "FILE.svg",
-                description = "Also draw them: readings as one line per numeric attribute, period boundaries dashed,"
-                        + " late readings as red crosses; rollup buckets as the min-max band and the average line"
-                        + " of each field.")
+                description = "Also draw them, as SVG (the name must end in .svg): readings as one line per numeric"
+                        + " attribute, period boundaries dashed, late readings as red crosses; rollup buckets as the"
+                        + " min-max band and the average line of each field; gaps left empty.")
         Path chart;
 
         /** The job's configuration keys: {@code --key value}, {@code --config file}. */
