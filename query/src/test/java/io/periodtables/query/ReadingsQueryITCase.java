@@ -278,6 +278,59 @@ class ReadingsQueryITCase {
                 .contains(expected.size() + " reading(s) from 3 period table(s) and 1 late table(s)");
     }
 
+    /** A chart that would not be SVG: one line, exit 2, before any reading is printed; no file written. */
+    @Test
+    void cliRefusesAChartThatIsNotSvgBeforePrintingAnything(@TempDir Path dir) {
+        Path png = dir.resolve("dev-8.png");
+
+        assertRefused(List.of("--chart", png.toString()), "--chart dev-8.png: only SVG is written");
+        assertThat(png).doesNotExist();
+    }
+
+    /** The archive is only opened for a missing table: a value nobody can read is refused before that. */
+    @Test
+    void cliRefusesAnArchiveItCannotReadBeforePrintingAnything() {
+        assertRefused(List.of("--archive", "not a uri"), "--archive 'not a uri': expected the job's archive.path");
+        assertRefused(
+                List.of("--archive", "archive/readings"),
+                "--archive 'archive/readings': expected the job's archive.path");
+        assertRefused(
+                List.of("--archive", "s4://bucket/readings"),
+                "--archive 's4://bucket/readings': Flink has no file system for the scheme 's4'");
+    }
+
+    private static void assertRefused(List<String> options, String message) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> args = new ArrayList<>(List.of(
+                "range",
+                "--device",
+                "dev-8",
+                "--from",
+                FROM.toString(),
+                "--to",
+                TO.toString(),
+                "--dynamodb.endpoint",
+                dynamoDb.endpoint().toString(),
+                "--tables.prefix",
+                "q",
+                "--tables.period",
+                "PT1H",
+                "--tables.shards",
+                "4"));
+        args.addAll(options);
+
+        int status = QueryCli.run(
+                args.toArray(String[]::new),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        String printed = err.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(printed).isEqualTo(2);
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(printed).startsWith(message).hasLineCount(1);
+    }
+
     @Test
     void cliWritesTheRangeAsCsvAndDrawsItWithBoundariesAndLateReadings(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -1,11 +1,13 @@
 package io.periodtables.query.cli;
 
+import io.periodtables.core.config.ConfigException;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.query.QueryFailedException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -21,6 +23,9 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -89,6 +94,38 @@ public final class CliOptions {
                 ? "a local run's dynalite ends with the run; ./run-local --serve serves its data again and points"
                         + " .flink-local/run.properties at it"
                 : "start it, or give the endpoint that serves the tables with --dynamodb.endpoint";
+    }
+
+    /**
+     * {@code --archive}: the job's {@code archive.path} (its rule: a URI with a scheme and a
+     * bucket or absolute path) or an absolute local path, whose scheme Flink has a file system
+     * for once {@code options} (the {@code --archive-option}s) are applied. Checked before
+     * anything is read: a table is read from the archive only once it is found missing, so a
+     * bad value would otherwise pass unnoticed.
+     */
+    static String archive(String text, Map<String, String> options) {
+        String path;
+        try {
+            path = ConfigKeys.ARCHIVE_PATH.parse(
+                    text.startsWith("/") ? Path.of(text).toUri().toString() : text);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException("--archive '" + text + "': expected the job's archive.path, a URI such"
+                    + " as s3://bucket/prefix or file:///var/archive, or an absolute path");
+        }
+        if (!options.isEmpty()) {
+            FileSystem.initialize(Configuration.fromMap(options), null);
+        }
+        org.apache.flink.core.fs.Path root = new org.apache.flink.core.fs.Path(path);
+        try {
+            root.getFileSystem();
+        } catch (UnsupportedFileSystemSchemeException e) {
+            throw new IllegalArgumentException("--archive '" + text + "': Flink has no file system for the scheme '"
+                    + root.toUri().getScheme() + "' (query reads file:// and s3://)");
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot open the file system of --archive " + text + ": " + e.getMessage(), e);
+        }
+        return path;
     }
 
     /** A number >= 0; {@code _} and {@code ,} may group digits. */

@@ -56,6 +56,7 @@ public final class LatestCommand extends ReadCommands.ReadCommand {
 
     @Override
     public Integer call() {
+        checkChart();
         PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
         if (n == null && chart != null) {
             throw new IllegalArgumentException("--chart draws a device's readings over time: it needs --n");
@@ -89,7 +90,8 @@ public final class LatestCommand extends ReadCommands.ReadCommand {
                             oldestFirst,
                             oldestFirst.get(0).eventTime(),
                             oldestFirst.get(oldestFirst.size() - 1).eventTime().plusMillis(1),
-                            config.naming());
+                            config.naming(),
+                            result.report().missingPeriodTables());
                 }
             }
             printer.finish();

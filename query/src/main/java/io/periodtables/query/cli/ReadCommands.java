@@ -2,6 +2,7 @@ package io.periodtables.query.cli;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.Rollups;
+import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.query.QueryReport;
 import io.periodtables.query.QuerySettings;
@@ -22,13 +23,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.fs.FileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
@@ -60,9 +60,9 @@ public final class ReadCommands {
         @Option(
                 names = "--chart",
                 paramLabel = "FILE.svg",
-                description = "Also draw them: readings as one line per numeric attribute, period boundaries dashed,"
-                        + " late readings as red crosses; rollup buckets as the min-max band and the average line"
-                        + " of each field.")
+                description = "Also draw them, as SVG (the name must end in .svg): readings as one line per numeric"
+                        + " attribute, period boundaries dashed, late readings as red crosses; rollup buckets as the"
+                        + " min-max band and the average line of each field; gaps left empty.")
         Path chart;
 
         /** The job's configuration keys: {@code --key value}, {@code --config file}. */
@@ -75,15 +75,41 @@ public final class ReadCommands {
             this.streams = streams;
         }
 
+        /**
+         * Refuses a {@code --chart} file that does not end in {@code .svg}, before anything is read
+         * or printed: the chart is written as SVG whatever the name, and a {@code .png} of SVG text
+         * opens as a broken image.
+         */
+        void checkChart() {
+            if (chart != null
+                    && !chart.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".svg")) {
+                throw new IllegalArgumentException("--chart " + chart.getFileName()
+                        + ": only SVG is written; give a file name ending in .svg (convert it with e.g. rsvg-convert)");
+            }
+        }
+
         /** Prints each reading as it comes and, when a chart is wanted, keeps it in {@code kept}. */
         Consumer<StoredReading> output(ReadingOutput.Printer printer, List<StoredReading> kept) {
             return chart == null ? printer : printer.andThen(kept::add);
         }
 
-        void draw(String device, List<StoredReading> readings, Instant from, Instant to, TableNaming naming) {
+        void draw(
+                String device,
+                List<StoredReading> readings,
+                Instant from,
+                Instant to,
+                TableNaming naming,
+                List<String> missingTables) {
             if (chart != null) {
-                write(ReadingChart.svg(device, readings, from, to, naming));
+                write(ReadingChart.svg(device, readings, from, to, naming, periods(naming, missingTables)));
             }
+        }
+
+        /** The periods of {@code tables} (period or rollups tables), for the chart to shade. */
+        static List<Period> periods(TableNaming naming, List<String> tables) {
+            return tables.stream()
+                    .flatMap(t -> naming.parse(t).map(TableNaming.TableRef::period).stream())
+                    .toList();
         }
 
         void write(String svg) {
@@ -151,7 +177,13 @@ public final class ReadCommands {
             }
             if (chart != null) {
                 write(RollupChart.svg(
-                        device, grain, buckets, start, end, config.calendar().zone()));
+                        device,
+                        grain,
+                        buckets,
+                        start,
+                        end,
+                        config.calendar().zone(),
+                        periods(config.naming(), result.missingTables())));
             }
             return 0;
         }
@@ -203,6 +235,8 @@ public final class ReadCommands {
 
         @Override
         public Integer call() {
+            checkChart();
+            String archivePath = archive == null ? null : CliOptions.archive(archive, archiveOptions);
             PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
             Instant start = CliOptions.instant("--from", from, config.calendar().zone());
             Instant end = CliOptions.instant("--to", to, config.calendar().zone());
@@ -217,19 +251,17 @@ public final class ReadCommands {
             }
             ReadingOutput.Printer printer = format.printer(streams.out(), tableWidth(config.naming(), start));
             List<StoredReading> kept = new ArrayList<>();
+            QueryReport report;
             try (ReadingsQuery query = ReadingsQuery.create(config, QuerySettings.defaults())) {
-                if (archive != null) {
-                    if (!archiveOptions.isEmpty()) {
-                        FileSystem.initialize(Configuration.fromMap(archiveOptions), null);
-                    }
-                    query.withArchive(archive);
+                if (archivePath != null) {
+                    query.withArchive(archivePath);
                 }
-                QueryReport report = query.range(device, start, end, output(printer, kept));
+                report = query.range(device, start, end, output(printer, kept));
                 printer.finish();
                 streams.out().flush();
                 streams.err().print(report.summary());
             }
-            draw(device, kept, start, end, config.naming());
+            draw(device, kept, start, end, config.naming(), report.missingPeriodTables());
             return 0;
         }
     }
@@ -255,6 +287,7 @@ public final class ReadCommands {
 
         @Override
         public Integer call() {
+            checkChart();
             PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
             Instant start = CliOptions.instant("--from", from, config.calendar().zone());
             Instant end = CliOptions.instant("--to", to, config.calendar().zone());

@@ -66,8 +66,18 @@ public record TableCost(
         return String.join(", ", parts);
     }
 
-    /** A period table's tier (the lowest that matches; {@code CURRENT} also when sized from the load), else its kind. */
+    /**
+     * A period table's tier (the lowest that matches; {@code CURRENT} also when sized from the
+     * load), else its kind: {@code late}, {@code rejected}, {@code rollups}, the bookkeeping
+     * tables {@code latest} and {@code writers}, or {@code other}.
+     */
     static String tier(String table, Capacity capacity, PeriodTablesConfig config) {
+        if (table.equals(config.naming().latestTable())) {
+            return "latest";
+        }
+        if (table.equals(config.naming().writersTable())) {
+            return "writers";
+        }
         TableNaming.TableRef.Kind kind =
                 config.naming().parse(table).map(TableNaming.TableRef::kind).orElse(null);
         if (kind == null) {

@@ -72,6 +72,45 @@ class QueryCliTest {
         }
     }
 
+    /** Only SVG is written: any other --chart name is one line, exit 2, before DynamoDB is even asked. */
+    @Test
+    void aChartThatIsNotSvgIsRefusedBeforeAnythingElse() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        for (String[] command : new String[][] {
+            {"range", "--device", "d1", "--from", "2026-11-22", "--to", "2026-11-23", "--chart", "d1.png"},
+            {
+                "rollup",
+                "--device",
+                "d1",
+                "--from",
+                "2026-11-22",
+                "--to",
+                "2026-11-23",
+                "--every",
+                "PT1M",
+                "--chart",
+                "d1.PNG"
+            },
+            {"latest", "--device", "d1", "--n", "10", "--chart", "d1.svg.pdf"}
+        }) {
+            out.reset();
+            err.reset();
+            String[] args = Arrays.copyOf(command, command.length + 2);
+            args[command.length] = "--dynamodb.endpoint";
+            args[command.length + 1] = "http://127.0.0.1:" + port;
+
+            assertThat(run(args)).as(command[0]).isEqualTo(2);
+            assertThat(out()).as(command[0]).isEmpty();
+            assertThat(err().strip())
+                    .as(command[0])
+                    .startsWith("--chart " + command[command.length - 1] + ": only SVG is written;")
+                    .doesNotContain("\n");
+        }
+    }
+
     @Test
     void everyCommandsHelpNamesItsOptionsAndTheConfiguration() {
         for (String command : new String[] {"range", "rollup", "latest", "plan", "cost"}) {

@@ -3,8 +3,13 @@ package io.periodtables.query.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.periodtables.core.capacity.Capacity;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -39,6 +44,26 @@ class TableCostTest {
         assertThat(ia.monthly().writes()).isCloseTo(730 * 0.00065 * 1.25, within(1e-9));
         assertThat(ia.monthly().reads()).isCloseTo(730 * 0.00013 * 1.25, within(1e-9));
         assertThat(standard.onDemandLimits()).isEmpty();
+    }
+
+    /** Each kind of table {@code cost} can print is explained in docs/query.md's {@code cost} section. */
+    @Test
+    void everyKindOfTableCostPrintsIsDocumented() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "query.md"));
+        String cost = doc.substring(doc.indexOf("### `cost`"), doc.indexOf("### As a library"));
+        Map<String, String> kinds = new LinkedHashMap<>();
+        kinds.put("readings_late_2026-11", "late");
+        kinds.put("readings_rejected", "rejected");
+        kinds.put("readings_rollups_2026-11-01", "rollups");
+        kinds.put("readings_latest", "latest");
+        kinds.put("readings_writers", "writers");
+        kinds.put("readings_something", "other");
+        kinds.forEach((table, kind) -> {
+            assertThat(TableCost.tier(table, Capacity.ON_DEMAND, CONFIG))
+                    .as(table)
+                    .isEqualTo(kind);
+            assertThat(cost).as("docs/query.md, cost").contains("`" + kind + "`");
+        });
     }
 
     @Test
