@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.VisibleForTesting;
 
 /**
  * The local run: the real topology on a MiniCluster (Web UI on http://127.0.0.1:8081), with
@@ -50,6 +51,10 @@ public final class LocalRunner {
 
     /** The directory the user ran {@code ./run-local} in (the script runs Java in the repository). */
     static final String CWD_PROPERTY = "periodtables.local.cwd";
+
+    /** When true, the emulators keep serving after the summary until Enter without a terminal too. */
+    @VisibleForTesting
+    static final String HOLD_PROPERTY = "periodtables.local.hold";
 
     private LocalRunner() {}
 
@@ -157,7 +162,8 @@ public final class LocalRunner {
             if (kinesis != null) {
                 System.out.println(kinesis.join().summary(outcome.config()));
             }
-            if ((dynamoDb != null || archiveS3 != null) && System.console() != null) {
+            boolean hold = System.console() != null || Boolean.getBoolean(HOLD_PROPERTY);
+            if ((dynamoDb != null || archiveS3 != null) && hold) {
                 System.out.println((dynamoDb == null
                                 ? ""
                                 : "dynalite keeps serving " + dynamoDb.join().endpoint())
