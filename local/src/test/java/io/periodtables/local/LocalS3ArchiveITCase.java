@@ -51,6 +51,9 @@ class LocalS3ArchiveITCase {
                 LocalRunner.class,
                 "--archive.path",
                 ARCHIVE,
+                // a bound: the test ends the run (SIGTERM) once a period is archived
+                "--duration",
+                "PT4M",
                 "--tables.period",
                 "PT1M",
                 "--rotation.lead",
