@@ -61,9 +61,12 @@ final class LocalCluster {
     private static final Duration WARM_UP = Duration.ofSeconds(30);
 
     private final StopSignal stop;
+    private final Configuration stateBackend;
 
-    LocalCluster(StopSignal stop) {
+    /** @param stateBackend the state backend's options ({@link LocalOptions#stateBackend}) */
+    LocalCluster(StopSignal stop, Configuration stateBackend) {
         this.stop = stop;
+        this.stateBackend = stateBackend;
     }
 
     /**
@@ -80,6 +83,7 @@ final class LocalCluster {
             String fromSavepoint)
             throws Exception {
         Configuration flink = LoopbackFlink.configuration("8081-8099");
+        flink.addAll(stateBackend);
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "status");
         flink.setString("metrics.reporter.status.factory.class", LocalStatusReporter.Factory.class.getName());
         // Network buffers sized to hold a quarter second of data at each of the three exchanges:

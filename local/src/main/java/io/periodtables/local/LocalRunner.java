@@ -6,6 +6,7 @@ import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.FidelityLayer;
+import io.periodtables.emulators.S3Emulator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,10 +15,12 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.VisibleForTesting;
 
 /**
  * The local run: the real topology on a MiniCluster (Web UI on http://127.0.0.1:8081), with
@@ -49,6 +52,10 @@ public final class LocalRunner {
     /** The directory the user ran {@code ./run-local} in (the script runs Java in the repository). */
     static final String CWD_PROPERTY = "periodtables.local.cwd";
 
+    /** When true, the emulators keep serving after the summary until Enter without a terminal too. */
+    @VisibleForTesting
+    static final String HOLD_PROPERTY = "periodtables.local.hold";
+
     private LocalRunner() {}
 
     public static void main(String[] args) throws Exception {
@@ -56,6 +63,8 @@ public final class LocalRunner {
         System.setProperty(
                 "log.file",
                 System.getProperty("log.file", WORK_DIR.resolve("flink.log").toString()));
+        // Hadoop's S3A (an s3:// archive) brings AWS SDK v1, which prints a stack trace to announce its end of support.
+        System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
         List<String> userArgs = RunSettings.userArgs(args);
         if (userArgs.contains("--help") || userArgs.contains("-h")) {
             System.out.println(RunSettings.USAGE);
@@ -75,6 +84,7 @@ public final class LocalRunner {
         RunSettings run = null;
         PeriodTablesConfig config = null;
         boolean localKinesis = false;
+        Optional<String> bucket = Optional.empty();
         // Every setting is checked, the topology included, before anything is deleted or started.
         try {
             run = RunSettings.parse(
@@ -90,6 +100,8 @@ public final class LocalRunner {
                 localKinesis = true;
                 checkRealTimeFleet(config);
             }
+            bucket = LocalS3.emulatedBucket(config, run.options, run.fromSavepoint);
+            LocalS3.initializeFileSystems(run.options);
             LocalCluster.check(config);
         } catch (ConfigException e) {
             fail(e.getMessage());
@@ -101,12 +113,24 @@ public final class LocalRunner {
         if (run.origin != null) {
             System.out.println("Resuming from " + fromSavepoint + " with the settings of " + run.origin);
         }
+        if (run.options
+                .getOrDefault(LocalOptions.STATE_BACKEND, LocalOptions.HASHMAP)
+                .equals(LocalOptions.ROCKSDB)) {
+            System.out.println("State backend: RocksDB (EmbeddedRocksDBStateBackend), incremental checkpoints in "
+                    + WORK_DIR.resolve("checkpoints"));
+        }
         StopSignal stop = StopSignal.install();
         LocalCluster.Outcome outcome;
         // dynalite starts in its own process while the MiniCluster starts in this one.
         CompletableFuture<Dynalite> dynamoDb = null;
         CompletableFuture<LocalKinesis> kinesis = null;
+        CompletableFuture<S3Emulator> s3 = null;
+        S3Emulator archiveS3 = null;
         try {
+            if (bucket.isPresent()) {
+                String name = bucket.get();
+                s3 = CompletableFuture.supplyAsync(() -> LocalS3.start(name));
+            }
             if (localKinesis) {
                 int shards = streamShards;
                 kinesis = CompletableFuture.supplyAsync(() -> LocalKinesis.start(shards));
@@ -116,9 +140,15 @@ public final class LocalRunner {
                 Set<String> limits = config.get(ConfigKeys.DYNAMODB_LIMITS);
                 dynamoDb = CompletableFuture.supplyAsync(() -> startDynamoDb(fresh, limits));
             }
+            if (s3 != null) {
+                // Flink's file systems are initialized once, before the MiniCluster starts.
+                archiveS3 = s3.join();
+                System.out.println("S3 emulator (s3proxy, pid " + archiveS3.pid() + ") at " + archiveS3.endpoint()
+                        + ", bucket " + bucket.get() + ", objects in memory: the archive lasts as long as this run");
+            }
             CompletableFuture<Dynalite> started = dynamoDb;
             CompletableFuture<LocalKinesis> stream = kinesis;
-            outcome = new LocalCluster(stop)
+            outcome = new LocalCluster(stop, LocalOptions.stateBackend(run.options, WORK_DIR.resolve("checkpoints")))
                     .run(
                             config,
                             started == null ? null : () -> started.join().endpoint(),
@@ -128,21 +158,29 @@ public final class LocalRunner {
             if (outcome.savepoint() != null) {
                 run.saveWith(outcome.savepoint());
             }
-            new TableSummary(outcome.config(), dynamoDb != null).print(outcome, System.out);
+            new TableSummary(outcome.config(), dynamoDb != null, archiveS3).print(outcome, System.out);
             if (kinesis != null) {
                 System.out.println(kinesis.join().summary(outcome.config()));
             }
-            if (dynamoDb != null && System.console() != null) {
-                System.out.println("dynalite keeps serving " + dynamoDb.join().endpoint()
-                        + " for the query above; Enter or Ctrl-C stops it.");
+            boolean hold = System.console() != null || Boolean.getBoolean(HOLD_PROPERTY);
+            if ((dynamoDb != null || archiveS3 != null) && hold) {
+                System.out.println((dynamoDb == null
+                                ? ""
+                                : "dynalite keeps serving " + dynamoDb.join().endpoint())
+                        + (dynamoDb != null && archiveS3 != null ? " and " : "")
+                        + (archiveS3 == null ? "" : "the S3 emulator " + archiveS3.endpoint())
+                        + " for the queries above; Enter or Ctrl-C stops "
+                        + (dynamoDb != null && archiveS3 != null ? "them." : "it."));
                 stop.awaitEnterOrSignal();
             }
         } catch (CompletionException e) {
-            System.err.println("Cannot start "
-                    + (dynamoDb != null && dynamoDb.isCompletedExceptionally() ? "dynalite" : "kinesalite") + ": "
-                    + e.getCause().getMessage());
+            System.err.println(
+                    "Cannot start " + failed(dynamoDb, s3) + ": " + e.getCause().getMessage());
             outcome = null;
         } finally {
+            if (s3 != null && !s3.isCompletedExceptionally()) {
+                s3.join().close();
+            }
             if (kinesis != null && !kinesis.isCompletedExceptionally()) {
                 kinesis.join().close();
             }
@@ -152,6 +190,13 @@ public final class LocalRunner {
         }
         // Flink and the SDK leave non-daemon threads behind; the run is over.
         System.exit(outcome == null || outcome.failed() ? 1 : 0);
+    }
+
+    private static String failed(CompletableFuture<Dynalite> dynamoDb, CompletableFuture<S3Emulator> s3) {
+        if (dynamoDb != null && dynamoDb.isCompletedExceptionally()) {
+            return "dynalite";
+        }
+        return s3 != null && s3.isCompletedExceptionally() ? "the S3 emulator" : "kinesalite";
     }
 
     private static Dynalite startDynamoDb(boolean fresh, Set<String> limits) {

@@ -48,6 +48,10 @@ final class RunSettings {
             "  --from-savepoint PATH    resume from a savepoint the summary printed, with the settings saved with it",
             "  --stream-shards N        with --source kinesis and no kinesis.stream-arn: the local stream's shards,",
             "                           1 to 50 (default " + LocalKinesis.DEFAULT_SHARDS + ")",
+            "  --state.backend B        hashmap (default) or rocksdb: EmbeddedRocksDBStateBackend with incremental",
+            "                           checkpoints in .flink-local/checkpoints, as Managed Service for Apache Flink runs",
+            "  --s3.endpoint URL        with an s3:// archive.path: that S3 (credentials from the AWS default chain)",
+            "                           instead of the local S3 emulator, which an s3:// archive.path starts otherwise",
             "  --serve                  serve the last run's data with dynalite until Enter, for the printed queries",
             "  --config FILE            configuration keys from a properties file",
             "  --KEY VALUE              any key of docs/configuration.md, e.g. --tables.period PT1H; overrides the",
@@ -56,8 +60,15 @@ final class RunSettings {
             "",
             "Paths resolve where you stand; the run's files are in .flink-local of the repository.");
 
-    static final List<String> OWN_OPTIONS =
-            List.of("--duration", "--from-savepoint", "--stream-shards", "--serve", "--config", "--help");
+    static final List<String> OWN_OPTIONS = List.of(
+            "--duration",
+            "--from-savepoint",
+            "--stream-shards",
+            "--state.backend",
+            "--s3.endpoint",
+            "--serve",
+            "--config",
+            "--help");
 
     final Duration duration;
     /** The savepoint to resume from as a URI Flink reads, or null. */
@@ -66,15 +77,23 @@ final class RunSettings {
     final int streamShards;
     /** The job's explicit settings (not validated yet). */
     final Map<String, String> settings;
+    /** The local run's own options saved with the settings ({@link LocalOptions}), checked. */
+    final Map<String, String> options;
     /** For a resume: where its settings came from. */
     final String origin;
 
     private RunSettings(
-            Duration duration, String fromSavepoint, int streamShards, Map<String, String> settings, String origin) {
+            Duration duration,
+            String fromSavepoint,
+            int streamShards,
+            Map<String, String> settings,
+            Map<String, String> options,
+            String origin) {
         this.duration = duration;
         this.fromSavepoint = fromSavepoint;
         this.streamShards = streamShards;
         this.settings = settings;
+        this.options = options;
         this.origin = origin;
     }
 
@@ -110,7 +129,8 @@ final class RunSettings {
                 given.add(arg);
             }
         }
-        Map<String, String> user = ConfigLoader.settings(given.toArray(String[]::new), Map.of());
+        Map<String, String> user = new LinkedHashMap<>(ConfigLoader.settings(given.toArray(String[]::new), Map.of()));
+        Map<String, String> options = LocalOptions.take(user);
         for (String name : user.keySet()) {
             if (ConfigKeys.byName(name) == null) {
                 List<String> candidates = new ArrayList<>(OWN_OPTIONS);
@@ -127,7 +147,7 @@ final class RunSettings {
         if (fromSavepoint == null) {
             Map<String, String> settings = new LinkedHashMap<>(ConfigLoader.settings(defaults, Map.of()));
             settings.putAll(user);
-            return new RunSettings(duration, null, streamShards, settings, null);
+            return new RunSettings(duration, null, streamShards, settings, options, null);
         }
         Path savepoint = savepointDir(fromSavepoint, workingDir);
         Path savedFile = savepoint.resolve(SAVED);
@@ -140,13 +160,18 @@ final class RunSettings {
                     savepoint.toUri().toString(),
                     streamShards,
                     settings,
+                    options,
                     "the command line (the savepoint has no " + SAVED + ")");
         }
         Map<String, String> saved = read(savedFile);
+        Map<String, String> savedOptions = LocalOptions.take(saved);
         Map<String, String> settings = new LinkedHashMap<>(saved);
         settings.putAll(user);
         agree(saved, settings, user, savepoint);
-        return new RunSettings(duration, savepoint.toUri().toString(), streamShards, settings, savedFile.toString());
+        agreeOptions(savedOptions, options, savepoint);
+        savedOptions.putAll(options);
+        return new RunSettings(
+                duration, savepoint.toUri().toString(), streamShards, settings, savedOptions, savedFile.toString());
     }
 
     /** The user's arguments: those after a lone {@code --}, or all of them. */
@@ -163,6 +188,7 @@ final class RunSettings {
                 keys.setProperty(k, v);
             }
         });
+        options.forEach(keys::setProperty);
         Path file = Path.of(URI.create(savepoint)).resolve(SAVED);
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             keys.store(out, "the settings of the ./run-local that took this savepoint; a resume uses them");
@@ -190,6 +216,20 @@ final class RunSettings {
                                 + "): a resume keeps its run's settings; leave it out");
             }
         }
+    }
+
+    /** The local run's options given again for a resume mean what the saved run had (defaults included). */
+    private static void agreeOptions(Map<String, String> saved, Map<String, String> given, Path savepoint) {
+        given.forEach((name, value) -> {
+            String was = saved.getOrDefault(name, LocalOptions.defaultOf(name));
+            if (!value.equals(was)) {
+                throw new ConfigException(
+                        name,
+                        "Invalid argument: --" + name + " " + value + " differs from the run saved with " + savepoint
+                                + " (" + (was == null ? "not set" : was)
+                                + "): a resume keeps its run's settings; leave it out");
+            }
+        });
     }
 
     private static Path savepointDir(String text, Path workingDir) {

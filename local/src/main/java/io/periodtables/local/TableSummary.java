@@ -11,6 +11,7 @@ import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.core.period.TableNaming.TableRef;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.S3Emulator;
 import io.periodtables.job.input.FleetGenerator;
 import io.periodtables.query.cli.QueryCli;
 import java.io.ByteArrayOutputStream;
@@ -45,11 +46,17 @@ final class TableSummary {
 
     private final PeriodTablesConfig config;
     private final boolean localData;
+    /** The S3 emulator that holds the archive, or null. */
+    private final S3Emulator archiveS3;
 
-    /** @param localData true when the data is in the local run's dynalite */
-    TableSummary(PeriodTablesConfig config, boolean localData) {
+    /**
+     * @param localData true when the data is in the local run's dynalite
+     * @param archiveS3 the local S3 emulator that holds the archive, or null
+     */
+    TableSummary(PeriodTablesConfig config, boolean localData, S3Emulator archiveS3) {
         this.config = config;
         this.localData = localData;
+        this.archiveS3 = archiveS3;
     }
 
     void print(LocalCluster.Outcome outcome, PrintStream out) {
@@ -140,7 +147,14 @@ final class TableSummary {
                         ? "dynalite at " + endpoint + ", files in " + Dynalite.LOCAL_RUN_DATA
                                 + " (a resume from the savepoint above keeps them; a new run starts empty)"
                         : endpoint));
-        config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> ArchiveSummary.print(path, out));
+        config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> {
+            ArchiveSummary.print(path, out);
+            if (archiveS3 != null) {
+                out.println("DuckDB reads it from the S3 emulator at " + archiveS3.endpoint()
+                        + " while it runs (this run only; its objects are in memory):");
+                out.println("  " + LocalS3.duckDbCommand(archiveS3, path));
+            }
+        });
         if (!periods.isEmpty()) {
             List<String> query = queryArgs(periods);
             out.println("One device: ./query/run-query " + String.join(" ", query));
@@ -192,6 +206,10 @@ final class TableSummary {
                 "--config",
                 RUN_CONFIG.toString()));
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> args.addAll(List.of("--archive", path)));
+        if (archiveS3 != null) {
+            LocalS3.queryOptions(archiveS3)
+                    .forEach((key, value) -> args.addAll(List.of("--archive-option", key + "=" + value)));
+        }
         args.addAll(List.of("--format", "table", "--chart", device + ".svg"));
         return args;
     }

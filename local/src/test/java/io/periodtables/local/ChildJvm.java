@@ -13,6 +13,11 @@ import java.util.concurrent.TimeUnit;
 record ChildJvm(Process process, Path out, Path err) {
 
     static ChildJvm start(Path dir, Class<?> main, String... args) throws IOException {
+        return start(dir, List.of(), main, args);
+    }
+
+    /** @param properties system properties for the child, {@code name=value} */
+    static ChildJvm start(Path dir, List<String> properties, Class<?> main, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--add-opens",
@@ -31,8 +36,9 @@ record ChildJvm(Process process, Path out, Path err) {
                 "-Dlog4j.configurationFile="
                         + (main == LocalRunner.class ? "log4j2-local.properties" : "log4j2.properties"),
                 "-cp",
-                System.getProperty("java.class.path"),
-                main.getName()));
+                System.getProperty("java.class.path")));
+        properties.forEach(p -> command.add(command.size() - 2, "-D" + p));
+        command.add(main.getName());
         command.addAll(List.of(args));
         Path out = Files.createTempFile("child", ".out");
         Path err = Files.createTempFile("child", ".err");

@@ -96,8 +96,8 @@ class LocalRunnerITCase {
     }
 
     /**
-     * A resume given only the savepoint runs with the first run's settings (here an archive and a
-     * one-minute period, which its state and tables depend on); one given again must agree.
+     * A resume given only the savepoint runs with the first run's settings (here an archive, a
+     * one-minute period and RocksDB, which its state and tables depend on); one given again must agree.
      */
     @Test
     void resumeTakesTheSettingsSavedWithItsSavepointAndServeAnswersItsQueries(@TempDir Path dir, @TempDir Path archive)
@@ -128,9 +128,16 @@ class LocalRunnerITCase {
                 "--tables.prefix",
                 "resumed",
                 "--rollups.every",
-                "PT10S");
+                "PT10S",
+                "--state.backend",
+                "rocksdb");
+        first.awaitOutput("readings/s | in ");
+        assertThat(RestApi.checkpointConfig(first.stdout()))
+                .as("the job's checkpoint configuration")
+                .contains("\"state_backend\":\"EmbeddedRocksDBStateBackend\"", "FileSystemCheckpointStorage");
         first.waitFor();
         assertThat(first.exitCode()).as(first.stdout() + first.stderr()).isZero();
+        assertThat(first.stdout()).contains("State backend: RocksDB (EmbeddedRocksDBStateBackend), incremental");
         Matcher savepoint = Pattern.compile("(?m)^Savepoint: (\\S+)$").matcher(first.stdout());
         assertThat(savepoint.find()).as(first.stdout()).isTrue();
         long firstWritten = LocalRunSummary.parse(first.stdout(), "resumed").written();
@@ -140,7 +147,9 @@ class LocalRunnerITCase {
         resumed.waitFor();
         String out = resumed.stdout();
         assertThat(resumed.exitCode()).as(out + resumed.stderr()).isZero();
-        assertThat(out).contains("Resuming from ", "Savepoint: file:").doesNotContain("Failure");
+        assertThat(out)
+                .contains("Resuming from ", "State backend: RocksDB", "Savepoint: file:")
+                .doesNotContain("Failure");
         LocalRunSummary summary = LocalRunSummary.parse(out, "resumed");
         assertThat(summary.in()).isPositive().isEqualTo(summary.written() + summary.late() + summary.rejected());
         assertThat(summary.periodTables().values().stream()
@@ -156,6 +165,14 @@ class LocalRunnerITCase {
         assertThat(refused.exitCode()).isEqualTo(2);
         assertThat(refused.stderr().strip())
                 .startsWith("Invalid argument: --tables.period PT1H differs from the run saved with ")
+                .doesNotContain("\n");
+        ChildJvm otherBackend = ChildJvm.start(
+                dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--state.backend", "hashmap");
+        otherBackend.waitFor();
+        assertThat(otherBackend.exitCode()).isEqualTo(2);
+        assertThat(otherBackend.stderr().strip())
+                .startsWith("Invalid argument: --state.backend hashmap differs from the run saved with ")
+                .endsWith("(rocksdb): a resume keeps its run's settings; leave it out")
                 .doesNotContain("\n");
 
         // After the run its dynalite is gone: --serve brings the data back where the printed query finds it.
