@@ -88,6 +88,8 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     private transient Set<Integer> endedInputs;
     private transient ExecutorService checks;
     private transient Map<Long, Future<Boolean>> running;
+    /** The task manager's spilling folder, for the distinct-key counts. */
+    private transient java.nio.file.Path spill;
 
     ArchiveMarkers(String archivePath, PeriodCalendar calendar, Duration allowedLateness) {
         this.archivePath = archivePath;
@@ -126,6 +128,11 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
             return thread;
         });
         running = new HashMap<>();
+        spill = getContainingTask()
+                .getEnvironment()
+                .getIOManager()
+                .getSpillingDirectories()[0]
+                .toPath();
         endedInputs = new HashSet<>();
         checkSealed(); // periods restored as sealed
     }
@@ -232,7 +239,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
                 PeriodMarker.ThisRun files = thisRunsFiles.of(period);
                 running.put(
                         period.startMillis(),
-                        checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected, files)));
+                        checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected, files, spill)));
             }
         }
     }
