@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -113,9 +114,9 @@ public final class ArchiveMarkerBench {
                 "`%s`: a synthetic `period=` folder on local disk as the file sink leaves it, %,d rows of"
                         + " %,d devices in %,d part files (%,d MB, written in %.0f s; 1 %% of a file's rows repeat"
                         + " rows of the previous file), then what the marker does with it, one after the other"
-                        + " in one JVM (`-Xmx2g`). Peak heap: the heap pools' peak use during the step (after"
-                        + " a GC before it), so it includes garbage not yet collected. Load average at the"
-                        + " start: %s.%n%n",
+                        + " in one JVM (`-Xmx2g`). Peak heap: the most heap in use right after a garbage"
+                        + " collection during the step (sampled every 50 ms): what the step keeps alive. Load"
+                        + " average at the start: %s.%n%n",
                 command,
                 written,
                 DEVICES,
@@ -185,8 +186,9 @@ public final class ArchiveMarkerBench {
                 done.add(pool.submit(() -> {
                     List<ArchiveRow> list = new ArrayList<>();
                     for (long i = 0; i < perFile; i++) {
-                        // 1 % of a file's rows repeat a row of the previous file: a duplicate item.
-                        long n = file > 0 && i % 100 == 0 ? (file - 1) * perFile + i : file * perFile + i;
+                        // 1 % of a file's rows repeat a row of the previous file (one that is no repeat
+                        // itself): a duplicate item.
+                        long n = file > 0 && i % 100 == 0 ? (file - 1) * perFile + i + 1 : file * perFile + i;
                         list.add(row(partition, n, n * dayMillis / rows));
                     }
                     org.apache.flink.core.fs.Path path = new org.apache.flink.core.fs.Path(
@@ -232,21 +234,40 @@ public final class ArchiveMarkerBench {
                 "{\"temperature\":" + (180 + n % 120) / 10.0 + ",\"humidity\":" + (300 + n % 500) / 10.0 + "}");
     }
 
-    private static void resetPeaks() {
+    /** The largest heap in use right after a garbage collection since {@link #resetPeaks}: live data, not garbage. */
+    private static final AtomicLong PEAK_LIVE = new AtomicLong();
+
+    static {
+        Thread sampler = new Thread(
+                () -> {
+                    while (true) {
+                        long live = 0;
+                        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                            if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                                live += pool.getCollectionUsage().getUsed();
+                            }
+                        }
+                        PEAK_LIVE.accumulateAndGet(live, Math::max);
+                        try {
+                            Thread.sleep(50);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "archive-bench-heap");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    private static void resetPeaks() throws InterruptedException {
         System.gc();
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            pool.resetPeakUsage();
-        }
+        Thread.sleep(200);
+        PEAK_LIVE.set(0);
     }
 
     private static long peakHeap() {
-        long peak = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                peak += pool.getPeakUsage().getUsed();
-            }
-        }
-        return peak;
+        return PEAK_LIVE.get();
     }
 
     private static double seconds(long startNanos) {
