@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * the file sink commits for the period. After every commit a {@link PeriodMarker} check, on a
  * background thread (it reads files, possibly many on S3, and checkpoints must not wait for it),
  * compares the rows of this run's committed files ({@link ThisRunsFiles}) with that sum and, once
- * they match, writes the marker counting the whole folder: another run's files there are committed
- * already and never stand in for this run's. Periods between the first one with rows and the last
+ * they match, compacts the folder and writes the marker counting the whole folder: another run's
+ * files there are committed already and never stand in for this run's. Periods between the first one with rows and the last
  * one seen that had no row get a marker too (0 rows, 0 files):
  * their tables exist and retention waits for them. A marker is written once and never replaced,
  * so a replay or a restore cannot change it; sealed periods without a marker are in the
@@ -88,6 +88,8 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     private transient Set<Integer> endedInputs;
     private transient ExecutorService checks;
     private transient Map<Long, Future<Boolean>> running;
+    /** The task manager's spilling folder, for the distinct-key counts. */
+    private transient java.nio.file.Path spill;
 
     ArchiveMarkers(String archivePath, PeriodCalendar calendar, Duration allowedLateness) {
         this.archivePath = archivePath;
@@ -126,6 +128,11 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
             return thread;
         });
         running = new HashMap<>();
+        spill = getContainingTask()
+                .getEnvironment()
+                .getIOManager()
+                .getSpillingDirectories()[0]
+                .toPath();
         endedInputs = new HashSet<>();
         checkSealed(); // periods restored as sealed
     }
@@ -232,7 +239,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
                 PeriodMarker.ThisRun files = thisRunsFiles.of(period);
                 running.put(
                         period.startMillis(),
-                        checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected, files)));
+                        checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected, files, spill)));
             }
         }
     }

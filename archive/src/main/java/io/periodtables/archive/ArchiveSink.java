@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -18,6 +19,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.connector.file.sink.FileSinkCommittable;
 import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
+import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -27,12 +29,16 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.BucketAssigner;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.SimpleVersionedStringSerializer;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Flink's {@link FileSink} for the archive's Parquet rows, one folder per row's partition, part
  * files rolled and committed on every checkpoint (exactly once), plus a post-commit step: the
- * {@link ArchiveMarkers} operator, which sees every commit. Writer, state and committer are the
- * file sink's own, so its savepoint state is that of a plain {@code FileSink}.
+ * {@link ArchiveMarkers} operator, which sees every commit and compacts each closed period's files
+ * ({@link PeriodCompaction}). Writer, state and committer are the file sink's own (the committer
+ * tolerates part files compacted since the checkpoint it restores), so its savepoint state is that
+ * of a plain {@code FileSink}; compaction keeps no operator state (its plan is a file in the folder).
  */
 @Internal
 final class ArchiveSink
@@ -41,6 +47,7 @@ final class ArchiveSink
                 SupportsCommitter<FileSinkCommittable>,
                 SupportsPostCommitTopology<FileSinkCommittable> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveSink.class);
 
     static final String MARKERS_UID = "archive-markers";
 
@@ -92,7 +99,7 @@ final class ArchiveSink
 
     @Override
     public Committer<FileSinkCommittable> createCommitter(CommitterInitContext context) throws IOException {
-        return files.createCommitter(context);
+        return new AfterCompaction(files.createCommitter(context), archivePath);
     }
 
     @Override
@@ -112,6 +119,47 @@ final class ArchiveSink
                 .uid(MARKERS_UID)
                 .setParallelism(1)
                 .setMaxParallelism(1);
+    }
+
+    /**
+     * The file sink's committer, for a restore after a compaction: a restored checkpoint commits its
+     * part files again, and where {@link PeriodCompaction} has replaced them since (the period's
+     * folder has a plan or a marker), S3 cannot find them and fails the commit; their rows are in
+     * the compacted files, so they count as committed. Locally a missing file is no error.
+     */
+    private static final class AfterCompaction implements Committer<FileSinkCommittable> {
+        private final Committer<FileSinkCommittable> committer;
+        private final String archivePath;
+
+        AfterCompaction(Committer<FileSinkCommittable> committer, String archivePath) {
+            this.committer = committer;
+            this.archivePath = archivePath;
+        }
+
+        @Override
+        public void commit(Collection<CommitRequest<FileSinkCommittable>> requests)
+                throws IOException, InterruptedException {
+            for (CommitRequest<FileSinkCommittable> request : requests) {
+                try {
+                    committer.commit(List.of(request));
+                } catch (IOException e) {
+                    Path folder = ArchivePartitions.folder(
+                            archivePath, request.getCommittable().getBucketId());
+                    FileSystem fs = folder.getFileSystem();
+                    if (!fs.exists(new Path(folder, PeriodCompaction.PLAN))
+                            && !fs.exists(new Path(folder, ArchivePartitions.MARKER))) {
+                        throw e;
+                    }
+                    LOG.info("A part file of {} is compacted already: {}", folder.getName(), e.getMessage());
+                    request.signalAlreadyCommitted();
+                }
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            committer.close();
+        }
     }
 
     /** Files each row under its partition folder. */

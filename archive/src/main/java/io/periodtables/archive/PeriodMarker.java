@@ -3,7 +3,6 @@ package io.periodtables.archive;
 import io.periodtables.core.period.Period;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import javax.annotation.Nullable;
@@ -13,7 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides and writes one period's completion marker. The gate is this run's own committed files
+ * Decides and writes one period's completion marker, after compacting the period's folder
+ * ({@link PeriodCompaction}) and counting its distinct keys ({@link DistinctKeys}). The gate is this run's own committed files
  * ({@link ThisRunsFiles}): once their footers add up to the rows the job sent to the period, every
  * file of this run is committed (the file sink commits each row exactly once). Files of another
  * run in the folder (a restore from an older checkpoint, a run without this job's state) are
@@ -22,9 +22,6 @@ import org.slf4j.LoggerFactory;
  */
 final class PeriodMarker {
     private static final Logger LOG = LoggerFactory.getLogger(PeriodMarker.class);
-
-    /** Keys held in memory at once while counting distinct keys; larger periods take several passes. */
-    static final long KEYS_PER_PASS = 1_000_000;
 
     private PeriodMarker() {}
 
@@ -49,18 +46,25 @@ final class PeriodMarker {
 
     /**
      * Writes the marker of {@code period} if the files this run committed to its folder hold
-     * {@code expectedRows} rows.
+     * {@code expectedRows} rows, after compacting the folder ({@link PeriodCompaction}); finishes
+     * a compaction a crash interrupted first.
      *
+     * @param spill local folder for the distinct-key count's spill files ({@link DistinctKeys})
      * @return true when the marker exists afterwards (written now or before)
      */
-    static boolean markIfComplete(String archivePath, Period period, long expectedRows, ThisRun thisRun)
+    static boolean markIfComplete(
+            String archivePath, Period period, long expectedRows, ThisRun thisRun, java.nio.file.Path spill)
             throws IOException {
         Path marker = ArchivePartitions.marker(archivePath, period);
         if (marker.getFileSystem().exists(marker)) {
             return true;
         }
-        List<FileStatus> files =
-                ArchiveFiles.committed(ArchivePartitions.folder(archivePath, ArchivePartitions.period(period)));
+        Path folder = ArchivePartitions.folder(archivePath, ArchivePartitions.period(period));
+        if (PeriodCompaction.resume(folder)) {
+            // Decided before a crash: this run's files were all committed then.
+            return mark(period, marker, folder, spill);
+        }
+        List<FileStatus> files = ArchiveFiles.committed(folder);
         long ours = 0;
         List<FileStatus> others = new ArrayList<>();
         for (FileStatus file : files) {
@@ -93,8 +97,19 @@ final class PeriodMarker {
                     theirs,
                     others.size());
         }
-        long rows = ours + theirs;
-        PeriodManifest manifest = new PeriodManifest(period.label(), rows, distinctKeys(files, rows), files.size());
+        PeriodCompaction.compact(folder, files);
+        return mark(period, marker, folder, spill);
+    }
+
+    /** Counts the (compacted) folder, writes its marker, then drops the compaction's plan. */
+    private static boolean mark(Period period, Path marker, Path folder, java.nio.file.Path spill) throws IOException {
+        List<FileStatus> files = ArchiveFiles.committed(folder);
+        long rows = 0;
+        for (FileStatus file : files) {
+            rows += ArchiveFiles.rows(file);
+        }
+        PeriodManifest manifest =
+                new PeriodManifest(period.label(), rows, DistinctKeys.count(files, rows, spill), files.size());
         if (manifest.writeOnce(marker)) {
             LOG.info(
                     "Archived period {}: {} rows, {} distinct items, {} files",
@@ -103,26 +118,7 @@ final class PeriodMarker {
                     manifest.distinctKeys(),
                     manifest.files());
         }
+        PeriodCompaction.finished(folder);
         return true;
-    }
-
-    /** Distinct ({@code pk}, {@code sk}) over {@code files}, holding at most about {@link #KEYS_PER_PASS} keys at once. */
-    static long distinctKeys(List<FileStatus> files, long rows) throws IOException {
-        int passes = (int) Math.max(1, (rows + KEYS_PER_PASS - 1) / KEYS_PER_PASS);
-        long distinct = 0;
-        Set<String> keys = new HashSet<>();
-        for (int pass = 0; pass < passes; pass++) {
-            int thisPass = pass;
-            keys.clear();
-            for (FileStatus file : files) {
-                ArchiveFiles.readKeys(file, key -> {
-                    if (Math.floorMod(key.hashCode(), passes) == thisPass) {
-                        keys.add(key);
-                    }
-                });
-            }
-            distinct += keys.size();
-        }
-        return distinct;
     }
 }

@@ -70,29 +70,82 @@ class PeriodMarkerTest {
         // An in-progress file of the sink (hidden) is not part of the period yet.
         writeFile(partition, ".part-b-0.parquet.inprogress.1234", List.of(row("dev-3", "s1")));
 
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5, committed()))
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5, committed(), root))
                 .as("3 of 5 rows committed")
                 .isFalse();
         assertThat(new ArchiveReader(archivePath()).isArchived(PERIOD)).isFalse();
 
         writeFile(partition, "part-b-0.parquet", List.of(row("dev-1", "s2"), row("dev-3", "s1")));
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5, committed()))
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 5, committed(), root))
                 .isTrue();
 
         ArchiveReader reader = new ArchiveReader(archivePath());
         assertThat(reader.isArchived(PERIOD)).isTrue();
-        assertThat(reader.manifest(PERIOD)).contains(new PeriodManifest(PERIOD.label(), 5, 4, 2));
+        assertThat(reader.manifest(PERIOD)).contains(new PeriodManifest(PERIOD.label(), 5, 4, 1));
+    }
+
+    @Test
+    void theMarkerCountsTheCompactedFileThatReplacesThePartFiles() throws IOException {
+        String partition = ArchivePartitions.period(PERIOD);
+        List<ArchiveRow> written = new ArrayList<>();
+        for (int file = 0; file < 4; file++) {
+            List<ArchiveRow> rows = List.of(row("dev-" + file, "s1"), row("dev-" + file, "s2"), row("dev-0", "s1"));
+            writeFile(partition, "part-a-" + file + ".parquet", rows);
+            written.addAll(rows.stream().sorted(ArchiveParquet.ORDER).toList());
+        }
+
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 12, committed(), root))
+                .isTrue();
+
+        ArchiveReader reader = new ArchiveReader(archivePath());
+        List<ArchiveRow> read = new ArrayList<>();
+        reader.rows(partition, read::add);
+        assertThat(read).as("the part files' rows, in their order").isEqualTo(written);
+        List<FileStatus> files = ArchiveFiles.committed(ArchivePartitions.folder(archivePath(), partition));
+        assertThat(files)
+                .singleElement()
+                .satisfies(file -> assertThat(file.getPath().getName()).startsWith(PeriodCompaction.PREFIX));
+        assertThat(reader.manifest(PERIOD)).contains(new PeriodManifest(PERIOD.label(), 12, 8, 1));
+        try (var left = Files.list(root.resolve(partition))) {
+            assertThat(left.map(f -> f.getFileName().toString()))
+                    .as("the part files, the plan and hidden files are gone")
+                    .containsExactlyInAnyOrder(
+                            ArchivePartitions.MARKER, files.get(0).getPath().getName());
+        }
+    }
+
+    @Test
+    void aCompactionDecidedBeforeACrashIsFinishedOnceWithoutTheGate() throws IOException {
+        String partition = ArchivePartitions.period(PERIOD);
+        writeFile(partition, "part-a-0.parquet", List.of(row("dev-1", "s1"), row("dev-1", "s2")));
+        writeFile(partition, "part-b-0.parquet", List.of(row("dev-1", "s2"), row("dev-2", "s1")));
+        Path folder = ArchivePartitions.folder(archivePath(), partition);
+        // The crash: the plan is written, nothing committed yet (the new file is still hidden).
+        assertThat(PeriodCompaction.plan(folder, ArchiveFiles.committed(folder)))
+                .isTrue();
+        assertThat(ArchiveFiles.committed(folder)).hasSize(2);
+
+        // After the restore, this run's state may name files the compaction replaces: the plan decides.
+        assertThat(PeriodMarker.markIfComplete(
+                        archivePath(), PERIOD, 4, new PeriodMarker.ThisRun(Set.of(), null, Long.MIN_VALUE), root))
+                .isTrue();
+
+        assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
+                .contains(new PeriodManifest(PERIOD.label(), 4, 3, 1));
+        assertThat(ArchiveFiles.committed(folder)).singleElement();
+        assertThat(folder.getFileSystem().exists(new Path(folder, PeriodCompaction.PLAN)))
+                .isFalse();
     }
 
     @Test
     void aMarkerIsNeverReplaced() throws IOException {
         String partition = ArchivePartitions.period(PERIOD);
         writeFile(partition, "part-a-0.parquet", List.of(row("dev-1", "s1")));
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 1, committed()))
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 1, committed(), root))
                 .isTrue();
 
         writeFile(partition, "part-c-0.parquet", List.of(row("dev-9", "s9")));
-        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 2, committed()))
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 2, committed(), root))
                 .isTrue();
 
         assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
@@ -102,25 +155,36 @@ class PeriodMarkerTest {
     @Test
     void anEmptyPeriodIsArchivedWithNoFiles() throws IOException {
         assertThat(PeriodMarker.markIfComplete(
-                        archivePath(), PERIOD, 0, new PeriodMarker.ThisRun(Set.of(), null, Long.MIN_VALUE)))
+                        archivePath(), PERIOD, 0, new PeriodMarker.ThisRun(Set.of(), null, Long.MIN_VALUE), root))
                 .isTrue();
         assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
                 .contains(new PeriodManifest(PERIOD.label(), 0, 0, 0));
     }
 
     @Test
-    void distinctKeysTakeSeveralPassesOverLargePeriodsAndStayExact() throws IOException {
+    void distinctKeysSpilledToPartitionsEqualAnExactCountInMemory(@TempDir java.nio.file.Path spill)
+            throws IOException {
         String partition = ArchivePartitions.period(PERIOD);
-        List<ArchiveRow> rows = new ArrayList<>();
-        for (int i = 0; i < 3000; i++) {
-            rows.add(row("dev-" + i % 1000 % 7, "s" + i % 1000));
+        Set<String> exact = new HashSet<>();
+        for (int file = 0; file < 5; file++) {
+            List<ArchiveRow> rows = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                // Overlapping ranges: every key in two files, some twice within a file too.
+                int n = file * 200 + i % 300;
+                ArchiveRow row = row("dev-" + n % 7, "s" + n);
+                rows.add(row);
+                exact.add(row.pk() + " " + row.sk());
+            }
+            writeFile(partition, "part-a-" + file + ".parquet", rows);
         }
-        writeFile(partition, "part-a-0.parquet", rows);
         var files = ArchiveFiles.committed(ArchivePartitions.folder(archivePath(), partition));
 
-        assertThat(PeriodMarker.distinctKeys(files, PeriodMarker.KEYS_PER_PASS * 5))
-                .isEqualTo(1000);
-        assertThat(PeriodMarker.distinctKeys(files, 3000)).isEqualTo(1000);
+        assertThat(exact).hasSize(1100);
+        assertThat(DistinctKeys.count(files, 2000, spill, 150)).isEqualTo(exact.size());
+        assertThat(DistinctKeys.count(files, 2000, spill, 2000)).isEqualTo(exact.size());
+        try (var left = Files.list(spill)) {
+            assertThat(left).as("spill files deleted").isEmpty();
+        }
     }
 
     /** The names of the folder's committed files: in these cases, this run wrote them all. */

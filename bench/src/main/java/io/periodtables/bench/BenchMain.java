@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.archive.ArchiveMarkerBench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -11,7 +12,7 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness},
+ * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness} (and {@code archive}, only when named: {@code --archive-rows}, {@code --archive-files}),
  * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
  * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate), and for scale
  * {@code --scale-parts day,week}, {@code --scale-day-devices 10000}, {@code --scale-week-devices 100000},
@@ -37,6 +38,7 @@ public final class BenchMain {
     static final String IDLE_KINESIS_SECTION = "8-idle-kinesis.md";
     static final String FRESHNESS_SECTION = "11-freshness.md";
     static final String SCALE_SECTION = "14-scale.md";
+    static final String ARCHIVE_SECTION = "15-archive.md";
     /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
     static final Map<String, String> SPLICED = Map.of(
             "query",
@@ -46,7 +48,9 @@ public final class BenchMain {
             "freshness",
             FRESHNESS_SECTION,
             "scale",
-            SCALE_SECTION);
+            SCALE_SECTION,
+            "archive",
+            ARCHIVE_SECTION);
 
     private BenchMain() {}
 
@@ -67,6 +71,8 @@ public final class BenchMain {
         long scaleCheckpointMillis = 10_000;
         Path scaleBefore = null;
         Path scaleFrom = null;
+        long archiveRows = 100_000_000;
+        int archiveFiles = 10_000;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
@@ -88,13 +94,15 @@ public final class BenchMain {
                 case "--scale-checkpoint-ms" -> scaleCheckpointMillis = Long.parseLong(args[i + 1].replace("_", ""));
                 case "--scale-before" -> scaleBefore = Path.of(args[i + 1]);
                 case "--scale-from" -> scaleFrom = Path.of(args[i + 1]);
+                case "--archive-rows" -> archiveRows = Long.parseLong(args[i + 1].replace("_", ""));
+                case "--archive-files" -> archiveFiles = Integer.parseInt(args[i + 1].replace("_", ""));
                 default ->
-                    throw new IllegalArgumentException(
-                            "unknown argument " + args[i]
-                                    + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
-                                    + String.join(",", ALL) + ", --bench-dir, "
-                                    + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
-                                    + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before, --scale-from");
+                    throw new IllegalArgumentException("unknown argument " + args[i]
+                            + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
+                            + String.join(",", ALL) + ", --bench-dir, "
+                            + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
+                            + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before, --scale-from,"
+                            + " --archive-rows, --archive-files");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -131,6 +139,15 @@ public final class BenchMain {
                                             scaleBefore,
                                             scaleFrom),
                                     benchDir));
+                case "archive" ->
+                    results.writeSection(
+                            ARCHIVE_SECTION,
+                            ArchiveMarkerBench.run(
+                                    archiveRows,
+                                    archiveFiles,
+                                    benchDir.resolve("target"),
+                                    ("./bench/run " + String.join(" ", args)).trim(),
+                                    MachineFacts.loadAverage()));
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }
         }

@@ -106,6 +106,18 @@ final class ArchiveDuckDb {
         }
     }
 
+    /** Rows, distinct ({@code pk}, {@code sk}) and files of the period folder {@code label} under {@code archive}, by DuckDB. */
+    static List<Long> counts(Path archive, String label) throws SQLException {
+        try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
+                Statement sql = db.createStatement()) {
+            return query(
+                            sql,
+                            "SELECT 'counts', count(*), count(DISTINCT (pk, sk)), count(DISTINCT filename) FROM read_parquet('"
+                                    + archive.resolve("period=" + label) + "/*.parquet', filename = true)")
+                    .get("counts");
+        }
+    }
+
     /** Per device and UTC hour of the period tables' items: how many have {@code temp}, and their mean × 10^6, rounded. */
     private static Map<String, List<Long>> hourlyFromItems(TableSnapshot tables, TableNaming naming) {
         Map<String, List<BigDecimal>> temps = new TreeMap<>();
