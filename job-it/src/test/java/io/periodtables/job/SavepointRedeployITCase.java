@@ -181,11 +181,6 @@ class SavepointRedeployITCase {
         keys.put("generator.speedup", String.valueOf(7 * rate));
         keys.put("generator.count", String.valueOf(READINGS));
         keys.put("rollups.every", "PT15M,PT1H");
-        // Event time runs 1,050 times faster than the wall clock here: sized from its event-time
-        // peak (WriteLoad), the next table would get 2 WCU for ~40 writes a wall-clock second,
-        // which DynamoDB throttles (a new table has no 300 s burst saved up). The floor keeps this
-        // test about the redeploy; the sizing under replay is noted in DESIGN.md.
-        keys.put("tables.capacity.current.min", "1000/300");
         return ConfigLoader.fromMap(keys, false);
     }
 

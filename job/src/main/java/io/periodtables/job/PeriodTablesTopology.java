@@ -136,20 +136,24 @@ public final class PeriodTablesTopology {
                 .sinkTo(sink(config).writerGroup(RotationWiring.LATE_WRITERS).build())
                 .uid("late-rejected-sink")
                 .name("DynamoDB late and rejected");
-        Rollups.of(config)
-                .ifPresent(rollups -> DataStreamUtils.reinterpretAsKeyedStream(
+        SingleOutputStreamOperator<SinkRecord> rollupItems = Rollups.of(config)
+                .map(rollups -> DataStreamUtils.reinterpretAsKeyedStream(
                                 periodRecords, record -> record.reading().deviceId(), Types.STRING)
                         .process(new RollupBuckets(config, rollups), TypeInformation.of(SinkRecord.class))
                         .uid("rollups")
-                        .name("Rollups")
-                        // a bucket's item is rewritten as readings refine it: never by one that counted fewer
-                        // (a replay from a later stream position, an older version written after a newer one)
-                        .sinkTo(sink(config)
-                                .writeThroughCheckpoints()
-                                .replaceOnlyWhenNotSmaller(Rollups.READINGS)
-                                .build())
-                        .uid("rollups-sink")
-                        .name("DynamoDB rollups"));
+                        .name("Rollups"))
+                .orElse(null);
+        if (rollupItems != null) {
+            // a bucket's item is rewritten as readings refine it: never by one that counted fewer
+            // (a replay from a later stream position, an older version written after a newer one)
+            rollupItems
+                    .sinkTo(sink(config)
+                            .writeThroughCheckpoints()
+                            .replaceOnlyWhenNotSmaller(Rollups.READINGS)
+                            .build())
+                    .uid("rollups-sink")
+                    .name("DynamoDB rollups");
+        }
         if (config.get(ConfigKeys.LATEST_ENABLED)) {
             // One writer per sink's input: the period records' chained to the windows, the late ones'.
             periodRecords.sinkTo(new LatestSink(config)).uid("latest-sink").name("DynamoDB latest");
@@ -172,7 +176,15 @@ public final class PeriodTablesTopology {
         if (input.parallelism() > 0) {
             load.setParallelism(input.parallelism());
         }
-        RotationWiring.attach(timed, load, config);
+        DataStream<TableLoad> loads = load;
+        if (rollupItems != null) {
+            // the next rollups table is prewarmed from this one's peak, as period tables are
+            loads = load.union(rollupItems
+                    .transform("Rollups write load", TypeInformation.of(TableLoad.class), new RollupLoadCounter())
+                    .uid("rollups-write-load")
+                    .name("Rollups write load"));
+        }
+        RotationWiring.attach(timed, loads, config);
     }
 
     /** A period-table sink whose missing and throttled tables the rotation's table owner answers. */

@@ -180,6 +180,13 @@ public final class ConfigKeys {
             ConfigValues::positiveDuration);
     public static final ConfigKey<Boolean> LATEST_ENABLED =
             key("latest.enabled", "true", "keep each device's newest reading in `<prefix>_latest`", ConfigValues::bool);
+    public static final ConfigKey<Integer> LATEST_WARM_WRITES = key(
+            "latest.warm-writes",
+            null,
+            "write units per second the latest table is prewarmed to (`WarmThroughput`; an existing one is raised):"
+                    + " about the devices whose reading changes in a second. Unset: created cold, 4,000 writes/s until"
+                    + " DynamoDB scales it. Above 40,000 needs a raised per-table quota",
+            s -> ConfigValues.intInRange(s, 1, Integer.MAX_VALUE));
     public static final ConfigKey<String> INPUT_DEVICE_FIELD =
             key("input.device-field", "deviceId", "JSON field holding the device id", ConfigValues::nonEmpty);
     public static final ConfigKey<String> INPUT_TIMESTAMP_FIELD =

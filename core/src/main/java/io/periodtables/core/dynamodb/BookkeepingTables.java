@@ -15,8 +15,11 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableWarmThroughputDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.dynamodb.model.WarmThroughput;
 
 /**
  * Creates the job's bookkeeping tables (the writers table, the latest table): on-demand, string
@@ -30,9 +33,12 @@ public final class BookkeepingTables {
 
     /**
      * Creates {@code table} unless it exists (a concurrent creation by another writer counts) and
-     * waits until it is active. {@code keys}: the hash key, then the range key if any.
+     * waits until it is active; {@code warmWrites} above 0: created prewarmed to that many write
+     * units per second, or an existing table with less raised to it. {@code keys}: the hash key,
+     * then the range key if any.
      */
-    static CompletableFuture<Void> ensure(DynamoDbAsyncClient client, String table, String role, String... keys) {
+    static CompletableFuture<Void> ensure(
+            DynamoDbAsyncClient client, String table, String role, long warmWrites, String... keys) {
         List<AttributeDefinition> attributes = new ArrayList<>();
         List<KeySchemaElement> schema = new ArrayList<>();
         for (int i = 0; i < keys.length; i++) {
@@ -46,12 +52,20 @@ public final class BookkeepingTables {
                     .build());
         }
         return client.describeTable(b -> b.tableName(table))
-                .<Void>thenApply(found -> null)
+                .thenCompose(found -> warmWritesOf(found.table()) >= warmWrites
+                        ? CompletableFuture.<Void>completedFuture(null)
+                        : raiseWarmThroughput(client, table, warmWrites))
                 .exceptionallyCompose(error -> {
                     if (!(DynamoDbFailure.unwrap(error) instanceof ResourceNotFoundException)) {
                         return CompletableFuture.failedFuture(error);
                     }
                     return client.createTable(b -> b.tableName(table)
+                                    .warmThroughput(
+                                            warmWrites > 0
+                                                    ? WarmThroughput.builder()
+                                                            .writeUnitsPerSecond(warmWrites)
+                                                            .build()
+                                                    : null)
                                     .billingMode(BillingMode.PAY_PER_REQUEST)
                                     .attributeDefinitions(attributes)
                                     .keySchema(schema)
@@ -81,6 +95,21 @@ public final class BookkeepingTables {
                     });
                     return null;
                 });
+    }
+
+    private static long warmWritesOf(TableDescription table) {
+        TableWarmThroughputDescription warm = table.warmThroughput();
+        return warm == null || warm.writeUnitsPerSecond() == null ? 0 : warm.writeUnitsPerSecond();
+    }
+
+    /** Raises an existing table's warm throughput; an update in progress (another writer's) counts. */
+    private static CompletableFuture<Void> raiseWarmThroughput(
+            DynamoDbAsyncClient client, String table, long warmWrites) {
+        return client.updateTable(b -> b.tableName(table).warmThroughput(w -> w.writeUnitsPerSecond(warmWrites)))
+                .<Void>thenApply(updated -> null)
+                .exceptionallyCompose(error -> DynamoDbFailure.unwrap(error) instanceof ResourceInUseException
+                        ? CompletableFuture.completedFuture(null)
+                        : CompletableFuture.failedFuture(error));
     }
 
     /**

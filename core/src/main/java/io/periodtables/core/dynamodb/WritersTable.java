@@ -76,7 +76,7 @@ public final class WritersTable {
      * until it is active, and turns TTL on ({@code expires}).
      */
     public CompletableFuture<Void> ensure() {
-        return BookkeepingTables.ensure(client, table, "writers", WRITER, SUBTASK)
+        return BookkeepingTables.ensure(client, table, "writers", 0, WRITER, SUBTASK)
                 .thenCompose(active -> BookkeepingTables.expireBy(client, table, EXPIRES));
     }
 

@@ -138,11 +138,17 @@ public final class TableManager implements AutoCloseable {
         return creation.ensure(name, Capacity.ON_DEMAND, tags, config.ttl().isPresent(), 0);
     }
 
+    /** Ensures the rollups table of {@code period} (on-demand, never tiered), created cold. */
+    public CompletableFuture<ManagedTable> ensureRollupsTable(Period period) {
+        return ensureRollupsTable(period, 0);
+    }
+
     /**
      * Ensures the rollups table of {@code period} (on-demand, never tiered): its writes come in
-     * bursts, every device's bucket at the same watermark, which on-demand capacity absorbs.
+     * bursts, every device's bucket at the same watermark, so a new one is created prewarmed to
+     * {@code warmWrites} writes/s (0: not).
      */
-    public CompletableFuture<ManagedTable> ensureRollupsTable(Period period) {
+    public CompletableFuture<ManagedTable> ensureRollupsTable(Period period, long warmWrites) {
         Map<String, String> tags = creation.baseTags("rollups");
         tags.put(TAG_PERIOD_START, period.start().toString());
         tags.put(TAG_PERIOD_END, period.end().toString());
@@ -151,7 +157,7 @@ public final class TableManager implements AutoCloseable {
                 Capacity.ON_DEMAND,
                 tags,
                 config.ttl().isPresent(),
-                0);
+                warmWrites);
     }
 
     /** Ensures the rejected table (on-demand, never tiered, no TTL). */

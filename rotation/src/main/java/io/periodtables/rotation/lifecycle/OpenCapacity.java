@@ -57,10 +57,19 @@ public final class OpenCapacity {
      * on-demand table serves, at most {@code tables.warm-throughput.max}; 0 when it needs none.
      */
     public long warmWrites(Period period) {
-        if (!onDemand) {
-            return 0;
-        }
-        OptionalLong peak = load.peakOf(naming.periodTable(sizedFrom(period)));
+        return onDemand ? warmFor(load.peakOf(naming.periodTable(sizedFrom(period)))) : 0;
+    }
+
+    /**
+     * As {@link #warmWrites}, for the rollups table of {@code period} (always on-demand), from the
+     * peak of the rollups table of the same earlier period: every device's bucket is written at
+     * the same watermark, a burst a cold table serves at 4,000 writes/s.
+     */
+    public long rollupsWarmWrites(Period period) {
+        return warmFor(load.peakOf(naming.rollupsTable(sizedFrom(period))));
+    }
+
+    private long warmFor(OptionalLong peak) {
         if (peak.isEmpty()) {
             return 0;
         }

@@ -22,8 +22,9 @@ import java.util.Set;
  * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not
  * lowered yet; a closed table the writers have not written through is left as it is; an open
  * table is raised to its {@link OpenCapacity}, never lowered; a table lowered before and still
- * at a closed tier is never raised: a replay behind it writes it as it is); enable TTL
- * when {@code tables.ttl} is set.
+ * at a closed tier is never raised: a replay behind it writes it as it is); prewarm a rollups
+ * table of a period not closed to its {@link OpenCapacity#rollupsWarmWrites}; enable TTL when
+ * {@code tables.ttl} is set.
  */
 public final class TablePlan {
 
@@ -99,6 +100,12 @@ public final class TablePlan {
             Optional<Action> tier = tierAction(ref.get(), table, view);
             if (tier.isPresent()) {
                 return tier;
+            }
+        }
+        if (view.watermark() != null && ref.get().kind() == TableNaming.TableRef.Kind.ROLLUPS) {
+            Optional<Action> warm = rollupsWarmAction(ref.get(), table, view);
+            if (warm.isPresent()) {
+                return warm;
             }
         }
         if (config.ttl().isPresent() && !view.ttlOn().contains(name)) {
@@ -212,6 +219,27 @@ public final class TablePlan {
             return Optional.empty(); // raised for a throttled sink not long ago: its backlog may not be written yet
         }
         return Optional.of(new Action(Kind.SET_TIER, tier, decrease, why(ref, tier, view), target, tableClass, 0));
+    }
+
+    /** A rollups table whose period is not closed, below the warm throughput its sizing period's rollups call for. */
+    private Optional<Action> rollupsWarmAction(TableNaming.TableRef ref, ManagedTable table, View view) {
+        if (lifecycle.admission(ref.period(), view.watermark()) == Lifecycle.Admission.CLOSED
+                || !table.capacity().onDemand()) {
+            return Optional.empty();
+        }
+        long warm = open.rollupsWarmWrites(ref.period());
+        if (warm <= table.warmWrites()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Action(
+                Kind.WARM,
+                CapacityTier.CURRENT,
+                false,
+                "its period is open and the rollups of the period it is sized from peaked above the "
+                        + OpenCapacity.ON_DEMAND_NEW_TABLE_WRITES + " writes/s a new on-demand table serves",
+                Capacity.ON_DEMAND,
+                null,
+                warm));
     }
 
     /** Decreased before (only lowering decreases) and at most at the {@code previous} tier now. */

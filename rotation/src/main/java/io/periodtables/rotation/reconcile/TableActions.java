@@ -127,20 +127,31 @@ final class TableActions {
         });
     }
 
-    /** The rollups table of a period is created with its period table, on-demand (its writes come in bursts). */
+    /**
+     * The rollups table of a period is created with its period table, on-demand (its writes come
+     * in bursts), prewarmed from the rollups peak of the period the period table is sized from.
+     */
     private void createRollups(Period period) {
         String name = naming.rollupsTable(period);
         if (actual.contains(name) || operations.busy(name)) {
             return;
         }
-        operations.start(name, "create", tables.ensureRollupsTable(period), (table, error) -> {
+        long warm = open.rollupsWarmWrites(period);
+        operations.start(name, "create", tables.ensureRollupsTable(period, warm), (table, error) -> {
             if (error != null) {
                 failures.failed(name, "create", error);
                 return;
             }
             actual.put(table);
             if (table.created()) {
-                LOG.info("Created table {} (on-demand) for the rollups of period {}", name, period.label());
+                LOG.info(
+                        "Created table {} (on-demand{}) for the rollups of period {}",
+                        name,
+                        warm > 0
+                                ? ", prewarmed to " + warm + " writes/s from the peak of "
+                                        + naming.rollupsTable(open.sizedFrom(period))
+                                : "",
+                        period.label());
             }
             reconcile(name);
         });
@@ -177,8 +188,7 @@ final class TableActions {
                                                 + " tables.warm-throughput.max): {}",
                                         name,
                                         a.warmWrites(),
-                                        naming.periodTable(open.sizedFrom(
-                                                naming.parse(name).orElseThrow().period())),
+                                        sizedFromName(name),
                                         a.why());
                                 reconcile(name);
                             },
@@ -204,6 +214,13 @@ final class TableActions {
                         (changed, error) -> onTierSet(name, table, a, changed, error));
             }
         }
+    }
+
+    /** The table of the same kind whose peak sizes the period or rollups table {@code name}. */
+    private String sizedFromName(String name) {
+        TableNaming.TableRef ref = naming.parse(name).orElseThrow();
+        Period from = open.sizedFrom(ref.period());
+        return ref.kind() == TableNaming.TableRef.Kind.ROLLUPS ? naming.rollupsTable(from) : naming.periodTable(from);
     }
 
     private void onTierSet(

@@ -29,6 +29,32 @@ class WriteLoadTest {
     }
 
     @Test
+    void wallClockPartialsOfOneSecondAddUpAndTheLargerPeakOfBothClocksCounts() {
+        WriteLoad load = new WriteLoad();
+        load.add(new TableLoad(DAY_2, 100, 30));
+        load.add(new TableLoad(DAY_2, 5_000, 200, true));
+        load.add(new TableLoad(DAY_2, 5_000, 150, true)); // another subtask, the same wall-clock second
+        assertThat(load.peakOf(DAY_2)).hasValue(350);
+
+        load.add(new TableLoad(DAY_2, 5_020, 10, true)); // twenty seconds later: 5,000 is no longer summed
+        load.add(new TableLoad(DAY_2, 5_000, 100, true));
+        assertThat(load.peakOf(DAY_2)).as("a second of its own, not 450").hasValue(350);
+    }
+
+    @Test
+    void rollupsTablesPeaksDoNotPushOutThePeriodTablesPeaks() {
+        WriteLoad load = new WriteLoad();
+        for (int day = 1; day <= 9; day++) {
+            load.add(new TableLoad(String.format("readings_2030-03-%02d", day), 1, day));
+            load.add(new TableLoad(String.format("readings_rollups_2030-03-%02d", day), 1, 100 + day));
+        }
+        assertThat(load.peaks).hasSize(2 * WriteLoad.KEPT_TABLES);
+        assertThat(load.peakOf("readings_2030-03-02")).hasValue(2);
+        assertThat(load.peakOf("readings_rollups_2030-03-02")).hasValue(102);
+        assertThat(load.peakOf("readings_2030-03-01")).isEmpty();
+    }
+
+    @Test
     void aTableIsSizedFromThePeriodThatHadClosedWhenThePeriodBeforeItBegan() {
         PeriodTablesConfig config = TestSetup.config(
                 java.net.URI.create("http://127.0.0.1:1"),

@@ -96,7 +96,10 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     LatestWriter(PeriodTablesConfig config, DynamoDbClients clients, int maxPending, WriterInitContext context) {
         this.client = clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT);
         this.maxPending = maxPending;
-        this.table = new LatestTable(client, config.naming());
+        this.table = new LatestTable(
+                client,
+                config.naming(),
+                config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0));
         this.mailbox = context.getMailboxExecutor();
         this.time = context.getProcessingTimeService();
         this.maxAttempts = config.get(ConfigKeys.SINK_MAX_ATTEMPTS);
@@ -106,6 +109,10 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         this.refused = metrics.counter(UserMetrics.LATEST_REFUSED);
         metrics.gauge(UserMetrics.LATEST_PENDING_DEVICES, (Gauge<Integer>) devices::size);
         this.items = new LatestItems(config, refused);
+        if (config.find(ConfigKeys.LATEST_WARM_WRITES).isPresent()
+                && context.getTaskInfo().getIndexOfThisSubtask() == 0) {
+            ensureTable(); // latest.warm-writes: prewarmed before the first puts, or an existing table raised
+        }
         schedule();
     }
 
@@ -219,13 +226,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             return;
         }
         if (kind == DynamoDbFailure.Kind.TABLE_MISSING && creating == null) {
-            creating = table.ensure();
-            creating.whenComplete((ok, createError) -> mailbox.execute(
-                    () -> {
-                        creating = null;
-                        pump();
-                    },
-                    "latest table created"));
+            ensureTable();
         }
         if (device.waiting == null) {
             device.waiting = sent; // a newer reading, when one came meanwhile, replaces the failed one
@@ -262,5 +263,21 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     @Override
     public void close() {
         client.close();
+    }
+
+    /** Creates the table (prewarmed with {@code latest.warm-writes}) unless it exists; puts wait meanwhile. */
+    private void ensureTable() {
+        creating = table.ensure();
+        creating.whenComplete((ok, createError) -> {
+            if (createError != null) {
+                LOG.warn("Could not ensure the latest table {}: {}", table.name(), createError.toString());
+            }
+            mailbox.execute(
+                    () -> {
+                        creating = null;
+                        pump();
+                    },
+                    "latest table created");
+        });
     }
 }
