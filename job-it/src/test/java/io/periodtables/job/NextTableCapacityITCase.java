@@ -58,10 +58,10 @@ class NextTableCapacityITCase {
 
         assertThat(throughput(prefix + "_2025-03-01T0001"))
                 .as("nothing of the run had closed when 00:00 began: the current tier")
-                .isEqualTo("40/10");
+                .isEqualTo("1000/10");
         assertThat(throughput(prefix + "_2025-03-01T0002"))
                 .as("00:00 was still in its grace when 00:01 began: the current tier")
-                .isEqualTo("40/10");
+                .isEqualTo("1000/10");
         assertThat(throughput(prefix + "_2025-03-01T0003"))
                 .as("prebuilt, sized from 00:00 (closed when 00:02 began) for its wall-clock rate")
                 .isEqualTo(expectedWcu + "/10");
@@ -84,7 +84,8 @@ class NextTableCapacityITCase {
         keys.put("rotation.lead", "PT20S");
         // a minute closes 55 s after its end: 00:01 and 00:02 are still open when the run ends
         keys.put("window.allowed-lateness", "PT55S");
-        keys.put("tables.capacity.current", "40/10");
+        // far above the 100 or 400 writes a wall-clock second of the runs: no write waits for throttling
+        keys.put("tables.capacity.current", "1000/10");
         keys.put("tables.capacity.current.min", "4/1");
         keys.put("tables.capacity.current.max", "25/300");
         keys.put("generator.start", "2025-03-01T00:00:00Z");

@@ -5,17 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.periodtables.archive.ArchiveReader;
 import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.RollupCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.LongPredicate;
@@ -72,7 +69,7 @@ class DerivedDataITCase {
                 .anySatisfy(ref -> assertThat(ref.pk()).startsWith("item-too-large#"));
         ArchiveCheck.assertMatchesTables(run, new ArchiveReader(archive.toUri().toString()), DYNAMODB.emulator());
 
-        Map<String, List<Map<String, AttributeValue>>> items = byTable(run.config, tables);
+        Map<String, List<Map<String, AttributeValue>>> items = tables.readingsByTable(run.config.naming());
         try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
             assertThat(RollupCheck.stored(client, run.config))
                     .as("rollups")
@@ -104,7 +101,7 @@ class DerivedDataITCase {
         env.execute("resend");
         try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
             Map<String, List<Map<String, AttributeValue>>> items =
-                    byTable(config, TableSnapshot.read(client, config.naming()));
+                    TableSnapshot.read(client, config.naming()).readingsByTable(config.naming());
             Map<String, String> latest = RollupCheck.latest(client, config);
             assertThat(latest).isEqualTo(RollupCheck.expectedLatest(config, items));
             assertThat(latest.get("dev-3")).endsWith("{\"temp\":2}");
@@ -140,7 +137,7 @@ class DerivedDataITCase {
                     .pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> {
                         Map<String, List<Map<String, AttributeValue>>> items =
-                                byTable(run.config, TableSnapshot.read(client, run.config.naming()));
+                                TableSnapshot.read(client, run.config.naming()).readingsByTable(run.config.naming());
                         assertThat(items.values().stream().mapToLong(List::size).sum())
                                 .as("stored")
                                 .isEqualTo(sent);
@@ -213,7 +210,7 @@ class DerivedDataITCase {
                     .filteredOn(ref -> ref.table().equals(config.naming().rejectedTable()))
                     .singleElement()
                     .satisfies(ref -> assertThat(ref.pk()).startsWith("ahead-of-watermark#"));
-            Map<String, List<Map<String, AttributeValue>>> items = byTable(config, tables);
+            Map<String, List<Map<String, AttributeValue>>> items = tables.readingsByTable(config.naming());
             assertThat(items.values().stream().mapToLong(List::size).sum())
                     .as("stored readings")
                     .isEqualTo(60);
@@ -254,22 +251,5 @@ class DerivedDataITCase {
                 public void notifyCheckpointComplete(long checkpointId) {}
             };
         }
-    }
-
-    /** The readings of the period and late tables by table name, the rejected table left out. */
-    private static Map<String, List<Map<String, AttributeValue>>> byTable(
-            PeriodTablesConfig config, TableSnapshot tables) {
-        TableNaming naming = config.naming();
-        Map<String, List<Map<String, AttributeValue>>> items = new TreeMap<>();
-        tables.items().forEach((ref, item) -> {
-            if (ref.table().equals(naming.rejectedTable())) {
-                return;
-            }
-            String table = ref.table().equals(ExpectedTables.LATE)
-                    ? tables.lateTables().iterator().next()
-                    : ref.table();
-            items.computeIfAbsent(table, t -> new ArrayList<>()).add(item);
-        });
-        return items;
     }
 }

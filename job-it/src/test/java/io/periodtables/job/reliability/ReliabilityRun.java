@@ -96,6 +96,33 @@ final class ReliabilityRun {
     }
 
     /**
+     * As {@link #execute(TestSource.Hooks, Consumer)}, with {@code duringRun}, which the test thread
+     * runs once the job is submitted (a TaskManager lost); waits at most {@code bound} for the end.
+     */
+    ReliabilityRun execute(
+            TestSource.Hooks hooks, Consumer<StreamExecutionEnvironment> setup, DuringRun duringRun, Duration bound)
+            throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        setup.accept(env);
+        TestSource.build(env, config, input, hooks);
+        start = Instant.now();
+        JobClient job = env.executeAsync("reliability " + config.naming().prefix());
+        try {
+            duringRun.accept(job);
+            job.getJobExecutionResult().get(bound.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            end = Instant.now();
+            ArchiveCheck.cancelIfRunning(job);
+            LOG.info(
+                    "Run of {} took {} ms",
+                    config.naming().prefix(),
+                    Duration.between(start, end).toMillis());
+        }
+        return this;
+    }
+
+    /**
      * Runs the job until its tables hold exactly the expected items (polling with a bound), then
      * cancels it and checks once more: for cases where the job itself does not finish soon.
      */

@@ -8,10 +8,8 @@ import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.RollupCheck;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
@@ -50,7 +48,7 @@ class RollupsITCase {
             env.enableCheckpointing(200);
         });
         TableSnapshot tables = single.assertExactlyOnce(DYNAMODB.emulator());
-        Map<String, List<Map<String, AttributeValue>>> items = byTable(single.config, tables);
+        Map<String, List<Map<String, AttributeValue>>> items = tables.readingsByTable(single.config.naming());
         assertThat(rollups(single.config))
                 .as("rollup items")
                 .isNotEmpty()
@@ -113,7 +111,7 @@ class RollupsITCase {
                 .get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
         Map<String, String> expected = RollupCheck.expected(
-                after.config, byTable(after.config, after.snapshot(DYNAMODB.emulator())), end -> true);
+                after.config, after.snapshot(DYNAMODB.emulator()).readingsByTable(after.config.naming()), end -> true);
         expected.keySet().removeIf(key -> key.startsWith("2025-06-01T0800 "));
         Map<String, String> rolled = rollups(after.config);
         rolled.keySet().removeIf(key -> key.startsWith("2025-06-01T0800 "));
@@ -137,21 +135,5 @@ class RollupsITCase {
         try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
             return RollupCheck.latest(client, config);
         }
-    }
-
-    /** The items of the period and late tables by table name (late items under their one late table). */
-    private static Map<String, List<Map<String, AttributeValue>>> byTable(
-            PeriodTablesConfig config, TableSnapshot tables) {
-        Map<String, List<Map<String, AttributeValue>>> items = new TreeMap<>();
-        tables.items().forEach((ref, item) -> {
-            if (ref.table().equals(config.naming().rejectedTable())) {
-                return;
-            }
-            String table = ref.table().equals(ExpectedTables.LATE)
-                    ? tables.lateTables().iterator().next()
-                    : ref.table();
-            items.computeIfAbsent(table, t -> new ArrayList<>()).add(item);
-        });
-        return items;
     }
 }

@@ -1,7 +1,9 @@
 package io.periodtables.job.reliability;
 
 import io.periodtables.core.period.TableNaming;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -85,5 +87,24 @@ final class TableSnapshot {
 
     int size() {
         return items.size();
+    }
+
+    /**
+     * The readings of the period and late tables by table name, late items under the (one) late
+     * table, the rejected table left out: what {@link io.periodtables.job.RollupCheck} computes
+     * rollups and the latest table from.
+     */
+    Map<String, List<Map<String, AttributeValue>>> readingsByTable(TableNaming naming) {
+        Map<String, List<Map<String, AttributeValue>>> byTable = new TreeMap<>();
+        items.forEach((ref, item) -> {
+            if (ref.table().equals(naming.rejectedTable())) {
+                return;
+            }
+            String table = ref.table().equals(ExpectedTables.LATE)
+                    ? lateTables.iterator().next()
+                    : ref.table();
+            byTable.computeIfAbsent(table, t -> new ArrayList<>()).add(item);
+        });
+        return byTable;
     }
 }
