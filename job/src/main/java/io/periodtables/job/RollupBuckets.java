@@ -42,8 +42,7 @@ import org.apache.flink.util.Collector;
  *
  * <p>A reading the input holds twice (same sort key: its item is written twice, stored once) is
  * counted once when its event time is within {@code rollups.exact-within} of the device's newest
- * reading: the sort keys are kept that long behind it (pruned as it passes whole minutes), a rule
- * that depends on the device's readings alone, not on the watermark or the speed. An older reading
+ * reading of the same period ({@link RecentSortKeys}). An older reading
  * is counted without the check ({@code rollupUnchecked}): were it a duplicate, it would count
  * twice. Every aggregate is exact (decimal sums, first and last by event time then sort key), so a
  * bucket's item is the same whatever the order, speed or parallelism; only how often it is
@@ -116,7 +115,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         Reading reading = record.reading();
         String sk = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
                 .sk();
-        switch (recent.check(reading.eventMillis(), sk)) {
+        Period period = periodOf(reading.eventMillis());
+        switch (recent.check(reading.eventMillis(), sk, period)) {
             case DUPLICATE -> {
                 duplicates.inc();
                 return;
@@ -126,7 +126,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         }
         readings.inc();
         Map<String, BigDecimal> values = numbers(reading.payloadJson());
-        Period period = periodOf(reading.eventMillis());
+
         List<Duration> grains = rollups.grains();
         for (int g = 0; g < grains.size(); g++) {
             long start = Rollups.bucketStart(period, grains.get(g), reading.eventMillis());
@@ -258,11 +258,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             emitIfChanged(device, rollups.calendar().periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
             buckets.remove(key);
         }
-        recent.prune(period.endMillis());
+        recent.forget(period.endMillis());
         refined.clear(); // what it held is written above, or of a closed period
-        if (buckets.isEmpty()) {
-            recent.clearNewest(); // nothing of the device is left open
-        }
     }
 
     private Period periodOf(long eventMillis) {

@@ -101,7 +101,35 @@ class RollupStateTest {
         }
     }
 
+    @Test
+    void aDuplicateIsJudgedAgainstItsOwnPeriodWhicheverPeriodsWindowFiresFirst() throws Exception {
+        PeriodTablesConfig hourly = ConfigLoader.fromMap(
+                Map.of("tables.period", "PT1H", "rollups.every", "PT1H", "rollups.exact-within", "PT15M"), false);
+        try (var harness = harness(hourly)) {
+            harness.open();
+            element(harness, 50 * 60); // 00:50, period 00
+            element(harness, 90 * 60); // 01:30, period 01: its window fired before 00's next batch
+            element(harness, 50 * 60); // 00:50 again, the same reading: within 15 min of 00's newest
+            harness.processWatermark(DAY.plusSeconds(3 * 3600).toEpochMilli());
+            assertThat(readingsOf(harness.extractOutputValues(), "PT1H#2025-06-01T00:00:00.000Z"))
+                    .as("the 00:00 bucket counts the reading its period table stores once")
+                    .isEqualTo(1);
+        }
+    }
+
+    private static void element(
+            KeyedOneInputStreamOperatorTestHarness<String, SinkRecord, SinkRecord> harness, int second)
+            throws Exception {
+        long t = DAY.plusSeconds(second).toEpochMilli();
+        harness.processElement(SinkRecord.period(new Reading("dev-1", t, null, "{\"temp\":1}")), t);
+    }
+
     private KeyedOneInputStreamOperatorTestHarness<String, SinkRecord, SinkRecord> harness() throws Exception {
+        return harness(config);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, SinkRecord, SinkRecord> harness(
+            PeriodTablesConfig config) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(
                 new KeyedProcessOperator<>(
                         new RollupBuckets(config, Rollups.of(config).orElseThrow())),
