@@ -207,6 +207,8 @@ public final class PeriodTablesTopology {
         private final Lifecycle lifecycle;
         private transient Counter fires;
         private transient Counter firedReadings;
+        /** The highest watermark a fire of this subtask saw before the end of the input's. */
+        private transient long lastWatermark;
 
         public ToPeriodTable(PeriodTablesConfig config) {
             this.lifecycle = Lifecycle.of(config);
@@ -216,6 +218,7 @@ public final class PeriodTablesTopology {
         public void open(OpenContext openContext) {
             MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
             fires = metrics.counter(UserMetrics.WINDOW_FIRES);
+            lastWatermark = Long.MIN_VALUE;
             firedReadings = metrics.counter(UserMetrics.WINDOW_FIRED_READINGS);
         }
 
@@ -223,11 +226,13 @@ public final class PeriodTablesTopology {
         public void process(String device, Context context, Iterable<Reading> readings, Collector<SinkRecord> out) {
             Period period = lifecycle.calendar().periodOf(context.window().getStart());
             long watermark = context.currentWatermark();
-            // The end of the input's watermark says nothing about time: the wall clock alone then.
+            // The end of the input's watermark says nothing about time: the last one before it then,
+            // up to which the owner has created tables (event time can run ahead of the wall clock).
+            if (watermark != Long.MAX_VALUE) {
+                lastWatermark = Math.max(lastWatermark, watermark);
+            }
             Instant horizon = Instant.ofEpochMilli(
-                    watermark == Long.MAX_VALUE
-                            ? context.currentProcessingTime()
-                            : Math.max(watermark, context.currentProcessingTime()));
+                    Math.max(watermark == Long.MAX_VALUE ? lastWatermark : watermark, context.currentProcessingTime()));
             boolean ahead = lifecycle.admission(period, horizon) == Lifecycle.Admission.AHEAD;
             long emitted = 0;
             for (Reading reading : readings) {

@@ -269,6 +269,9 @@ class LocalRunnerITCase {
         assertThat(summary.items()).as(out).containsEntry("localrun_latest", 50L);
         assertThat(summary.items().keySet()).as(out).anyMatch(t -> t.startsWith("localrun_rollups_"));
         summary.assertTotalsMatchTables();
+        // the fleet sends no bad input, and the drain writes what event time, 20 times the wall
+        // clock's, put in the tables the owner created: nothing is refused as ahead of the watermark
+        assertThat(summary.rejected()).as(out).isZero();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
         assertThat(out)
