@@ -109,6 +109,8 @@ public final class ConfigLoader {
                 value = String.valueOf(local);
             } else if (value == null && (key == ConfigKeys.ROTATION_LEAD || key == ConfigKeys.ALLOWED_LATENESS)) {
                 value = quarterOfPeriodAtMost(key, explicit);
+            } else if (value == null && key == TableKeys.CAPACITY_CURRENT && local && generates(explicit)) {
+                value = currentTierForTheGenerator(explicit);
             } else if (value == null && key == TableKeys.CAPACITY_AUTOSCALING) {
                 continue; // decided from billing and endpoints: PeriodTablesConfig.autoscaling()
             } else if (value == null) {
@@ -135,6 +137,28 @@ public final class ConfigLoader {
         Duration quarter =
                 TableKeys.TABLES_PERIOD.parse(period).minimumDuration().dividedBy(4);
         return (quarter.compareTo(fallback) < 0 ? quarter : fallback).toString();
+    }
+
+    private static boolean generates(Map<String, String> explicit) {
+        return explicit.containsKey(ConfigKeys.GENERATOR_RATE.name())
+                && ConfigKeys.SOURCE.parse(
+                                explicit.getOrDefault(ConfigKeys.SOURCE.name(), ConfigKeys.SOURCE.defaultValue()))
+                        == ConfigKeys.SourceKind.GENERATOR;
+    }
+
+    /**
+     * A local run's synthetic fleet given a {@code generator.rate} writes that a wall-clock second from its start,
+     * before any table has been sized from observation: its first tables hold that rate at the
+     * target utilisation (the key's own default when that is more).
+     */
+    private static String currentTierForTheGenerator(Map<String, String> explicit) {
+        double rate = ConfigKeys.GENERATOR_RATE.parse(
+                explicit.getOrDefault(ConfigKeys.GENERATOR_RATE.name(), ConfigKeys.GENERATOR_RATE.defaultValue()));
+        double target = TableKeys.CAPACITY_TARGET_UTILIZATION.parse(explicit.getOrDefault(
+                TableKeys.CAPACITY_TARGET_UTILIZATION.name(), TableKeys.CAPACITY_TARGET_UTILIZATION.defaultValue()));
+        Capacity fallback = TableKeys.CAPACITY_CURRENT.parse(TableKeys.CAPACITY_CURRENT.defaultValue());
+        long writes = Math.max(fallback.writeUnits(), (long) Math.ceil(rate / target));
+        return writes + "/" + fallback.readUnits();
     }
 
     private static void checkRules(PeriodTablesConfig c) {

@@ -24,6 +24,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aLocalFleetsFirstTablesHoldItsRate() {
+        // the demo's 2,000 readings a wall-clock second, before any table is sized from observation
+        assertThat(load("--generator.rate", "2000").capacity(CapacityTier.CURRENT))
+                .isEqualTo(Capacity.provisioned(2858, 300));
+        assertThat(load("--generator.rate", "200").capacity(CapacityTier.CURRENT))
+                .isEqualTo(Capacity.provisioned(1000, 300));
+        assertThat(load("--generator.rate", "2000", "--tables.capacity.current", "50/5")
+                        .capacity(CapacityTier.CURRENT))
+                .isEqualTo(Capacity.provisioned(50, 5));
+    }
+
+    @Test
     void defaultsMatchTheDesignTable() {
         PeriodTablesConfig c = load();
         assertThat(c.get(ConfigKeys.SOURCE)).isEqualTo(ConfigKeys.SourceKind.GENERATOR);
