@@ -15,9 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 
 /**
  * The open-source DynamoDB emulator dynalite 3.2.2 behind period-tables' DynamoDB fidelity layer
@@ -203,13 +205,23 @@ public final class Dynalite implements AutoCloseable {
      * us-east-1, dummy static credentials, SDK default retries); the caller closes it.
      */
     public DynamoDbClient syncClient() {
+        return syncClientBuilder().build();
+    }
+
+    private DynamoDbClientBuilder syncClientBuilder() {
         return DynamoDbClient.builder()
                 .endpointOverride(endpoint())
                 .region(REGION)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .httpClient(UrlConnectionHttpClient.builder()
                         .socketTimeout(Duration.ofMinutes(2))
-                        .build())
+                        .build());
+    }
+
+    /** As {@link #syncClient()} without retries: a refused call reaches the test as DynamoDB answered it. */
+    public DynamoDbClient syncClientWithoutRetries() {
+        return syncClientBuilder()
+                .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none()))
                 .build();
     }
 

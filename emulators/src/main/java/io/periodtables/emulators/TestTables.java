@@ -1,16 +1,23 @@
 package io.periodtables.emulators;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.core.waiters.WaiterOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
@@ -55,6 +62,37 @@ public final class TestTables {
                 }
             }
         }
+    }
+
+    /**
+     * Writes {@code items} items of {@code kilobytes} KB each, one partition key apiece and sort key
+     * {@code sk}, in {@code BatchWriteItem} calls of 25 at once, as a burst of that many write units;
+     * returns how many items DynamoDB refused (unprocessed, or the whole call throttled). Use a
+     * client without retries ({@link Dynalite#syncClientWithoutRetries()}).
+     */
+    public static long refusedOfABurst(DynamoDbClient client, String table, int items, int kilobytes, String sk) {
+        long refused = 0;
+        for (int first = 0; first < items; first += 25) {
+            List<WriteRequest> batch = IntStream.range(first, Math.min(items, first + 25))
+                    .mapToObj(i -> WriteRequest.builder()
+                            .putRequest(PutRequest.builder()
+                                    .item(Map.of(
+                                            "pk", AttributeValue.fromS("device-" + i),
+                                            "sk", AttributeValue.fromS(sk),
+                                            "payload", AttributeValue.fromS("x".repeat(kilobytes * 1024 - 96))))
+                                    .build())
+                            .build())
+                    .toList();
+            try {
+                refused += client.batchWriteItem(b -> b.requestItems(Map.of(table, batch)))
+                        .unprocessedItems()
+                        .getOrDefault(table, List.of())
+                        .size();
+            } catch (SdkException throttled) {
+                refused += batch.size();
+            }
+        }
+        return refused;
     }
 
     private static AttributeDefinition attribute(String name) {

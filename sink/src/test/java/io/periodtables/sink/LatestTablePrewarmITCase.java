@@ -7,24 +7,14 @@ import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.dynamodb.LatestTable;
-import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.TestTables;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.retry.RetryPolicy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The latest table takes a put per changed device a second: above the 4,000 writes/s a cold
@@ -93,42 +83,9 @@ class LatestTablePrewarmITCase {
 
     /** Offers {@code units} as 10-unit latest items, one device each, in calls of 25; how many items came back. */
     private static long offerUnits(String table, int units) {
-        int items = units / UNITS_PER_ITEM;
-        long unprocessed = 0;
-        try (DynamoDbClient client = once(DYNAMODB.emulator())) {
-            for (int first = 0; first < items; first += 25) {
-                List<WriteRequest> batch = IntStream.range(first, Math.min(items, first + 25))
-                        .mapToObj(i -> WriteRequest.builder()
-                                .putRequest(PutRequest.builder()
-                                        .item(Map.of(
-                                                "pk", AttributeValue.fromS("device-" + i),
-                                                "sk", AttributeValue.fromS("2026-11-22T13:00:00.000Z#00000000"),
-                                                "reading",
-                                                        AttributeValue.fromS("x".repeat(UNITS_PER_ITEM * 1024 - 96))))
-                                        .build())
-                                .build())
-                        .toList();
-                try {
-                    unprocessed += client.batchWriteItem(b -> b.requestItems(Map.of(table, batch)))
-                            .unprocessedItems()
-                            .getOrDefault(table, List.of())
-                            .size();
-                } catch (SdkException throttled) {
-                    unprocessed += batch.size();
-                }
-            }
+        try (DynamoDbClient client = DYNAMODB.emulator().syncClientWithoutRetries()) {
+            return TestTables.refusedOfABurst(
+                    client, table, units / UNITS_PER_ITEM, UNITS_PER_ITEM, "2026-11-22T13:00:00.000Z#00000000");
         }
-        return unprocessed;
-    }
-
-    /** A client that does not retry: a refused write reaches the test as DynamoDB answered it. */
-    private static DynamoDbClient once(Dynalite dynamoDb) {
-        return DynamoDbClient.builder()
-                .endpointOverride(dynamoDb.endpoint())
-                .region(Dynalite.REGION)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none()))
-                .build();
     }
 }

@@ -102,12 +102,7 @@ final class ReliabilityRun {
     ReliabilityRun execute(
             TestSource.Hooks hooks, Consumer<StreamExecutionEnvironment> setup, DuringRun duringRun, Duration bound)
             throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(2);
-        setup.accept(env);
-        TestSource.build(env, config, input, hooks);
-        start = Instant.now();
-        JobClient job = env.executeAsync("reliability " + config.naming().prefix());
+        JobClient job = submit(hooks, setup);
         try {
             duringRun.accept(job);
             job.getJobExecutionResult().get(bound.toSeconds(), TimeUnit.SECONDS);
@@ -120,6 +115,16 @@ final class ReliabilityRun {
                     Duration.between(start, end).toMillis());
         }
         return this;
+    }
+
+    /** Submits the job at parallelism 2 with {@code setup} applied; its run starts now. */
+    private JobClient submit(TestSource.Hooks hooks, Consumer<StreamExecutionEnvironment> setup) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        setup.accept(env);
+        TestSource.build(env, config, input, hooks);
+        start = Instant.now();
+        return env.executeAsync("reliability " + config.naming().prefix());
     }
 
     /**
@@ -141,12 +146,7 @@ final class ReliabilityRun {
             Consumer<StreamExecutionEnvironment> setup,
             DuringRun duringRun)
             throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(2);
-        setup.accept(env);
-        TestSource.build(env, config, input, hooks);
-        start = Instant.now();
-        JobClient job = env.executeAsync("reliability " + config.naming().prefix());
+        JobClient job = submit(hooks, setup);
         AssertionError last = null;
         try {
             duringRun.accept(job);

@@ -5,26 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.Period;
 import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.TestTables;
 import io.periodtables.rotation.CallLog;
 import io.periodtables.rotation.ReconcilerHarness;
 import io.periodtables.rotation.TestSetup;
 import io.periodtables.rotation.controlplane.TableManager;
 import io.periodtables.rotation.lifecycle.TableLoad;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.retry.RetryPolicy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * A rollups table receives every device's bucket at the same watermark: a burst that a new
@@ -103,41 +93,9 @@ class RollupsTablePrewarmITCase {
 
     /** Offers {@code units} as 10-unit bucket items, one device each, in calls of 25; how many items came back. */
     private long offerUnits(String table, int units) {
-        int items = units / UNITS_PER_ITEM;
-        long unprocessed = 0;
-        try (DynamoDbClient client = once(local)) {
-            for (int first = 0; first < items; first += 25) {
-                List<WriteRequest> batch = IntStream.range(first, Math.min(items, first + 25))
-                        .mapToObj(i -> WriteRequest.builder()
-                                .putRequest(PutRequest.builder()
-                                        .item(Map.of(
-                                                "pk", AttributeValue.fromS("device-" + i),
-                                                "sk", AttributeValue.fromS("PT1M#2021-03-01T11:00:00.000Z"),
-                                                "blob", AttributeValue.fromS("x".repeat(UNITS_PER_ITEM * 1024 - 96))))
-                                        .build())
-                                .build())
-                        .toList();
-                try {
-                    unprocessed += client.batchWriteItem(b -> b.requestItems(Map.of(table, batch)))
-                            .unprocessedItems()
-                            .getOrDefault(table, List.of())
-                            .size();
-                } catch (SdkException throttled) {
-                    unprocessed += batch.size();
-                }
-            }
+        try (DynamoDbClient client = local.syncClientWithoutRetries()) {
+            return TestTables.refusedOfABurst(
+                    client, table, units / UNITS_PER_ITEM, UNITS_PER_ITEM, "PT1M#2021-03-01T11:00:00.000Z");
         }
-        return unprocessed;
-    }
-
-    /** A client that does not retry: a refused write reaches the test as DynamoDB answered it. */
-    private static DynamoDbClient once(Dynalite dynamoDb) {
-        return DynamoDbClient.builder()
-                .endpointOverride(dynamoDb.endpoint())
-                .region(Dynalite.REGION)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none()))
-                .build();
     }
 }
