@@ -108,7 +108,7 @@ public final class ArchiveMarkerBench {
         deleteTree(root);
 
         StringBuilder md = new StringBuilder();
-        md.append("## 15. Archive markers and compaction at a day's size (issue 40)\n\n");
+        md.append("## 16. Archive markers and compaction at a day's size (issue 40)\n\n");
         md.append(String.format(
                 Locale.ROOT,
                 "`%s`: a synthetic `period=` folder on local disk as the file sink leaves it, %,d rows of"

@@ -38,7 +38,7 @@ public final class BenchMain {
     static final String IDLE_KINESIS_SECTION = "8-idle-kinesis.md";
     static final String FRESHNESS_SECTION = "11-freshness.md";
     static final String SCALE_SECTION = "14-scale.md";
-    static final String ARCHIVE_SECTION = "15-archive.md";
+    static final String ARCHIVE_SECTION = "16-archive.md";
     /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
     static final Map<String, String> SPLICED = Map.of(
             "query",
