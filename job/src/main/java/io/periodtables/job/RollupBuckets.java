@@ -51,7 +51,8 @@ import org.apache.flink.util.Collector;
  * <p>State per device, independent of the reading rate over a period and of its length: for each
  * grain one {@link RollupAggregate} per bucket with readings in the open periods (at most 1,440 a
  * period and grain), the sort keys of its readings within {@code rollups.exact-within} (plus a
- * minute) of its newest one, that reading's event time, and one timer per bucket and open period.
+ * minute) of its newest one, one entry per minute, that reading's event time, and one timer per
+ * bucket and open period.
  */
 final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
+import org.apache.flink.api.common.typeutils.base.ListSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
@@ -45,8 +45,9 @@ class RollupStateTest {
     @Test
     void stateOfADeviceStaysFlatWhileItsDailyPeriodFillsAndGoesWhenItCloses() throws Exception {
         // a reading every 2 s: the sort keys of 15 minutes (rollups.exact-within), plus the minute
-        // before a prune, are 480; the rest is a bucket and a timer per started hour, a period timer
-        long bound = (15 + 1) * 60 / 2 + 20;
+        // before a prune, are 480 in 17 minute entries; the rest is a bucket and a timer per started
+        // hour, a period timer
+        long bound = (15 + 1) * 60 / 2 + 17 + 20;
         try (var harness = harness()) {
             harness.open();
             for (int second = 0; second < 3 * 3600; second += 2) {
@@ -165,15 +166,18 @@ class RollupStateTest {
                 VoidNamespaceSerializer.INSTANCE,
                 new MapStateDescriptor<>(
                         "rollup-buckets", LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE));
-        MapState<String, Boolean> seen = backend.getPartitionedState(
+        MapState<Long, List<String>> recent = backend.getPartitionedState(
                 VoidNamespace.INSTANCE,
                 VoidNamespaceSerializer.INSTANCE,
-                new MapStateDescriptor<>("rollup-seen", StringSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+                new MapStateDescriptor<>(
+                        "rollup-recent-keys",
+                        LongSerializer.INSTANCE,
+                        new ListSerializer<>(StringSerializer.INSTANCE)));
         for (Long bucket : buckets.keys()) {
             n++;
         }
-        for (String sk : seen.keys()) {
-            n++;
+        for (List<String> sortKeysOfAMinute : recent.values()) {
+            n += 1 + sortKeysOfAMinute.size();
         }
         return n;
     }
