@@ -33,6 +33,12 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 final class CapacityBench {
 
     static final int DEVICES = 1000;
+    /**
+     * The event time the readings span: {@code BENCH_CAPACITY_SPAN} (environment), by default 150
+     * minutes (1.3 readings per device and minute at N = 200,000).
+     */
+    static final Duration SPAN = Duration.parse(System.getenv().getOrDefault("BENCH_CAPACITY_SPAN", "PT150M"));
+
     static final String FULL_JOB = "full-job";
     static final String ROLLUPS = "full-job-rollups";
     static final List<String> CONTENDERS = List.of(FULL_JOB, ROLLUPS, "sink-only", "raw-sdk");
@@ -128,14 +134,12 @@ final class CapacityBench {
     }
 
     static PeriodTablesConfig config(InstantDynamoDb backend, String prefix, int n, Instant start) {
-        return BenchConfigs.load(
-                BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, Duration.ofMinutes(150)));
+        return BenchConfigs.load(BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, SPAN));
     }
 
     /** The full job (latest on, as by default); {@link #ROLLUPS} adds {@code rollups.every}. */
     private static JobGraph fullJob(InstantDynamoDb backend, String prefix, int n, Instant start, String what) {
-        Map<String, String> keys =
-                BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, Duration.ofMinutes(150));
+        Map<String, String> keys = BenchConfigs.fleet(prefix, backend.endpoint(), n, DEVICES, start, SPAN);
         keys.put("latest.enabled", "true");
         if (what.equals(ROLLUPS)) {
             keys.put("rollups.every", Contenders.ROLLUPS_EVERY);

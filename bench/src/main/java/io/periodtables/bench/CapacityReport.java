@@ -16,7 +16,7 @@ final class CapacityReport {
         StringBuilder md = new StringBuilder("## 2. Pipeline capacity with an instant backend\n\n");
         md.append(String.format(
                 Locale.ROOT,
-                "N = %,d readings per run, %,d devices, 3 hourly periods, 4 shards,"
+                "N = %,d readings per run, %,d devices over %d event-minutes (hourly periods), 4 shards,"
                         + " parallelism 2, checkpoints every 10 s, heap state backend; the full job with"
                         + " `latest.enabled=true`, full-job-rollups the same with `rollups.every=%s`; DynamoDB"
                         + " replaced by an in-process Netty responder on 127.0.0.1 (BatchWriteItem →"
@@ -27,6 +27,7 @@ final class CapacityReport {
                         + " that a job running for hours pays once).%n%n",
                 n,
                 CapacityBench.DEVICES,
+                CapacityBench.SPAN.toMinutes(),
                 Contenders.ROLLUPS_EVERY,
                 rounds,
                 warmUpRounds,

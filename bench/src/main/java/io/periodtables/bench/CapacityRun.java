@@ -62,6 +62,17 @@ record CapacityRun(String what, int round, long readings, double wall, double cp
         if (what.equals(CapacityBench.ROLLUPS) ? written < n : written != n) {
             throw new IllegalStateException(what + " wrote " + written + " readings, expected " + n);
         }
+        if (what.equals(CapacityBench.ROLLUPS)) {
+            long buckets = BenchMetrics.sum(UserMetrics.ROLLUP_BUCKETS_WRITTEN);
+            E2eBench.log(String.format(
+                    Locale.ROOT,
+                    "%s run %d: %,d bucket items written (%.2f per reading), %,d of them not replacing a larger one",
+                    what,
+                    round,
+                    buckets,
+                    (double) buckets / n,
+                    BenchMetrics.sum(UserMetrics.ITEMS_NOT_REPLACED)));
+        }
         return run;
     }
 
