@@ -108,11 +108,32 @@ final class PeriodCompaction {
      * @return true when files were replaced (a plan is in the folder until {@link #finished})
      */
     static boolean compact(Path folder, List<FileStatus> files) throws IOException {
+        removeUnplanned(folder);
         if (!plan(folder, files)) {
             return false;
         }
         resume(folder);
         return true;
+    }
+
+    /**
+     * Deletes what a compaction interrupted before its plan left: its new files, still hidden (on a
+     * local or distributed file system; on S3 an unfinished multipart upload, which the bucket's
+     * lifecycle rule aborts). Called only when the folder has no plan, so no file of it is needed.
+     */
+    private static void removeUnplanned(Path folder) throws IOException {
+        FileSystem fs = folder.getFileSystem();
+        FileStatus[] listed = fs.listStatus(folder);
+        int removed = 0;
+        for (FileStatus file : listed == null ? new FileStatus[0] : listed) {
+            if (file.getPath().getName().startsWith("." + PREFIX)) {
+                fs.delete(file.getPath(), false);
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            LOG.info("Removed {} files of an interrupted compaction from {}", removed, folder.getName());
+        }
     }
 
     /**

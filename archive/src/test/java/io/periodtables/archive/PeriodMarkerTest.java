@@ -115,6 +115,27 @@ class PeriodMarkerTest {
     }
 
     @Test
+    void aCompactionInterruptedBeforeItsPlanLeavesNoHiddenFilesOnceTheMarkerIsWritten() throws IOException {
+        String partition = ArchivePartitions.period(PERIOD);
+        writeFile(partition, "part-a-0.parquet", List.of(row("dev-1", "s1")));
+        writeFile(partition, "part-b-0.parquet", List.of(row("dev-2", "s1")));
+        // What a crash while the compacted file was written leaves (the recoverable writer's hidden file).
+        writeFile(
+                partition,
+                "." + PeriodCompaction.PREFIX + "1234-0.parquet.inprogress.5678",
+                List.of(row("dev-1", "s1")));
+
+        assertThat(PeriodMarker.markIfComplete(archivePath(), PERIOD, 2, committed(), root))
+                .isTrue();
+
+        try (var left = Files.list(root.resolve(partition))) {
+            assertThat(left.map(f -> f.getFileName().toString()))
+                    .as("the interrupted compaction's hidden file is gone")
+                    .noneMatch(name -> name.startsWith("."));
+        }
+    }
+
+    @Test
     void aCompactionDecidedBeforeACrashIsFinishedOnceWithoutTheGate() throws IOException {
         String partition = ArchivePartitions.period(PERIOD);
         writeFile(partition, "part-a-0.parquet", List.of(row("dev-1", "s1"), row("dev-1", "s2")));
