@@ -27,13 +27,14 @@
 //     throughput  a provisioned table's WCU and RCU as token buckets that save up at most
 //                 --burst-seconds of unused capacity, starting with one second of it: writes
 //                 beyond it come back as UnprocessedItems, or fail with
-//                 ProvisionedThroughputExceededException when nothing fits; reads fail so
+//                 ProvisionedThroughputExceededException when nothing fits; reads fail so; WCU or
+//                 RCU above --max-table-units (the per-table quota) refused (LimitExceededException)
 //     on-demand   an on-demand table serves twice its previous peak a second (a new table: 4,000
 //                 write / 12,000 read units; a switched one: half its highest provisioned, if more),
 //                 a second's traffic counting as a peak 30 minutes later; at least its
 //                 WarmThroughput, at most its OnDemandThroughput and --max-table-units (the
-//                 per-table quota); OnDemandThroughput or WarmThroughput above that quota is
-//                 refused (LimitExceededException), as is provisioned throughput (with throughput)
+//                 per-table quota); OnDemandThroughput or WarmThroughput above that quota
+//                 refused (LimitExceededException)
 //     partitions  each partition key value at most 1,000 write units or 3,000 read units a second,
 //                 whatever the table's capacity
 //     decreases   4 capacity decreases a UTC day, then one more when none was in the past hour,
@@ -43,7 +44,8 @@
 //     tables      at most --max-tables tables (LimitExceededException)
 //
 // Control (tests): POST /__fidelity with a JSON body {"limits": [...], "burstSeconds": n,
-// "maxTables": n, "maxTableUnits": n, "transitionMs": n, "advanceClockMs": n, "stopClock": true|false, "reset": true}
+// "maxTables": n, "maxTableUnits": n, "transitionMs": n, "advanceClockMs": n, "stopClock": true|false,
+// "reset": true}
 // changes the settings (a stopped clock refills no tokens, starts no new second and ends no table
 // state: a test's rates do not depend on its speed; reset starts it again); GET /__fidelity
 // reports them with the counters of what the layer refused. Standard input: "stop" closes the
