@@ -3,7 +3,8 @@
 // for tests and the local run.
 //
 //   node dynalite.js --port <port> [--host 127.0.0.1] [--path <dir>] [--limits all|none|a,b]
-//                    [--burst-seconds 300] [--max-tables 2500] [--create-table-ms 500]
+//                    [--burst-seconds 300] [--max-tables 2500] [--max-table-units 40000]
+//                    [--create-table-ms 500]
 //                    [--update-table-ms 500] [--delete-table-ms 500]
 //
 // With no flag but --port this is DynamoDB as its documentation describes it (docs/DESIGN.md
@@ -26,11 +27,14 @@
 //     throughput  a provisioned table's WCU and RCU as token buckets that save up at most
 //                 --burst-seconds of unused capacity, starting with one second of it: writes
 //                 beyond it come back as UnprocessedItems, or fail with
-//                 ProvisionedThroughputExceededException when nothing fits; reads fail so
+//                 ProvisionedThroughputExceededException when nothing fits; reads fail so; WCU or
+//                 RCU above --max-table-units (the per-table quota) refused (LimitExceededException)
 //     on-demand   an on-demand table serves twice its previous peak a second (a new table: 4,000
 //                 write / 12,000 read units; a switched one: half its highest provisioned, if more),
 //                 a second's traffic counting as a peak 30 minutes later; at least its
-//                 WarmThroughput, at most its OnDemandThroughput
+//                 WarmThroughput, at most its OnDemandThroughput and --max-table-units (the
+//                 per-table quota); OnDemandThroughput or WarmThroughput above that quota
+//                 refused (LimitExceededException)
 //     partitions  each partition key value at most 1,000 write units or 3,000 read units a second,
 //                 whatever the table's capacity
 //     decreases   4 capacity decreases a UTC day, then one more when none was in the past hour,
@@ -40,7 +44,8 @@
 //     tables      at most --max-tables tables (LimitExceededException)
 //
 // Control (tests): POST /__fidelity with a JSON body {"limits": [...], "burstSeconds": n,
-// "maxTables": n, "transitionMs": n, "advanceClockMs": n, "stopClock": true|false, "reset": true}
+// "maxTables": n, "maxTableUnits": n, "transitionMs": n, "advanceClockMs": n, "stopClock": true|false,
+// "reset": true}
 // changes the settings (a stopped clock refills no tokens, starts no new second and ends no table
 // state: a test's rates do not depend on its speed; reset starts it again); GET /__fidelity
 // reports them with the counters of what the layer refused. Standard input: "stop" closes the
@@ -94,6 +99,7 @@ const settings = {
   limits: new Set(parseLimits(argv.limits)),
   burstSeconds: num(argv['burst-seconds'], 300),
   maxTables: num(argv['max-tables'], 2500),
+  maxTableUnits: num(argv['max-table-units'], 40000),
   transitions: startTransitions(),
   clockOffsetMs: 0,
   stoppedAt: null, // a stopped clock reads this instant until it starts again
@@ -141,7 +147,7 @@ function parseLimits(text) {
 
 function newCounters() {
   return { throttledWrites: 0, throttledReads: 0, throttledCalls: 0, throttledByPartition: 0, refusedDecreases: 0,
-    refusedSwitches: 0, refusedTables: 0, refusedTtlChanges: 0, refusedBatches: 0, refusedItems: 0,
+    refusedSwitches: 0, refusedTables: 0, refusedTableUnits: 0, refusedTtlChanges: 0, refusedBatches: 0, refusedItems: 0,
     refusedWhileBusy: 0, notYetActive: 0 }
 }
 
@@ -530,7 +536,7 @@ function toOnDemand(name, c) {
   tune(name, c)
 }
 
-/** WarmThroughput and OnDemandThroughput of an on-demand table set its floor and ceiling. */
+/** WarmThroughput of an on-demand table sets its floor; OnDemandThroughput and the per-table quota its ceiling. */
 function tune(name, c) {
   if (!c.onDemand) return
   const m = meta.get(name) || {}
@@ -540,6 +546,35 @@ function tune(name, c) {
   c.read.warm = warm.ReadUnitsPerSecond || 0
   c.write.max = max.MaxWriteRequestUnits > 0 ? max.MaxWriteRequestUnits : 0
   c.read.max = max.MaxReadRequestUnits > 0 ? max.MaxReadRequestUnits : 0
+  c.write.quota = c.read.quota = settings.maxTableUnits
+}
+
+/**
+ * The per-table throughput quota (--max-table-units): a CreateTable or UpdateTable that sets
+ * provisioned throughput (rule `throughput`), OnDemandThroughput or WarmThroughput (rule
+ * `on-demand`) above it answers LimitExceededException; null when none does.
+ */
+function aboveTableQuota(data) {
+  const pt = data.ProvisionedThroughput || {}
+  const max = data.OnDemandThroughput || {}
+  const warm = data.WarmThroughput || {}
+  const requested = []
+  if (limited('throughput')) {
+    requested.push(['ProvisionedThroughput.WriteCapacityUnits', pt.WriteCapacityUnits],
+      ['ProvisionedThroughput.ReadCapacityUnits', pt.ReadCapacityUnits])
+  }
+  if (limited('on-demand')) {
+    requested.push(['OnDemandThroughput.MaxWriteRequestUnits', max.MaxWriteRequestUnits],
+      ['OnDemandThroughput.MaxReadRequestUnits', max.MaxReadRequestUnits],
+      ['WarmThroughput.WriteUnitsPerSecond', warm.WriteUnitsPerSecond],
+      ['WarmThroughput.ReadUnitsPerSecond', warm.ReadUnitsPerSecond])
+  }
+  const over = requested.find(([, units]) => units > settings.maxTableUnits)
+  if (!over) return null
+  counters.refusedTableUnits++
+  note(data.TableName, over[0] + ' above the per-table quota')
+  return error(400, 'LimitExceededException', 'Subscriber limit exceeded: ' + over[0] + ' ' + over[1]
+    + ' is above the per-table throughput quota of ' + settings.maxTableUnits + ' units. Table: ' + data.TableName)
 }
 
 function applies(c) {
@@ -553,7 +588,7 @@ function admitWrite(c, key, units) {
   if (partitions && !c.partitions.takeWrites(key, units, t)) return 'KeyRange'
   if (applies(c) && !(c.onDemand ? c.write.take(units, t) : c.write.take(units, t, settings.burstSeconds))) {
     if (partitions) c.partitions.takeWrites(key, -units, t)
-    return c.write.atCeiling(t) ? 'MaxOnDemand' : c.onDemand ? 'KeyRange' : 'Provisioned'
+    return c.onDemand ? c.write.ceiling(t).reason : 'Provisioned'
   }
   return null
 }
@@ -563,7 +598,7 @@ function admitRead(c, key) {
   const t = now()
   if (limited('partitions') && key !== undefined && !c.partitions.admitsReads(key, t)) return 'KeyRange'
   if (applies(c) && !(c.onDemand ? c.read.admits(t) : c.read.admits(t, settings.burstSeconds))) {
-    return c.read.atCeiling(t) ? 'MaxOnDemand' : c.onDemand ? 'KeyRange' : 'Provisioned'
+    return c.onDemand ? c.read.ceiling(t).reason : 'Provisioned'
   }
   return null
 }
@@ -593,6 +628,8 @@ const RULES = {
           + ' tables, its quota is ' + settings.maxTables)
       }
     }
+    const overQuota = aboveTableQuota(data)
+    if (overQuota) return overQuota
     const answer = await through(req, data)
     if (answer.status !== 200) return answer
     meta.set(name, {
@@ -637,6 +674,8 @@ const RULES = {
     if (!table) return states.deleting(name) ? inUse(name, 'DELETING') : notFound(name)
     const status = states.statusOf(name)
     if (status !== 'ACTIVE') return inUse(name, status)
+    const overQuota = aboveTableQuota(data)
+    if (overQuota) return overQuota
     const m = meta.get(name) || {}
     const h = historyOf(name)
     const c = await capacityOf(name)
@@ -933,6 +972,7 @@ const THROTTLING_REASONS = {
   KeyRange: 'KeyRangeThroughputExceeded',
   Provisioned: 'ProvisionedThroughputExceeded',
   MaxOnDemand: 'MaxOnDemandThroughputExceeded',
+  AccountLimit: 'AccountLimitExceeded',
 }
 
 /** A whole call throttled, with DynamoDB's ThrottlingReasons (e.g. TableWriteKeyRangeThroughputExceeded) per table. */
@@ -972,6 +1012,7 @@ function control(req, res, body) {
         settings.limits = new Set(parseLimits(argv.limits))
         settings.burstSeconds = num(argv['burst-seconds'], 300)
         settings.maxTables = num(argv['max-tables'], 2500)
+        settings.maxTableUnits = num(argv['max-table-units'], 40000)
         settings.transitions = startTransitions()
         Object.assign(counters, newCounters())
         stopClock(false)
@@ -988,6 +1029,8 @@ function control(req, res, body) {
         settings.transitions = { CREATING: ms, UPDATING: ms, DELETING: ms }
       }
       if (change.maxTables !== undefined) settings.maxTables = Number(change.maxTables)
+      if (change.maxTableUnits !== undefined) settings.maxTableUnits = Number(change.maxTableUnits)
+      for (const [name, c] of capacities) tune(name, c)
       if (change.advanceClockMs !== undefined) {
         settings.clockOffsetMs += Number(change.advanceClockMs)
         if (settings.stoppedAt !== null) settings.stoppedAt += Number(change.advanceClockMs)
@@ -998,6 +1041,7 @@ function control(req, res, body) {
     }
   }
   send(res, ok({ limits: [...settings.limits], burstSeconds: settings.burstSeconds, maxTables: settings.maxTables,
+    maxTableUnits: settings.maxTableUnits,
     transitionMs: settings.transitions,
     clockOffsetMs: settings.clockOffsetMs, clockStopped: settings.stoppedAt !== null, now: now(), counters }))
 }

@@ -71,16 +71,13 @@ class Provisioned {
   charge(units) {
     this.tokens -= units
   }
-
-  atCeiling() {
-    return false
-  }
 }
 
 /**
  * On-demand capacity: at most twice the previous peak in any second, where a second's traffic
  * becomes the previous peak only 30 minutes later (doubling takes that long); never below the
- * table's WarmThroughput, never above its OnDemandThroughput. The current second never counts.
+ * table's WarmThroughput, never above its OnDemandThroughput nor the per-table quota. The current
+ * second never counts.
  */
 class OnDemand {
   constructor(previousPeak) {
@@ -90,6 +87,7 @@ class OnDemand {
     this.units = 0
     this.warm = 0
     this.max = 0
+    this.quota = Infinity
   }
 
   roll(t) {
@@ -106,11 +104,21 @@ class OnDemand {
     }
   }
 
-  /** The most this table serves in the current second. */
-  rate(t) {
+  /**
+   * The most this table serves in the current second, and what sets it (its ThrottlingReasons):
+   * 'MaxOnDemand' (OnDemandThroughput), 'AccountLimit' (the per-table quota, when no lower
+   * OnDemandThroughput is set) or 'KeyRange' (twice the previous peak, or WarmThroughput).
+   */
+  ceiling(t) {
     this.settle(t)
     const warm = Math.max(2 * this.settled, this.warm || 0)
-    return this.max > 0 ? Math.min(warm, this.max) : warm
+    if (this.max > 0 && this.max <= Math.min(warm, this.quota)) return { units: this.max, reason: 'MaxOnDemand' }
+    if (this.quota <= warm) return { units: this.quota, reason: 'AccountLimit' }
+    return { units: warm, reason: 'KeyRange' }
+  }
+
+  rate(t) {
+    return this.ceiling(t).units
   }
 
   /** The highest second served so far, settled or not: what half of it carries into a later switch. */
@@ -132,11 +140,6 @@ class OnDemand {
 
   charge(units) {
     this.units += units
-  }
-
-  /** True when the OnDemandThroughput ceiling, not the warm rate, is what holds the table back. */
-  atCeiling(t) {
-    return this.max > 0 && this.max <= Math.max(2 * this.settled, this.warm || 0)
   }
 }
 

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 
 /**
  * The control side of the DynamoDB fidelity layer in front of a {@link Dynalite} ({@code dynalite.js},
- * {@code /__fidelity}): which of DynamoDB's limits it enforces, the burst and table quota it uses,
+ * {@code /__fidelity}): which of DynamoDB's limits it enforces, the burst and the table and
+ * per-table throughput quotas it uses,
  * its clock, and the counters of what it refused. Tests change these; the emulator's process is
  * {@link Dynalite}'s.
  */
@@ -27,9 +28,16 @@ public final class FidelityLayer {
 
     /** A limit of DynamoDB's that the fidelity layer enforces; docs/DESIGN.md quotes the documentation of each. */
     public enum Limit {
-        /** A provisioned table's WCU and RCU as token buckets saving up 300 s, starting with one second. */
+        /**
+         * A provisioned table's WCU and RCU as token buckets saving up 300 s, starting with one second;
+         * at most the per-table quota (40,000 each, LimitExceededException).
+         */
         THROUGHPUT("throughput"),
-        /** An on-demand table serves twice its previous peak (new: 4,000 writes / 12,000 reads a second), a peak counting 30 minutes later. */
+        /**
+         * An on-demand table serves twice its previous peak (new: 4,000 writes / 12,000 reads a second), a
+         * peak counting 30 minutes later, at most the per-table quota (40,000 each); OnDemandThroughput
+         * and WarmThroughput above that quota are refused.
+         */
         ON_DEMAND("on-demand"),
         /** One partition key value serves at most 1,000 write or 3,000 read units a second. */
         PARTITIONS("partitions"),
@@ -87,6 +95,14 @@ public final class FidelityLayer {
     }
 
     /**
+     * The per-table throughput quota, in read and in write units a second (default 40,000): a
+     * raised quota, or a lowered one that a test reaches with little traffic.
+     */
+    public void maxTableUnits(long units) {
+        control("{\"maxTableUnits\":" + units + "}");
+    }
+
+    /**
      * Moves the layer's clock ahead (table states, the quotas' hours and days, TTL's hour, token
      * refills, on-demand peaks settling after 30 minutes).
      */
@@ -119,7 +135,7 @@ public final class FidelityLayer {
     }
 
     /**
-     * Back to the limits, burst, table states and table quota it was started with; counters to zero; a stopped
+     * Back to the limits, burst, table states and quotas it was started with; counters to zero; a stopped
      * clock runs again (an advanced one stays ahead).
      */
     public void reset() {
@@ -139,7 +155,8 @@ public final class FidelityLayer {
      * What the layer refused so far: {@code throttledWrites} (writes held back or failed for
      * throughput), {@code throttledReads}, {@code throttledCalls}, {@code throttledByPartition}
      * (writes a hot partition key held back), {@code refusedDecreases}, {@code refusedSwitches},
-     * {@code refusedTables}, {@code refusedTtlChanges}, {@code refusedBatches}, {@code refusedItems},
+     * {@code refusedTables}, {@code refusedTableUnits} (settings above the per-table throughput quota),
+     * {@code refusedTtlChanges}, {@code refusedBatches}, {@code refusedItems},
      * {@code refusedWhileBusy} (changes of a table not ACTIVE), {@code notYetActive} (item calls
      * on a CREATING table).
      */

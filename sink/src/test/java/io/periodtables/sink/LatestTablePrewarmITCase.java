@@ -56,10 +56,14 @@ class LatestTablePrewarmITCase {
     @Test
     void theLatestWritersCreateTheTablePrewarmed() {
         PeriodTablesConfig config = config("created", "latest.warm-writes", "50000");
+        // above DynamoDB's default per-table quota of 40,000, which an account raises for such a fleet
+        DYNAMODB.emulator().layer().maxTableUnits(50_000);
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(2)) {
             new LatestTable(client, config.naming(), config.get(ConfigKeys.LATEST_WARM_WRITES))
                     .ensure()
                     .join();
+        } finally {
+            DYNAMODB.emulator().layer().maxTableUnits(40_000);
         }
         assertThat(warmWrites(config.naming().latestTable())).isEqualTo(50_000L);
     }
