@@ -73,6 +73,16 @@ record CapacityRun(String what, int round, long readings, double wall, double cp
                     (double) buckets / n,
                     BenchMetrics.sum(UserMetrics.ITEMS_NOT_REPLACED)));
         }
+        if (!what.equals("sink-only")) {
+            long puts = BenchMetrics.sum(UserMetrics.LATEST_PUTS) + BenchMetrics.sum(UserMetrics.LATEST_NOT_NEWER);
+            E2eBench.log(String.format(
+                    Locale.ROOT,
+                    "%s run %d: %,d latest puts (%.3f per reading)",
+                    what,
+                    round,
+                    puts,
+                    (double) puts / n));
+        }
         return run;
     }
 
