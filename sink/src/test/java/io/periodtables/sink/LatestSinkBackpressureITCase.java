@@ -1,6 +1,7 @@
 package io.periodtables.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
@@ -33,6 +34,7 @@ import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -148,6 +150,24 @@ class LatestSinkBackpressureITCase {
                 .as("%s while every put was refused", UserMetrics.LATEST_PENDING_DEVICES)
                 .isEqualTo(maxPending);
         assertNewestStored(config, devices, n);
+    }
+
+    /**
+     * {@code latest.warm-writes} above DynamoDB's per-table quota (40,000 by default): the table
+     * cannot be created, and the job fails with DynamoDB's refusal and the key instead of putting
+     * into a table that never comes until its attempts run out.
+     */
+    @Test
+    void aWarmThroughputAboveThePerTableQuotaFailsTheJobNamingTheKey() {
+        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), "latest.warm-writes", "50000");
+
+        assertThatThrownBy(() -> submit(config, 5, 50, 100, LatestWriter.MAX_PENDING)
+                        .getJobExecutionResult()
+                        .get(60, TimeUnit.SECONDS))
+                .satisfies(failure -> assertThat(ExceptionUtils.findThrowableWithMessage(
+                                failure, "latest.warm-writes = 50000 write units a second"))
+                        .as("the job's failure")
+                        .isPresent());
     }
 
     /** The writer's gauge of held devices, now. */

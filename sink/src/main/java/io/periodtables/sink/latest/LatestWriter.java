@@ -60,6 +60,9 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
 
     private final int maxPending;
     private final int maxAttempts;
+    /** {@code latest.warm-writes}, 0 when unset. */
+    private final int warmWrites;
+
     private final Counter puts;
     private final Counter notNewer;
     private final Counter refused;
@@ -96,10 +99,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     LatestWriter(PeriodTablesConfig config, DynamoDbClients clients, int maxPending, WriterInitContext context) {
         this.client = clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT);
         this.maxPending = maxPending;
-        this.table = new LatestTable(
-                client,
-                config.naming(),
-                config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0));
+        this.warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
+        this.table = new LatestTable(client, config.naming(), warmWrites);
         this.mailbox = context.getMailboxExecutor();
         this.time = context.getProcessingTimeService();
         this.maxAttempts = config.get(ConfigKeys.SINK_MAX_ATTEMPTS);
@@ -265,7 +266,11 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         client.close();
     }
 
-    /** Creates the table (prewarmed with {@code latest.warm-writes}) unless it exists; puts wait meanwhile. */
+    /**
+     * Creates the table (prewarmed with {@code latest.warm-writes}) unless it exists; puts wait
+     * meanwhile. A quota DynamoDB refuses it with (above all a warm throughput above the per-table
+     * quota) fails the job with what DynamoDB said; other failures are retried with the next put.
+     */
     private void ensureTable() {
         creating = table.ensure();
         creating.whenComplete((ok, createError) -> {
@@ -275,9 +280,24 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             mailbox.execute(
                     () -> {
                         creating = null;
+                        if (createError != null
+                                && DynamoDbFailure.classify(createError) == DynamoDbFailure.Kind.QUOTA
+                                && failure == null) {
+                            failure = new IOException(refusedByQuota(createError), DynamoDbFailure.unwrap(createError));
+                        }
                         pump();
                     },
                     "latest table created");
         });
+    }
+
+    private String refusedByQuota(Throwable error) {
+        String said = DynamoDbFailure.unwrap(error).getMessage();
+        return warmWrites > 0
+                ? "DynamoDB refused to create the latest table " + table.name() + " or raise it to "
+                        + ConfigKeys.LATEST_WARM_WRITES.name() + " = " + warmWrites + " write units a second: " + said
+                        + ". DynamoDB's per-table throughput quota is 40,000 units by default: lower "
+                        + ConfigKeys.LATEST_WARM_WRITES.name() + " or have the account's quota raised"
+                : "DynamoDB refused to create the latest table " + table.name() + ": " + said;
     }
 }
