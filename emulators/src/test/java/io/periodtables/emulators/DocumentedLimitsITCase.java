@@ -13,10 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.retry.RetryPolicy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -61,13 +57,7 @@ class DocumentedLimitsITCase {
     static void emulator() {
         dynamoDb = DYNAMODB.emulator();
         client = DYNAMODB.client();
-        once = DynamoDbClient.builder()
-                .endpointOverride(dynamoDb.endpoint())
-                .region(Dynalite.REGION)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(o -> o.retryPolicy(RetryPolicy.none()))
-                .build();
+        once = dynamoDb.syncClientWithoutRetries();
     }
 
     @AfterAll

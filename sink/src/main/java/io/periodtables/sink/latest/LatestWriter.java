@@ -6,6 +6,7 @@ import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.dynamodb.Backoff;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.dynamodb.DynamoDbFailure;
+import io.periodtables.core.dynamodb.DynamoDbFailure.Kind;
 import io.periodtables.core.dynamodb.LatestTable;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
@@ -60,8 +61,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
 
     private final int maxPending;
     private final int maxAttempts;
-    /** {@code latest.warm-writes}, 0 when unset. */
-    private final int warmWrites;
+    /** What a quota refusal of the table's creation names: {@code latest.warm-writes}, when set. */
+    private final String quotaHint;
 
     private final Counter puts;
     private final Counter notNewer;
@@ -99,8 +100,13 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     LatestWriter(PeriodTablesConfig config, DynamoDbClients clients, int maxPending, WriterInitContext context) {
         this.client = clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT);
         this.maxPending = maxPending;
-        this.warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
+        int warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
         this.table = new LatestTable(client, config.naming(), warmWrites);
+        this.quotaHint = warmWrites == 0
+                ? ""
+                : " or raise it to " + ConfigKeys.LATEST_WARM_WRITES.name() + " = " + warmWrites
+                        + " write units a second (DynamoDB's per-table quota is 40,000 by default: lower the key"
+                        + " or have the quota raised)";
         this.mailbox = context.getMailboxExecutor();
         this.time = context.getProcessingTimeService();
         this.maxAttempts = config.get(ConfigKeys.SINK_MAX_ATTEMPTS);
@@ -110,8 +116,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         this.refused = metrics.counter(UserMetrics.LATEST_REFUSED);
         metrics.gauge(UserMetrics.LATEST_PENDING_DEVICES, (Gauge<Integer>) devices::size);
         this.items = new LatestItems(config, refused);
-        if (config.find(ConfigKeys.LATEST_WARM_WRITES).isPresent()
-                && context.getTaskInfo().getIndexOfThisSubtask() == 0) {
+        if (warmWrites > 0 && context.getTaskInfo().getIndexOfThisSubtask() == 0) {
             ensureTable(); // latest.warm-writes: prewarmed before the first puts, or an existing table raised
         }
         schedule();
@@ -204,8 +209,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     }
 
     private void failed(String id, Device device, Newest sent, Throwable error) {
-        DynamoDbFailure.Kind kind = DynamoDbFailure.classify(error);
-        if (kind == DynamoDbFailure.Kind.VALIDATION) {
+        Kind kind = DynamoDbFailure.classify(error);
+        if (kind == Kind.VALIDATION) {
             // DynamoDB refuses this one item; the reading itself is stored, the device keeps its previous newest
             refused.inc();
             LOG.warn(
@@ -226,7 +231,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             }
             return;
         }
-        if (kind == DynamoDbFailure.Kind.TABLE_MISSING && creating == null) {
+        if (kind == Kind.TABLE_MISSING && creating == null) {
             ensureTable();
         }
         if (device.waiting == null) {
@@ -268,8 +273,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
 
     /**
      * Creates the table (prewarmed with {@code latest.warm-writes}) unless it exists; puts wait
-     * meanwhile. A quota DynamoDB refuses it with (above all a warm throughput above the per-table
-     * quota) fails the job with what DynamoDB said; other failures are retried with the next put.
+     * meanwhile. A quota refusal (above all a warm throughput above the per-table quota) fails the
+     * job with what DynamoDB said; other failures are retried with the next put.
      */
     private void ensureTable() {
         creating = table.ensure();
@@ -280,24 +285,14 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             mailbox.execute(
                     () -> {
                         creating = null;
-                        if (createError != null
-                                && DynamoDbFailure.classify(createError) == DynamoDbFailure.Kind.QUOTA
-                                && failure == null) {
-                            failure = new IOException(refusedByQuota(createError), DynamoDbFailure.unwrap(createError));
+                        Throwable said = createError == null ? null : DynamoDbFailure.unwrap(createError);
+                        if (said != null && failure == null && DynamoDbFailure.classify(said) == Kind.QUOTA) {
+                            String what = "the latest table " + table.name() + quotaHint;
+                            failure = new IOException("DynamoDB refused to create " + what + ": " + said, said);
                         }
                         pump();
                     },
                     "latest table created");
         });
-    }
-
-    private String refusedByQuota(Throwable error) {
-        String said = DynamoDbFailure.unwrap(error).getMessage();
-        return warmWrites > 0
-                ? "DynamoDB refused to create the latest table " + table.name() + " or raise it to "
-                        + ConfigKeys.LATEST_WARM_WRITES.name() + " = " + warmWrites + " write units a second: " + said
-                        + ". DynamoDB's per-table throughput quota is 40,000 units by default: lower "
-                        + ConfigKeys.LATEST_WARM_WRITES.name() + " or have the account's quota raised"
-                : "DynamoDB refused to create the latest table " + table.name() + ": " + said;
     }
 }
