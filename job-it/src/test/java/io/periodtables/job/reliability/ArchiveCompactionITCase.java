@@ -59,7 +59,9 @@ class ArchiveCompactionITCase {
             await("part files of the first period, one per subtask and checkpoint")
                     .atMost(BOUND)
                     .pollInterval(Duration.ofMillis(50))
-                    .until(() -> most.accumulateAndGet(reader.files(first), Math::max) >= 6);
+                    // how many depends on how the windows' batches fall on checkpoints: a loaded
+                    // machine left 4 (compacted at once, as the period closed), a quiet one 6 or more
+                    .until(() -> most.accumulateAndGet(reader.files(first), Math::max) >= 3);
             job.getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
         } finally {
             ArchiveCheck.cancelIfRunning(job);
