@@ -52,7 +52,6 @@ final class DynamoDbErrors {
         }
     }
 
-    /** The error behind the wrappers of {@code CompletableFuture} and the SDK. */
     /**
      * The tables DynamoDB names as throttled at their on-demand ceiling ({@code OnDemandThroughput}):
      * a ProvisionedThroughputExceededException's {@code ThrottlingReasons} of type {@code
@@ -74,6 +73,7 @@ final class DynamoDbErrors {
         return tables;
     }
 
+    /** The error behind the wrappers of {@code CompletableFuture} and the SDK. */
     static Throwable unwrap(Throwable error) {
         return DynamoDbFailure.unwrap(error);
     }
