@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
@@ -21,10 +20,8 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.RecordReader;
-import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -61,7 +58,7 @@ final class ArchiveFiles {
 
     /** The number of rows of a data file, from its footer. */
     static long rows(FileStatus file) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file), options())) {
+        try (ParquetFileReader reader = ParquetFileReader.open(ArchiveInputFiles.streamed(file), options())) {
             return reader.getRecordCount();
         }
     }
@@ -69,7 +66,7 @@ final class ArchiveFiles {
     /** Every row of a data file of either format, filed under {@code partition}. */
     static void read(FileStatus file, String partition, Consumer<ArchiveRow> rows) throws IOException {
         readColumns(
-                file,
+                ArchiveInputFiles.streamed(file),
                 schema -> schema.containsField("device")
                         ? new Plan(schema, formatTwo(file, schema, partition, rows))
                         : new Plan(ArchiveParquet.SCHEMA_V1, group -> {
@@ -138,13 +135,13 @@ final class ArchiveFiles {
     }
 
     /** Every row of a data file as Parquet shows it, all columns. */
-    static void readGroups(FileStatus file, Consumer<Group> rows) throws IOException {
+    static void readGroups(InputFile file, Consumer<Group> rows) throws IOException {
         readColumns(file, schema -> new Plan(schema, rows));
     }
 
     /** The file's schema, from its footer. */
-    static MessageType schemaOf(FileStatus file) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file), options())) {
+    static MessageType schemaOf(InputFile file) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(file, options())) {
             return reader.getFileMetaData().getSchema();
         }
     }
@@ -152,7 +149,7 @@ final class ArchiveFiles {
     /** The keys of every row of a data file, as {@code pk + '\u0000' + sk} (neither holds a NUL). */
     static void readKeys(FileStatus file, Consumer<String> keys) throws IOException {
         readColumns(
-                file,
+                ArchiveInputFiles.streamed(file),
                 schema -> new Plan(
                         new MessageType(schema.getName(), schema.getType("pk"), schema.getType("sk")),
                         group -> keys.accept(group.getString("pk", 0) + '\u0000' + group.getString("sk", 0))));
@@ -162,8 +159,8 @@ final class ArchiveFiles {
     private record Plan(MessageType columns, Consumer<Group> rows) {}
 
     /** Opens the file once: its footer's schema picks the {@link Plan}, then its row groups are read. */
-    private static void readColumns(FileStatus file, Function<MessageType, Plan> planner) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(new FlinkInputFile(file), options())) {
+    private static void readColumns(InputFile file, Function<MessageType, Plan> planner) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(file, options())) {
             MessageType fileSchema = reader.getFileMetaData().getSchema();
             Plan plan = planner.apply(fileSchema);
             reader.setRequestedSchema(plan.columns());
@@ -183,40 +180,5 @@ final class ArchiveFiles {
         return ParquetReadOptions.builder(new PlainParquetConfiguration())
                 .withCodecFactory(GzipCodecs.INSTANCE)
                 .build();
-    }
-
-    /** A Parquet input file on a Flink file system. */
-    private static final class FlinkInputFile implements InputFile {
-        private final FileStatus status;
-
-        FlinkInputFile(FileStatus status) {
-            this.status = status;
-        }
-
-        @Override
-        public long getLength() {
-            return status.getLen();
-        }
-
-        @Override
-        public SeekableInputStream newStream() throws IOException {
-            FSDataInputStream in = status.getPath().getFileSystem().open(status.getPath());
-            return new DelegatingSeekableInputStream(in) {
-                @Override
-                public long getPos() throws IOException {
-                    return in.getPos();
-                }
-
-                @Override
-                public void seek(long newPos) throws IOException {
-                    in.seek(newPos);
-                }
-            };
-        }
-
-        @Override
-        public String toString() {
-            return status.getPath().toString();
-        }
     }
 }

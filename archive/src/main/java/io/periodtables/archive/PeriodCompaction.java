@@ -26,6 +26,7 @@ import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,9 +89,9 @@ final class PeriodCompaction {
                     Base64.getDecoder().decode(target.path("commit").asText()));
             writer.recoverForCommit(recoverable).commitAfterRecovery();
         }
-        for (JsonNode source : node.path("sources")) {
-            fs.delete(new Path(folder, source.asText()), false);
-        }
+        List<Path> sources = new ArrayList<>();
+        node.path("sources").forEach(source -> sources.add(new Path(folder, source.asText())));
+        FileRequests.each(sources, source -> fs.delete(source, false));
         return true;
     }
 
@@ -153,25 +154,32 @@ final class PeriodCompaction {
         ArrayNode targets = JSON.createArrayNode();
         String id = UUID.randomUUID().toString();
         int index = 0;
-        for (List<FileStatus> run : runs) {
-            if (run.size() == 1) {
-                continue;
-            }
-            Output output = null;
-            for (FileStatus file : run) {
-                MessageType schema = ArchiveFiles.schemaOf(file);
-                if (output != null && !output.schema.equals(schema)) {
-                    targets.add(output.closeForCommit(writer));
-                    output = null;
+        List<FileStatus> read = runs.stream()
+                .filter(run -> run.size() > 1)
+                .flatMap(List::stream)
+                .toList();
+        try (FileRequests.Ahead<InputFile> ahead = FileRequests.ahead(read, ArchiveInputFiles::fetched)) {
+            for (List<FileStatus> run : runs) {
+                if (run.size() == 1) {
+                    continue;
                 }
-                if (output == null) {
-                    output = new Output(
-                            writer, new Path(folder, PREFIX + id + "-" + index++ + ArchiveParquet.SUFFIX), schema);
+                Output output = null;
+                for (FileStatus file : run) {
+                    InputFile input = ahead.next();
+                    MessageType schema = ArchiveFiles.schemaOf(input);
+                    if (output != null && !output.schema.equals(schema)) {
+                        targets.add(output.closeForCommit(writer));
+                        output = null;
+                    }
+                    if (output == null) {
+                        output = new Output(
+                                writer, new Path(folder, PREFIX + id + "-" + index++ + ArchiveParquet.SUFFIX), schema);
+                    }
+                    ArchiveFiles.readGroups(input, output::write);
+                    sources.add(file.getPath().getName());
                 }
-                ArchiveFiles.readGroups(file, output::write);
-                sources.add(file.getPath().getName());
+                targets.add(output.closeForCommit(writer));
             }
-            targets.add(output.closeForCommit(writer));
         }
         ObjectNode plan = JSON.createObjectNode();
         plan.set("sources", sources);

@@ -2,7 +2,6 @@ package io.periodtables.archive;
 
 import io.periodtables.core.period.Period;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import javax.annotation.Nullable;
@@ -65,13 +64,16 @@ final class PeriodMarker {
             return mark(period, marker, folder, spill);
         }
         List<FileStatus> files = ArchiveFiles.committed(folder);
+        List<Long> rows = FileRequests.each(files, ArchiveFiles::rows);
         long ours = 0;
-        List<FileStatus> others = new ArrayList<>();
-        for (FileStatus file : files) {
-            if (thisRun.holds(file)) {
-                ours += ArchiveFiles.rows(file);
+        long theirs = 0;
+        int others = 0;
+        for (int i = 0; i < files.size(); i++) {
+            if (thisRun.holds(files.get(i))) {
+                ours += rows.get(i);
             } else {
-                others.add(file);
+                theirs += rows.get(i);
+                others++;
             }
         }
         if (ours < expectedRows) {
@@ -85,17 +87,13 @@ final class PeriodMarker {
                     ours,
                     expectedRows);
         }
-        long theirs = 0;
-        for (FileStatus file : others) {
-            theirs += ArchiveFiles.rows(file);
-        }
-        if (!others.isEmpty()) {
+        if (others > 0) {
             LOG.warn(
                     "Period {}: its folder also holds {} rows in {} files of another run (a restore from an older "
                             + "checkpoint, or a run that started without this job's state); the marker counts them too",
                     period.label(),
                     theirs,
-                    others.size());
+                    others);
         }
         PeriodCompaction.compact(folder, files);
         return mark(period, marker, folder, spill);
@@ -104,10 +102,7 @@ final class PeriodMarker {
     /** Counts the (compacted) folder, writes its marker, then drops the compaction's plan. */
     private static boolean mark(Period period, Path marker, Path folder, java.nio.file.Path spill) throws IOException {
         List<FileStatus> files = ArchiveFiles.committed(folder);
-        long rows = 0;
-        for (FileStatus file : files) {
-            rows += ArchiveFiles.rows(file);
-        }
+        long rows = FileRequests.sum(files, ArchiveFiles::rows);
         PeriodManifest manifest =
                 new PeriodManifest(period.label(), rows, DistinctKeys.count(files, rows, spill), files.size());
         if (manifest.writeOnce(marker)) {

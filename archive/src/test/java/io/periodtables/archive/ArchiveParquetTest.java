@@ -50,7 +50,8 @@ class ArchiveParquetTest {
         ArchiveRow none = row("dev-2", "13:20:00", "{}");
         write("part-a-0.parquet", COLUMNS, List.of(misfits, none, fits));
 
-        assertThat(ArchiveFiles.schemaOf(file("part-a-0.parquet")).toString())
+        assertThat(ArchiveFiles.schemaOf(ArchiveInputFiles.streamed(file("part-a-0.parquet")))
+                        .toString())
                 .contains("required binary device (STRING)")
                 .contains("required int64 event_time (TIMESTAMP(MILLIS,true))")
                 .contains("optional double temperature")
@@ -141,7 +142,7 @@ class ArchiveParquetTest {
 
     private List<Group> rawRows(String name) throws IOException {
         List<Group> rows = new ArrayList<>();
-        ArchiveFiles.readGroups(file(name), rows::add);
+        ArchiveFiles.readGroups(ArchiveInputFiles.fetched(file(name)), rows::add);
         return rows;
     }
 

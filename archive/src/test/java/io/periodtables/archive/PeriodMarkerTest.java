@@ -115,6 +115,28 @@ class PeriodMarkerTest {
     }
 
     @Test
+    void aFoldersFootersAndDeletesAreRequestedSeveralAtOnce() throws IOException {
+        String partition = ArchivePartitions.period(PERIOD);
+        int parts = 4 * FileRequests.AT_ONCE;
+        for (int file = 0; file < parts; file++) {
+            writeFile(partition, "part-a-" + file + ".parquet", List.of(row("dev-" + file, "s1")));
+        }
+        PeriodMarker.ThisRun thisRun = committed();
+        SlowFileSystem.mostInFlightAndReset();
+
+        // as on S3, where each of a day's 10,000 footers and deletes is a round trip
+        String slow = SlowFileSystem.SCHEME + "://" + root.toUri().getPath();
+        assertThat(PeriodMarker.markIfComplete(slow, PERIOD, parts, thisRun, root))
+                .isTrue();
+
+        int[] most = SlowFileSystem.mostInFlightAndReset();
+        assertThat(most[0]).as("files opened at once").isBetween(2, FileRequests.AT_ONCE);
+        assertThat(most[1]).as("files deleted at once").isBetween(2, FileRequests.AT_ONCE);
+        assertThat(new ArchiveReader(archivePath()).manifest(PERIOD))
+                .contains(new PeriodManifest(PERIOD.label(), parts, parts, 1));
+    }
+
+    @Test
     void aCompactionInterruptedBeforeItsPlanLeavesNoHiddenFilesOnceTheMarkerIsWritten() throws IOException {
         String partition = ArchivePartitions.period(PERIOD);
         writeFile(partition, "part-a-0.parquet", List.of(row("dev-1", "s1")));
