@@ -3,6 +3,7 @@ package io.periodtables.archive;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.PeriodLength;
+import io.periodtables.emulators.S3Emulator;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -22,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
@@ -161,6 +163,83 @@ public final class ArchiveMarkerBench {
         return md.toString();
     }
 
+    /**
+     * The folder in the local S3 emulator (s3proxy on 127.0.0.1, through Flink's S3 file system as
+     * Managed Service for Apache Flink brings it), where every footer, part file and delete is a
+     * request: the footers read one after the other, as the gate read them in the build before, then
+     * the whole marker. Returns its part of section 16.
+     */
+    public static String runOnS3(long rows, int files, Path work, String command, String loadAverage) throws Exception {
+        try (S3Emulator s3 = S3Emulator.start("archive-bench")) {
+            FileSystem.initialize(Configuration.fromMap(S3Emulator.flinkOptions(s3.endpoint())), null);
+            String archivePath = "s3://archive-bench/archive";
+            String partition = ArchivePartitions.period(DAY);
+            long t0 = System.nanoTime();
+            long written = write(archivePath, partition, rows, files);
+            double writeSeconds = seconds(t0);
+            org.apache.flink.core.fs.Path folder = ArchivePartitions.folder(archivePath, partition);
+            List<FileStatus> parts = ArchiveFiles.committed(folder);
+            long bytes = parts.stream().mapToLong(FileStatus::getLen).sum();
+            log(
+                    "wrote %,d rows in %,d files (%,d MB) to S3 in %.0f s",
+                    written, parts.size(), bytes >> 20, writeSeconds);
+
+            t0 = System.nanoTime();
+            long footerRows = 0;
+            for (FileStatus part : parts) {
+                footerRows += ArchiveFiles.rows(part);
+            }
+            double footerSeconds = seconds(t0);
+            log("footers one after the other: %,d rows in %.1f s", footerRows, footerSeconds);
+
+            Set<String> names = new HashSet<>();
+            parts.forEach(p -> names.add(p.getPath().getName()));
+            Path spill = work.resolve("archive-bench-spill");
+            Files.createDirectories(spill);
+            resetPeaks();
+            t0 = System.nanoTime();
+            PeriodMarker.markIfComplete(
+                    archivePath, DAY, written, new PeriodMarker.ThisRun(names, null, Long.MIN_VALUE), spill);
+            double markerSeconds = seconds(t0);
+            long markerPeak = peakHeap();
+            PeriodManifest manifest =
+                    new ArchiveReader(archivePath).manifest(DAY).orElseThrow();
+            log("marker on S3: %s in %.1f s", manifest, markerSeconds);
+            if (manifest.rows() != written || footerRows != written) {
+                throw new IllegalStateException("the marker " + manifest + " or the footers' " + footerRows
+                        + " differ from the " + written + " rows written");
+            }
+            return String.format(
+                    Locale.ROOT,
+                    "`%s`: %,d rows in %,d part files (%,d MB, written in %.0f s) in the local S3 emulator"
+                            + " (s3proxy %s on 127.0.0.1, objects in memory), read through Flink's S3 file system"
+                            + " (`flink-s3-fs-hadoop`); load average at the start: %s.%n%n"
+                            + "| step | requests | time | peak heap | result |%n|---|---|---|---|---|%n"
+                            + "| footers, one after the other | %,d footers | %.1f s | | %,d rows |%n"
+                            + "| whole marker: footers, compaction, deletes, count | %,d footers, %,d files, %,d"
+                            + " deletes, %d compacted | %.1f s | %,d MB | %,d rows, %,d distinct, %d files |%n%n",
+                    command,
+                    written,
+                    parts.size(),
+                    bytes >> 20,
+                    writeSeconds,
+                    S3Emulator.VERSION,
+                    loadAverage,
+                    parts.size(),
+                    footerSeconds,
+                    footerRows,
+                    parts.size(),
+                    parts.size(),
+                    parts.size(),
+                    manifest.files(),
+                    markerSeconds,
+                    markerPeak >> 20,
+                    manifest.rows(),
+                    manifest.distinctKeys(),
+                    manifest.files());
+        }
+    }
+
     /** The build before's pass {@code pass} of {@code passes}: the distinct keys of its hash share. */
     private static long passBefore(List<FileStatus> files, int pass, int passes) throws IOException {
         Set<String> keys = new HashSet<>();
@@ -194,8 +273,7 @@ public final class ArchiveMarkerBench {
                     org.apache.flink.core.fs.Path path = new org.apache.flink.core.fs.Path(
                             ArchivePartitions.folder(archivePath, partition),
                             String.format("part-bench-%05d.parquet", file));
-                    try (FSDataOutputStream out =
-                            FileSystem.getLocalFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+                    try (FSDataOutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
                         BulkWriter<ArchiveRow> writer =
                                 ArchiveParquet.writerFactory(List.of()).create(out);
                         for (ArchiveRow row : list) {

@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness} (and {@code archive}, only when named: {@code --archive-rows}, {@code --archive-files}),
+ * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness} (and {@code archive}, only when named: {@code --archive-rows}, {@code --archive-files}, {@code --archive-store s3}),
  * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
  * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate), and for scale
  * {@code --scale-parts day,week}, {@code --scale-day-devices 10000}, {@code --scale-week-devices 100000},
@@ -73,6 +73,7 @@ public final class BenchMain {
         Path scaleFrom = null;
         long archiveRows = 100_000_000;
         int archiveFiles = 10_000;
+        String archiveStore = "local";
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
@@ -96,13 +97,14 @@ public final class BenchMain {
                 case "--scale-from" -> scaleFrom = Path.of(args[i + 1]);
                 case "--archive-rows" -> archiveRows = Long.parseLong(args[i + 1].replace("_", ""));
                 case "--archive-files" -> archiveFiles = Integer.parseInt(args[i + 1].replace("_", ""));
+                case "--archive-store" -> archiveStore = args[i + 1];
                 default ->
                     throw new IllegalArgumentException("unknown argument " + args[i]
                             + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
                             + String.join(",", ALL) + ", --bench-dir, "
                             + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
                             + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before, --scale-from,"
-                            + " --archive-rows, --archive-files");
+                            + " --archive-rows, --archive-files, --archive-store local|s3");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -142,12 +144,19 @@ public final class BenchMain {
                 case "archive" ->
                     results.writeSection(
                             ARCHIVE_SECTION,
-                            ArchiveMarkerBench.run(
-                                    archiveRows,
-                                    archiveFiles,
-                                    benchDir.resolve("target"),
-                                    ("./bench/run " + String.join(" ", args)).trim(),
-                                    MachineFacts.loadAverage()));
+                            archiveStore.equals("s3")
+                                    ? ArchiveMarkerBench.runOnS3(
+                                            archiveRows,
+                                            archiveFiles,
+                                            benchDir.resolve("target"),
+                                            ("./bench/run " + String.join(" ", args)).trim(),
+                                            MachineFacts.loadAverage())
+                                    : ArchiveMarkerBench.run(
+                                            archiveRows,
+                                            archiveFiles,
+                                            benchDir.resolve("target"),
+                                            ("./bench/run " + String.join(" ", args)).trim(),
+                                            MachineFacts.loadAverage()));
                 default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
             }
         }
