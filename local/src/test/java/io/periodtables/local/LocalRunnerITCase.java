@@ -7,11 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.ListeningSockets;
 import io.periodtables.job.PeriodTablesJob;
-import io.periodtables.query.cli.QueryCli;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -93,115 +89,6 @@ class LocalRunnerITCase {
                 .startsWith("Invalid argument: --from-savepoint 'file:/nowhere/savepoint-0': no savepoint there")
                 .doesNotContain("\n");
         assertThat(run.stdout()).doesNotContain("Savepoint", "table", "dynalite");
-    }
-
-    /**
-     * A resume given only the savepoint runs with the first run's settings (here an archive, a
-     * one-minute period and RocksDB, which its state and tables depend on); one given again must agree.
-     */
-    @Test
-    void resumeTakesTheSettingsSavedWithItsSavepointAndServeAnswersItsQueries(@TempDir Path dir, @TempDir Path archive)
-            throws Exception {
-        ChildJvm first = ChildJvm.start(
-                dir,
-                LocalRunner.class,
-                "--archive.path",
-                archive.toUri().toString(),
-                "--duration",
-                "PT8S",
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.speedup",
-                "20",
-                "--generator.rate",
-                "200",
-                "--generator.devices",
-                "20",
-                "--input.max-future",
-                "P1D",
-                "--checkpoint.interval",
-                "PT5S",
-                "--tables.prefix",
-                "resumed",
-                "--rollups.every",
-                "PT10S",
-                "--state.backend",
-                "rocksdb");
-        first.awaitOutput("readings/s | in ");
-        assertThat(RestApi.checkpointConfig(first.stdout()))
-                .as("the job's checkpoint configuration")
-                .contains("\"state_backend\":\"EmbeddedRocksDBStateBackend\"", "FileSystemCheckpointStorage");
-        first.waitFor();
-        assertThat(first.exitCode()).as(first.stdout() + first.stderr()).isZero();
-        assertThat(first.stdout()).contains("State backend: RocksDB (EmbeddedRocksDBStateBackend), incremental");
-        Matcher savepoint = Pattern.compile("(?m)^Savepoint: (\\S+)$").matcher(first.stdout());
-        assertThat(savepoint.find()).as(first.stdout()).isTrue();
-        long firstWritten = LocalRunSummary.parse(first.stdout(), "resumed").written();
-
-        ChildJvm resumed =
-                ChildJvm.start(dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--duration", "PT15S");
-        resumed.waitFor();
-        String out = resumed.stdout();
-        assertThat(resumed.exitCode()).as(out + resumed.stderr()).isZero();
-        assertThat(out)
-                .contains("Resuming from ", "State backend: RocksDB", "Savepoint: file:")
-                .doesNotContain("Failure");
-        LocalRunSummary summary = LocalRunSummary.parse(out, "resumed");
-        assertThat(summary.in()).isPositive().isEqualTo(summary.written() + summary.late() + summary.rejected());
-        assertThat(summary.periodTables().values().stream()
-                        .mapToLong(Long::longValue)
-                        .sum())
-                .as("the tables hold both runs' readings")
-                .isEqualTo(firstWritten + summary.written());
-        assertThat(out).contains("Archive " + archive.toUri().toString().replaceAll("/$", ""));
-
-        ChildJvm refused = ChildJvm.start(
-                dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--tables.period", "PT1H");
-        refused.waitFor();
-        assertThat(refused.exitCode()).isEqualTo(2);
-        assertThat(refused.stderr().strip())
-                .startsWith("Invalid argument: --tables.period PT1H differs from the run saved with ")
-                .doesNotContain("\n");
-        ChildJvm otherBackend = ChildJvm.start(
-                dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--state.backend", "hashmap");
-        otherBackend.waitFor();
-        assertThat(otherBackend.exitCode()).isEqualTo(2);
-        assertThat(otherBackend.stderr().strip())
-                .startsWith("Invalid argument: --state.backend hashmap differs from the run saved with ")
-                .endsWith("(rocksdb): a resume keeps its run's settings; leave it out")
-                .doesNotContain("\n");
-
-        // After the run its dynalite is gone: --serve brings the data back where the printed query finds it.
-        Matcher query =
-                Pattern.compile("(?m)^One device: ./query/run-query (.+)$").matcher(out);
-        assertThat(query.find()).as(out).isTrue();
-        String[] queryArgs = query.group(1)
-                .replace(
-                        ".flink-local/run.properties",
-                        dir.resolve(".flink-local/run.properties").toString())
-                .replace("--chart device-", "--chart " + dir + "/device-")
-                .split(" ");
-        ChildJvm serve = ChildJvm.start(dir, LocalRunner.class, "--serve");
-        try {
-            serve.awaitOutput("serves the local run's data in .flink-local/dynamodb at http://127.0.0.1:");
-            ByteArrayOutputStream rows = new ByteArrayOutputStream();
-            ByteArrayOutputStream report = new ByteArrayOutputStream();
-            int status = QueryCli.run(
-                    queryArgs,
-                    new PrintStream(rows, true, StandardCharsets.UTF_8),
-                    new PrintStream(report, true, StandardCharsets.UTF_8));
-            assertThat(status).as(report.toString(StandardCharsets.UTF_8)).isZero();
-            assertThat(rows.toString(StandardCharsets.UTF_8).lines().count())
-                    .as("a header and readings: %s", rows)
-                    .isGreaterThan(1);
-        } finally {
-            serve.process().destroy();
-            serve.waitFor();
-        }
     }
 
     @Test
