@@ -1,6 +1,7 @@
 package io.periodtables.bench;
 
 import io.periodtables.archive.ArchiveMarkerBench;
+import io.periodtables.archive.ArchiveMarkerS3Bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -145,7 +146,7 @@ public final class BenchMain {
                     results.writeSection(
                             ARCHIVE_SECTION,
                             archiveStore.equals("s3")
-                                    ? ArchiveMarkerBench.runOnS3(
+                                    ? ArchiveMarkerS3Bench.run(
                                             archiveRows,
                                             archiveFiles,
                                             benchDir.resolve("target"),
