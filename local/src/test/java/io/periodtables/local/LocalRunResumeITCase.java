@@ -2,10 +2,6 @@ package io.periodtables.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.query.cli.QueryCli;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -99,28 +95,10 @@ class LocalRunResumeITCase {
                 .doesNotContain("\n");
 
         // After the run its dynalite is gone: --serve brings the data back where the printed query finds it.
-        Matcher query =
-                Pattern.compile("(?m)^One device: ./query/run-query (.+)$").matcher(out);
-        assertThat(query.find()).as(out).isTrue();
-        String[] queryArgs = query.group(1)
-                .replace(
-                        ".flink-local/run.properties",
-                        dir.resolve(".flink-local/run.properties").toString())
-                .replace("--chart device-", "--chart " + dir + "/device-")
-                .split(" ");
         ChildJvm serve = ChildJvm.start(dir, LocalRunner.class, "--serve");
         try {
             serve.awaitOutput("serves the local run's data in .flink-local/dynamodb at http://127.0.0.1:");
-            ByteArrayOutputStream rows = new ByteArrayOutputStream();
-            ByteArrayOutputStream report = new ByteArrayOutputStream();
-            int status = QueryCli.run(
-                    queryArgs,
-                    new PrintStream(rows, true, StandardCharsets.UTF_8),
-                    new PrintStream(report, true, StandardCharsets.UTF_8));
-            assertThat(status).as(report.toString(StandardCharsets.UTF_8)).isZero();
-            assertThat(rows.toString(StandardCharsets.UTF_8).lines().count())
-                    .as("a header and readings: %s", rows)
-                    .isGreaterThan(1);
+            LocalRunSummary.assertPrintedQueryAnswers(out, dir);
         } finally {
             serve.process().destroy();
             serve.waitFor();

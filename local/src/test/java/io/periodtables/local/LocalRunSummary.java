@@ -2,6 +2,11 @@ package io.periodtables.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.periodtables.query.cli.QueryCli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -36,6 +41,30 @@ record LocalRunSummary(
                 number(totals.group(2)),
                 number(totals.group(3)),
                 number(totals.group(4)));
+    }
+
+    /**
+     * Runs the "One device" query the summary printed, its {@code .flink-local/} files and chart
+     * under the run's folder {@code dir}, and checks that it answers with readings.
+     */
+    static void assertPrintedQueryAnswers(String out, Path dir) {
+        Matcher device =
+                Pattern.compile("(?m)^One device: ./query/run-query (.+)$").matcher(out);
+        assertThat(device.find()).as(out).isTrue();
+        String[] args = device.group(1)
+                .replace(".flink-local/", dir.resolve(".flink-local") + "/")
+                .replace("--chart device-", "--chart " + dir + "/device-")
+                .split(" ");
+        ByteArrayOutputStream rows = new ByteArrayOutputStream();
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        int status = QueryCli.run(
+                args,
+                new PrintStream(rows, true, StandardCharsets.UTF_8),
+                new PrintStream(report, true, StandardCharsets.UTF_8));
+        assertThat(status).as(report.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(rows.toString(StandardCharsets.UTF_8).lines().count())
+                .as("a header and readings: %s", rows)
+                .isGreaterThan(1);
     }
 
     static long number(String text) {

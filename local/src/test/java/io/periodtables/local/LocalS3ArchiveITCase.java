@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.periodtables.query.cli.QueryCli;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -140,23 +136,7 @@ class LocalS3ArchiveITCase {
             assertThat(counted).as(query).containsAllEntriesOf(archived);
 
             // The printed query command reads the tables and the archive on the emulator.
-            Matcher device =
-                    Pattern.compile("(?m)^One device: ./query/run-query (.+)$").matcher(out);
-            assertThat(device.find()).as(out).isTrue();
-            String[] args = device.group(1)
-                    .replace(".flink-local/", dir.resolve(".flink-local") + "/")
-                    .replace("--chart device-", "--chart " + dir + "/device-")
-                    .split(" ");
-            ByteArrayOutputStream rows = new ByteArrayOutputStream();
-            ByteArrayOutputStream report = new ByteArrayOutputStream();
-            int status = QueryCli.run(
-                    args,
-                    new PrintStream(rows, true, StandardCharsets.UTF_8),
-                    new PrintStream(report, true, StandardCharsets.UTF_8));
-            assertThat(status).as(report.toString(StandardCharsets.UTF_8)).isZero();
-            assertThat(rows.toString(StandardCharsets.UTF_8).lines().count())
-                    .as("a header and readings: %s", rows)
-                    .isGreaterThan(1);
+            LocalRunSummary.assertPrintedQueryAnswers(out, dir);
 
             run.process().getOutputStream().write('\n');
             run.process().getOutputStream().flush();
