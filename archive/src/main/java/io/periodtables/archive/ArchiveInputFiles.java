@@ -34,13 +34,9 @@ final class ArchiveInputFiles {
         }
         byte[] bytes = new byte[(int) file.getLen()];
         try (FSDataInputStream in = file.getPath().getFileSystem().open(file.getPath())) {
-            int read = 0;
-            while (read < bytes.length) {
-                int n = in.read(bytes, read, bytes.length - read);
-                if (n < 0) {
-                    throw new IOException(file.getPath() + " ended after " + read + " of " + bytes.length + " bytes");
-                }
-                read += n;
+            int read = in.readNBytes(bytes, 0, bytes.length);
+            if (read < bytes.length) {
+                throw new IOException(file.getPath() + " ended after " + read + " of " + bytes.length + " bytes");
             }
         }
         return new Fetched(file, bytes);
