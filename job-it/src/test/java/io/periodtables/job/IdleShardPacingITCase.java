@@ -38,7 +38,7 @@ import software.amazon.awssdk.services.kinesis.model.Shard;
  * Idle shards cost little: the job as the jar runs it reads a 2-shard kinesalite stream with one
  * source subtask, one shard busy (a backlog, then a producer for a few seconds), the other empty.
  * Counted at the emulator by a {@link CountingProxy} that follows each shard's iterators: the idle
- * shard gets at most 4 GetRecords per second on average (Kinesis allows 5 per shard, shared by all
+ * shard gets at most one GetRecords per second on average (Kinesis allows 5 per shard, shared by all
  * consumers), and every reading put on the busy shard is stored.
  */
 class IdleShardPacingITCase {
@@ -144,7 +144,7 @@ class IdleShardPacingITCase {
             assertThat(idleCalls)
                     .as("GetRecords on the idle shard in %.1f s", seconds)
                     .isPositive()
-                    .isLessThanOrEqualTo((long) (4 * seconds));
+                    .isLessThanOrEqualTo((long) Math.ceil(seconds) + 1);
             assertThat(calls.get(busy)).isPositive();
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);

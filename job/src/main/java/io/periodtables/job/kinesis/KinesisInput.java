@@ -17,6 +17,7 @@ import org.apache.flink.connector.kinesis.source.config.KinesisStreamsSourceConf
 import org.apache.flink.util.Collector;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
@@ -47,7 +48,7 @@ public final class KinesisInput {
                 .setSourceConfig(sourceConfig)
                 .setDeserializationSchema(new SimpleStringSchema()) // unused: our reader reads
                 .build();
-        return new PacedKinesisSource<>(stock, sourceConfig, schema, () -> kinesisClient(config));
+        return new PacedKinesisSource<>(stock, sourceConfig, schema, () -> readerClient(config));
     }
 
     /** The connector's configuration from our keys (its enumerator lists shards with it). */
@@ -80,10 +81,25 @@ public final class KinesisInput {
     }
 
     /**
-     * The client our shard reader reads with: region, endpoint override, the default credential
-     * chain (dummy credentials for an emulator on this machine), and an explicit HTTP client.
+     * A Kinesis client: region, endpoint override, the default credential chain (dummy credentials
+     * for an emulator on this machine), and an explicit HTTP client.
      */
     public static KinesisClient kinesisClient(PeriodTablesConfig config) {
+        return builder(config).build();
+    }
+
+    /**
+     * The client our shard reader reads with: as {@link #kinesisClient}, without the SDK's retries,
+     * because {@link PacedShardSplitReader} retries a refused or failed read itself, pausing only
+     * that shard while the SDK would block every shard of the subtask in its backoff.
+     */
+    static KinesisClient readerClient(PeriodTablesConfig config) {
+        return builder(config)
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build();
+    }
+
+    private static KinesisClientBuilder builder(PeriodTablesConfig config) {
         KinesisClientBuilder builder = KinesisClient.builder()
                 .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
                 .httpClientBuilder(ApacheHttpClient.builder());
@@ -94,7 +110,7 @@ public final class KinesisInput {
                         StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")));
             }
         });
-        return builder.build();
+        return builder;
     }
 
     /**

@@ -66,7 +66,9 @@ public final class PacedKinesisSource<T>
                 return context.getUserCodeClassLoader();
             }
         });
-        return new KinesisShardReader<>(() -> new PacedShardSplitReader(kinesis.get()), schema, readerConfig, context);
+        ShardReadMetrics metrics = new ShardReadMetrics(context.metricGroup());
+        return new KinesisShardReader<>(
+                () -> new PacedShardSplitReader(kinesis.get(), metrics), schema, readerConfig, context);
     }
 
     @Override

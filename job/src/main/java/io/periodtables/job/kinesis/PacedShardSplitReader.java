@@ -13,6 +13,7 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
 import org.apache.flink.connector.kinesis.source.split.StartingPosition;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
@@ -21,37 +22,58 @@ import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
- * Reads the shards of one source subtask with GetRecords, round robin, and leaves a shard alone
- * for {@link #EMPTY_SHARD_PAUSE} after a GetRecords that returned no record. A shard that returned
- * records is read again at once, so a shard with a backlog is read at full speed.
+ * Reads the shards of one source subtask with GetRecords, round robin, within Kinesis's read limits
+ * per shard: "5 transactions per second" and "2 MB per second" (Kinesis quotas), shared by every
+ * consumer of the stream.
  *
- * <p>Why: Kinesis allows 5 GetRecords per second per shard, shared by every consumer of the
- * stream. Connector 4.3.0's {@code PollingKinesisShardSplitReader} calls GetRecords back to back
- * on an empty shard, taking the other consumers' quota and burning a core. With the pause an idle
- * shard costs at most 4 calls per second (connector 5.1 does the same, FLINK-36947). While every
- * shard is in its pause, {@link #fetch()} waits for the first pause to end and reads that shard,
- * so an idle source burns no CPU; {@link #wakeUp()} ends that wait.
+ * <ul>
+ *   <li>A shard that returned records is read again after {@link #CALL_SPACING} or after the time
+ *       its bytes take at 2 MB a second, whichever is longer: a backlog is read at the limit, not
+ *       above it.
+ *   <li>A shard that returned no record rests for {@link #EMPTY_SHARD_PAUSE}: an idle shard costs
+ *       one call a second and shows a new record within about a second.
+ *   <li>A refused call ({@code ProvisionedThroughputExceededException}: another consumer of the
+ *       stream takes its share) or a transient failure (5xx, a connection error) pauses that shard
+ *       only, from {@link #FIRST_BACKOFF} doubling up to {@link #MAX_BACKOFF}, and is never
+ *       retried inside the SDK (the reader's client does not retry), so the subtask's other shards
+ *       are read meanwhile. Throttling is retried for as long as it lasts; any other failure fails
+ *       the job after {@link #MAX_FAILURES} in a row on one shard.
+ * </ul>
+ *
+ * <p>Connector 4.3.0's {@code PollingKinesisShardSplitReader} calls GetRecords back to back, also
+ * on an empty shard, taking the other consumers' quota and burning a core (connector 5.1 pauses
+ * empty shards too, FLINK-36947). While every shard rests, {@link #fetch()} waits for the first
+ * rest to end, so an idle source burns no CPU; {@link #wakeUp()} ends that wait.
  *
  * <p>We read with the plain SDK because the connector's reader and its {@code StreamProxy} speak
  * the connector's shaded SDK types. Splits, their positions and the enumerator stay the
  * connector's. Not thread-safe, like every {@link SplitReader}, except {@link #wakeUp()}.
  */
 public final class PacedShardSplitReader implements SplitReader<Record, KinesisShardSplit> {
-    static final Duration EMPTY_SHARD_PAUSE = Duration.ofMillis(250);
+    static final Duration EMPTY_SHARD_PAUSE = Duration.ofSeconds(1);
+    static final Duration CALL_SPACING = Duration.ofMillis(200);
+    /** Kinesis's read limit per shard, 2 MB a second, in bytes per second. */
+    static final long BYTES_PER_SECOND = 2L * 1024 * 1024;
+
+    static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    static final int MAX_FAILURES = 10;
 
     private final KinesisClient kinesis;
     private final Clock clock;
+    private final ShardReadMetrics metrics;
     /** Round robin: the next shard to read is the first one at the head that is not paused. */
     private final Deque<Shard> shards = new ArrayDeque<>();
 
-    PacedShardSplitReader(KinesisClient kinesis) {
-        this(kinesis, Clock.system());
+    PacedShardSplitReader(KinesisClient kinesis, ShardReadMetrics metrics) {
+        this(kinesis, Clock.system(), metrics);
     }
 
     @VisibleForTesting
-    PacedShardSplitReader(KinesisClient kinesis, Clock clock) {
+    PacedShardSplitReader(KinesisClient kinesis, Clock clock, ShardReadMetrics metrics) {
         this.kinesis = kinesis;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     @Override
@@ -65,19 +87,32 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
                 return batch.build(); // woken up, or no shard
             }
         }
-        GetRecordsResponse response = getRecords(shard);
+        GetRecordsResponse response;
+        try {
+            response = getRecords(shard);
+        } catch (SdkException e) {
+            backOff(shard, e);
+            return batch.build();
+        }
+        shard.failures = 0;
         List<Record> records = response.records();
+        long now = clock.nanoTime();
         if (records.isEmpty()) {
-            shard.pausedUntil = clock.nanoTime() + EMPTY_SHARD_PAUSE.toNanos();
+            shard.pausedUntil = now + EMPTY_SHARD_PAUSE.toNanos();
         } else {
             batch.addAll(shard.split.splitId(), records);
             shard.position = StartingPosition.continueFromSequenceNumber(
                     records.get(records.size() - 1).sequenceNumber());
+            shard.pausedUntil = now + Math.max(CALL_SPACING.toNanos(), transferNanos(records));
+        }
+        if (response.millisBehindLatest() != null) {
+            metrics.behindLatest(shard.split.splitId(), response.millisBehindLatest());
         }
         shard.iterator = response.nextShardIterator();
         if (shard.iterator == null) {
             // A closed shard (after a reshard), read to its end.
             shards.remove(shard);
+            metrics.finished(shard.split.splitId());
             batch.addFinishedSplit(shard.split.splitId());
         }
         return batch.build();
@@ -102,6 +137,39 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
     @Override
     public void close() {
         kinesis.close();
+    }
+
+    /** How long the records' bytes take at Kinesis's 2 MB a second per shard. */
+    private static long transferNanos(List<Record> records) {
+        long bytes = 0;
+        for (Record record : records) {
+            bytes += record.data().asByteArrayUnsafe().length;
+        }
+        return bytes * 1_000_000_000L / BYTES_PER_SECOND;
+    }
+
+    /**
+     * Rests the shard after a failed call, longer after each failure in a row; throttling is waited
+     * out however long it lasts, another failure fails the job after {@link #MAX_FAILURES}.
+     */
+    private void backOff(Shard shard, SdkException failure) {
+        boolean throttled = KinesisFailures.isThrottling(failure);
+        if (!throttled && !KinesisFailures.isTransient(failure)) {
+            throw failure;
+        }
+        shard.failures++;
+        if (throttled) {
+            metrics.throttled();
+        } else if (shard.failures >= MAX_FAILURES) {
+            throw failure;
+        }
+        long backoff = FIRST_BACKOFF.toNanos() << Math.min(shard.failures - 1, 5);
+        shard.pausedUntil = clock.nanoTime() + Math.min(backoff, MAX_BACKOFF.toNanos());
+        if (throttled) {
+            // A refused GetRecords leaves the iterator valid; a refused GetShardIterator left none.
+            return;
+        }
+        shard.iterator = null; // start again from the position: the iterator may be spent
     }
 
     /** Rotates the queue up to once around; null when every shard is paused (or none assigned). */
@@ -170,6 +238,8 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
         StartingPosition position;
         String iterator;
         long pausedUntil;
+        /** Failed calls in a row. */
+        int failures;
 
         Shard(KinesisShardSplit split, long now) {
             this.split = split;

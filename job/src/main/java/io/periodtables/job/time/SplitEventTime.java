@@ -208,10 +208,20 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
         }
     }
 
-    /** The reader's output: its own records as one split's ({@link #MAIN}), each split's through a {@link SplitOutput}. */
+    /**
+     * The reader's output: its own records as one split's ({@link #MAIN}), each split's through a
+     * {@link SplitOutput}. A finished split's watermark output is released, except the reader's
+     * last: that one stays registered until the reader gets a new split, holding the reader's
+     * watermark at the split's end until its per-split idleness ({@code watermark.idleness}) marks
+     * it idle. Released instead, it would leave Flink's per-split watermark multiplexer with no
+     * output at all, which then never reports the reader idle: the reader's last watermark would
+     * hold the job's for good (a Kinesis subtask whose last shard closed in a merge).
+     */
     private static final class JudgingOutput extends SplitOutput implements ReaderOutput<SinkRecord> {
         private final ReaderOutput<SinkRecord> output;
         private final Map<String, SourceOutput<SinkRecord>> splits = new HashMap<>();
+        /** The reader's last finished split while it has no other: still registered, going idle. */
+        private String lastFinished;
 
         JudgingOutput(ReaderOutput<SinkRecord> output, ShardLateness lateness) {
             super(MAIN, output, lateness);
@@ -220,14 +230,28 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
 
         @Override
         public SourceOutput<SinkRecord> createOutputForSplit(String splitId) {
-            return splits.computeIfAbsent(
+            SourceOutput<SinkRecord> created = splits.computeIfAbsent(
                     splitId, id -> new SplitOutput(id, output.createOutputForSplit(id), lateness));
+            if (lastFinished != null) {
+                // The new split holds the reader's watermark from now on.
+                if (!lastFinished.equals(splitId)) {
+                    output.releaseOutputForSplit(lastFinished);
+                }
+                lastFinished = null;
+            }
+            return created;
         }
 
         @Override
         public void releaseOutputForSplit(String splitId) {
-            splits.remove(splitId);
-            output.releaseOutputForSplit(splitId);
+            if (splits.remove(splitId) == null) {
+                return;
+            }
+            if (splits.isEmpty()) {
+                lastFinished = splitId;
+            } else {
+                output.releaseOutputForSplit(splitId);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.periodtables.job.kinesis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -15,6 +16,7 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
 import org.apache.flink.connector.kinesis.source.split.StartingPosition;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
@@ -23,36 +25,108 @@ import software.amazon.awssdk.services.kinesis.model.GetRecordsRequest;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorResponse;
+import software.amazon.awssdk.services.kinesis.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.kinesis.model.Record;
+import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
 
 /** The shard reader against a scripted Kinesis, in logical time: what it calls, when, and what it emits. */
 class PacedShardSplitReaderTest {
     private static final String ARN = "arn:aws:kinesis:us-east-1:000000000000:stream/readings";
     private static final long PAUSE = PacedShardSplitReader.EMPTY_SHARD_PAUSE.toNanos();
+    private static final long SPACING = PacedShardSplitReader.CALL_SPACING.toNanos();
 
     private final LogicalClock clock = new LogicalClock();
     private final ScriptedKinesis kinesis = new ScriptedKinesis();
-    private final PacedShardSplitReader reader = new PacedShardSplitReader(kinesis, clock);
+    private final ShardReadMetrics metrics = new ShardReadMetrics(new UnregisteredMetricsGroup());
+    private final PacedShardSplitReader reader = new PacedShardSplitReader(kinesis, clock, metrics);
 
     @Test
-    void anEmptyShardRestsWhileAShardWithRecordsIsReadAgainAtOnce() {
+    void anEmptyShardRestsWhileAShardWithRecordsIsReadAgainAfterTheCallSpacing() {
         kinesis.batches("busy", 5, 100);
         assign("busy", "idle");
 
         List<String> read = new ArrayList<>();
-        for (int i = 0; i < 7; i++) {
+        while (kinesis.calls("busy") < 6) {
             read.addAll(sequenceNumbers(reader.fetch()));
         }
 
-        // 7 calls of 1 ms: the idle shard was read once, the busy one until it had no more, without a wait.
-        assertThat(kinesis.calls("idle")).isEqualTo(1);
+        // The busy shard was read until it had no more, 5 calls a second; the idle one once a second.
         assertThat(kinesis.calls("busy")).isEqualTo(6);
+        assertThat(kinesis.calls("idle")).isEqualTo(1 + clock.now / PAUSE);
         assertThat(read).isEqualTo(kinesis.written("busy")).hasSize(500);
-        assertThat(clock.waits).isEmpty();
+        assertThat(clock.waits).allMatch(nanos -> nanos > 0 && nanos <= SPACING);
+    }
+
+    /** "Each shard can support up to five read transactions per second [...] up to a maximum total data read rate of 2 MB per second" (Kinesis quotas). */
+    @Test
+    void aBacklogOfLargeRecordsIsReadAtTwoMegabytesASecond() {
+        int recordBytes = 100 * 1024;
+        kinesis.recordBytes = recordBytes;
+        kinesis.batches("backlog", 20, 40); // 20 batches of 4 MB: 80 MB
+        assign("backlog");
+
+        List<String> read = new ArrayList<>();
+        for (int i = 0; i < 21; i++) {
+            read.addAll(sequenceNumbers(reader.fetch()));
+        }
+
+        assertThat(read).isEqualTo(kinesis.written("backlog"));
+        double seconds = clock.now / 1e9;
+        double megabytesPerSecond = 20.0 * 40 * recordBytes / (1024 * 1024) / seconds;
+        // Each batch of 4 MB rests its shard 2 s: 78 MB read in 39 s.
+        assertThat(megabytesPerSecond).isBetween(1.9, 2.0);
+    }
+
+    /** "If a call to GetRecords returns 10 MiB, subsequent calls made within the next 5 seconds throw an exception" (GetRecords). */
+    @Test
+    void aRefusedReadRestsOnlyItsShardAndIsRetriedUntilItIsServed() {
+        kinesis.batches("refused", 1, 10);
+        kinesis.batches("other", 3, 10);
+        kinesis.refusals.put("refused", 4);
+        assign("refused", "other");
+
+        List<String> read = new ArrayList<>();
+        while (clock.now < Duration.ofSeconds(20).toNanos()) {
+            read.addAll(sequenceNumbers(reader.fetch()));
+        }
+
+        assertThat(read)
+                .containsAll(kinesis.written("refused"))
+                .containsAll(kinesis.written("other"))
+                .doesNotHaveDuplicates()
+                .hasSize(40);
+        assertThat(metrics.throttledReads()).isEqualTo(4);
+        // The other shard was read through while the refused one rested: 500 ms, 1 s, 2 s, 4 s.
+        assertThat(kinesis.firstServed.get("refused"))
+                .isGreaterThan(Duration.ofMillis(7_500).toNanos());
+        assertThat(kinesis.firstServed.get("other"))
+                .isLessThan(Duration.ofMillis(10).toNanos());
     }
 
     @Test
-    void idleShardsAreReadAtMostFourTimesASecondAndTheReaderSleepsBetween() {
+    void aFailureThatIsNoRefusalFailsTheRead() {
+        assign("gone");
+        kinesis.missing.add("gone");
+
+        assertThatThrownBy(reader::fetch).isInstanceOf(ResourceNotFoundException.class);
+    }
+
+    @Test
+    void millisBehindLatestIsTheLargestOfTheShards() {
+        kinesis.batches("a", 1, 1);
+        kinesis.behind.put("a", 5_000L);
+        kinesis.behind.put("b", 200L);
+        assign("a", "b");
+        assertThat(metrics.millisBehindLatest()).isEqualTo(-1);
+
+        reader.fetch();
+        reader.fetch();
+
+        assertThat(metrics.millisBehindLatest()).isEqualTo(5_000);
+    }
+
+    @Test
+    void idleShardsAreReadOnceASecondAndTheReaderSleepsBetween() {
         assign("a", "b", "c");
 
         int fetches = 0;
@@ -62,7 +136,7 @@ class PacedShardSplitReaderTest {
         }
 
         for (String shard : List.of("a", "b", "c")) {
-            assertThat(kinesis.calls(shard)).isBetween(39, 41);
+            assertThat(kinesis.calls(shard)).isBetween(9, 11);
         }
         // Every fetch called Kinesis, after sleeping out the first pause if every shard was paused: no busy loop.
         assertThat(fetches).isEqualTo(kinesis.calls("a") + kinesis.calls("b") + kinesis.calls("c"));
@@ -78,8 +152,10 @@ class PacedShardSplitReaderTest {
         for (int i = 0; i < 3; i++) {
             assertThat(sequenceNumbers(reader.fetch())).hasSize(10);
         }
-        // The first fetch slept out the pause, the others read at once.
-        assertThat(clock.waits).containsExactly(PAUSE);
+        // The first fetch slept out the pause, the others the call spacing.
+        assertThat(clock.waits).hasSize(3);
+        assertThat(clock.waits.get(0)).isBetween(PAUSE - SPACING, PAUSE);
+        assertThat(clock.waits.subList(1, 3)).allMatch(nanos -> nanos > 0 && nanos <= SPACING);
     }
 
     @Test
@@ -187,7 +263,12 @@ class PacedShardSplitReaderTest {
         final Map<String, Integer> calls = new HashMap<>();
         final List<String> closed = new ArrayList<>();
         final List<GetShardIteratorRequest> iteratorRequests = new ArrayList<>();
+        final Map<String, Integer> refusals = new HashMap<>();
+        final Map<String, Long> firstServed = new HashMap<>();
+        final Map<String, Long> behind = new HashMap<>();
+        final List<String> missing = new ArrayList<>();
         boolean expireNext;
+        int recordBytes;
         long sequence = 1000;
 
         void batches(String shard, int count, int size) {
@@ -198,7 +279,10 @@ class PacedShardSplitReaderTest {
                     batch.add(Record.builder()
                             .sequenceNumber(seq)
                             .partitionKey("p")
-                            .data(SdkBytes.fromUtf8String("r" + seq))
+                            .data(
+                                    recordBytes == 0
+                                            ? SdkBytes.fromUtf8String("r" + seq)
+                                            : SdkBytes.fromByteArray(new byte[recordBytes]))
                             .approximateArrivalTimestamp(Instant.EPOCH)
                             .build());
                     written.computeIfAbsent(shard, s -> new ArrayList<>()).add(seq);
@@ -232,13 +316,25 @@ class PacedShardSplitReaderTest {
             }
             String shard = request.shardIterator();
             calls.merge(shard, 1, Integer::sum);
+            if (missing.contains(shard)) {
+                throw ResourceNotFoundException.builder()
+                        .message("no shard " + shard)
+                        .build();
+            }
+            if (refusals.getOrDefault(shard, 0) > 0) {
+                refusals.merge(shard, -1, Integer::sum);
+                throw ProvisionedThroughputExceededException.builder()
+                        .message("Rate exceeded for shard " + shard)
+                        .build();
+            }
+            firstServed.putIfAbsent(shard, clock.now);
             Deque<List<Record>> batches = pending.getOrDefault(shard, new ArrayDeque<>());
             List<Record> records = batches.isEmpty() ? List.of() : batches.poll();
             boolean end = closed.contains(shard) && batches.isEmpty();
             return GetRecordsResponse.builder()
                     .records(records)
                     .nextShardIterator(end ? null : shard)
-                    .millisBehindLatest(0L)
+                    .millisBehindLatest(behind.getOrDefault(shard, 0L))
                     .build();
         }
 

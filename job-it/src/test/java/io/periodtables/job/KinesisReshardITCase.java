@@ -1,0 +1,314 @@
+package io.periodtables.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.periodtables.core.config.LoopbackFlink;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.TableNaming;
+import io.periodtables.emulators.Dynalite;
+import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.emulators.Kinesalite;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.Shard;
+import software.amazon.awssdk.services.kinesis.model.StreamStatus;
+
+/**
+ * Streams that reshard under the running job, as Kinesis does on its own for on-demand streams and
+ * on {@code UpdateShardCount} for provisioned ones: every reading stored once, and the job's
+ * watermark moving on after the reshard, so that the rotation prebuilds the next period's table.
+ *
+ * <p>A merge leaves one source subtask without an open shard whenever the source's parallelism is
+ * at least the number of shards merged. That subtask must stop holding the job's watermark within
+ * {@code watermark.idleness} (shortened here to 15 s so the test waits less; the rule is the same at
+ * the default minute). Readings are of 2025, so the wall-clock cap never holds the watermark.
+ */
+class KinesisReshardITCase {
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(3)
+            .setConfiguration(LoopbackFlink.configuration("0"))
+            .build());
+
+    @RegisterExtension
+    static final DynaliteExtension DYNAMODB = new DynaliteExtension();
+
+    private static final Instant T0 = Instant.parse("2025-06-01T08:00:00Z");
+    /** The hash key at the start of the upper half: the second of two shards, the second child of a split. */
+    private static final String UPPER_HALF = BigInteger.ONE.shiftLeft(127).toString();
+
+    private static final String LOWER_HALF = "0";
+    private static final Duration BOUND = Duration.ofSeconds(90);
+
+    private static Kinesalite kinesalite;
+    private static Dynalite dynamoDb;
+    private static DynamoDbClient dynamo;
+    private static KinesisClient kinesis;
+
+    @TempDir
+    Path savepoints;
+
+    @BeforeAll
+    static void startEmulators() {
+        kinesalite = Kinesalite.start();
+        kinesis = kinesalite.kinesisClient();
+        dynamoDb = DYNAMODB.emulator();
+        dynamo = dynamoDb.syncClient();
+    }
+
+    @AfterAll
+    static void stopEmulators() {
+        dynamo.close();
+        kinesis.close();
+        kinesalite.close();
+    }
+
+    /**
+     * Two shards merged into one while the job reads them: at parallelism 2 one subtask is left
+     * without a shard; at 3 one never had one and a second loses its own. Readings put into the
+     * merged shard move the watermark past 10:45, where the rotation prebuilds the 11:00 table.
+     */
+    @ParameterizedTest(name = "parallelism {0}")
+    @CsvSource({"2", "3"})
+    void aMergeWhileTheJobRunsLeavesNoSubtaskHoldingTheWatermark(int parallelism) throws Exception {
+        String stream = "merge-p" + parallelism;
+        String arn = kinesalite.createStream(stream, 2);
+        PeriodTablesConfig config = config(arn, "merge" + parallelism);
+        TableNaming naming = config.naming();
+        Map<String, Integer> expected = new TreeMap<>();
+        put(stream, LOWER_HALF, readings("a", T0, Duration.ofMinutes(10), 12), expected, naming);
+        put(stream, UPPER_HALF, readings("b", T0, Duration.ofMinutes(10), 12), expected, naming);
+
+        JobClient job = submit(config, parallelism, null);
+        try {
+            awaitStored(naming, expected, "before the merge");
+            merge(stream);
+            put(
+                    stream,
+                    LOWER_HALF,
+                    readings("c", T0.plus(Duration.ofHours(2)), Duration.ofMinutes(5), 12),
+                    expected,
+                    naming);
+            awaitStored(naming, expected, "after the merge");
+            assertPrebuilt(naming, Instant.parse("2025-06-01T11:00:00Z"));
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * One shard split in two while the job reads it at parallelism 2: the children's readings are
+     * stored once each, and the watermark moves past 10:45 with them.
+     */
+    @Test
+    void aSplitWhileTheJobRunsStoresTheChildrensReadingsOnce() throws Exception {
+        String stream = "split";
+        String arn = kinesalite.createStream(stream, 1);
+        PeriodTablesConfig config = config(arn, "split");
+        TableNaming naming = config.naming();
+        Map<String, Integer> expected = new TreeMap<>();
+        put(stream, LOWER_HALF, readings("a", T0, Duration.ofMinutes(10), 12), expected, naming);
+
+        JobClient job = submit(config, 2, null);
+        try {
+            awaitStored(naming, expected, "before the split");
+            split(stream, "shardId-000000000000");
+            Instant later = T0.plus(Duration.ofHours(2));
+            put(stream, LOWER_HALF, readings("c", later, Duration.ofMinutes(5), 12), expected, naming);
+            put(stream, UPPER_HALF, readings("d", later, Duration.ofMinutes(5), 12), expected, naming);
+            awaitStored(naming, expected, "after the split");
+            assertPrebuilt(naming, Instant.parse("2025-06-01T11:00:00Z"));
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A savepoint taken after a merge, while the merged shard is being read, restores with nothing
+     * read twice or skipped: the closed parents are not read again, the merged shard continues after
+     * its last emitted record, and readings put after the restore move the watermark on.
+     */
+    @Test
+    void aRestoreFromASavepointTakenAfterAMergeReadsEveryRecordOnce() throws Exception {
+        String stream = "merge-restore";
+        String arn = kinesalite.createStream(stream, 2);
+        PeriodTablesConfig config = config(arn, "mrestore");
+        TableNaming naming = config.naming();
+        Map<String, Integer> expected = new TreeMap<>();
+        put(stream, LOWER_HALF, readings("a", T0, Duration.ofMinutes(10), 12), expected, naming);
+        put(stream, UPPER_HALF, readings("b", T0, Duration.ofMinutes(10), 12), expected, naming);
+
+        JobClient first = submit(config, 2, null);
+        String savepoint;
+        try {
+            awaitStored(naming, expected, "before the merge");
+            merge(stream);
+            put(
+                    stream,
+                    LOWER_HALF,
+                    readings("c", T0.plus(Duration.ofHours(2)), Duration.ofMinutes(5), 6),
+                    expected,
+                    naming);
+            awaitStored(naming, expected, "after the merge");
+        } finally {
+            savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(60, TimeUnit.SECONDS);
+        }
+
+        put(
+                stream,
+                LOWER_HALF,
+                readings("d", T0.plus(Duration.ofMinutes(150)), Duration.ofMinutes(5), 18),
+                expected,
+                naming);
+        JobClient second = submit(config, 2, savepoint);
+        try {
+            awaitStored(naming, expected, "after the restore");
+            assertPrebuilt(naming, Instant.parse("2025-06-01T12:00:00Z"));
+        } finally {
+            second.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void awaitStored(TableNaming naming, Map<String, Integer> expected, String when)
+            throws InterruptedException {
+        boolean stored = TableContents.eventually(BOUND, () -> counts(naming).equals(expected));
+        assertThat(counts(naming))
+                .as("items per table %s (stored: %s)", when, stored)
+                .isEqualTo(expected);
+    }
+
+    private static void assertPrebuilt(TableNaming naming, Instant period) throws InterruptedException {
+        String table = naming.periodTableOf(period);
+        assertThat(TableContents.eventually(BOUND, () -> TableContents.exists(dynamo, table)))
+                .as("%s prebuilt: the job's watermark passed its rollover less the lead", table)
+                .isTrue();
+    }
+
+    private static Map<String, Integer> counts(TableNaming naming) {
+        Map<String, Integer> counts = new TreeMap<>();
+        TableContents.nonEmptyTables(dynamo, naming).forEach((table, items) -> counts.put(table, items.size()));
+        return counts;
+    }
+
+    /** {@code count} readings of one device from {@code start}, {@code step} apart. */
+    private static List<Reading> readings(String device, Instant start, Duration step, int count) {
+        List<Reading> readings = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            readings.add(new Reading(device, start.plus(step.multipliedBy(i)), i));
+        }
+        return readings;
+    }
+
+    /** Puts in order, one by one, and counts each reading in its period's table. */
+    private static void put(
+            String stream, String hashKey, List<Reading> readings, Map<String, Integer> expected, TableNaming naming) {
+        for (Reading reading : readings) {
+            String json = "{\"deviceId\":\"" + reading.device() + "\",\"timestamp\":\"" + reading.at() + "\",\"v\":"
+                    + reading.value() + "}";
+            kinesis.putRecord(b -> b.streamName(stream)
+                    .partitionKey("p")
+                    .explicitHashKey(hashKey)
+                    .data(SdkBytes.fromByteArray(json.getBytes(StandardCharsets.UTF_8))));
+            expected.merge(naming.periodTableOf(reading.at()), 1, Integer::sum);
+        }
+    }
+
+    /** Merges the stream's two open shards, which split the hash range in halves, into one. */
+    private static void merge(String stream) throws InterruptedException {
+        List<Shard> open = openShards(stream);
+        assertThat(open).hasSize(2);
+        kinesis.mergeShards(b -> b.streamName(stream)
+                .shardToMerge(open.get(0).shardId())
+                .adjacentShardToMerge(open.get(1).shardId()));
+        awaitActive(stream);
+        assertThat(openShards(stream)).hasSize(1);
+    }
+
+    /** Splits a shard at the middle of the hash range. */
+    private static void split(String stream, String shardId) throws InterruptedException {
+        kinesis.splitShard(b -> b.streamName(stream).shardToSplit(shardId).newStartingHashKey(UPPER_HALF));
+        awaitActive(stream);
+        assertThat(openShards(stream)).hasSize(2);
+    }
+
+    private static List<Shard> openShards(String stream) {
+        return kinesis.listShards(b -> b.streamName(stream)).shards().stream()
+                .filter(shard -> shard.sequenceNumberRange().endingSequenceNumber() == null)
+                .toList();
+    }
+
+    private static void awaitActive(String stream) throws InterruptedException {
+        boolean active = TableContents.eventually(
+                Duration.ofSeconds(30),
+                () -> kinesis.describeStreamSummary(b -> b.streamName(stream))
+                                .streamDescriptionSummary()
+                                .streamStatus()
+                        == StreamStatus.ACTIVE);
+        assertThat(active).as("stream %s ACTIVE after the reshard", stream).isTrue();
+    }
+
+    private static PeriodTablesConfig config(String arn, String prefix) throws java.io.IOException {
+        return PeriodTablesJob.configure(
+                new String[] {
+                    "--source",
+                    "kinesis",
+                    "--kinesis.stream-arn",
+                    arn,
+                    "--kinesis.endpoint",
+                    kinesalite.endpoint().toString(),
+                    "--kinesis.initial-position",
+                    "TRIM_HORIZON",
+                    "--dynamodb.endpoint",
+                    dynamoDb.endpoint().toString(),
+                    "--tables.prefix",
+                    prefix,
+                    "--tables.period",
+                    "PT1H",
+                    "--watermark.idleness",
+                    "PT5S"
+                },
+                false);
+    }
+
+    private static JobClient submit(PeriodTablesConfig config, int parallelism, String savepoint) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        env.enableCheckpointing(1000);
+        PeriodTablesTopology.build(env, config, Clock.systemUTC());
+        StreamGraph graph = env.getStreamGraph();
+        if (savepoint != null) {
+            graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, false));
+        }
+        return env.executeAsync(graph);
+    }
+
+    private record Reading(String device, Instant at, int value) {}
+}

@@ -1,0 +1,42 @@
+package io.periodtables.job.kinesis;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+
+/**
+ * A source subtask's read metrics: {@code throttledReads}, the GetRecords and GetShardIterator
+ * calls Kinesis refused (counted once each, every refusal is retried by the reader), and
+ * {@code millisBehindLatest}, the largest of its shards' distance from the stream's tip as the
+ * last GetRecords of each said (0 when every shard is read up to the tip, -1 before the first).
+ */
+final class ShardReadMetrics {
+    private final Counter throttled;
+    private final Map<String, Long> behind = new ConcurrentHashMap<>();
+
+    ShardReadMetrics(MetricGroup group) {
+        this.throttled = group.counter("throttledReads");
+        group.gauge("millisBehindLatest", this::millisBehindLatest);
+    }
+
+    void throttled() {
+        throttled.inc();
+    }
+
+    void behindLatest(String splitId, long millis) {
+        behind.put(splitId, millis);
+    }
+
+    void finished(String splitId) {
+        behind.remove(splitId);
+    }
+
+    long millisBehindLatest() {
+        return behind.values().stream().mapToLong(Long::longValue).max().orElse(-1);
+    }
+
+    long throttledReads() {
+        return throttled.getCount();
+    }
+}
