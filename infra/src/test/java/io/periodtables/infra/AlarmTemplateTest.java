@@ -32,6 +32,18 @@ class AlarmTemplateTest {
     }
 
     @Test
+    void aSourceFarBehindTheStreamsTipIsAnAlarmOnTheReadersGauge() {
+        JsonNode alarm = PeriodTablesTemplate.stack(MINIMAL).properties("ReadBehindAlarm");
+        assertThat(alarm.path("Namespace").asText()).isEqualTo("AWS/KinesisAnalytics");
+        assertThat(alarm.path("MetricName").asText()).isEqualTo(UserMetrics.MILLIS_BEHIND_LATEST);
+        assertThat(alarm.path("Dimensions").get(0).path("Name").asText()).isEqualTo("Application");
+        assertThat(alarm.path("Statistic").asText()).isEqualTo("Maximum");
+        assertThat(alarm.path("ComparisonOperator").asText()).isEqualTo("GreaterThanThreshold");
+        assertThat(alarm.path("Threshold").asDouble()).isEqualTo(600_000);
+        assertThat(alarm.path("AlarmActions")).isEmpty();
+    }
+
+    @Test
     void theAlarmNotifiesTheTopicWhenOneIsGiven() {
         Map<String, String> parameters = new HashMap<>(MINIMAL);
         parameters.put("AlarmTopicArn", "arn:aws:sns:eu-west-1:123456789012:ops");

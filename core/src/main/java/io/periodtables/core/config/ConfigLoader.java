@@ -161,6 +161,9 @@ public final class ConfigLoader {
         return writes + "/" + fallback.readUnits();
     }
 
+    /** Twice the Kinesis source's shard discovery interval (connector 4.3.0's default, 10 s). */
+    static final Duration MIN_KINESIS_IDLENESS = Duration.ofSeconds(20);
+
     private static void checkRules(PeriodTablesConfig c) {
         if (c.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS && c.get(ConfigKeys.KINESIS_STREAM_ARN) == null) {
             throw new ConfigException(
@@ -172,6 +175,15 @@ public final class ConfigLoader {
             throw new ConfigException(
                     ConfigKeys.KINESIS_INITIAL_TIMESTAMP.name(),
                     "Missing configuration: kinesis.initial-timestamp is required when kinesis.initial-position = AT_TIMESTAMP");
+        }
+        if (c.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS
+                && c.get(ConfigKeys.IDLENESS).compareTo(MIN_KINESIS_IDLENESS) < 0) {
+            throw ConfigException.invalid(
+                    ConfigKeys.IDLENESS.name(),
+                    c.asText().get(ConfigKeys.IDLENESS.name()),
+                    "must be at least " + MIN_KINESIS_IDLENESS + " when source = kinesis: the source hands out "
+                            + "shards up to 10 s (its shard discovery interval) after the job starts or a shard "
+                            + "closes, and a subtask idle before then lets its shard's readings be late");
         }
         Duration period = c.get(TableKeys.TABLES_PERIOD).minimumDuration();
         mustBeShorterThanPeriod(c, ConfigKeys.ROTATION_LEAD, period);

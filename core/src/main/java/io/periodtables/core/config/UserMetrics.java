@@ -28,6 +28,9 @@ public final class UserMetrics {
     public static final String LATEST_NOT_NEWER = "latestNotNewer";
     public static final String LATEST_REFUSED = "latestRefused";
     public static final String LATEST_PENDING_DEVICES = "latestPendingDevices";
+    // the Kinesis source
+    public static final String THROTTLED_READS = "throttledReads";
+    public static final String MILLIS_BEHIND_LATEST = "millisBehindLatest";
     // the sink
     public static final String RECORDS_WRITTEN = "recordsWritten";
     public static final String BATCHES = "batches";

@@ -179,6 +179,21 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void kinesisIdlenessMustOutlastTheShardDiscoveryInterval() {
+        String arn = "arn:aws:kinesis:us-east-1:123456789012:stream/readings";
+        assertThatThrownBy(
+                        () -> load("--source", "kinesis", "--kinesis.stream-arn", arn, "--watermark.idleness", "PT5S"))
+                .hasMessageContaining("watermark.idleness = 'PT5S'")
+                .hasMessageContaining("at least PT20S when source = kinesis");
+        assertThat(load("--source", "kinesis", "--kinesis.stream-arn", arn, "--watermark.idleness", "PT20S")
+                        .get(ConfigKeys.IDLENESS))
+                .isEqualTo(Duration.ofSeconds(20));
+        // The generator hands out its splits at once.
+        assertThat(load("--watermark.idleness", "PT5S").get(ConfigKeys.IDLENESS))
+                .isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
     void atTimestampNeedsATimestamp() {
         assertThatThrownBy(() -> load("--kinesis.initial-position", "AT_TIMESTAMP"))
                 .hasMessageContaining("kinesis.initial-timestamp is required");

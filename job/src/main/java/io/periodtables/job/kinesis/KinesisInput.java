@@ -48,7 +48,8 @@ public final class KinesisInput {
                 .setSourceConfig(sourceConfig)
                 .setDeserializationSchema(new SimpleStringSchema()) // unused: our reader reads
                 .build();
-        return new PacedKinesisSource<>(stock, sourceConfig, schema, () -> readerClient(config));
+        return new PacedKinesisSource<>(
+                stock, sourceConfig, schema, () -> readerClient(config), () -> kinesisClient(config));
     }
 
     /** The connector's configuration from our keys (its enumerator lists shards with it). */

@@ -1,5 +1,6 @@
 package io.periodtables.job.kinesis;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.flink.api.connector.source.SourceOutput;
@@ -18,7 +19,8 @@ import software.amazon.awssdk.services.kinesis.model.Record;
  * The source reader of {@link PacedKinesisSource}: Flink's single-fetcher reader over a
  * {@link PacedShardSplitReader}, keeping per shard the connector's split state (the position after
  * the last record emitted), which is what checkpoints store. Does what connector 4.3.0's
- * {@code KinesisStreamsSourceReader} and {@code KinesisStreamsRecordEmitter} do, over the plain SDK.
+ * {@code KinesisStreamsSourceReader} and {@code KinesisStreamsRecordEmitter} do, over the plain SDK,
+ * and tells {@link ParentsFirstEnumerator} which shards it reads and which it finished.
  */
 public final class KinesisShardReader<T>
         extends SingleThreadMultiplexSourceReaderBase<Record, T, KinesisShardSplit, KinesisShardSplitState> {
@@ -31,9 +33,18 @@ public final class KinesisShardReader<T>
         super(splitReader, new Emitter<>(schema), config, context);
     }
 
+    /** Tells the enumerator which shards this reader reads, restored ones included: their children wait. */
+    @Override
+    public void addSplits(List<KinesisShardSplit> splits) {
+        super.addSplits(splits);
+        context.sendSourceEventToCoordinator(new ShardEvents.Reading(
+                splits.stream().map(KinesisShardSplit::splitId).toList()));
+    }
+
+    /** Closed shards read to their end: the enumerator assigns their children now. */
     @Override
     protected void onSplitFinished(Map<String, KinesisShardSplitState> finishedSplitIds) {
-        // A closed shard read to its end needs nothing: the enumerator assigns its children itself.
+        context.sendSourceEventToCoordinator(new ShardEvents.Finished(List.copyOf(finishedSplitIds.keySet())));
     }
 
     @Override

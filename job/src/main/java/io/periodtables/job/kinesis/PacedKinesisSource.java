@@ -21,8 +21,9 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
 
 /**
  * The Kinesis source of the job: connector 4.3.0's FLIP-27 {@link KinesisStreamsSource} for shard
- * discovery and assignment (its enumerator), its splits and its serializers, so savepoints hold
- * exactly what the stock source holds; and our reader, {@link KinesisShardReader} over
+ * discovery and assignment (its enumerator, with children after their parents:
+ * {@link ParentsFirstEnumerator}), its splits and its serializers, so savepoints hold exactly what
+ * the stock source holds; and our reader, {@link KinesisShardReader} over
  * {@link PacedShardSplitReader}, which reads shards with the plain SDK and pauses empty ones.
  */
 public final class PacedKinesisSource<T>
@@ -36,16 +37,20 @@ public final class PacedKinesisSource<T>
     private final KinesisRecordSchema<T> schema;
     /** A new client for each split reader, made on the task manager. */
     private final SerializableSupplier<KinesisClient> kinesis;
+    /** The enumerator's client, for the shards' parents. */
+    private final SerializableSupplier<KinesisClient> lineage;
 
     PacedKinesisSource(
             KinesisStreamsSource<?> stock,
             Configuration readerConfig,
             KinesisRecordSchema<T> schema,
-            SerializableSupplier<KinesisClient> kinesis) {
+            SerializableSupplier<KinesisClient> kinesis,
+            SerializableSupplier<KinesisClient> lineage) {
         this.stock = stock;
         this.readerConfig = readerConfig;
         this.schema = schema;
         this.kinesis = kinesis;
+        this.lineage = lineage;
     }
 
     @Override
@@ -73,15 +78,26 @@ public final class PacedKinesisSource<T>
 
     @Override
     public SplitEnumerator<KinesisShardSplit, KinesisStreamsSourceEnumeratorState> createEnumerator(
-            SplitEnumeratorContext<KinesisShardSplit> context) throws Exception {
-        return stock.createEnumerator(context);
+            SplitEnumeratorContext<KinesisShardSplit> context) {
+        return new ParentsFirstEnumerator(context, ShardLineage.of(lineage), gate -> {
+            try {
+                return stock.createEnumerator(gate);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot create the Kinesis source's enumerator", e);
+            }
+        });
     }
 
     @Override
     public SplitEnumerator<KinesisShardSplit, KinesisStreamsSourceEnumeratorState> restoreEnumerator(
-            SplitEnumeratorContext<KinesisShardSplit> context, KinesisStreamsSourceEnumeratorState checkpoint)
-            throws Exception {
-        return stock.restoreEnumerator(context, checkpoint);
+            SplitEnumeratorContext<KinesisShardSplit> context, KinesisStreamsSourceEnumeratorState checkpoint) {
+        return new ParentsFirstEnumerator(context, ShardLineage.of(lineage), gate -> {
+            try {
+                return stock.restoreEnumerator(gate, checkpoint);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot restore the Kinesis source's enumerator", e);
+            }
+        });
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.periodtables.job.kinesis;
 
+import io.periodtables.core.config.UserMetrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.metrics.Counter;
@@ -15,9 +16,11 @@ final class ShardReadMetrics {
     private final Counter throttled;
     private final Map<String, Long> behind = new ConcurrentHashMap<>();
 
-    ShardReadMetrics(MetricGroup group) {
-        this.throttled = group.counter("throttledReads");
-        group.gauge("millisBehindLatest", this::millisBehindLatest);
+    /** Registers the metrics in the reader's {@link UserMetrics} group. */
+    ShardReadMetrics(MetricGroup readerGroup) {
+        MetricGroup group = UserMetrics.of(readerGroup);
+        this.throttled = group.counter(UserMetrics.THROTTLED_READS);
+        group.gauge(UserMetrics.MILLIS_BEHIND_LATEST, this::millisBehindLatest);
     }
 
     void throttled() {

@@ -1,0 +1,244 @@
+package io.periodtables.job.kinesis;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.connector.kinesis.source.enumerator.KinesisStreamsSourceEnumeratorState;
+import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
+import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Connector 4.3.0's enumerator, with a child shard assigned only once its parents have been read to
+ * their end, and to the reader of one of them. The stock enumerator assigns every shard as soon as
+ * it lists it, so after a reshard a child was read beside its parent: a device's newer readings
+ * before its older ones, and a child's readings on whichever subtask had the fewest shards.
+ *
+ * <p>Readers say which shards they read ({@link ShardEvents.Reading}, also the ones restored from a
+ * checkpoint) and which they read to the end ({@link ShardEvents.Finished}). A child whose parent is
+ * still read, or waits itself, waits here; once the last parent is finished it goes to the reader
+ * of a parent that has no other shard left (which still holds the parent's watermark: the child
+ * takes it over without a gap, see {@code SplitEventTime}), else to the reader that finished the
+ * last parent. Waiting children are in the checkpoint as the stock enumerator's unassigned splits,
+ * so its savepoints restore into this enumerator and back; after a restore they wait again for the
+ * parents the readers restored.
+ */
+final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit, KinesisStreamsSourceEnumeratorState> {
+    private static final Logger LOG = LoggerFactory.getLogger(ParentsFirstEnumerator.class);
+
+    private final Gate gate;
+    private final SplitEnumerator<KinesisShardSplit, KinesisStreamsSourceEnumeratorState> stock;
+
+    /** {@code stock} makes the connector's enumerator with the context it must assign through. */
+    ParentsFirstEnumerator(
+            SplitEnumeratorContext<KinesisShardSplit> context,
+            ShardLineage lineage,
+            Function<
+                            SplitEnumeratorContext<KinesisShardSplit>,
+                            SplitEnumerator<KinesisShardSplit, KinesisStreamsSourceEnumeratorState>>
+                    stock) {
+        this.gate = new Gate(context, lineage);
+        this.stock = stock.apply(gate);
+    }
+
+    @Override
+    public void start() {
+        stock.start();
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, String requesterHostname) {
+        stock.handleSplitRequest(subtaskId, requesterHostname);
+    }
+
+    @Override
+    public void addSplitsBack(List<KinesisShardSplit> splits, int subtaskId) {
+        splits.forEach(split -> gate.reading.remove(split.splitId()));
+        stock.addSplitsBack(splits, subtaskId);
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        stock.addReader(subtaskId);
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent event) {
+        if (event instanceof ShardEvents.Reading reading) {
+            reading.splitIds().forEach(id -> gate.reading.put(id, subtaskId));
+        } else if (event instanceof ShardEvents.Finished finished) {
+            gate.finished(subtaskId, finished.splitIds());
+        } else {
+            stock.handleSourceEvent(subtaskId, event);
+        }
+    }
+
+    @Override
+    public KinesisStreamsSourceEnumeratorState snapshotState(long checkpointId) throws Exception {
+        KinesisStreamsSourceEnumeratorState state = stock.snapshotState(checkpointId);
+        if (gate.waiting.isEmpty()) {
+            return state;
+        }
+        Set<KinesisShardSplit> unassigned = new HashSet<>(state.getUnassignedSplits());
+        unassigned.addAll(gate.waiting.values());
+        return new KinesisStreamsSourceEnumeratorState(unassigned, state.getLastSeenShardId());
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        stock.notifyCheckpointComplete(checkpointId);
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            stock.close();
+        } finally {
+            gate.lineage.close();
+        }
+    }
+
+    /** The context the stock enumerator assigns through: passes a split on once its parents are read. */
+    static final class Gate implements SplitEnumeratorContext<KinesisShardSplit> {
+        private final SplitEnumeratorContext<KinesisShardSplit> context;
+        private final ShardLineage lineage;
+        /** Splits in the job and not finished, by the subtask that reads them. */
+        final Map<String, Integer> reading = new HashMap<>();
+        /** Children waiting for a parent, in the order the stock enumerator assigned them. */
+        final Map<String, KinesisShardSplit> waiting = new LinkedHashMap<>();
+        /** Who finished a split that a waiting child names as its parent; forgotten with the child. */
+        private final Map<String, Integer> finishedBy = new HashMap<>();
+
+        Gate(SplitEnumeratorContext<KinesisShardSplit> context, ShardLineage lineage) {
+            this.context = context;
+            this.lineage = lineage;
+        }
+
+        @Override
+        public void assignSplits(SplitsAssignment<KinesisShardSplit> assignment) {
+            Map<Integer, List<KinesisShardSplit>> now = new HashMap<>();
+            Set<String> batch = new HashSet<>();
+            assignment.assignment().values().forEach(splits -> splits.forEach(s -> batch.add(s.splitId())));
+            assignment.assignment().forEach((subtask, splits) -> {
+                for (KinesisShardSplit split : splits) {
+                    if (waitsForParent(split, batch)) {
+                        LOG.info("Shard {} waits until its parents are read: {}", split.getShardId(), parents(split));
+                        waiting.put(split.splitId(), split);
+                    } else {
+                        now.computeIfAbsent(subtask, s -> new ArrayList<>()).add(split);
+                        reading.put(split.splitId(), subtask);
+                    }
+                }
+            });
+            context.assignSplits(new SplitsAssignment<>(now));
+        }
+
+        void finished(int subtaskId, List<String> splitIds) {
+            for (String id : splitIds) {
+                reading.remove(id);
+                finishedBy.put(id, subtaskId);
+            }
+            Map<Integer, List<KinesisShardSplit>> ready = new HashMap<>();
+            List<KinesisShardSplit> children = new ArrayList<>(waiting.values());
+            for (KinesisShardSplit child : children) {
+                if (waitsForParent(child, Set.of())) {
+                    continue;
+                }
+                waiting.remove(child.splitId());
+                int subtask = readerFor(child, subtaskId);
+                LOG.info("Assigning shard {} to subtask {}: its parents are read", child.getShardId(), subtask);
+                ready.computeIfAbsent(subtask, s -> new ArrayList<>()).add(child);
+                reading.put(child.splitId(), subtask);
+            }
+            if (!ready.isEmpty()) {
+                context.assignSplits(new SplitsAssignment<>(ready));
+            }
+            // Keep only what a waiting child may still ask for.
+            Set<String> asked = new HashSet<>();
+            waiting.values().forEach(child -> asked.addAll(parents(child)));
+            finishedBy.keySet().retainAll(asked);
+        }
+
+        /** Whether a parent is read, waits, or is assigned in the same {@code batch}. */
+        private boolean waitsForParent(KinesisShardSplit split, Set<String> batch) {
+            for (String parent : parents(split)) {
+                if (reading.containsKey(parent) || waiting.containsKey(parent) || batch.contains(parent)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** A parent's reader that reads nothing else, else the reader that finished the last parent. */
+        private int readerFor(KinesisShardSplit child, int finisher) {
+            for (String parent : parents(child)) {
+                Integer subtask = finishedBy.get(parent);
+                if (subtask != null
+                        && context.registeredReaders().containsKey(subtask)
+                        && !reading.containsValue(subtask)) {
+                    return subtask;
+                }
+            }
+            return finisher;
+        }
+
+        private List<String> parents(KinesisShardSplit split) {
+            return lineage.parents(split.getStreamArn(), split.getShardId());
+        }
+
+        @Override
+        public SplitEnumeratorMetricGroup metricGroup() {
+            return context.metricGroup();
+        }
+
+        @Override
+        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {
+            context.sendEventToSourceReader(subtaskId, event);
+        }
+
+        @Override
+        public int currentParallelism() {
+            return context.currentParallelism();
+        }
+
+        @Override
+        public Map<Integer, ReaderInfo> registeredReaders() {
+            return context.registeredReaders();
+        }
+
+        @Override
+        public void signalNoMoreSplits(int subtask) {
+            context.signalNoMoreSplits(subtask);
+        }
+
+        @Override
+        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {
+            context.callAsync(callable, handler);
+        }
+
+        @Override
+        public <T> void callAsync(
+                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
+            context.callAsync(callable, handler, initialDelay, period);
+        }
+
+        @Override
+        public void runInCoordinatorThread(Runnable runnable) {
+            context.runInCoordinatorThread(runnable);
+        }
+    }
+}

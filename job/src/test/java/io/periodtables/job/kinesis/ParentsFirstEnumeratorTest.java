@@ -1,0 +1,222 @@
+package io.periodtables.job.kinesis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.connector.kinesis.source.enumerator.KinesisStreamsSourceEnumeratorState;
+import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
+import org.apache.flink.connector.kinesis.source.split.StartingPosition;
+import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Children after their parents, on a parent's reader: the enumerator between the connector's
+ * (here a stand-in that assigns what the test tells it to) and the readers.
+ */
+class ParentsFirstEnumeratorTest {
+    private static final String ARN = "arn:aws:kinesis:us-east-1:000000000000:stream/readings";
+
+    private final Map<String, List<String>> parents = new HashMap<>();
+    private final RecordingContext context = new RecordingContext(3);
+    private final StockStandIn stock = new StockStandIn();
+    private final ParentsFirstEnumerator enumerator =
+            new ParentsFirstEnumerator(context, lineage(), gate -> stock.using(gate));
+
+    @Test
+    void splitChildrenWaitForTheirParentAndGoToItsReader() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("p"));
+        stock.assign(0, "p");
+        stock.assign(1, "other");
+
+        stock.assign(2, "c1", "c2");
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p"), 1, List.of("other")));
+
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
+        // p's reader reads nothing else: it takes both children over.
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p", "c1", "c2"), 1, List.of("other")));
+    }
+
+    @Test
+    void aMergedChildWaitsForBothParentsAndGoesToTheParentsReaderThatReadsNothingElse() {
+        parents.put("m", List.of("a", "b"));
+        stock.assign(0, "a");
+        stock.assign(1, "b", "other");
+        stock.assign(2, "m");
+
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("a")));
+        assertThat(context.assigned()).doesNotContainValue(List.of("m"));
+        enumerator.handleSourceEvent(1, new ShardEvents.Finished(List.of("b")));
+
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("a", "m"), 1, List.of("b", "other")));
+    }
+
+    @Test
+    void aParentAndItsChildrenListedTogetherStartWithTheParentOnly() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("p"));
+        stock.assign(Map.of(0, List.of("c1", "p"), 1, List.of("c2")));
+
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p")));
+    }
+
+    @Test
+    void waitingChildrenAreInTheCheckpointAsUnassignedSplits() throws Exception {
+        parents.put("c1", List.of("p"));
+        stock.assign(0, "p");
+        stock.assign(1, "c1");
+
+        KinesisStreamsSourceEnumeratorState state = enumerator.snapshotState(1);
+
+        assertThat(state.getUnassignedSplits()).containsExactly(split("c1"));
+        assertThat(state.getLastSeenShardId()).isEqualTo("c1");
+    }
+
+    @Test
+    void afterARestoreAChildWaitsForTheParentAReaderRestored() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("gone"));
+        enumerator.handleSourceEvent(1, new ShardEvents.Reading(List.of("p")));
+
+        stock.assign(2, "c1", "c2");
+        // c2's parent is read by no one (finished before the checkpoint): c2 starts at once.
+        assertThat(context.assigned()).isEqualTo(Map.of(2, List.of("c2")));
+
+        enumerator.handleSourceEvent(1, new ShardEvents.Finished(List.of("p")));
+        assertThat(context.assigned()).isEqualTo(Map.of(1, List.of("c1"), 2, List.of("c2")));
+    }
+
+    private ShardLineage lineage() {
+        return new ShardLineage() {
+            @Override
+            public List<String> parents(String streamArn, String shardId) {
+                return parents.getOrDefault(shardId, List.of());
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    private static KinesisShardSplit split(String shardId) {
+        return new KinesisShardSplit(ARN, shardId, StartingPosition.fromStart());
+    }
+
+    /** Assigns what the test says through the gate, as the connector's enumerator does, and keeps its state. */
+    private static final class StockStandIn
+            implements SplitEnumerator<KinesisShardSplit, KinesisStreamsSourceEnumeratorState> {
+        private SplitEnumeratorContext<KinesisShardSplit> gate;
+        private String lastSeen;
+
+        StockStandIn using(SplitEnumeratorContext<KinesisShardSplit> gate) {
+            this.gate = gate;
+            return this;
+        }
+
+        void assign(int subtask, String... shards) {
+            assign(Map.of(subtask, List.of(shards)));
+        }
+
+        void assign(Map<Integer, List<String>> shards) {
+            Map<Integer, List<KinesisShardSplit>> splits = new TreeMap<>();
+            shards.forEach((subtask, ids) -> {
+                splits.put(
+                        subtask,
+                        ids.stream().map(ParentsFirstEnumeratorTest::split).toList());
+                lastSeen = ids.get(ids.size() - 1);
+            });
+            gate.assignSplits(new SplitsAssignment<>(splits));
+        }
+
+        @Override
+        public void start() {}
+
+        @Override
+        public void handleSplitRequest(int subtaskId, String requesterHostname) {}
+
+        @Override
+        public void addSplitsBack(List<KinesisShardSplit> splits, int subtaskId) {}
+
+        @Override
+        public void addReader(int subtaskId) {}
+
+        @Override
+        public KinesisStreamsSourceEnumeratorState snapshotState(long checkpointId) {
+            return new KinesisStreamsSourceEnumeratorState(Set.of(), lastSeen);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** The readers' side of assignments: what each subtask got, in order. */
+    private static final class RecordingContext implements SplitEnumeratorContext<KinesisShardSplit> {
+        private final int parallelism;
+        private final Map<Integer, List<String>> assigned = new TreeMap<>();
+
+        RecordingContext(int parallelism) {
+            this.parallelism = parallelism;
+        }
+
+        Map<Integer, List<String>> assigned() {
+            return assigned;
+        }
+
+        @Override
+        public void assignSplits(SplitsAssignment<KinesisShardSplit> assignment) {
+            assignment
+                    .assignment()
+                    .forEach((subtask, splits) -> assigned.computeIfAbsent(subtask, s -> new ArrayList<>())
+                            .addAll(splits.stream()
+                                    .map(KinesisShardSplit::getShardId)
+                                    .toList()));
+        }
+
+        @Override
+        public Map<Integer, ReaderInfo> registeredReaders() {
+            Map<Integer, ReaderInfo> readers = new HashMap<>();
+            for (int i = 0; i < parallelism; i++) {
+                readers.put(i, new ReaderInfo(i, "localhost"));
+            }
+            return readers;
+        }
+
+        @Override
+        public int currentParallelism() {
+            return parallelism;
+        }
+
+        @Override
+        public SplitEnumeratorMetricGroup metricGroup() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {}
+
+        @Override
+        public void signalNoMoreSplits(int subtask) {}
+
+        @Override
+        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {}
+
+        @Override
+        public <T> void callAsync(
+                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {}
+
+        @Override
+        public void runInCoordinatorThread(Runnable runnable) {}
+    }
+}
