@@ -145,11 +145,11 @@ final class DelayBreakdown {
                 .append(FreshnessBench.SHARDS / SINK_SUBTASKS)
                 .append(" shards in turn with one GetRecords each, a round trip ")
                 .append(
-                        "to kinesalite; a shard that returned records is read again at its next turn, one that returned none ")
+                        "to kinesalite; a shard that returned records is read again after 200 ms (`CALL_SPACING`), one that returned none ")
                 .append(
-                        "is left alone for 250 ms (`EMPTY_SHARD_PAUSE`; Kinesis allows 5 GetRecords/s per shard). A record ")
+                        "is left alone for 1 s (`EMPTY_SHARD_PAUSE`; Kinesis allows 5 GetRecords/s per shard). A record ")
                 .append(
-                        "thus waits for the rest of its shard's turn, and up to 250 ms more when its shard had just come back ")
+                        "thus waits up to 200 ms for its shard's next call, and up to 1 s when its shard had just come back ")
                 .append(
                         "empty. The GetRecords column times the same call by a second reader of one shard (from LATEST, ")
                 .append("pausing like the job's reader); on kinesalite it grows ")
