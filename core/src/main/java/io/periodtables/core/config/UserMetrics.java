@@ -31,6 +31,7 @@ public final class UserMetrics {
     // the Kinesis source
     public static final String THROTTLED_READS = "throttledReads";
     public static final String MILLIS_BEHIND_LATEST = "millisBehindLatest";
+    public static final String POSITIONS_TRIMMED = "positionsTrimmed";
     // the sink
     public static final String RECORDS_WRITTEN = "recordsWritten";
     public static final String BATCHES = "batches";

@@ -1,5 +1,6 @@
 package io.periodtables.job.kinesis;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -13,6 +14,8 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
 import org.apache.flink.connector.kinesis.source.split.StartingPosition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException;
@@ -50,6 +53,8 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
  * connector's. Not thread-safe, like every {@link SplitReader}, except {@link #wakeUp()}.
  */
 public final class PacedShardSplitReader implements SplitReader<Record, KinesisShardSplit> {
+    private static final Logger LOG = LoggerFactory.getLogger(PacedShardSplitReader.class);
+
     static final Duration EMPTY_SHARD_PAUSE = Duration.ofSeconds(1);
     static final Duration CALL_SPACING = Duration.ofMillis(200);
     /** Kinesis's read limit per shard, 2 MB a second, in bytes per second. */
@@ -217,6 +222,10 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
 
     /** A new iterator at the shard's position (from the split, or after the last record read). */
     private String iteratorAt(Shard shard) {
+        if (!shard.trimChecked) {
+            startAtTheOldestIfTrimmed(shard);
+            shard.trimChecked = true;
+        }
         StartingPosition position = shard.position;
         GetShardIteratorRequest.Builder request = GetShardIteratorRequest.builder()
                 .streamARN(shard.split.getStreamArn())
@@ -232,12 +241,52 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
         return kinesis.getShardIterator(request.build()).shardIterator();
     }
 
+    /**
+     * Before a shard's first read from a sequence number (a position restored from a checkpoint):
+     * when the stream has trimmed that record (an outage longer than its retention, 24 hours by
+     * default), reads from the oldest record the shard still has and counts the shard in
+     * {@code positionsTrimmed}, with a WARN: the records between were lost, and Kinesis does not
+     * say how many. Kinesis's own answer to an iterator at a trimmed sequence number is either an
+     * error or empty reads through the trimmed range; asking for the oldest record first gives
+     * the same result in both cases, for two calls per shard and restore.
+     */
+    private void startAtTheOldestIfTrimmed(Shard shard) {
+        if (!(shard.position.getStartingMarker() instanceof String position)) {
+            return;
+        }
+        String oldestIterator = kinesis.getShardIterator(r -> r.streamARN(shard.split.getStreamArn())
+                        .shardId(shard.split.getShardId())
+                        .shardIteratorType(ShardIteratorType.TRIM_HORIZON))
+                .shardIterator();
+        List<Record> oldest = kinesis.getRecords(r -> r.streamARN(shard.split.getStreamArn())
+                        .shardIterator(oldestIterator)
+                        .limit(1))
+                .records();
+        if (oldest.isEmpty()) {
+            return;
+        }
+        String first = oldest.get(0).sequenceNumber();
+        if (new BigInteger(first).compareTo(new BigInteger(position)) > 0) {
+            LOG.warn(
+                    "Kinesis has trimmed shard {} past the position restored for it (after sequence number {}): "
+                            + "reading from its oldest record, {} (arrived {}); the records between were lost",
+                    shard.split.getShardId(),
+                    position,
+                    first,
+                    oldest.get(0).approximateArrivalTimestamp());
+            metrics.trimmed();
+            shard.position = StartingPosition.fromStart();
+        }
+    }
+
     /** One assigned shard: where to read next and until when it is paused. */
     private static final class Shard {
         final KinesisShardSplit split;
         StartingPosition position;
         String iterator;
         long pausedUntil;
+        /** False until {@link #startAtTheOldestIfTrimmed} has looked at a restored sequence number. */
+        boolean trimChecked;
         /** Failed calls in a row. */
         int failures;
 
@@ -245,6 +294,7 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
             this.split = split;
             this.position = split.getStartingPosition();
             this.pausedUntil = now;
+            this.trimChecked = !(position.getStartingMarker() instanceof String);
         }
     }
 

@@ -3,6 +3,7 @@ package io.periodtables.job.kinesis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -28,6 +29,7 @@ import software.amazon.awssdk.services.kinesis.model.GetShardIteratorResponse;
 import software.amazon.awssdk.services.kinesis.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /** The shard reader against a scripted Kinesis, in logical time: what it calls, when, and what it emits. */
 class PacedShardSplitReaderTest {
@@ -109,6 +111,45 @@ class PacedShardSplitReaderTest {
         kinesis.missing.add("gone");
 
         assertThatThrownBy(reader::fetch).isInstanceOf(ResourceNotFoundException.class);
+    }
+
+    /** "A stream keeps records for its retention (24 hours by default)": a restored position the stream trimmed. */
+    @Test
+    void aRestoredPositionTheStreamHasTrimmedIsReadFromTheOldestRecordAndCounted() {
+        kinesis.batches("s", 3, 10);
+        String lost = "1";
+        reader.handleSplitsChanges(new SplitsAddition<>(
+                List.of(new KinesisShardSplit(ARN, "s", StartingPosition.continueFromSequenceNumber(lost)))));
+
+        List<String> read = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            read.addAll(sequenceNumbers(reader.fetch()));
+        }
+
+        assertThat(read).isEqualTo(kinesis.written("s"));
+        assertThat(metrics.positionsTrimmed()).isEqualTo(1);
+        assertThat(kinesis.iteratorRequests)
+                .extracting(GetShardIteratorRequest::shardIteratorTypeAsString)
+                .containsExactly("TRIM_HORIZON", "TRIM_HORIZON");
+    }
+
+    @Test
+    void aRestoredPositionTheStreamStillHoldsContinuesAfterItsRecord() {
+        kinesis.batches("s", 3, 10);
+        String position = kinesis.written("s").get(9);
+        reader.handleSplitsChanges(new SplitsAddition<>(
+                List.of(new KinesisShardSplit(ARN, "s", StartingPosition.continueFromSequenceNumber(position)))));
+
+        List<String> read = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            read.addAll(sequenceNumbers(reader.fetch()));
+        }
+
+        assertThat(read).isEqualTo(kinesis.written("s").subList(10, 30));
+        assertThat(metrics.positionsTrimmed()).isZero();
+        assertThat(kinesis.iteratorRequests)
+                .extracting(r -> r.shardIteratorTypeAsString() + " " + r.startingSequenceNumber())
+                .containsExactly("TRIM_HORIZON null", "AFTER_SEQUENCE_NUMBER " + position);
     }
 
     @Test
@@ -255,7 +296,8 @@ class PacedShardSplitReaderTest {
 
     /**
      * Kinesis with batches of records scripted per shard; an iterator names its shard and its
-     * position in the shard's records. Every call takes 1 ms of logical time.
+     * position in the shard's records. Every call takes 1 ms of logical time. A GetRecords of one
+     * record is the reader asking for a shard's oldest record: answered without moving the script.
      */
     private final class ScriptedKinesis implements KinesisClient {
         final Map<String, Deque<List<Record>>> pending = new HashMap<>();
@@ -302,9 +344,14 @@ class PacedShardSplitReaderTest {
         @Override
         public GetShardIteratorResponse getShardIterator(GetShardIteratorRequest request) {
             iteratorRequests.add(request);
-            return GetShardIteratorResponse.builder()
-                    .shardIterator(request.shardId())
-                    .build();
+            String shard = request.shardId();
+            if (request.shardIteratorType() == ShardIteratorType.AFTER_SEQUENCE_NUMBER) {
+                // Records up to the position were read before (a restore): leave them out.
+                BigInteger after = new BigInteger(request.startingSequenceNumber());
+                pending.getOrDefault(shard, new ArrayDeque<>())
+                        .removeIf(batch -> new BigInteger(batch.get(0).sequenceNumber()).compareTo(after) <= 0);
+            }
+            return GetShardIteratorResponse.builder().shardIterator(shard).build();
         }
 
         @Override
@@ -313,6 +360,17 @@ class PacedShardSplitReaderTest {
             if (expireNext) {
                 expireNext = false;
                 throw ExpiredIteratorException.builder().message("expired").build();
+            }
+            if (Integer.valueOf(1).equals(request.limit())) {
+                String shard = request.shardIterator();
+                Deque<List<Record>> batches = pending.getOrDefault(shard, new ArrayDeque<>());
+                return GetRecordsResponse.builder()
+                        .records(
+                                batches.isEmpty()
+                                        ? List.of()
+                                        : List.of(batches.peek().get(0)))
+                        .nextShardIterator(request.shardIterator())
+                        .build();
             }
             String shard = request.shardIterator();
             calls.merge(shard, 1, Integer::sum);
