@@ -48,11 +48,7 @@ public final class TestTables {
      * every 50 ms for at most 30 s; throws with the table's name when one is not.
      */
     public static void awaitActive(DynamoDbClient client, String... tables) {
-        await(
-                client,
-                "did not become ACTIVE",
-                (waiter, table) -> waiter.waitUntilTableExists(b -> b.tableName(table)),
-                tables);
+        await(client, tables, "did not become ACTIVE", (w, t) -> w.waitUntilTableExists(b -> b.tableName(t)));
     }
 
     /**
@@ -63,15 +59,12 @@ public final class TestTables {
      * with the table's name when one is still there.
      */
     public static void awaitGone(DynamoDbClient client, String... tables) {
-        await(
-                client,
-                "was not gone",
-                (waiter, table) -> waiter.waitUntilTableNotExists(b -> b.tableName(table)),
-                tables);
+        await(client, tables, "was not gone", (w, t) -> w.waitUntilTableNotExists(b -> b.tableName(t)));
     }
 
+    /** Runs {@code wait} on each table with one waiter; {@code failure} says what did not happen. */
     private static void await(
-            DynamoDbClient client, String failure, BiConsumer<DynamoDbWaiter, String> wait, String... tables) {
+            DynamoDbClient client, String[] tables, String failure, BiConsumer<DynamoDbWaiter, String> wait) {
         try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
                 .client(client)
                 .overrideConfiguration(WaiterOverrideConfiguration.builder()
