@@ -97,6 +97,14 @@ public final class DynaliteExtension
         TestTables.awaitActive(client(), tables);
     }
 
+    /**
+     * Waits until each table is gone, as code against DynamoDB must after DeleteTable before it
+     * counts on that (a table is DELETING for a while); for tests that delete tables themselves.
+     */
+    public void awaitGone(String... tables) {
+        TestTables.awaitGone(client(), tables);
+    }
+
     private Set<String> tables() {
         Set<String> names = new HashSet<>();
         client.listTablesPaginator().tableNames().forEach(names::add);

@@ -3,6 +3,7 @@ package io.periodtables.emulators;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -23,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 /**
  * Tables as tests and benchmarks set them up against the emulator: the project's key schema and
  * the wait for {@code ACTIVE} that code against DynamoDB owes after {@code CreateTable} or
- * {@code UpdateTable} (the fidelity layer keeps tables {@code CREATING} / {@code UPDATING} a while).
+ * {@code UpdateTable}, and the wait for a table to be gone after {@code DeleteTable} (the fidelity
+ * layer keeps tables {@code CREATING} / {@code UPDATING} / {@code DELETING} a while).
  */
 public final class TestTables {
     private static final Duration POLL = Duration.ofMillis(50);
@@ -46,6 +48,23 @@ public final class TestTables {
      * every 50 ms for at most 30 s; throws with the table's name when one is not.
      */
     public static void awaitActive(DynamoDbClient client, String... tables) {
+        await(client, tables, "did not become ACTIVE", (w, t) -> w.waitUntilTableExists(b -> b.tableName(t)));
+    }
+
+    /**
+     * Waits until each table is gone, as code against DynamoDB must before it counts on that after
+     * {@code DeleteTable}: DynamoDB lists a deleted table and describes it {@code DELETING} for a
+     * while (the layer describes it so for 500 ms), then answers {@code ResourceNotFoundException}.
+     * With the SDK's {@code TableNotExists} waiter, polling every 50 ms for at most 30 s; throws
+     * with the table's name when one is still there.
+     */
+    public static void awaitGone(DynamoDbClient client, String... tables) {
+        await(client, tables, "was not gone", (w, t) -> w.waitUntilTableNotExists(b -> b.tableName(t)));
+    }
+
+    /** Runs {@code wait} on each table with one waiter; {@code failure} says what did not happen. */
+    private static void await(
+            DynamoDbClient client, String[] tables, String failure, BiConsumer<DynamoDbWaiter, String> wait) {
         try (DynamoDbWaiter waiter = DynamoDbWaiter.builder()
                 .client(client)
                 .overrideConfiguration(WaiterOverrideConfiguration.builder()
@@ -56,9 +75,9 @@ public final class TestTables {
                 .build()) {
             for (String table : tables) {
                 try {
-                    waiter.waitUntilTableExists(b -> b.tableName(table));
+                    wait.accept(waiter, table);
                 } catch (SdkClientException timedOut) {
-                    throw new AssertionError(table + " did not become ACTIVE within " + BOUND, timedOut);
+                    throw new AssertionError(table + " " + failure + " within " + BOUND, timedOut);
                 }
             }
         }

@@ -149,6 +149,7 @@ class ReadingsQueryITCase {
     void periodTablesThatAreGoneAreReportedAndTheOthersStillRead() {
         SinkWrittenTables.create(client, "q_2025-03-10T0800");
         client.deleteTable(b -> b.tableName("q_2025-03-10T0800"));
+        DYNAMODB.awaitGone("q_2025-03-10T0800"); // DynamoDB lists a deleted table while DELETING
         Instant from = Instant.parse("2025-03-10T07:30:00Z");
         Instant to = Instant.parse("2025-03-10T10:30:00Z");
 
@@ -183,9 +184,9 @@ class ReadingsQueryITCase {
             before.add(rangeWithArchive(archived, archive, device));
         }
 
-        for (String gone : List.of("qa_2025-03-10T1000", "qa_2025-03-10T1100", "qa_late_2025-04")) {
-            client.deleteTable(b -> b.tableName(gone));
-        }
+        List<String> deleted = List.of("qa_2025-03-10T1000", "qa_2025-03-10T1100", "qa_late_2025-04");
+        deleted.forEach(gone -> client.deleteTable(b -> b.tableName(gone)));
+        DYNAMODB.awaitGone(deleted.toArray(String[]::new)); // DynamoDB lists a deleted table while DELETING
 
         for (int d = 0; d < 2; d++) {
             QueryResult after = rangeWithArchive(

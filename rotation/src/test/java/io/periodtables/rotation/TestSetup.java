@@ -81,6 +81,17 @@ public final class TestSetup {
         }
     }
 
+    /**
+     * Waits until each table is gone, for a test that lists or describes tables after a
+     * DeleteTable (its own or the rotation's): DynamoDB lists a deleted table and describes it
+     * DELETING for a while, the layer for 500 ms.
+     */
+    public static void awaitGone(Dynalite local, String... tables) {
+        try (DynamoDbClient client = local.syncClient()) {
+            TestTables.awaitGone(client, tables);
+        }
+    }
+
     public static List<String> tableNames(Dynalite local, String prefix) {
         try (DynamoDbClient client = local.syncClient()) {
             return client.listTablesPaginator(b -> b.limit(100)).tableNames().stream()

@@ -150,6 +150,7 @@ class S3ArchiveITCase {
             deleted.add(run.config.naming().periodTable(period));
         }
         deleted.forEach(table -> DYNAMODB.client().deleteTable(b -> b.tableName(table)));
+        DYNAMODB.awaitGone(deleted.toArray(String[]::new)); // DynamoDB lists a deleted table while DELETING
         Reading any = run.expected.readings().get(0);
         String device = any.deviceId();
         Set<String> stored = new TreeSet<>();

@@ -177,6 +177,7 @@ class TableManagerFaultsITCase {
             assertThat(manager.delete(name).join()).isEqualTo(TableManager.Deletion.DELETED);
 
             assertThat(DynamoDbFaults.count("DeleteTable")).isEqualTo(2);
+            TestSetup.awaitGone(local, name); // DynamoDB lists a deleted table while DELETING
             assertThat(TestSetup.tableNames(local, config.naming().prefix())).isEmpty();
         }
     }

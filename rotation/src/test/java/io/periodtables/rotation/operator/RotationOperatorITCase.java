@@ -136,6 +136,7 @@ class RotationOperatorITCase {
                 .filteredOn(e -> e.kind() == RotationEvent.Kind.TABLE_DELETED)
                 .extracting(RotationEvent::table)
                 .containsExactly(expired);
+        TestSetup.awaitGone(local, expired); // DynamoDB lists a deleted table while DELETING
         assertThat(TestSetup.tableNames(local, config.naming().prefix()))
                 .doesNotContain(expired)
                 .contains(kept, tableAt(config, 0));

@@ -110,6 +110,8 @@ class RetentionITCase {
                     .filteredOn(e -> e.kind() == RotationEvent.Kind.DELETION_PROTECTED)
                     .extracting(RotationEvent::table)
                     .containsExactly(naming.periodTable(expiredProtected));
+            TestSetup.awaitGone(
+                    local, deleted(rotation).toArray(String[]::new)); // DynamoDB lists a deleted table while DELETING
             assertThat(TestSetup.tableNames(local, naming.prefix()))
                     .containsExactlyInAnyOrder(
                             naming.periodTable(kept),
@@ -199,6 +201,8 @@ class RetentionITCase {
             rotation.tick();
             assertThat(deleted(rotation))
                     .containsExactlyInAnyOrder(naming.periodTable(archived), naming.periodTable(notYet), lateJanuary);
+            TestSetup.awaitGone(
+                    local, deleted(rotation).toArray(String[]::new)); // DynamoDB lists a deleted table while DELETING
             assertThat(TestSetup.tableNames(local, naming.prefix())).containsExactly(naming.periodTable(unreadable));
             assertThat(CallLog.tablesOf("DeleteTable")).doesNotContain(naming.periodTable(unreadable));
         }
