@@ -45,6 +45,7 @@ const cbor = require('cbor')
 const { Reads, MAX_OTHER_CONSUMERS } = require('./kinesis/reads')
 const { Writes, hashKeyOf, shardFor, sizeOf } = require('./kinesis/writes')
 const resharding = require('./kinesis/resharding')
+const layer = require('./layer')
 
 const AMZ_CBOR = 'application/x-amz-cbor-1.1'
 const AMZ_JSON = 'application/x-amz-json-1.1'
@@ -87,7 +88,7 @@ const scaling = new Map() // stream name -> true while an UpdateShardCount runs
 const scalings = new Map() // stream name -> instants of its UpdateShardCounts (the 24 h limit)
 const counters = newCounters()
 // What was refused, by stream, written to standard output every 5 s ("REFUSED <stream> <what>: <n>").
-const refusals = new Map()
+const note = layer.refusalLog()
 
 function newCounters() {
   return { getRecords: 0, getRecordsBytes: 0, refusedGetRecords: 0, refusedGetRecordsByCalls: 0,
@@ -95,24 +96,9 @@ function newCounters() {
     refusedRecords: 0, refusedPutRecord: 0, refusedScaling: 0 }
 }
 
-function note(stream, what) {
-  const key = stream + ' ' + what
-  refusals.set(key, (refusals.get(key) || 0) + 1)
-}
-
-setInterval(() => {
-  for (const [key, n] of refusals) console.log('REFUSED ' + key + ': ' + n)
-  refusals.clear()
-}, 5000).unref()
 
 function parseLimits(text) {
-  if (text === undefined || text === 'all' || text === '') return ALL_LIMITS
-  if (text === 'none') return []
-  const limits = String(text).split(',').map((s) => s.trim()).filter(Boolean)
-  for (const limit of limits) {
-    if (!ALL_LIMITS.includes(limit)) throw new Error('unknown limit ' + limit + '; known: ' + ALL_LIMITS.join(','))
-  }
-  return limits
+  return layer.parseLimits(text, ALL_LIMITS)
 }
 
 function on(limit) {
