@@ -15,6 +15,7 @@
 //     UPDATING meanwhile); kinesalite runs on the layer's clock, so that its 5-minute shard iterator
 //     expiry and its retention follow advanceClock / stopClock; the account's shard quota 20,000
 //     (kinesalite's default is 10).
+//   GetRecords returns at most 10 MiB (always; kinesalite returns up to its Limit whatever the size).
 //   limits (on unless --limits says otherwise, switchable at run time), per shard:
 //     reads      GetRecords: 5 calls a second, shared by every caller and by the declared other
 //                consumer applications of the stream; 2 MiB a second: what a call returned holds
@@ -53,6 +54,7 @@ const STREAM_IN_ARN = /^arn:[^:]+:kinesis:[^:]*:[^:]*:stream\/(.+)$/
 const ALL_LIMITS = ['reads', 'iterators', 'writes', 'scaling']
 const ACCOUNT = process.env.AWS_ACCOUNT_ID
 const THROTTLED = 'ProvisionedThroughputExceededException'
+const MAX_GET_RECORDS_BYTES = 10 * 1024 * 1024
 
 if (!argv.port && argv.port !== 0) {
   console.error('usage: node kinesalite.js --port <port> [--host 127.0.0.1] [--limits all|none|a,b] [kinesalite options]')
@@ -253,8 +255,7 @@ const RULES = {
     }
     const answer = await through(call)
     if (answer.status === 200 && answer.data) {
-      let bytes = 0
-      for (const record of answer.data.Records || []) bytes += sizeOf(record, blobLength(record.Data))
+      const bytes = atMostTenMiB(answer.data, target)
       shard.charge(t, bytes)
       counters.getRecords++
       counters.getRecordsBytes += bytes
@@ -391,6 +392,26 @@ const RULES = {
   async DescribeStreamSummary(call) {
     return updating(call, 'StreamDescriptionSummary')
   },
+}
+
+/**
+ * "GetRecords can retrieve up to 10 MiB of data per call from a single shard" (quotas page): the
+ * records past 10 MiB (data and partition keys; at least one record) are left for the next call,
+ * whose iterator then starts at the first of them. Returns the bytes the answer keeps.
+ */
+function atMostTenMiB(data, target) {
+  const records = data.Records || []
+  let bytes = 0
+  for (let i = 0; i < records.length; i++) {
+    const size = sizeOf(records[i], blobLength(records[i].Data))
+    if (i > 0 && bytes + size > MAX_GET_RECORDS_BYTES) {
+      data.NextShardIterator = kinesaliteDb.createShardIterator(target.stream, target.shardId, records[i].SequenceNumber)
+      data.Records = records.slice(0, i)
+      return bytes
+    }
+    bytes += size
+  }
+  return bytes
 }
 
 function notActive(name, status) {

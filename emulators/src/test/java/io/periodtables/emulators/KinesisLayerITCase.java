@@ -118,13 +118,14 @@ class KinesisLayerITCase {
     /**
      * "Each shard can support up to a maximum total data read rate of 2 MiB per second via GetRecords.
      * If a call to GetRecords returns 10 MiB, subsequent calls made within the next 5 seconds throw an
-     * exception." (quotas page)
+     * exception." (quotas page); "GetRecords can retrieve up to 10 MiB of data per call from a single
+     * shard" (same page): of 11 MiB, the next call returns the last.
      */
     @Test
     void aCallThatReturnedTenMiBHoldsTheShardFiveSeconds() {
         kinesalite.createStream("ten-mib", 1);
         kinesalite.layer().stopClock();
-        for (int i = 0; i < 10; i++) { // 1 MiB a second is what a shard takes: one record of 1 MiB a second
+        for (int i = 0; i < 11; i++) { // 1 MiB a second is what a shard takes: one record of 1 MiB a second
             kinesis.putRecord(b -> b.streamName("ten-mib").partitionKey("k").data(blob(MIB - 1)));
             kinesalite.layer().advanceClock(Duration.ofSeconds(1));
         }
@@ -138,7 +139,10 @@ class KinesisLayerITCase {
         kinesalite.layer().advanceClock(Duration.ofMillis(4999));
         assertRateExceeded(() -> second.getRecords(b -> b.shardIterator(next)), "ten-mib", SHARD_0);
         kinesalite.layer().advanceClock(Duration.ofMillis(1));
-        assertThat(kinesis.getRecords(b -> b.shardIterator(next)).records()).isEmpty();
+        assertThat(kinesis.getRecords(b -> b.shardIterator(next)).records())
+                .singleElement()
+                .satisfies(r -> assertThat(new BigInteger(r.sequenceNumber()))
+                        .isGreaterThan(new BigInteger(tenMiB.records().get(9).sequenceNumber())));
         assertThat(kinesalite.layer().refused("refusedGetRecordsByBytes")).isEqualTo(2);
     }
 
