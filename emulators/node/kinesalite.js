@@ -15,7 +15,8 @@
 //     UPDATING meanwhile); kinesalite runs on the layer's clock, so that its 5-minute shard iterator
 //     expiry and its retention follow advanceClock / stopClock; the account's shard quota 20,000
 //     (kinesalite's default is 10).
-//   GetRecords returns at most 10 MiB (always; kinesalite returns up to its Limit whatever the size).
+//   GetRecords returns at most 10 MiB (always; kinesalite returns up to its Limit whatever the size),
+//     and how far behind the tip its caller is (MillisBehindLatest; kinesalite answers 0).
 //   limits (on unless --limits says otherwise, switchable at run time), per shard:
 //     reads      GetRecords: 5 calls a second, shared by every caller and by the declared other
 //                consumer applications of the stream; 2 MiB a second: what a call returned holds
@@ -229,7 +230,7 @@ function iteratorTarget(iterator) {
     const buffer = Buffer.from(String(iterator), 'base64')
     const decipher = crypto.createDecipheriv('aes-256-cbc', kinesaliteDb.ITERATOR_PWD_KEY, kinesaliteDb.ITERATOR_PWD_IV)
     const pieces = Buffer.concat([decipher.update(buffer.slice(8)), decipher.final()]).toString('utf8').split('/')
-    return pieces.length === 5 ? { stream: pieces[1], shardId: pieces[2] } : null
+    return pieces.length === 5 ? { stream: pieces[1], shardId: pieces[2], seq: pieces[3] } : null
   } catch (e) {
     return null
   }
@@ -256,6 +257,7 @@ const RULES = {
     const answer = await through(call)
     if (answer.status === 200 && answer.data) {
       const bytes = atMostTenMiB(answer.data, target)
+      await behindLatest(answer.data, t)
       shard.charge(t, bytes)
       counters.getRecords++
       counters.getRecordsBytes += bytes
@@ -412,6 +414,30 @@ function atMostTenMiB(data, target) {
     bytes += size
   }
   return bytes
+}
+
+/**
+ * MillisBehindLatest, which kinesalite always answers 0 for an open shard: "The number of
+ * milliseconds the GetRecords response is from the tip of the stream, indicating how far behind
+ * current time the consumer is. A value of zero indicates that record processing is caught up, and
+ * there are no new records to process at this moment." (API reference, GetRecords): the age, on the
+ * layer's clock, of the first record the answer leaves for the next call; 0 when there is none.
+ */
+async function behindLatest(data, t) {
+  const next = data.NextShardIterator && iteratorTarget(data.NextShardIterator)
+  if (!next) return
+  const shardIx = kinesaliteDb.resolveShardId(next.shardId).shardIx
+  const first = await new Promise((resolve) => {
+    let found = null
+    store.getStreamDb(next.stream).createReadStream({
+      gte: kinesaliteDb.shardIxToHex(shardIx) + '/' + next.seq,
+      lt: kinesaliteDb.shardIxToHex(shardIx + 1),
+      limit: 1,
+    }).on('data', (item) => { found = item.value })
+      .on('error', () => resolve(null))
+      .on('end', () => resolve(found))
+  })
+  data.MillisBehindLatest = first ? Math.max(0, Math.round(t - first.ApproximateArrivalTimestamp * 1000)) : 0
 }
 
 function notActive(name, status) {

@@ -201,6 +201,52 @@ class KinesisLayerITCase {
     }
 
     /**
+     * "The number of milliseconds the GetRecords response is from the tip of the stream, indicating how
+     * far behind current time the consumer is. A value of zero indicates that record processing is caught
+     * up, and there are no new records to process at this moment." (API reference, GetRecords): the age
+     * of the first record the answer leaves for later.
+     */
+    @Test
+    void millisBehindLatestIsTheAgeOfWhatIsLeftToRead() {
+        kinesalite.createStream("behind", 1);
+        kinesalite.layer().stopClock();
+        for (int i = 0; i < 3; i++) {
+            kinesis.putRecord(b -> b.streamName("behind").partitionKey("k").data(blob(10)));
+            kinesalite.layer().advanceClock(Duration.ofSeconds(2));
+        }
+        String iterator = iterator(kinesis, "behind", SHARD_0);
+        GetRecordsResponse firstTwo =
+                kinesis.getRecords(b -> b.shardIterator(iterator).limit(2));
+        assertThat(firstTwo.records()).hasSize(2);
+        assertThat(firstTwo.millisBehindLatest())
+                .as("the third record, put 2 s ago")
+                .isEqualTo(2000);
+        kinesalite.layer().advanceClock(Duration.ofMillis(1));
+        GetRecordsResponse rest = kinesis.getRecords(b -> b.shardIterator(firstTwo.nextShardIterator()));
+        assertThat(rest.records()).hasSize(1);
+        assertThat(rest.millisBehindLatest()).isZero();
+    }
+
+    /**
+     * "[...] the Kinesis data stream's retention period, which is the length of time data records are
+     * accessible after they are added to the stream. The minimum value of a stream's retention period is
+     * 24 hours." (API reference, DecreaseStreamRetentionPeriod): kinesalite's trimming, on the layer's clock.
+     */
+    @Test
+    void aRecordIsTrimmedTwentyFourHoursAfterItWasPut() {
+        kinesalite.createStream("retention", 1);
+        kinesalite.layer().stopClock();
+        kinesis.putRecord(b -> b.streamName("retention").partitionKey("k").data(blob(10)));
+        // kinesalite keeps a record's time to the second (its sequence number's), rounded down
+        kinesalite.layer().advanceClock(Duration.ofHours(24).minusSeconds(1));
+        String kept = iterator(kinesis, "retention", SHARD_0);
+        assertThat(kinesis.getRecords(b -> b.shardIterator(kept)).records()).hasSize(1);
+        kinesalite.layer().advanceClock(Duration.ofMillis(1001)); // 24 h and 1 ms after the put
+        String trimmed = iterator(kinesis, "retention", SHARD_0);
+        assertThat(kinesis.getRecords(b -> b.shardIterator(trimmed)).records()).isEmpty();
+    }
+
+    /**
      * "Each shard can support writes up to 1,000 records per second, up to a maximum data write total of
      * 1 MiB per second." (API reference, PutRecords): per shard, by hash key; the records beyond come
      * back with ErrorCode ProvisionedThroughputExceededException, as Kinesis answers them.
