@@ -66,6 +66,7 @@ const argv = require('minimist')(process.argv.slice(2), { string: ['path', 'host
 const { Provisioned, OnDemand, Partitions, NEW_TABLE_PEAK } = require('./fidelity/throughput')
 const quotas = require('./fidelity/quotas')
 const { TableStates } = require('./fidelity/states')
+const layer = require('./layer')
 
 const ALL_LIMITS = ['throughput', 'on-demand', 'partitions', 'decreases', 'switches', 'tables']
 const MAX_ITEM_BYTES = 400 * 1024
@@ -111,17 +112,7 @@ const counts = new Map() // table name -> { items, bytes, dirty }
 const states = new TableStates(now, () => settings.transitions)
 // What was refused, by table, written to standard output every 5 s: where a test or the local run
 // met a rule, in the emulator's log ("REFUSED <table> <what>: <n>").
-const refusals = new Map()
-
-function note(table, what) {
-  const key = table + ' ' + what
-  refusals.set(key, (refusals.get(key) || 0) + 1)
-}
-
-setInterval(() => {
-  for (const [key, n] of refusals) console.log('REFUSED ' + key + ': ' + n)
-  refusals.clear()
-}, 5000).unref()
+const note = layer.refusalLog()
 
 function num(value, fallback) {
   return value === undefined || value === null || value === '' ? fallback : Number(value)
@@ -136,13 +127,7 @@ function startTransitions() {
 }
 
 function parseLimits(text) {
-  if (text === undefined || text === 'all' || text === '') return ALL_LIMITS
-  if (text === 'none') return []
-  const limits = String(text).split(',').map((s) => s.trim()).filter(Boolean)
-  for (const limit of limits) {
-    if (!ALL_LIMITS.includes(limit)) throw new Error('unknown limit ' + limit + '; known: ' + ALL_LIMITS.join(','))
-  }
-  return limits
+  return layer.parseLimits(text, ALL_LIMITS)
 }
 
 function newCounters() {

@@ -165,7 +165,7 @@ final class FreshnessBench {
         } finally {
             env.cluster().miniCluster().cancelJob(job).get(1, TimeUnit.MINUTES);
             env.cluster().miniCluster().requestJobResult(job).get(1, TimeUnit.MINUTES);
-            // kinesalite allows 10 shards per account: the next run's stream needs this one's
+            // each run on a stream of its own (kinesalite alone allowed 10 shards an account; the layer 20,000)
             env.kinesis().deleteStream(b -> b.streamName(stream));
             env.kinesis().waiter().waitUntilStreamNotExists(b -> b.streamName(stream));
         }

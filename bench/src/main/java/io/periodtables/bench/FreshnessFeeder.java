@@ -158,6 +158,11 @@ final class FreshnessFeeder {
             if (!pending.isEmpty() && attempt == 10) {
                 throw new IllegalStateException(pending.size() + " records still failing after 10 PutRecords attempts");
             }
+            if (!pending.isEmpty()) {
+                // a shard takes 1,000 records and 1 MiB a second (Kinesis, and the layer in front of
+                // kinesalite): what it refused fits again within a second
+                pauseBeforeRetry(attempt);
+            }
         }
         // Sampled after the put: a retried record keeps its first send time, so its retries count in its delay.
         long now = System.currentTimeMillis();
@@ -171,6 +176,16 @@ final class FreshnessFeeder {
                     sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
             String table = config.naming().periodTableOf(Instant.ofEpochMilli(reading.eventMillis()));
             probe.add(new FreshnessProbe.Sample(table, key.pk(), key.sk(), sent));
+        }
+    }
+
+    /** 100 ms times the attempt: the 10 attempts span 4.5 s, more than a shard's second. */
+    private static void pauseBeforeRetry(int attempt) {
+        try {
+            Thread.sleep(100L * attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted putting records again", e);
         }
     }
 }

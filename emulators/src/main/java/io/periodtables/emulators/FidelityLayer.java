@@ -1,14 +1,7 @@
 package io.periodtables.emulators;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -24,8 +17,6 @@ import java.util.stream.Collectors;
  * {@link Dynalite}'s.
  */
 public final class FidelityLayer {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** A limit of DynamoDB's that the fidelity layer enforces; docs/DESIGN.md quotes the documentation of each. */
     public enum Limit {
         /**
@@ -63,12 +54,10 @@ public final class FidelityLayer {
         }
     }
 
-    private final URI endpoint;
-    private final HttpClient control =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final LayerControl control;
 
     FidelityLayer(URI endpoint) {
-        this.endpoint = endpoint;
+        this.control = new LayerControl(endpoint);
     }
 
     /** The limits enforced from now on. */
@@ -161,33 +150,14 @@ public final class FidelityLayer {
      * on a CREATING table).
      */
     public long refused(String counter) {
-        JsonNode value = state().get("counters").get(counter);
-        if (value == null) {
-            throw new IllegalArgumentException("no counter " + counter + " in " + state());
-        }
-        return value.asLong();
+        return control.counter(counter);
     }
 
     private JsonNode state() {
-        return control(null);
+        return control.state();
     }
 
     private JsonNode control(String change) {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(endpoint.resolve("/__fidelity")).timeout(Duration.ofSeconds(10));
-        request = change == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(change));
-        try {
-            HttpResponse<String> response = control.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            JsonNode answer = JSON.readTree(response.body());
-            if (response.statusCode() != 200) {
-                throw new IllegalArgumentException("the fidelity layer refused " + change + ": " + answer);
-            }
-            return answer instanceof ObjectNode ? answer : JSON.createObjectNode();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot reach the fidelity layer on " + endpoint, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted talking to the fidelity layer", e);
-        }
+        return control.send(change);
     }
 }

@@ -22,12 +22,15 @@ import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
  * ({@link FleetGenerator}, the same JSON the generator source yields) into a stream with
  * {@code PutRecords}, {@code generator.rate} records per wall-clock second in batches of at most
  * 500 (the API's limit), the device id as partition key so each device's readings stay in order
- * on one shard. Records a response reports as failed are put again. It stops after
+ * on one shard. Records a response reports as failed (a shard takes 1,000 records and 1 MiB a
+ * second) are put again after a pause. It stops after
  * {@code generator.count} records, on {@link #stop()}, or at the first request that fails.
  */
 final class KinesisFeeder {
     /** Records per {@code PutRecords} request at most (the Kinesis limit). */
     private static final int MAX_BATCH = 500;
+    /** How long records refused by their shards are put again before the feeder gives up. */
+    private static final int GIVE_UP_SECONDS = 60;
 
     private final KinesisClient client;
     private final String stream;
@@ -36,6 +39,7 @@ final class KinesisFeeder {
     private final long count;
     private final int devices;
     private final AtomicLong put = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread thread;
     private volatile Exception failure;
@@ -98,8 +102,7 @@ final class KinesisFeeder {
                     continue;
                 }
                 int size = (int) Math.min(MAX_BATCH, due - next);
-                putAll(batch(next, size));
-                put.addAndGet(size);
+                put.addAndGet(putAll(batch(next, size)));
                 next += size;
             }
         } catch (InterruptedException e) {
@@ -120,15 +123,23 @@ final class KinesisFeeder {
         return entries;
     }
 
-    /** Puts the entries, again those a response reports as failed, until all are in. */
-    private void putAll(List<PutRecordsRequestEntry> entries) throws InterruptedException {
+    /**
+     * Puts the entries, again those a response reports as failed, until all are in. A shard takes
+     * 1,000 records and 1 MiB a second (Kinesis, and the fidelity layer in front of kinesalite): the
+     * records it refuses come back with ErrorCode ProvisionedThroughputExceededException and are put
+     * again after a pause that doubles from 100 ms to 1 s, so that a fleet faster than its stream's
+     * shards puts at what they take. It fails when records are still refused after {@value
+     * #GIVE_UP_SECONDS} s; on {@link #stop()} it gives up on the refused ones. Returns how many are in.
+     */
+    private int putAll(List<PutRecordsRequestEntry> entries) throws InterruptedException {
         List<PutRecordsRequestEntry> pending = entries;
-        for (int attempt = 1; !pending.isEmpty(); attempt++) {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(GIVE_UP_SECONDS);
+        for (long pauseMillis = 100; !pending.isEmpty(); pauseMillis = Math.min(1000, pauseMillis * 2)) {
             List<PutRecordsRequestEntry> records = pending;
             PutRecordsResponse response =
                     client.putRecords(b -> b.streamName(stream).records(records));
             if (response.failedRecordCount() == null || response.failedRecordCount() == 0) {
-                return;
+                return entries.size();
             }
             List<PutRecordsRequestEntry> failed = new ArrayList<>();
             List<PutRecordsResultEntry> results = response.records();
@@ -137,17 +148,26 @@ final class KinesisFeeder {
                     failed.add(records.get(i));
                 }
             }
-            if (attempt == 10) {
-                throw new IllegalStateException(failed.size() + " records still failing after 10 attempts: "
-                        + results.stream()
-                                .filter(r -> r.errorCode() != null)
-                                .findFirst()
-                                .orElseThrow()
-                                .errorMessage());
+            refused.addAndGet(failed.size());
+            if (System.nanoTime() > giveUp) {
+                throw new IllegalStateException(
+                        failed.size() + " records still refused after " + GIVE_UP_SECONDS + " s: "
+                                + results.stream()
+                                        .filter(r -> r.errorCode() != null)
+                                        .findFirst()
+                                        .orElseThrow()
+                                        .errorMessage());
             }
-            // Throughput exceeded: back off a little before putting the rest again.
-            stopped.await(50L * attempt, TimeUnit.MILLISECONDS);
             pending = failed;
+            if (stopped.await(pauseMillis, TimeUnit.MILLISECONDS)) {
+                break;
+            }
         }
+        return entries.size() - pending.size();
+    }
+
+    /** Records the stream's shards refused so far (each put again). */
+    long refused() {
+        return refused.get();
     }
 }

@@ -101,13 +101,25 @@ final class LocalKinesis implements AutoCloseable {
         }
     }
 
-    /** One line for the summary: what the stream got and from where the job read it. */
+    /**
+     * One line for the summary: what the stream got and from where the job read it; a second one when
+     * its shards refused records the feeder then put again.
+     */
     String summary(PeriodTablesConfig config) {
         KinesisFeeder f = feeder;
         String line = String.format(
                 "Kinesis: %,d records put into stream %s (%d shards, kinesalite at %s), read from %s",
                 put, STREAM, shards, kinesalite.endpoint(), config.get(ConfigKeys.KINESIS_INITIAL_POSITION));
-        return f != null && f.failure() != null ? line + "; the feeder stopped early: " + f.failure() : line;
+        if (f != null && f.failure() != null) {
+            line += "; the feeder stopped early: " + f.failure();
+        }
+        if (f != null && f.refused() > 0) {
+            line += String.format(
+                    "%nKinesis: the stream's shards refused %,d puts of records (a shard takes 1,000 records and 1 MiB a second;"
+                            + " more --stream-shards take more), each put again",
+                    f.refused());
+        }
+        return line;
     }
 
     /** Stops the feeder and kinesalite. */

@@ -1,0 +1,81 @@
+package io.periodtables.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.periodtables.core.config.ConfigLoader;
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.emulators.Kinesalite;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
+
+/**
+ * The local run's feeder against the Kinesis fidelity layer: a fleet faster than its stream's one
+ * shard takes ("Each shard can support writes up to 1,000 records per second", PutRecords' API
+ * reference) is put whole, at what the shard takes, the refused records put again: 1,000 records a
+ * second of the layer's clock, which the test moves.
+ */
+class KinesisFeederITCase {
+    private static final long RECORDS = 4_000;
+
+    @Test
+    void aFleetFasterThanItsShardIsPutWholeAtWhatTheShardTakes() throws Exception {
+        try (Kinesalite kinesalite = Kinesalite.start();
+                KinesisClient kinesis = kinesalite.kinesisClient()) {
+            String arn = kinesalite.createStream("feeder", 1);
+            Map<String, String> settings = new LinkedHashMap<>();
+            settings.put("source", "kinesis");
+            settings.put("kinesis.stream-arn", arn);
+            settings.put("kinesis.endpoint", kinesalite.endpoint().toString());
+            settings.put("generator.rate", "4000");
+            settings.put("generator.devices", "10");
+            settings.put("generator.count", String.valueOf(RECORDS));
+            PeriodTablesConfig config = ConfigLoader.fromMap(settings, true);
+
+            // The layer's clock stands still but when the test moves it: the shard takes 1,000
+            // records each second of it, however slow or fast this machine puts them.
+            kinesalite.layer().stopClock();
+            KinesisFeeder feeder = KinesisFeeder.start(config);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            int seconds = 0;
+            long refusedBefore = 0;
+            while (feeder.put() < RECORDS && feeder.failure() == null) {
+                assertThat(System.nanoTime()).as("all put within 120 s").isLessThan(deadline);
+                assertThat(feeder.put())
+                        .as("a shard takes 1,000 records a second")
+                        .isLessThanOrEqualTo(1_000L * (seconds + 1));
+                long refused = kinesalite.layer().refused("refusedRecords");
+                if (refused > refusedBefore) { // the shard has taken its second's 1,000: the next second
+                    kinesalite.layer().advanceClock(Duration.ofSeconds(1));
+                    seconds++;
+                    refusedBefore = refused;
+                }
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+            assertThat(feeder.stop()).isEqualTo(RECORDS);
+            assertThat(feeder.failure()).isNull();
+            assertThat(feeder.refused()).isPositive();
+            assertThat(kinesalite.layer().refused("refusedRecords")).isEqualTo(feeder.refused());
+            assertThat(seconds)
+                    .as("4,000 records at 1,000 a second: 3 more seconds")
+                    .isEqualTo(3);
+            kinesalite.layer().startClock();
+
+            String iterator = kinesis.getShardIterator(b -> b.streamARN(arn)
+                            .shardId("shardId-000000000000")
+                            .shardIteratorType(ShardIteratorType.TRIM_HORIZON))
+                    .shardIterator();
+            assertThat(kinesis.getRecords(b -> b.streamARN(arn).shardIterator(iterator))
+                            .records())
+                    .hasSize((int) RECORDS);
+            System.out.printf(
+                    "feeder: %,d records at 4,000 a second into 1 shard in %d s of the layer's clock, %,d puts of records"
+                            + " refused%n",
+                    RECORDS, seconds, feeder.refused());
+        }
+    }
+}
