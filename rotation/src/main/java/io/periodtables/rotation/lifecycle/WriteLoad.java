@@ -25,7 +25,10 @@ public final class WriteLoad {
 
     /** Table name to its peak; names of one prefix and period length sort in period order. */
     public final NavigableMap<String, Long> peaks = new TreeMap<>();
-    /** Table name to second to summed write units, for seconds the watermark has not passed. */
+    /**
+     * Table name to second (one {@link #liveSecond} of event time) to summed write units, for
+     * seconds the watermark has not passed.
+     */
     public final Map<String, NavigableMap<Long, Long>> open = new HashMap<>();
 
     /** Seconds of event time counted as one second of the fleet's live rate. */
