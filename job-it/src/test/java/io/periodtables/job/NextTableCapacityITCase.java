@@ -24,9 +24,9 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescr
  * does: the sink writes about {@code 20 * perSecond} a wall-clock second. A table is sized from
  * the newest minute that had closed when the minute before it began (three back with 55 s of
  * allowed lateness): 00:03 from 00:00, at {@code ceil(peak / 0.7)} WCU within {@code
- * tables.capacity.current.min}..{@code .max}, the peak being the larger of the event-time and the
- * wall-clock one; 00:00 to 00:02 have no such minute in the run and open at the configured {@code
- * current} tier.
+ * tables.capacity.current.min}..{@code .max}, the peak being the synthetic fleet's live rate: per
+ * {@code generator.speedup} (20) seconds of event time; 00:00 to 00:02 have no such minute in the
+ * run and open at the configured {@code current} tier.
  */
 class NextTableCapacityITCase {
 
@@ -42,8 +42,8 @@ class NextTableCapacityITCase {
 
     @ParameterizedTest(name = "{0} writes per second of event time -> {1} WCU")
     @CsvSource({
-        // event time alone: ceil(5 / 0.7) = 8; the wall clock's ~100 a second: ceil(100 / 0.7) = 143,
-        // above tables.capacity.current.max (25)
+        // per second of event time: ceil(5 / 0.7) = 8; per 20 of them, the fleet's 100 a wall-clock
+        // second: ceil(100 / 0.7) = 143, above tables.capacity.current.max (25)
         "5, 25",
     })
     void theNextTablesWriteCapacityFollowsTheObservedPeakWithinTheBounds(int perSecond, long expectedWcu)

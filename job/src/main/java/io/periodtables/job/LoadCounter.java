@@ -13,12 +13,11 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
  * A side branch that tells the rotation how much a sink is given, as partial sums of this subtask
- * per table: per second of event time, sent once the watermark has passed it, and per second of
- * the wall clock, sent once the next wall-clock second has begun (a replay runs event time far
- * faster than the wall clock, and the sink writes at the wall clock's pace). Whatever is open is
- * sent before every checkpoint barrier and at the end of input, so the operator keeps no state of
- * its own: what it sent is in the rotation's checkpointed state, what it had not is recounted on
- * replay.
+ * per table and second of event time, sent once the watermark has passed the second. Only event
+ * time is counted: how fast a backlog is read (a backfill, a replay) changes no count, so the
+ * tables sized from them are the same at any read speed. Whatever is open is sent before every
+ * checkpoint barrier and at the end of input, so the operator keeps no state of its own: what it
+ * sent is in the rotation's checkpointed state, what it had not is recounted on replay.
  */
 @Internal
 abstract class LoadCounter<T> extends AbstractStreamOperator<TableLoad>
@@ -26,8 +25,6 @@ abstract class LoadCounter<T> extends AbstractStreamOperator<TableLoad>
     private static final long serialVersionUID = 1L;
 
     private transient Map<Second, Long> open;
-    private transient Map<String, Long> wall;
-    private transient long wallSecond;
     /** The last watermark this operator received. */
     protected transient long watermark;
 
@@ -44,18 +41,11 @@ abstract class LoadCounter<T> extends AbstractStreamOperator<TableLoad>
         super.open();
         watermark = Long.MIN_VALUE;
         open = new HashMap<>();
-        wall = new HashMap<>();
     }
 
-    /** Counts {@code units} written to {@code table} at {@code eventMillis}, and now by the wall clock. */
+    /** Counts {@code units} written to {@code table} at {@code eventMillis}. */
     protected final void count(String table, long eventMillis, long units) {
         open.merge(new Second(table, Math.floorDiv(eventMillis, 1000L)), units, Long::sum);
-        long now = wallSecondNow();
-        if (now != wallSecond) {
-            emitWall();
-            wallSecond = now;
-        }
-        wall.merge(table, units, Long::sum);
     }
 
     @Override
@@ -70,9 +60,6 @@ abstract class LoadCounter<T> extends AbstractStreamOperator<TableLoad>
                 emit(e);
                 it.remove();
             }
-        }
-        if (wallSecondNow() != wallSecond) {
-            emitWall();
         }
         super.processWatermark(mark);
     }
@@ -89,25 +76,14 @@ abstract class LoadCounter<T> extends AbstractStreamOperator<TableLoad>
         super.finish();
     }
 
-    private long wallSecondNow() {
-        return Math.floorDiv(getProcessingTimeService().getCurrentProcessingTime(), 1000L);
-    }
-
     private void emitAll() {
         open.entrySet().forEach(this::emit);
         open.clear();
-        emitWall();
     }
 
     private void emit(Map.Entry<Second, Long> e) {
         output.collect(new StreamRecord<>(
                 new TableLoad(e.getKey().table(), e.getKey().second(), e.getValue()),
                 e.getKey().second() * 1000 + 999));
-    }
-
-    private void emitWall() {
-        wall.forEach(
-                (table, units) -> output.collect(new StreamRecord<>(new TableLoad(table, wallSecond, units, true))));
-        wall.clear();
     }
 }

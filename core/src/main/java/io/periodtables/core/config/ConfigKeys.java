@@ -105,7 +105,8 @@ public final class ConfigKeys {
     public static final ConfigKey<Duration> ROTATION_CLOSED_RAISE_AFTER = key(
             "rotation.closed-raise-after",
             "PT1M",
-            "a closed table is raised back for the sink only after throttling it this long on end",
+            "a table the sink writes (closed, or open and sized below `tables.capacity.current`) is raised to"
+                    + " `tables.capacity.current` only after throttling it this long on end",
             ConfigValues::positiveDuration);
     public static final ConfigKey<Duration> ROTATION_LOWERING_STALL_AFTER = key(
             "rotation.lowering-stall-after",
@@ -230,7 +231,8 @@ public final class ConfigKeys {
     public static final ConfigKey<Double> GENERATOR_SPEEDUP = key(
             "generator.speedup",
             "1",
-            "synthetic fleet: event-time seconds per wall-clock second",
+            "synthetic fleet: event-time seconds per wall-clock second; its tables are sized from its"
+                    + " peak per this many seconds of event time (its live rate)",
             ConfigValues::positiveNumber);
     public static final ConfigKey<Instant> GENERATOR_START = key(
             "generator.start",

@@ -33,9 +33,9 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * it through, then goes down once or twice (current → previous → older) and never up again; every
  * reading is stored once; the final capacities are exact, and the same in every run: 08:00 and
  * 09:00 older, 10:00 previous, 11:00 open at the capacity sized from 08:00's peak (10 writes a
- * second of event time: {@code ceil(10 / 0.7)} = 15 WCU; its wall-clock rate, about 500 a second,
- * would give more, so {@code tables.capacity.current.max} holds it at 15), whatever the mode, the
- * parallelism or the timing.
+ * second of event time: {@code ceil(10 / 0.7)} = 15 WCU, the fleet's rate; the backfill's
+ * wall-clock rate, about 500 a second, does not count), whatever the mode, the parallelism or the
+ * timing.
  */
 class LoweringAfterAcknowledgedWritesITCase {
     private static final Logger LOG = LoggerFactory.getLogger(LoweringAfterAcknowledgedWritesITCase.class);

@@ -135,18 +135,20 @@ final class CapacityChanges implements AutoCloseable {
         retry.run(
                         "raise " + tableName,
                         () -> calls.describe(tableName).thenCompose(found -> {
+                            // closed, or open and sized from the fleet's rate below what a backfill writes
                             boolean below = found.isPresent()
                                     && found.get().isActive()
                                     && !found.get().capacity().onDemand()
                                     && !open.onDemand()
-                                    && found.get().capacity().writeUnits() < open.writeUnits()
-                                    && tierOf(found.get()).orElse(null)
-                                            != CapacityTier.CURRENT; // an open table is sized by the rotation
+                                    && found.get().capacity().writeUnits() < open.writeUnits();
                             if (!below) {
                                 return CompletableFuture.completedFuture(Optional.<ManagedTable>empty());
                             }
                             ManagedTable table = found.get();
-                            return client.updateTable(TableRequests.update(tableName, table.capacity(), open))
+                            Capacity raised = Capacity.provisioned(
+                                    open.writeUnits(),
+                                    Math.max(open.readUnits(), table.capacity().readUnits()));
+                            return client.updateTable(TableRequests.update(tableName, table.capacity(), raised))
                                     .handle((ok, error) -> {
                                         if (error != null && ControlPlaneErrors.isSameThroughput(error)) {
                                             return Optional
@@ -155,11 +157,12 @@ final class CapacityChanges implements AutoCloseable {
                                             throw new CompletionException(ControlPlaneErrors.unwrap(error));
                                         }
                                         LOG.info(
-                                                "Raised table {} back to the current tier ({} -> {}): the sink was throttled writing to it"
-                                                        + " for long; the rotation lowers it again when it has had no raise for rotation.lead",
+                                                "Raised table {} to the current tier ({} -> {}): the sink was throttled writing to it"
+                                                        + " for long; the rotation lowers it when it closes, and not sooner than"
+                                                        + " rotation.lead after this raise",
                                                 tableName,
                                                 table.capacity(),
-                                                open);
+                                                raised);
                                         return Optional.of(table);
                                     });
                         }))

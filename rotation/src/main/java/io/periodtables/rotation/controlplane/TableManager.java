@@ -208,10 +208,12 @@ public final class TableManager implements AutoCloseable {
     }
 
     /**
-     * For the sink's fallback when a closed table throttles its writes for long: a provisioned
-     * table at a lower tier goes back to the {@code current} tier (DynamoDB does not limit
-     * increases); an open table, sized by the rotation, is left alone. Present when this call
-     * raised it (not another subtask's); the rotation lowers it again later.
+     * For the sink when a table throttles its writes for long: a provisioned table with fewer
+     * write units than the {@code current} tier goes to its write units (DynamoDB does not limit
+     * increases; read units are not lowered): a closed one a replay or late readings write, or an
+     * open one sized from the fleet's rate that a backfill writes faster. Present (the table as
+     * it was) when this call raised it (not another subtask's); the rotation lowers it when it
+     * closes, or again {@code rotation.lead} later.
      */
     public CompletableFuture<Optional<ManagedTable>> raiseToOpenTier(String tableName) {
         return capacityChanges.raiseToOpenTier(tableName);

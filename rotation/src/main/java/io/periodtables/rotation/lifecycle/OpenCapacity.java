@@ -14,8 +14,13 @@ import java.util.OptionalLong;
 
 /**
  * The capacity a period table should have while it is open: sized ({@link CapacitySizing}) from
- * the peak observed on one period before it ({@link WriteLoad}), the {@code current} tier when
- * that period had no readings in this run (the first tables of a run). The period is the newest
+ * the fleet's rate, the peak per second of event time observed on one period before it ({@link
+ * WriteLoad}), the {@code current} tier when that period had no readings in this run (the first
+ * tables of a run). Event time, not the wall clock: a backfill or a replay reads a backlog faster
+ * than it was produced, which changes neither the peak nor the size, so a table gets the same size
+ * at any read speed; the tables such a run writes are raised when the sink is throttled on them
+ * ({@code TableOwner#throttled}). The synthetic fleet's peak is per {@link WriteLoad#liveSecond}.
+ * The period is the newest
  * one that had closed when the period before the table's began: the table can be created from
  * that moment on (its period is open), and that peak is final by then, so a table gets the same
  * capacity whenever it is created, at any speed and parallelism. With {@code
@@ -46,8 +51,14 @@ public final class OpenCapacity {
         this.maxWarmWrites = config.get(TableKeys.TABLES_WARM_THROUGHPUT_MAX).writeUnits();
     }
 
+    /** The capacity {@code period}'s table opens at; the {@code current} tier when its sizing period was not observed. */
     public Capacity of(Period period) {
         return sizing.open(load.peakOf(naming.periodTable(sizedFrom(period))));
+    }
+
+    /** True when the run observed the period {@code period}'s table is sized from: {@link #of} is a measured size. */
+    public boolean measured(Period period) {
+        return load.peakOf(naming.periodTable(sizedFrom(period))).isPresent();
     }
 
     /**

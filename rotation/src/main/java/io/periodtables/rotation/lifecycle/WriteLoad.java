@@ -1,5 +1,7 @@
 package io.periodtables.rotation.lifecycle;
 
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.TableNaming;
 import java.util.HashMap;
 import java.util.List;
@@ -9,37 +11,51 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * Per period and rollups table, the peak write units per second, summed over the upstream
- * subtasks' partial {@link TableLoad}s: the larger of the peak per second of event time and the
- * peak per second of the wall clock (a replay writes its event time's seconds much faster). An
- * event-time second stays open (its sum may still grow) until the watermark passes it; a partial
- * that arrives later counts as a second of its own, so a late burst is underestimated rather than
- * double-counted. Wall-clock seconds are summed for the newest {@value #WALL_SECONDS_KEPT} seconds
- * of each table, and not checkpointed (a restore may split one second: underestimated, never
- * double-counted). Part of {@link io.periodtables.rotation.reconcile.RotationState RotationState};
- * the operator's thread only.
+ * Per period and rollups table, the peak write units per second of event time, summed over the
+ * upstream subtasks' partial {@link TableLoad}s: the fleet's rate, the same whether its readings
+ * are read live, in a backfill or in a replay. A second stays open (its sum may still grow) until
+ * the watermark passes it; a partial that arrives later counts as a second of its own, so a late
+ * burst is underestimated rather than double-counted. The synthetic fleet's seconds are longer
+ * ({@link #liveSecond}). Part of {@link io.periodtables.rotation.reconcile.RotationState
+ * RotationState}; the operator's thread only.
  */
 public final class WriteLoad {
     /** Peaks kept per kind (period, rollups): the tables the next one can be sized from, and a few more. */
     static final int KEPT_TABLES = 8;
-    /** Wall-clock seconds summed per table: partials of one second arrive within a few seconds. */
-    static final int WALL_SECONDS_KEPT = 10;
 
     /** Table name to its peak; names of one prefix and period length sort in period order. */
     public final NavigableMap<String, Long> peaks = new TreeMap<>();
-    /** Table name to second to summed write units, for seconds the watermark has not passed. */
+    /**
+     * Table name to second (one {@link #liveSecond} of event time) to summed write units, for
+     * seconds the watermark has not passed.
+     */
     public final Map<String, NavigableMap<Long, Long>> open = new HashMap<>();
 
-    /** Table name to wall-clock second to summed write units, the newest seconds only. */
-    private final Map<String, NavigableMap<Long, Long>> wall = new HashMap<>();
+    /** Seconds of event time counted as one second of the fleet's live rate. */
+    private long secondsPerLiveSecond = 1;
+
+    /**
+     * The seconds of event time that are one second of the fleet's live rate: 1, but {@code
+     * generator.speedup} (in whole seconds) for the synthetic fleet ({@code source=generator}),
+     * whose event time runs that much faster than the wall clock on purpose (the local demo's
+     * 10×): its load is counted per that many seconds, what it writes in a wall-clock second.
+     * Deterministic all the same: the buckets are of event time.
+     */
+    public static long liveSecond(PeriodTablesConfig config) {
+        return config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.GENERATOR
+                ? Math.max(1, Math.round(config.get(ConfigKeys.GENERATOR_SPEEDUP)))
+                : 1;
+    }
+
+    /** Counts per {@link #liveSecond} of {@code config}; before anything is added. */
+    public WriteLoad countingFor(PeriodTablesConfig config) {
+        secondsPerLiveSecond = liveSecond(config);
+        return this;
+    }
 
     public void add(TableLoad load) {
-        NavigableMap<Long, Long> seconds =
-                (load.wallClock() ? wall : open).computeIfAbsent(load.table(), t -> new TreeMap<>());
-        long sum = seconds.merge(load.second(), load.writeUnits(), Long::sum);
-        if (load.wallClock()) {
-            seconds.headMap(seconds.lastKey() - WALL_SECONDS_KEPT, true).clear();
-        }
+        long sum = open.computeIfAbsent(load.table(), t -> new TreeMap<>())
+                .merge(Math.floorDiv(load.second(), secondsPerLiveSecond), load.writeUnits(), Long::sum);
         peaks.merge(load.table(), sum, Math::max);
         forgetOldest(kind(load.table()));
     }
@@ -55,7 +71,6 @@ public final class WriteLoad {
         for (int i = 0; i < ofKind.size() - KEPT_TABLES; i++) {
             peaks.remove(ofKind.get(i));
             open.remove(ofKind.get(i));
-            wall.remove(ofKind.get(i));
         }
     }
 
@@ -65,7 +80,8 @@ public final class WriteLoad {
             return;
         }
         long passed = Math.floorDiv(watermarkMillis - 999, 1000L) + 1; // second s ends at s*1000+999
-        open.values().forEach(seconds -> seconds.headMap(passed, false).clear());
+        long livePassed = Math.floorDiv(passed, secondsPerLiveSecond); // live second b: b*k .. b*k+k-1
+        open.values().forEach(seconds -> seconds.headMap(livePassed, false).clear());
         open.values().removeIf(Map::isEmpty);
     }
 
@@ -82,7 +98,6 @@ public final class WriteLoad {
                                 && r.kind() != TableNaming.TableRef.Kind.ROLLUPS)
                         .orElse(true));
         open.keySet().retainAll(peaks.keySet());
-        wall.keySet().retainAll(peaks.keySet());
     }
 
     @Override

@@ -98,6 +98,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         TableBudget.of(options.config()).warning().ifPresent(LOG::warn);
         manager = TableManager.create(options.config(), options.clients(), options.settings());
         state = restored != null ? restored : new RotationState();
+        state.load.countingFor(options.config());
         metrics = new RotationMetrics(UserMetrics.of(getMetricGroup()));
         reconciler = new Reconciler(
                 manager,
@@ -179,7 +180,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         processElement(element);
     }
 
-    /** Write units per table and second from the sink's side branch: the next table is sized from their peak. */
+    /** Write units per table and second of event time from the sink's side branch: the next table is sized from their peak. */
     @Override
     public void processElement2(StreamRecord<TableLoad> element) {
         state.load.add(element.getValue());

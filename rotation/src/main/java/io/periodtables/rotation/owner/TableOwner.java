@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * checkpoint the period is judged by event time: the tables the rotation keeps open (the newest
  * one at the {@code current} tier) and the sink's own event time. An open period's missing table
  * is left to the rotation for a few seconds (it sizes it from the load) before the owner creates
- * it at the {@code current} tier. A closed table that throttles the sink is raised back only as a
- * fallback ({@link #throttled}).
+ * it at the {@code current} tier. A table that throttles the sink for long is raised to the
+ * {@code current} tier ({@link #throttled}).
  * Reached through {@link io.periodtables.rotation.Rotation#tableOwner() Rotation#tableOwner()}.
  */
 public final class TableOwner implements MissingTableHandler {
@@ -204,12 +204,19 @@ public final class TableOwner implements MissingTableHandler {
     }
 
     /**
-     * A closed table is not raised for the sink: the rotation lowers it only once the writers have
-     * written its period through, so what still reaches it is late readings ({@code
-     * late.policy=period-table}) or a replay after a restore, written at its closed capacity with
-     * backoff. Only when that throttles the sink for {@code rotation.closed-raise-after} on end is it raised back
-     * to the {@code current} tier, as a fallback: logged once per table, counted by the sink
-     * ({@code closedTableRaises}); the rotation lowers it again {@code rotation.lead} later.
+     * A table that throttles the sink for {@code rotation.closed-raise-after} on end is raised to
+     * the {@code current} tier when it has fewer write units (DynamoDB does not limit increases):
+     * <ul>
+     *   <li>an open table sized from the fleet's rate ({@code OpenCapacity}) that a backfill or a
+     *       replay writes faster than the fleet produces: it keeps the raise while open, and is
+     *       lowered when it closes, as any table (logged once per table, at INFO);
+     *   <li>a closed table, as a fallback: the rotation lowers it only once the writers have
+     *       written its period through, so what still reaches it is late readings ({@code
+     *       late.policy=period-table}) or a replay after a restore, written at its closed
+     *       capacity with backoff; the rotation lowers it again {@code rotation.lead} later
+     *       (logged once per table, counted by the sink as {@code closedTableRaises}).
+     * </ul>
+     * Only a table the sink writes is raised this way: a replay raises no table it does not write.
      */
     @Override
     public CompletableFuture<Boolean> throttled(String tableName) {
@@ -238,7 +245,20 @@ public final class TableOwner implements MissingTableHandler {
                 LOG.warn("Could not raise throttled table {}: {}", tableName, error.toString());
                 return false;
             }
-            if (raised.isPresent() && raisedOnce.add(tableName)) {
+            if (raised.isEmpty()) {
+                return false;
+            }
+            boolean wasOpen = manager.tierOf(raised.get()).orElse(null) == CapacityTier.CURRENT;
+            if (wasOpen && raisedOnce.add(tableName)) {
+                LOG.info(
+                        "Raised open table {} to the current tier ({} -> tables.capacity.current): the sink has"
+                                + " been throttled writing to it for {} (rotation.closed-raise-after): it was sized"
+                                + " from the fleet's rate, and a backfill or a replay writes it faster; it is"
+                                + " lowered when it closes",
+                        tableName,
+                        raised.get().capacity(),
+                        sustained);
+            } else if (!wasOpen && raisedOnce.add(tableName)) {
                 LOG.warn(
                         "Raised closed table {} back to the current tier as a fallback: the sink has been throttled"
                                 + " writing to it for {} (rotation.closed-raise-after: late readings with"
@@ -247,7 +267,7 @@ public final class TableOwner implements MissingTableHandler {
                         tableName,
                         sustained);
             }
-            return raised.isPresent();
+            return !wasOpen;
         });
     }
 

@@ -16,7 +16,8 @@ import org.apache.flink.metrics.MetricGroup;
  * {@code managedTables} (tables of the prefix at the last pass) and
  * {@code provisionedWriteCapacity} (their provisioned WCU, summed), {@code openTableProvisionedWcu}
  * (WCU of the watermark's period table at the last pass; 0 on-demand, -1 unknown) and {@code
- * openTableWriteUnits} (its peak write units per second of event time so far), {@code
+ * openTableWriteUnits} (its peak write units per second of event time so far, per {@code
+ * generator.speedup} seconds for the synthetic fleet: what a later table is sized from), {@code
  * acknowledgedWatermark} (the sink writers' acknowledged watermark, epoch ms, as last read; {@code
  * Long.MIN_VALUE} before every writer reported), {@code tablesAwaitingWriters} (period tables
  * the watermark has closed that wait for the writers before they are lowered) and {@code

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Retention in the plan, with and without an archive to wait for. */
+/** Retention in the plan, with and without an archive to wait for; raising an open table. */
 class TablePlanTest {
     private static final Instant NOW = Instant.parse("2030-03-10T12:30:00Z");
     private final PeriodTablesConfig config = TestSetup.config(
@@ -85,5 +85,26 @@ class TablePlanTest {
         String name = naming.rejectedTable();
         assertThat(plan.awaitedArchive(name, table(name), view(Set.of()))).isEmpty();
         assertThat(action(name, null)).isNotEqualTo(Optional.of(TablePlan.Kind.DELETE));
+    }
+
+    @Test
+    void anExistingOpenTableIsRaisedOnlyToASizeThisRunMeasured() {
+        Period next = config.calendar().next(config.calendar().periodOf(NOW));
+        String name = naming.periodTable(next);
+        ManagedTable sized = new ManagedTable(
+                name, "ACTIVE", Capacity.provisioned(29, 300), false, 0, null, null, false, ManagedTable.STANDARD, 0);
+        TablePlan.View view = view(null);
+
+        assertThat(plan.actionFor(name, sized, view))
+                .as("its sizing period is not observed (a replay begun after it): kept, not raised to the current tier")
+                .isEmpty();
+
+        WriteLoad load = new WriteLoad();
+        OpenCapacity open = new OpenCapacity(config, load);
+        load.add(new TableLoad(naming.periodTable(open.sizedFrom(next)), 1, 70));
+        TablePlan measured = new TablePlan(config, Lifecycle.of(config), open);
+        assertThat(measured.actionFor(name, sized, view))
+                .as("measured: raised to ceil(70 / 0.7)")
+                .hasValueSatisfying(a -> assertThat(a.target()).isEqualTo(Capacity.provisioned(100, 300)));
     }
 }

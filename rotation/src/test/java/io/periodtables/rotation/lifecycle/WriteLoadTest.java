@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.capacity.Capacity;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
 import io.periodtables.rotation.TestSetup;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -26,19 +27,6 @@ class WriteLoadTest {
         assertThat(load.peakOf(DAY_2)).hasValue(55);
         load.add(new TableLoad(DAY_2, 101, 20)); // second 101 is still open
         assertThat(load.peakOf(DAY_2)).hasValue(60);
-    }
-
-    @Test
-    void wallClockPartialsOfOneSecondAddUpAndTheLargerPeakOfBothClocksCounts() {
-        WriteLoad load = new WriteLoad();
-        load.add(new TableLoad(DAY_2, 100, 30));
-        load.add(new TableLoad(DAY_2, 5_000, 200, true));
-        load.add(new TableLoad(DAY_2, 5_000, 150, true)); // another subtask, the same wall-clock second
-        assertThat(load.peakOf(DAY_2)).hasValue(350);
-
-        load.add(new TableLoad(DAY_2, 5_020, 10, true)); // twenty seconds later: 5,000 is no longer summed
-        load.add(new TableLoad(DAY_2, 5_000, 100, true));
-        assertThat(load.peakOf(DAY_2)).as("a second of its own, not 450").hasValue(350);
     }
 
     @Test
@@ -103,6 +91,50 @@ class WriteLoadTest {
         assertThat(open.of(config.calendar().periodOf(Instant.parse("2030-03-09T12:00:00Z"))))
                 .as("nothing observed before it: the current tier")
                 .isEqualTo(Capacity.provisioned(1000, 300));
+    }
+
+    @Test
+    void theSyntheticFleetIsCountedPerItsSpeedupInSecondsOfEventTimeWhatItWritesInAWallClockSecond() {
+        Instant day1 = Instant.parse("2030-03-09T12:00:00Z");
+        PeriodTablesConfig demo = config(10);
+        Period day4 = demo.calendar().periodOf(Instant.parse("2030-03-12T12:00:00Z"));
+        WriteLoad load = new WriteLoad().countingFor(demo);
+        for (int s = 0; s < 30; s++) { // 2,000 readings a wall-clock second, 200 in each second of event time
+            load.add(new TableLoad(demo.naming().periodTableOf(day1), day1.getEpochSecond() + s, 200));
+            load.settle(day1.plusSeconds(s).toEpochMilli() + 999);
+        }
+        load.add(new TableLoad(
+                demo.naming().rollupsTable(demo.calendar().periodOf(day1)), day1.getEpochSecond(), 5_000));
+        OpenCapacity open = new OpenCapacity(demo, load);
+        assertThat(open.of(day4))
+                .as("ceil(2,000 / 0.7): the demo's fleet writes 2,000 a wall-clock second")
+                .isEqualTo(Capacity.provisioned(2_858, 300));
+        assertThat(open.rollupsWarmWrites(day4))
+                .as("one burst of rollups in those ten seconds: ceil(5,000 / 0.7)")
+                .isEqualTo(7_143);
+
+        PeriodTablesConfig sparse = config(1_050);
+        WriteLoad few = new WriteLoad().countingFor(sparse);
+        for (int n = 0; n < 40; n++) { // 40 readings a wall-clock second, one every 26 s of event time
+            few.add(new TableLoad(
+                    sparse.naming().periodTableOf(day1), day1.getEpochSecond() / 1_050 * 1_050 + 26L * n, 1));
+        }
+        assertThat(new OpenCapacity(sparse, few).of(day4))
+                .as("ceil(40 / 0.7), not 1 a second of event time times 1,050")
+                .isEqualTo(Capacity.provisioned(58, 300));
+    }
+
+    private static PeriodTablesConfig config(double speedup) {
+        return TestSetup.config(
+                java.net.URI.create("http://127.0.0.1:1"),
+                "tables.capacity.autoscaling",
+                "false",
+                "source",
+                "generator",
+                "generator.rate",
+                "2000",
+                "generator.speedup",
+                String.valueOf(speedup));
     }
 
     @Test

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
- * The table owner raises a closed table for the sink only as a fallback: after a minute of
- * throttling on end, once, and never an open table it did not size.
+ * The table owner raises a table the sink writes to the {@code current} tier after a minute of
+ * throttling on end, once: a closed table as a fallback (counted), an open one sized from the
+ * fleet's rate that a backfill writes faster (not counted as a closed table's raise).
  */
 class ClosedTableFallbackITCase {
 
@@ -47,7 +48,7 @@ class ClosedTableFallbackITCase {
     }
 
     @Test
-    void aClosedTableIsRaisedOnlyAfterAMinuteOfThrottlingAndAnOpenOneNever() throws Exception {
+    void aThrottledTableIsRaisedToTheCurrentTierOnlyAfterAMinuteOfThrottling() throws Exception {
         Dynalite local = TestSetup.dynamoDb();
         PeriodTablesConfig config = TestSetup.config(
                 local.endpoint(),
@@ -96,7 +97,7 @@ class ClosedTableFallbackITCase {
             }
             clock.advance(Duration.ofSeconds(10));
             assertThat(owner.throttled(open).join())
-                    .as("an open table is sized by the rotation, never raised by the owner")
+                    .as("the open table's spell is 50 s old")
                     .isFalse();
             assertThat(owner.throttled(closed).join())
                     .as("a minute of throttling on end")
@@ -108,8 +109,16 @@ class ClosedTableFallbackITCase {
                     .as("asked once per raise interval")
                     .isFalse();
             assertThat(writeUnits(local, open))
-                    .as("an open table is sized by the rotation, not raised by the sink's owner")
+                    .as("not raised before a minute of throttling")
                     .isEqualTo(8L);
+
+            clock.advance(Duration.ofSeconds(10));
+            assertThat(owner.throttled(open).join())
+                    .as("raised, but not a closed table's raise (closedTableRaises)")
+                    .isFalse();
+            assertThat(writeUnits(local, open))
+                    .as("an open table sized from the fleet's rate, written faster by a backfill: the current tier")
+                    .isEqualTo(50L);
         }
     }
 
