@@ -63,6 +63,10 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
     static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
     static final int MAX_FAILURES = 10;
+    /** The look for a shard's oldest record: at most this many GetRecords of at most this many records. */
+    static final int TRIM_PROBE_CALLS = 3;
+
+    static final int TRIM_PROBE_RECORDS = 100;
 
     private final KinesisClient kinesis;
     private final Clock clock;
@@ -254,14 +258,19 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
         if (!(shard.position.getStartingMarker() instanceof String position)) {
             return;
         }
-        String oldestIterator = kinesis.getShardIterator(r -> r.streamARN(shard.split.getStreamArn())
+        String iterator = kinesis.getShardIterator(r -> r.streamARN(shard.split.getStreamArn())
                         .shardId(shard.split.getShardId())
                         .shardIteratorType(ShardIteratorType.TRIM_HORIZON))
                 .shardIterator();
-        List<Record> oldest = kinesis.getRecords(r -> r.streamARN(shard.split.getStreamArn())
-                        .shardIterator(oldestIterator)
-                        .limit(1))
-                .records();
+        // GetRecords may answer empty although records follow: follow the iterator a few calls.
+        List<Record> oldest = List.of();
+        for (int call = 0; call < TRIM_PROBE_CALLS && oldest.isEmpty() && iterator != null; call++) {
+            String at = iterator;
+            GetRecordsResponse page = kinesis.getRecords(r ->
+                    r.streamARN(shard.split.getStreamArn()).shardIterator(at).limit(TRIM_PROBE_RECORDS));
+            oldest = page.records();
+            iterator = Long.valueOf(0).equals(page.millisBehindLatest()) ? null : page.nextShardIterator();
+        }
         if (oldest.isEmpty()) {
             return;
         }

@@ -296,8 +296,8 @@ class PacedShardSplitReaderTest {
 
     /**
      * Kinesis with batches of records scripted per shard; an iterator names its shard and its
-     * position in the shard's records. Every call takes 1 ms of logical time. A GetRecords of one
-     * record is the reader asking for a shard's oldest record: answered without moving the script.
+     * position in the shard's records. Every call takes 1 ms of logical time. A GetRecords with a
+     * limit is the reader asking for a shard's oldest record: answered without moving the script.
      */
     private final class ScriptedKinesis implements KinesisClient {
         final Map<String, Deque<List<Record>>> pending = new HashMap<>();
@@ -361,7 +361,7 @@ class PacedShardSplitReaderTest {
                 expireNext = false;
                 throw ExpiredIteratorException.builder().message("expired").build();
             }
-            if (Integer.valueOf(1).equals(request.limit())) {
+            if (request.limit() != null) {
                 String shard = request.shardIterator();
                 Deque<List<Record>> batches = pending.getOrDefault(shard, new ArrayDeque<>());
                 return GetRecordsResponse.builder()
