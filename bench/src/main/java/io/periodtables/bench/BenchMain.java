@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,freshness} (and {@code archive}, only when named: {@code --archive-rows}, {@code --archive-files}, {@code --archive-store s3}),
+ * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,kinesis-backfill,freshness} (and {@code archive}, only when named: {@code --archive-rows}, {@code --archive-files}, {@code --archive-store s3}),
  * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
  * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate), and for scale
  * {@code --scale-parts day,week}, {@code --scale-day-devices 10000}, {@code --scale-week-devices 100000},
@@ -32,11 +32,13 @@ public final class BenchMain {
             "recovery",
             "query",
             "idle-kinesis",
+            "kinesis-backfill",
             "freshness",
             "scale"));
 
     static final String QUERY_SECTION = "7-query.md";
     static final String IDLE_KINESIS_SECTION = "8-idle-kinesis.md";
+    static final String KINESIS_BACKFILL_SECTION = "18-kinesis-backfill.md";
     static final String FRESHNESS_SECTION = "11-freshness.md";
     static final String SCALE_SECTION = "14-scale.md";
     static final String ARCHIVE_SECTION = "16-archive.md";
@@ -46,6 +48,8 @@ public final class BenchMain {
             QUERY_SECTION,
             "idle-kinesis",
             IDLE_KINESIS_SECTION,
+            "kinesis-backfill",
+            KINESIS_BACKFILL_SECTION,
             "freshness",
             FRESHNESS_SECTION,
             "scale",
@@ -121,6 +125,8 @@ public final class BenchMain {
                     results.writeSection("2-capacity.md", CapacityBench.run(capacityN, runs, benchDir, contenders));
                 case "query" -> results.writeSection(QUERY_SECTION, QueryBench.run());
                 case "idle-kinesis" -> results.writeSection(IDLE_KINESIS_SECTION, IdleKinesisBench.run());
+                case "kinesis-backfill" ->
+                    results.writeSection(KINESIS_BACKFILL_SECTION, KinesisBackfillBench.run(runs));
                 case "freshness" ->
                     results.writeSection(
                             FRESHNESS_SECTION,
