@@ -73,6 +73,45 @@ class RollupRestoreTest {
         assertThat(written).as("the buckets the restored run wrote").isEqualTo(expected);
     }
 
+    @Test
+    void aDroppedGrainsBucketsGoAtTheReviveAfterADrainedStop() throws Exception {
+        OperatorSubtaskState savepoint;
+        try (var harness = harness(BEFORE, "rocksdb")) {
+            harness.open();
+            for (int second = 0; second < 600; second += 10) {
+                reading(harness, "dev-1", second);
+            }
+            harness.processWatermark(Long.MAX_VALUE); // the end of the input: written, state kept
+            savepoint = harness.snapshot(1, harness.getProcessingTime());
+        }
+        try (var harness = harness("PT1H", "rocksdb")) {
+            harness.initializeState(savepoint);
+            harness.open();
+            assertThat(grainsHeld(harness))
+                    .as("grains of dev-1's buckets, restored")
+                    .containsExactly(60L, 3600L);
+            harness.setProcessingTime(harness.getProcessingTime() + 120_000); // the revive sets the timers again
+            assertThat(grainsHeld(harness))
+                    .as("grains of dev-1's buckets after the revive")
+                    .containsExactly(3600L);
+            assertThat(harness.extractOutputValues()).as("written").isEmpty();
+        }
+    }
+
+    /** The grains (in seconds) of dev-1's buckets. */
+    private static java.util.Set<Long> grainsHeld(
+            KeyedOneInputStreamOperatorTestHarness<String, SinkRecord, SinkRecord> harness) throws Exception {
+        KeyedStateBackend<String> state = harness.getOperator().getKeyedStateBackend();
+        state.setCurrentKey("dev-1");
+        java.util.Set<Long> grains = new java.util.TreeSet<>();
+        for (long key : state.getPartitionedState(
+                        VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, RollupBuckets.bucketsDescriptor())
+                .keys()) {
+            grains.add(Math.floorMod(key, RollupBuckets.GRAIN_SECONDS));
+        }
+        return grains;
+    }
+
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void theSavepointOfTheReleaseBeforeRestoresAndItsObsoleteStateGoes(String backend) throws Exception {
