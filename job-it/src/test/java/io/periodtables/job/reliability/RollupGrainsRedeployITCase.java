@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.core.item.ItemAttributes;
-import io.periodtables.core.item.WriteSharding;
-import io.periodtables.core.period.Period;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.RollupCheck;
 import java.nio.file.Path;
@@ -64,24 +61,9 @@ class RollupGrainsRedeployITCase {
         } finally {
             ArchiveCheck.cancelIfRunning(first);
         }
-        // The periods the first run had reached (the stop takes a while on a loaded machine): the
-        // new grain is complete in the periods after them.
-        long stoppedAt = 0;
-        for (var items : before.snapshot(DYNAMODB.emulator())
-                .readingsByTable(before.config.naming())
-                .values()) {
-            for (var item : items) {
-                stoppedAt = Math.max(
-                        stoppedAt,
-                        WriteSharding.eventMillisOf(item.get(ItemAttributes.SK).s()));
-            }
-        }
-        // (what it rolled up may be a batch ahead of what the period tables held at the stop)
-        Period reached = before.config
-                .calendar()
-                .periodOf(stoppedAt + Duration.ofMinutes(15).toMillis());
+        // the first run may have gone on into the next period on a loaded machine
         String firstComplete =
-                before.config.calendar().periodOf(reached.endMillis()).label();
+                before.snapshot(DYNAMODB.emulator()).firstPeriodAfter(before.config, Duration.ofMinutes(15));
 
         ReliabilityRun restored = ReliabilityRun.of(config(prefix, after), Fleet.standard());
         ArchiveCheck.submit(restored, new TestSource.Hooks(), savepoint)
