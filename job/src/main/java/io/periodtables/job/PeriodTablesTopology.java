@@ -139,7 +139,10 @@ public final class PeriodTablesTopology {
         SingleOutputStreamOperator<SinkRecord> rollupItems = Rollups.of(config)
                 .map(rollups -> DataStreamUtils.reinterpretAsKeyedStream(
                                 periodRecords, record -> record.reading().deviceId(), Types.STRING)
-                        .process(new RollupBuckets(config, rollups), TypeInformation.of(SinkRecord.class))
+                        .transform(
+                                "Rollups",
+                                TypeInformation.of(SinkRecord.class),
+                                RollupBuckets.operator(config, rollups))
                         .uid("rollups")
                         .name("Rollups"))
                 .orElse(null);

@@ -2,15 +2,15 @@ package io.periodtables.job;
 
 import io.periodtables.core.period.Period;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import java.util.Map;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
-import org.apache.flink.api.common.typeutils.base.ListSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.internal.InternalMapState;
 
 /**
  * The rollups' duplicate check for the current device (keyed state): the sort keys of its readings
@@ -19,13 +19,18 @@ import org.apache.flink.api.common.typeutils.base.StringSerializer;
  * only, which one period window emits in the order they arrived, not on the order in which the
  * windows of two periods fire, the watermark or the speed.
  *
- * <p>Work per reading: one map entry read and written, holding the sort keys of that minute (a
- * device's readings in a minute); as the newest reading passes whole minutes, the minutes that
- * fell out of the window are removed by their key, so nothing is scanned, however many sort keys
- * the window holds. Periods are whole minutes, so a minute belongs to one period.
+ * <p>Each sort key is an entry of its own ({@code rollup-sort-keys}, in the state namespace of its
+ * minute), so a reading reads one entry of its sort key and writes it, reads its period's newest
+ * reading and writes it when it is newer: a bounded number of bytes however many readings a
+ * minute holds. As the newest reading passes whole minutes, the minutes that fell out of the
+ * window are cleared by their namespace, each sort key deleted once. Periods are whole minutes,
+ * so a minute belongs to one period, and the minutes a period holds are those from its newest
+ * reading's minute back over the window: expiry never looks beyond them.
  */
 final class RecentSortKeys {
     static final long MINUTE_MILLIS = 60_000;
+    static final String SORT_KEYS = "rollup-sort-keys";
+    static final String NEWEST = "rollup-newest-per-period";
 
     /** What {@link #check} found. */
     enum Seen {
@@ -35,22 +40,62 @@ final class RecentSortKeys {
         UNCHECKED
     }
 
+    /** The sort keys of the current device by minute of event time (the minute's start). */
+    interface ByMinute {
+        boolean contains(long minute, String sk) throws Exception;
+
+        void add(long minute, String sk) throws Exception;
+
+        void clear(long minute) throws Exception;
+    }
+
     private final long exactWithin;
-    /** Per minute of event time (its start), the sort keys of the device's readings in it. */
-    private final MapState<Long, List<String>> keys;
+    private final ByMinute keys;
     /** Per open period (its start), the event time of the device's newest reading in it. */
     private final MapState<Long, Long> newest;
-    /** The layout before this one, one entry per sort key: emptied as each device's period closes. */
-    private final MapState<String, Boolean> before;
 
-    RecentSortKeys(RuntimeContext context, long exactWithin) {
+    RecentSortKeys(ByMinute keys, MapState<Long, Long> newest, long exactWithin) {
         this.exactWithin = exactWithin;
-        this.keys = context.getMapState(new MapStateDescriptor<>(
-                "rollup-recent-keys", LongSerializer.INSTANCE, new ListSerializer<>(StringSerializer.INSTANCE)));
-        this.newest = context.getMapState(
-                new MapStateDescriptor<>("rollup-newest-per-period", LongSerializer.INSTANCE, LongSerializer.INSTANCE));
-        this.before = context.getMapState(
-                new MapStateDescriptor<>("rollup-seen", StringSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        this.keys = keys;
+        this.newest = newest;
+    }
+
+    /** The duplicate check on {@code backend}'s state of the current key. */
+    static RecentSortKeys of(KeyedStateBackend<?> backend, MapState<Long, Long> newest, long exactWithin)
+            throws Exception {
+        return new RecentSortKeys(byMinute(backend), newest, exactWithin);
+    }
+
+    static MapStateDescriptor<Long, Long> newestDescriptor() {
+        return new MapStateDescriptor<>(NEWEST, LongSerializer.INSTANCE, LongSerializer.INSTANCE);
+    }
+
+    /** {@code rollup-sort-keys}: sort key → true, in the namespace of its minute. */
+    static ByMinute byMinute(KeyedStateBackend<?> backend) throws Exception {
+        @SuppressWarnings("unchecked")
+        InternalMapState<?, Long, String, Boolean> state =
+                (InternalMapState<?, Long, String, Boolean>) backend.getOrCreateKeyedState(
+                        LongSerializer.INSTANCE,
+                        new MapStateDescriptor<>(SORT_KEYS, StringSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        return new ByMinute() {
+            @Override
+            public boolean contains(long minute, String sk) throws Exception {
+                state.setCurrentNamespace(minute);
+                return state.contains(sk);
+            }
+
+            @Override
+            public void add(long minute, String sk) throws Exception {
+                state.setCurrentNamespace(minute);
+                state.put(sk, Boolean.TRUE);
+            }
+
+            @Override
+            public void clear(long minute) {
+                state.setCurrentNamespace(minute);
+                state.clear();
+            }
+        };
     }
 
     /** Checks the reading with sort key {@code sk} at {@code eventMillis} of {@code period} and remembers it. */
@@ -59,14 +104,10 @@ final class RecentSortKeys {
         Seen result;
         if (known == null || eventMillis >= known - exactWithin) {
             long minute = minuteOf(eventMillis);
-            List<String> ofMinute = keys.get(minute);
-            if (ofMinute == null) {
-                ofMinute = new ArrayList<>(4);
-            } else if (ofMinute.contains(sk)) {
+            if (keys.contains(minute, sk)) {
                 return Seen.DUPLICATE;
             }
-            ofMinute.add(sk);
-            keys.put(minute, ofMinute); // RocksDB needs the put; on the heap it is the same list
+            keys.add(minute, sk);
             result = Seen.FIRST;
         } else {
             result = Seen.UNCHECKED;
@@ -74,55 +115,50 @@ final class RecentSortKeys {
         if (known == null || eventMillis > known) {
             newest.put(period.startMillis(), eventMillis);
             if (known != null) {
-                prune(period, minuteOf(known - exactWithin), minuteOf(eventMillis - exactWithin));
+                clearMinutes(
+                        Math.max(period.startMillis(), firstMinute(known)), minuteOf(known), firstMinute(eventMillis));
             }
         }
         return result;
     }
 
     /**
-     * The window's start moved from minute {@code from} to minute {@code to} of {@code period}:
-     * the minutes between go, by their keys; a jump longer than the window's minutes (a device
-     * silent for a while) removes what the period holds before {@code to} instead.
+     * Clears the minutes from {@code from} to {@code last} (the minute of the period's newest
+     * reading, past which nothing is held), up to before {@code to}: the minutes that fell out of
+     * the window as the newest reading moved; after a long silence at most the window's minutes.
      */
-    private void prune(Period period, long from, long to) throws Exception {
-        long start = Math.max(from, period.startMillis());
-        if (to <= start) {
-            return;
-        }
-        if ((to - start) / MINUTE_MILLIS > exactWithin / MINUTE_MILLIS + 2) {
-            removeMinutes(period.startMillis(), to);
-            return;
-        }
-        for (long minute = start; minute < to; minute += MINUTE_MILLIS) {
-            keys.remove(minute);
+    private void clearMinutes(long from, long last, long to) throws Exception {
+        for (long minute = from; minute <= last && minute < to; minute += MINUTE_MILLIS) {
+            keys.clear(minute);
         }
     }
 
     /** The periods ending by {@code endMillis} have closed: their sort keys and newest readings go. */
     void forget(long endMillis) throws Exception {
-        removeMinutes(Long.MIN_VALUE, endMillis);
-        Iterator<Long> starts = newest.keys().iterator();
-        while (starts.hasNext()) {
-            if (starts.next() < endMillis) {
-                starts.remove();
+        List<Map.Entry<Long, Long>> closed = new ArrayList<>();
+        for (Map.Entry<Long, Long> period : newest.entries()) {
+            if (period.getKey() < endMillis) {
+                closed.add(Map.entry(period.getKey(), period.getValue()));
             }
         }
-        before.clear();
-    }
-
-    /** Removes the minutes from {@code from} to before {@code to}: at most the window's minutes of each open period. */
-    private void removeMinutes(long from, long to) throws Exception {
-        Iterator<Long> minutes = keys.keys().iterator();
-        while (minutes.hasNext()) {
-            long minute = minutes.next();
-            if (minute >= from && minute < to) {
-                minutes.remove();
-            }
+        for (Map.Entry<Long, Long> period : closed) {
+            long last = minuteOf(period.getValue());
+            clearMinutes(Math.max(period.getKey(), firstMinute(period.getValue())), last, last + MINUTE_MILLIS);
+            newest.remove(period.getKey());
         }
     }
 
-    private static long minuteOf(long eventMillis) {
+    /** The first minute of the window behind a newest reading at {@code newestMillis}. */
+    long firstMinute(long newestMillis) {
+        return minuteOf(newestMillis - exactWithin);
+    }
+
+    /** Whether a reading at {@code eventMillis} is in the window behind a newest reading at {@code newestMillis}. */
+    boolean within(long eventMillis, long newestMillis) {
+        return eventMillis >= newestMillis - exactWithin && eventMillis <= newestMillis;
+    }
+
+    static long minuteOf(long eventMillis) {
         return Math.floorDiv(eventMillis, MINUTE_MILLIS) * MINUTE_MILLIS;
     }
 }

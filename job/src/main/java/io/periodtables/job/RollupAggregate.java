@@ -81,6 +81,16 @@ final class RollupAggregate {
         return aMillis < bMillis || (aMillis == bMillis && aSk.compareTo(bSk) < 0);
     }
 
+    /** Whether every reading it counted (each field's first and last) lies from {@code from} to before {@code to}. */
+    boolean within(long from, long to) {
+        for (Field f : fields.values()) {
+            if (f.firstMillis < from || f.lastMillis >= to) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     boolean changed() {
         return changed;
     }

@@ -27,6 +27,7 @@ import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -51,8 +52,10 @@ import org.apache.flink.util.Collector;
  * <p>State per device, independent of the reading rate over a period and of its length: for each
  * grain one {@link RollupAggregate} per bucket with readings in the open periods (at most 1,440 a
  * period and grain), the sort keys of its readings within {@code rollups.exact-within} (plus a
- * minute) of its newest one, one entry per minute, that reading's event time, and one timer per
- * bucket and open period.
+ * minute) of its newest one, one entry each, that reading's event time, and one timer per bucket
+ * and open period. A bucket's key names its grain by its length, so {@code rollups.every} may
+ * change across a restore: a kept grain carries on, a dropped one's buckets are never written
+ * and go with their period (or at a revive), a new one starts at the restore.
  */
 final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
@@ -65,12 +68,26 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     private static final long REVIVE_AFTER_MILLIS = 60_000;
 
+    /**
+     * The buckets, keyed by their start and grain ({@link #key}): not {@code rollup-buckets}, whose
+     * keys held the grain's position in {@code rollups.every} (the release before; {@link
+     * RollupStateUpgrade} moves them here).
+     */
+    static final String BUCKETS = "rollup-grain-buckets";
+    /** Buckets refined after the watermark passed their end, by {@link #key} (was {@code rollup-refined}). */
+    static final String REFINED = "rollup-grain-refined";
+    /** A bucket key is its start in milliseconds times this plus its grain in seconds (at most a day's). */
+    static final long GRAIN_SECONDS = 100_000;
+
     private final Rollups rollups;
     private final TableNaming naming;
     private final WriteSharding sharding;
     private final Duration lateness;
     private final Duration ttl;
     private final long exactWithin;
+
+    /** The operator's keyed state backend, for the sort keys' state in namespaces. */
+    private transient KeyedStateBackend<String> backend;
 
     private transient MapState<Long, RollupAggregate> buckets;
     private transient RecentSortKeys recent;
@@ -95,15 +112,39 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         this.exactWithin = config.get(ConfigKeys.ROLLUPS_EXACT_WITHIN).toMillis();
     }
 
+    /** The operator of the rollups: it upgrades the state of a savepoint of an earlier release on restore. */
+    static RollupOperator operator(PeriodTablesConfig config, Rollups rollups) {
+        return new RollupOperator(new RollupBuckets(config, rollups));
+    }
+
+    /** The bucket state: bucket key ({@link #key}) → its aggregate. */
+    static MapStateDescriptor<Long, RollupAggregate> bucketsDescriptor() {
+        return new MapStateDescriptor<>(BUCKETS, LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE);
+    }
+
+    static MapStateDescriptor<Long, Boolean> refinedDescriptor() {
+        return new MapStateDescriptor<>(REFINED, LongSerializer.INSTANCE, BooleanSerializer.INSTANCE);
+    }
+
+    /** Called by {@link RollupOperator} before {@link #open}, with its state restored and upgraded. */
+    void useBackend(KeyedStateBackend<String> backend) {
+        this.backend = backend;
+    }
+
+    Rollups rollups() {
+        return rollups;
+    }
+
+    long exactWithin() {
+        return exactWithin;
+    }
+
     @Override
-    public void open(OpenContext openContext) {
-        buckets = getRuntimeContext()
-                .getMapState(new MapStateDescriptor<>(
-                        "rollup-buckets", LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE));
-        recent = new RecentSortKeys(getRuntimeContext(), exactWithin);
-        refined = getRuntimeContext()
-                .getMapState(new MapStateDescriptor<>(
-                        "rollup-refined", LongSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+    public void open(OpenContext openContext) throws Exception {
+        buckets = getRuntimeContext().getMapState(bucketsDescriptor());
+        recent = RecentSortKeys.of(
+                backend, getRuntimeContext().getMapState(RecentSortKeys.newestDescriptor()), exactWithin);
+        refined = getRuntimeContext().getMapState(refinedDescriptor());
         MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
         readings = metrics.counter(UserMetrics.ROLLUP_READINGS);
         duplicates = metrics.counter(UserMetrics.ROLLUP_DUPLICATES);
@@ -128,17 +169,16 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         readings.inc();
         Map<String, BigDecimal> values = numbers(reading.payloadJson());
 
-        List<Duration> grains = rollups.grains();
-        for (int g = 0; g < grains.size(); g++) {
-            long start = Rollups.bucketStart(period, grains.get(g), reading.eventMillis());
-            long key = key(start, g);
+        for (Duration grain : rollups.grains()) {
+            long start = Rollups.bucketStart(period, grain, reading.eventMillis());
+            long key = key(start, grain);
             RollupAggregate aggregate = buckets.get(key);
             if (aggregate == null) {
                 aggregate = new RollupAggregate();
             }
             aggregate.add(reading.eventMillis(), sk, values);
             buckets.put(key, aggregate); // RocksDB needs the put; on the heap it is the same object
-            long end = Rollups.bucketEnd(period, grains.get(g), start);
+            long end = Rollups.bucketEnd(period, grain, start);
             // Past the bucket's end, the timer fires at the next watermark (the end of the input's too).
             ctx.timerService().registerEventTimeTimer(end - 1);
             if (end - 1 <= ctx.timerService().currentWatermark()) {
@@ -170,11 +210,10 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         // completes them; that watermark fires every timer, so the resumed run sets them again.
         boolean endOfInput = watermark == Long.MAX_VALUE;
         Period period = periodOf(timestamp);
-        List<Duration> grains = rollups.grains();
-        for (int g = 0; g < grains.size(); g++) {
-            long start = Rollups.bucketStart(period, grains.get(g), timestamp);
-            if (Rollups.bucketEnd(period, grains.get(g), start) - 1 == timestamp) {
-                emitIfChanged(device, period, g, start, out);
+        for (Duration grain : rollups.grains()) {
+            long start = Rollups.bucketStart(period, grain, timestamp);
+            if (Rollups.bucketEnd(period, grain, start) - 1 == timestamp) {
+                emitIfChanged(device, period, grain, start, out);
             }
         }
         if (endOfInput) {
@@ -202,15 +241,24 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     /**
      * Sets again the event-time timers a drained stop's last watermark fired: each bucket's end
      * and its period's close. Without them a device that stays silent
-     * after the resume would keep its state for good.
+     * after the resume would keep its state for good. Buckets of a grain no longer in {@code
+     * rollups.every} go.
      */
     private void revive(OnTimerContext ctx) throws Exception {
+        List<Long> dropped = new ArrayList<>();
         for (Long key : buckets.keys()) {
-            long start = key / Rollups.MAX_GRAINS;
+            long start = startOf(key);
             Period period = periodOf(start);
-            Duration grain = rollups.grains().get((int) (key % Rollups.MAX_GRAINS));
+            Duration grain = grainOf(key);
+            if (grain == null) {
+                dropped.add(key);
+                continue;
+            }
             ctx.timerService().registerEventTimeTimer(Rollups.bucketEnd(period, grain, start) - 1);
             ctx.timerService().registerEventTimeTimer(period.closesAt(lateness));
+        }
+        for (long key : dropped) {
+            buckets.remove(key);
         }
     }
 
@@ -221,22 +269,24 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         refined.keys().forEach(keys::add);
         refined.clear();
         for (long key : keys) {
-            long start = key / Rollups.MAX_GRAINS;
-            Duration grain = rollups.grains().get((int) (key % Rollups.MAX_GRAINS));
-            if (buckets.contains(key) && Rollups.bucketEnd(periodOf(start), grain, start) - 1 <= watermark) {
-                emitIfChanged(device, periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
+            long start = startOf(key);
+            Duration grain = grainOf(key);
+            if (grain != null
+                    && buckets.contains(key)
+                    && Rollups.bucketEnd(periodOf(start), grain, start) - 1 <= watermark) {
+                emitIfChanged(device, periodOf(start), grain, start, out);
             }
         }
     }
 
-    private void emitIfChanged(String device, Period period, int grain, long start, Collector<SinkRecord> out)
+    private void emitIfChanged(String device, Period period, Duration grain, long start, Collector<SinkRecord> out)
             throws Exception {
         long key = key(start, grain);
         RollupAggregate aggregate = buckets.get(key);
         if (aggregate == null || !aggregate.changed()) {
             return;
         }
-        Rollups.Bucket bucket = aggregate.bucket(device, rollups.grains().get(grain), start);
+        Rollups.Bucket bucket = aggregate.bucket(device, grain, start);
         out.collect(SinkRecord.item(naming.rollupsTable(period), ItemAttributes.toJson(bucket.item(ttl))));
         written.inc();
         aggregate.written();
@@ -245,18 +295,22 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     /**
      * {@code period} has closed: writes what changed since (nothing, as every bucket ended before),
-     * then drops its buckets and sort keys and those of any earlier period.
+     * then drops its buckets and sort keys and those of any earlier period (a grain no longer in
+     * {@code rollups.every} without a write).
      */
     private void forget(String device, Period period, Collector<SinkRecord> out) throws Exception {
         List<Long> keys = new ArrayList<>();
         for (Long key : buckets.keys()) {
-            if (key / Rollups.MAX_GRAINS < period.endMillis()) {
+            if (startOf(key) < period.endMillis()) {
                 keys.add(key);
             }
         }
         for (long key : keys) {
-            long start = key / Rollups.MAX_GRAINS;
-            emitIfChanged(device, rollups.calendar().periodOf(start), (int) (key % Rollups.MAX_GRAINS), start, out);
+            long start = startOf(key);
+            Duration grain = grainOf(key);
+            if (grain != null) {
+                emitIfChanged(device, rollups.calendar().periodOf(start), grain, start, out);
+            }
             buckets.remove(key);
         }
         recent.forget(period.endMillis());
@@ -270,8 +324,24 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return lastPeriod;
     }
 
-    private static long key(long bucketStart, int grain) {
-        return bucketStart * Rollups.MAX_GRAINS + grain;
+    /** A bucket's key: its start and its grain's length, so a restore with other grains reads it right. */
+    static long key(long bucketStart, Duration grain) {
+        return bucketStart * GRAIN_SECONDS + grain.getSeconds();
+    }
+
+    static long startOf(long key) {
+        return Math.floorDiv(key, GRAIN_SECONDS);
+    }
+
+    /** The grain of {@code key}, or null when it is no longer in {@code rollups.every}. */
+    private Duration grainOf(long key) {
+        long seconds = Math.floorMod(key, GRAIN_SECONDS);
+        for (Duration grain : rollups.grains()) {
+            if (grain.getSeconds() == seconds) {
+                return grain;
+            }
+        }
+        return null;
     }
 
     /** The top-level numeric fields of a canonical payload that are rolled up. */

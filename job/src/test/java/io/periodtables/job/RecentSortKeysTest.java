@@ -6,16 +6,15 @@ import io.periodtables.core.item.WriteSharding;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.PeriodLength;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import java.util.Set;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,9 +30,10 @@ class RecentSortKeysTest {
     private static final Instant DAY = Instant.parse("2025-06-01T00:00:00Z");
     private static final WriteSharding SHARDING = new WriteSharding(1);
 
-    private final Map<String, CountingMapState<?, ?>> states = new HashMap<>();
+    private final CountingMapState<Long, Long> newest = new CountingMapState<>();
+    private final CountingByMinute byMinute = new CountingByMinute();
     private final RecentSortKeys recent =
-            new RecentSortKeys(context(), Duration.ofHours(1).toMillis());
+            new RecentSortKeys(byMinute, newest, Duration.ofHours(1).toMillis());
 
     @Test
     void aReadingTouchesAFewStateEntriesHoweverManySortKeysTheWindowHolds() throws Exception {
@@ -74,40 +74,41 @@ class RecentSortKeysTest {
     }
 
     private long touched() {
-        return states.values().stream().mapToLong(s -> s.touched).sum();
+        return newest.touched + byMinute.touched;
     }
 
     private int minutesHeld() {
-        int n = 0;
-        for (CountingMapState<?, ?> state : states.values()) {
-            if (state.name.equals("rollup-recent-keys")) {
-                n += state.map.size();
-            }
-        }
-        return n;
+        return byMinute.minutes.size();
     }
 
-    /** A runtime context that gives out counting maps, one per state name. */
-    private RuntimeContext context() {
-        return (RuntimeContext) Proxy.newProxyInstance(
-                getClass().getClassLoader(), new Class<?>[] {RuntimeContext.class}, (proxy, method, args) -> {
-                    if (!method.getName().equals("getMapState")) {
-                        throw new UnsupportedOperationException(method.getName());
-                    }
-                    String name = ((MapStateDescriptor<?, ?>) args[0]).getName();
-                    return states.computeIfAbsent(name, CountingMapState::new);
-                });
+    /** The sort keys by minute on hash maps, counting the entries read, written or deleted (each of a cleared minute). */
+    private static final class CountingByMinute implements RecentSortKeys.ByMinute {
+        final Map<Long, Set<String>> minutes = new HashMap<>();
+        long touched;
+
+        @Override
+        public boolean contains(long minute, String sk) {
+            touched++;
+            return minutes.getOrDefault(minute, Set.of()).contains(sk);
+        }
+
+        @Override
+        public void add(long minute, String sk) {
+            touched++;
+            minutes.computeIfAbsent(minute, m -> new HashSet<>()).add(sk);
+        }
+
+        @Override
+        public void clear(long minute) {
+            Set<String> gone = minutes.remove(minute);
+            touched += 1 + (gone == null ? 0 : gone.size());
+        }
     }
 
     /** A map state on a hash map that counts the entries read, written, removed or iterated over. */
     private static final class CountingMapState<K, V> implements MapState<K, V> {
-        final String name;
         final Map<K, V> map = new HashMap<>();
         long touched;
-
-        CountingMapState(String name) {
-            this.name = name;
-        }
 
         @Override
         public V get(K key) {

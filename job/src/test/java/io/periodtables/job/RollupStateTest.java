@@ -16,7 +16,7 @@ import java.util.Map;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.typeutils.base.ListSerializer;
+import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
@@ -24,7 +24,6 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -45,9 +44,9 @@ class RollupStateTest {
     @Test
     void stateOfADeviceStaysFlatWhileItsDailyPeriodFillsAndGoesWhenItCloses() throws Exception {
         // a reading every 2 s: the sort keys of 15 minutes (rollups.exact-within), plus the minute
-        // before a prune, are 480 in 17 minute entries; the rest is a bucket and a timer per started
-        // hour, a period timer
-        long bound = (15 + 1) * 60 / 2 + 17 + 20;
+        // before a prune, are 480 entries; the rest is a bucket and a timer per started hour, a
+        // period timer
+        long bound = (15 + 1) * 60 / 2 + 20;
         try (var harness = harness()) {
             harness.open();
             for (int second = 0; second < 3 * 3600; second += 2) {
@@ -132,8 +131,7 @@ class RollupStateTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, SinkRecord, SinkRecord> harness(
             PeriodTablesConfig config) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(
-                new KeyedProcessOperator<>(
-                        new RollupBuckets(config, Rollups.of(config).orElseThrow())),
+                RollupBuckets.operator(config, Rollups.of(config).orElseThrow()),
                 record -> record.reading().deviceId(),
                 Types.STRING);
         harness.setStateBackend(new EmbeddedRocksDBStateBackend(true));
@@ -162,22 +160,28 @@ class RollupStateTest {
         backend.setCurrentKey("dev-1");
         long n = harness.numEventTimeTimers() + harness.numProcessingTimeTimers();
         MapState<Long, RollupAggregate> buckets = backend.getPartitionedState(
-                VoidNamespace.INSTANCE,
-                VoidNamespaceSerializer.INSTANCE,
-                new MapStateDescriptor<>(
-                        "rollup-buckets", LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE));
-        MapState<Long, List<String>> recent = backend.getPartitionedState(
-                VoidNamespace.INSTANCE,
-                VoidNamespaceSerializer.INSTANCE,
-                new MapStateDescriptor<>(
-                        "rollup-recent-keys",
-                        LongSerializer.INSTANCE,
-                        new ListSerializer<>(StringSerializer.INSTANCE)));
+                VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, RollupBuckets.bucketsDescriptor());
         for (Long bucket : buckets.keys()) {
             n++;
         }
-        for (List<String> sortKeysOfAMinute : recent.values()) {
-            n += 1 + sortKeysOfAMinute.size();
+        // the sort keys, each an entry in the namespace of its minute
+        List<Long> minutes;
+        try (var keysAndMinutes = backend.<Long>getKeysAndNamespaces(RecentSortKeys.SORT_KEYS)) {
+            minutes = keysAndMinutes
+                    .filter(k -> k.f0.equals("dev-1"))
+                    .map(k -> k.f1)
+                    .toList();
+        }
+        backend.setCurrentKey("dev-1");
+        for (long minute : minutes) {
+            MapState<String, Boolean> sortKeys = backend.getPartitionedState(
+                    minute,
+                    LongSerializer.INSTANCE,
+                    new MapStateDescriptor<>(
+                            RecentSortKeys.SORT_KEYS, StringSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+            for (String sk : sortKeys.keys()) {
+                n++;
+            }
         }
         return n;
     }

@@ -1,6 +1,11 @@
 package io.periodtables.job.reliability;
 
+import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.ItemAttributes;
+import io.periodtables.core.item.WriteSharding;
+import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -106,5 +111,25 @@ final class TableSnapshot {
             byTable.computeIfAbsent(table, t -> new ArrayList<>()).add(item);
         });
         return byTable;
+    }
+
+    /**
+     * The label of the first period that starts more than {@code margin} of event time after the
+     * newest reading these tables hold: after a stop with a savepoint, the first period a restored
+     * job's new operators see whole ({@code margin}: what they saw may be a batch ahead of the
+     * tables).
+     */
+    String firstPeriodAfter(PeriodTablesConfig config, Duration margin) {
+        long newest = 0;
+        for (List<Map<String, AttributeValue>> readings :
+                readingsByTable(config.naming()).values()) {
+            for (Map<String, AttributeValue> item : readings) {
+                newest = Math.max(
+                        newest,
+                        WriteSharding.eventMillisOf(item.get(ItemAttributes.SK).s()));
+            }
+        }
+        Period reached = config.calendar().periodOf(newest + margin.toMillis());
+        return config.calendar().periodOf(reached.endMillis()).label();
     }
 }
