@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
  * bytes over the time from its first record to its last, per shard, as a share of 2 MiB/s.
  */
 final class KinesisBackfillBench {
-    static final int PER_SHARD = 16_000;
+    static final int PER_SHARD = 40_000;
     private static final String PADDING = "x".repeat(960);
     private static final double LIMIT_BYTES_PER_SECOND = 2.0 * 1024 * 1024;
     /** Records the job's source has emitted; one MiniCluster in this JVM. */
@@ -221,7 +221,9 @@ final class KinesisBackfillBench {
                 .append(load)
                 .append(
                         ". Read rate: the job's bytes over the time from its first record to its last, per shard, as a share of ")
-                .append("2 MiB/s (`./bench/run --only kinesis-backfill`).\n\n");
+                .append("2 MiB/s (`./bench/run --only kinesis-backfill`). A first GetRecords of a backlog returns up to ")
+                .append("10 MiB at once and holds the shard 5 s afterwards, so the time from the first record undercounts ")
+                .append("by up to 5 s a shard: a share a little above 1 is the limit met.\n\n");
         md.append("| contender | seconds | MiB/s per shard | share of 2 MiB/s | GetRecords served | refused |\n")
                 .append("|---|---|---|---|---|---|\n");
         for (Run run : runs) {
