@@ -3,6 +3,7 @@ package io.periodtables.infra;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -95,6 +96,17 @@ class ArchitectureTest {
                         "io.periodtables.emulators..",
                         "io.periodtables.local..",
                         "io.periodtables.bench.."));
+    }
+
+    /**
+     * The lowest room is a straight stack: {@code period}, {@code capacity} and {@code item} at the
+     * bottom, {@code config} on them, {@code dynamodb} on top. {@code io.periodtables.model} is
+     * left out: its {@code MissingTableHandler} takes the configuration, and {@code item} builds
+     * items of its records.
+     */
+    @Test
+    void theCoresPackagesDependOnEachOtherWithoutCycles() {
+        check(slices().matching("io.periodtables.core.(*)..").should().beFreeOfCycles());
     }
 
     @Test

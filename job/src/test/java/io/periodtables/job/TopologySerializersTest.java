@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -93,10 +95,13 @@ class TopologySerializersTest {
                         "kinesis.endpoint", "http://127.0.0.1:1",
                         "dynamodb.endpoint", "http://127.0.0.1:1"),
                 true);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration flink = new Configuration();
         if (withoutGenericTypes) {
-            env.getConfig().disableGenericTypes();
+            flink.set(PipelineOptions.GENERIC_TYPES, false);
         }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        assertThat(env.getConfig().getSerializerConfig().hasGenericTypesDisabled())
+                .isEqualTo(withoutGenericTypes);
         PeriodTablesTopology.build(env, config, Clock.systemUTC());
         return env.getStreamGraph();
     }

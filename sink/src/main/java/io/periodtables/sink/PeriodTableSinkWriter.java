@@ -88,7 +88,8 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         this.mailbox = context.getMailboxExecutor();
         this.delayed = new DelayedEntries(backoff);
         this.retries = new Retries(keys, delayed, maxAttempts);
-        SinkMetrics metrics = new SinkMetrics(UserMetrics.of(context.metricGroup()), converter.rejectedItems());
+        SinkMetrics metrics = new SinkMetrics(UserMetrics.of(context.metricGroup()));
+        converter.countRejectedIn(metrics.rejectedItems);
         metrics.delayedEntries(delayed::size);
         this.eventClock = converter.eventClock();
         this.batchWrite = new BatchWrite(

@@ -53,8 +53,7 @@ final class SinkMetrics {
     private final AtomicLong lastSendLatencyMicros = new AtomicLong();
     private final AtomicLong avgSendLatencyMicros = new AtomicLong(-1);
 
-    /** @param rejectedItems the counter of items the sink rejected before sending, shared */
-    SinkMetrics(MetricGroup group, Counter rejectedItems) {
+    SinkMetrics(MetricGroup group) {
         this.group = group;
         this.recordsWritten = counter(group, UserMetrics.RECORDS_WRITTEN);
         this.batches = counter(group, UserMetrics.BATCHES);
@@ -62,7 +61,7 @@ final class SinkMetrics {
         this.throttledRequests = counter(group, UserMetrics.THROTTLED_REQUESTS);
         this.failedRequests = counter(group, UserMetrics.FAILED_REQUESTS);
         this.bisections = counter(group, UserMetrics.BISECTIONS);
-        this.rejectedItems = rejectedItems;
+        this.rejectedItems = counter(group, UserMetrics.REJECTED_ITEMS);
         this.missingTableFallbacks = counter(group, UserMetrics.MISSING_TABLE_FALLBACKS);
         this.readingsRerouted = counter(group, UserMetrics.READINGS_REROUTED);
         this.closedTableRaises = counter(group, UserMetrics.CLOSED_TABLE_RAISES);

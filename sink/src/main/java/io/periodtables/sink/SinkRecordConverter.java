@@ -1,6 +1,5 @@
 package io.periodtables.sink;
 
-import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.core.item.ItemBuilder;
@@ -15,12 +14,10 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.SimpleCounter;
-import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -62,13 +59,16 @@ final class SinkRecordConverter implements ElementConverter<SinkRecord, TableWri
         this.rejectedItems = new SimpleCounter();
     }
 
-    @Override
-    public void open(Sink.InitContext context) {
-        rejectedItems = UserMetrics.of(context.metricGroup())
-                .counter(UserMetrics.REJECTED_ITEMS, new ThreadSafeSimpleCounter());
+    /**
+     * The writer's {@code rejectedItems} counter, which then counts the items rejected here too.
+     * The writer hands it over instead of Flink's {@code ElementConverter.open}, whose parameter
+     * type Flink 2 changes.
+     */
+    void countRejectedIn(Counter writerCounter) {
+        rejectedItems = writerCounter;
     }
 
-    /** Counts the items rejected by the sink itself: here and, through the writer, by DynamoDB. */
+    /** Counts the items rejected here; after {@link #countRejectedIn}, the writer's counter. */
     Counter rejectedItems() {
         return rejectedItems;
     }

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
-import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -27,7 +26,7 @@ class BatchWriteTest {
 
     private final FakeDynamoDb dynamoDb = new FakeDynamoDb();
     private final List<String> ensured = new CopyOnWriteArrayList<>();
-    private final SinkMetrics metrics = new SinkMetrics(new UnregisteredMetricsGroup(), new SimpleCounter());
+    private final SinkMetrics metrics = new SinkMetrics(new UnregisteredMetricsGroup());
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-22T14:00:00Z"), ZoneOffset.UTC);
     private final SinkRecordConverter converter = new SinkRecordConverter(
             TestConfigs.hourly4Shards().naming(),

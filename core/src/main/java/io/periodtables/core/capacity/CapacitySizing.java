@@ -1,7 +1,5 @@
 package io.periodtables.core.capacity;
 
-import io.periodtables.core.config.PeriodTablesConfig;
-import io.periodtables.core.config.TableKeys;
 import java.io.Serializable;
 import java.util.OptionalLong;
 import org.apache.flink.annotation.PublicEvolving;
@@ -24,11 +22,31 @@ public final class CapacitySizing implements Serializable {
     private final Capacity max;
     private final double target;
 
-    public CapacitySizing(PeriodTablesConfig config) {
+    public CapacitySizing(Settings config) {
         this.current = config.effectiveCapacity(CapacityTier.CURRENT);
-        this.min = config.get(TableKeys.CAPACITY_CURRENT_MIN);
-        this.max = config.get(TableKeys.CAPACITY_CURRENT_MAX);
-        this.target = config.get(TableKeys.CAPACITY_TARGET_UTILIZATION);
+        this.min = config.currentMin();
+        this.max = config.currentMax();
+        this.target = config.targetUtilization();
+    }
+
+    /**
+     * The configuration as the sizing rule sees it. {@code PeriodTablesConfig} implements it: the
+     * configuration holds capacities, so capacity takes its settings through this view and never
+     * depends on the configuration.
+     */
+    @PublicEvolving
+    public interface Settings {
+        /** A tier's capacity as the tables get it (on-demand for every tier with on-demand billing). */
+        Capacity effectiveCapacity(CapacityTier tier);
+
+        /** {@code tables.capacity.current.min}. */
+        Capacity currentMin();
+
+        /** {@code tables.capacity.current.max}. */
+        Capacity currentMax();
+
+        /** {@code tables.capacity.target-utilization}. */
+        double targetUtilization();
     }
 
     /** The open capacity for a table whose predecessor peaked at {@code peakWriteUnits} per second, if observed. */

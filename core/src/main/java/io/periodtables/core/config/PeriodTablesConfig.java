@@ -1,7 +1,9 @@
 package io.periodtables.core.config;
 
 import io.periodtables.core.capacity.Capacity;
+import io.periodtables.core.capacity.CapacitySizing;
 import io.periodtables.core.capacity.CapacityTier;
+import io.periodtables.core.item.ItemSettings;
 import io.periodtables.core.item.WriteSharding;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.TableNaming;
@@ -10,6 +12,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -21,7 +24,7 @@ import org.apache.flink.annotation.PublicEvolving;
  * that holds one never re-validates. Serializable, so operators can carry it.
  */
 @PublicEvolving
-public final class PeriodTablesConfig implements Serializable {
+public final class PeriodTablesConfig implements Serializable, ItemSettings, CapacitySizing.Settings {
     private static final long serialVersionUID = 1L;
 
     private final Map<String, String> text;
@@ -68,6 +71,7 @@ public final class PeriodTablesConfig implements Serializable {
         return key.contains("secret") || key.contains("password") || key.contains("kms-key");
     }
 
+    @Override
     public PeriodCalendar calendar() {
         return new PeriodCalendar(get(TableKeys.TABLES_PERIOD), get(TableKeys.TABLES_ZONE));
     }
@@ -76,6 +80,7 @@ public final class PeriodTablesConfig implements Serializable {
         return new TableNaming(get(TableKeys.TABLES_PREFIX), calendar());
     }
 
+    @Override
     public WriteSharding sharding() {
         return new WriteSharding(get(TableKeys.TABLES_SHARDS));
     }
@@ -92,6 +97,7 @@ public final class PeriodTablesConfig implements Serializable {
     }
 
     /** Capacity of a tier as the tables get it: on-demand for every tier when billing is on-demand. */
+    @Override
     public Capacity effectiveCapacity(CapacityTier tier) {
         return get(TableKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST
                 ? Capacity.ON_DEMAND
@@ -126,8 +132,34 @@ public final class PeriodTablesConfig implements Serializable {
     }
 
     /** TTL duration when {@code tables.ttl} is set. */
+    @Override
     public Optional<Duration> ttl() {
         return find(TableKeys.TABLES_TTL);
+    }
+
+    @Override
+    public Optional<List<Duration>> rollupGrains() {
+        return find(ConfigKeys.ROLLUPS_EVERY);
+    }
+
+    @Override
+    public Optional<List<String>> rollupFields() {
+        return find(ConfigKeys.ROLLUPS_FIELDS);
+    }
+
+    @Override
+    public Capacity currentMin() {
+        return get(TableKeys.CAPACITY_CURRENT_MIN);
+    }
+
+    @Override
+    public Capacity currentMax() {
+        return get(TableKeys.CAPACITY_CURRENT_MAX);
+    }
+
+    @Override
+    public double targetUtilization() {
+        return get(TableKeys.CAPACITY_TARGET_UTILIZATION);
     }
 
     /** A copy with one value replaced, validated as a whole again (used to point a run at an emulator). */

@@ -34,8 +34,8 @@ public final class BookkeepingTables {
     /**
      * Creates {@code table} unless it exists (a concurrent creation by another writer counts) and
      * waits until it is active; {@code warmWrites} above 0: created prewarmed to that many write
-     * units per second, or an existing table with less raised to it. {@code keys}: the hash key,
-     * then the range key if any.
+     * units per second, or an existing table with less raised to it (skipped while the table is
+     * being created or updated). {@code keys}: the hash key, then the range key if any.
      */
     static CompletableFuture<Void> ensure(
             DynamoDbAsyncClient client, String table, String role, long warmWrites, String... keys) {
@@ -102,7 +102,11 @@ public final class BookkeepingTables {
         return warm == null || warm.writeUnitsPerSecond() == null ? 0 : warm.writeUnitsPerSecond();
     }
 
-    /** Raises an existing table's warm throughput; an update in progress (another writer's) counts. */
+    /**
+     * Raises an existing table's warm throughput. Any {@code ResourceInUseException} counts as
+     * done: while the table is being created or updated (another writer's raise, or any other
+     * change) this raise is skipped, and nothing retries it.
+     */
     private static CompletableFuture<Void> raiseWarmThroughput(
             DynamoDbAsyncClient client, String table, long warmWrites) {
         return client.updateTable(b -> b.tableName(table).warmThroughput(w -> w.writeUnitsPerSecond(warmWrites)))

@@ -1,6 +1,5 @@
 package io.periodtables.core.item;
 
-import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import java.util.List;
@@ -25,7 +24,7 @@ public final class ReadingItems {
     /** The most the key attributes and the ttl attribute add to an item, the device id aside. */
     private final long fixedBytes;
 
-    public ReadingItems(PeriodTablesConfig config) {
+    public ReadingItems(ItemSettings config) {
         this.items = new ItemBuilder(config.sharding(), config.ttl().orElse(null));
         boolean ttl = config.ttl().isPresent();
         this.quotedKeyAttributes = (ttl

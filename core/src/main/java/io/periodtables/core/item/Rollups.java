@@ -1,8 +1,5 @@
 package io.periodtables.core.item;
 
-import io.periodtables.core.config.ConfigKeys;
-import io.periodtables.core.config.ConfigValues;
-import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.PeriodLength;
@@ -19,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -77,19 +75,17 @@ public final class Rollups implements Serializable {
     }
 
     /** The rollups {@code config} asks for, or empty when {@code rollups.every} is not set. */
-    public static Optional<Rollups> of(PeriodTablesConfig config) {
-        return config.find(ConfigKeys.ROLLUPS_EVERY)
+    public static Optional<Rollups> of(ItemSettings config) {
+        return config.rollupGrains()
                 .map(grains -> new Rollups(
-                        grains,
-                        config.find(ConfigKeys.ROLLUPS_FIELDS).map(Set::copyOf).orElse(null),
-                        config.calendar()));
+                        grains, config.rollupFields().map(Set::copyOf).orElse(null), config.calendar()));
     }
 
     /** {@code rollups.every}: 1 to 3 distinct durations of whole seconds, e.g. {@code PT1M,PT1H}. */
     public static List<Duration> parseGrains(String text) {
         Set<Duration> grains = new LinkedHashSet<>();
         for (String part : text.split(",", -1)) {
-            Duration grain = ConfigValues.positiveDuration(part.strip());
+            Duration grain = grain(part.strip());
             if (grain.getNano() != 0) {
                 throw new IllegalArgumentException("'" + part.strip() + "' is not whole seconds");
             }
@@ -101,6 +97,20 @@ public final class Rollups implements Serializable {
             throw new IllegalArgumentException("at most " + MAX_GRAINS + " grains");
         }
         return List.copyOf(grains);
+    }
+
+    /** One grain: a positive ISO-8601 duration, as {@code ConfigValues.positiveDuration} reads durations. */
+    private static Duration grain(String text) {
+        Duration grain;
+        try {
+            grain = Duration.parse(text.toUpperCase(Locale.ROOT));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("expected an ISO-8601 duration such as PT30S, PT5M, PT1H or P30D");
+        }
+        if (grain.isNegative() || grain.isZero()) {
+            throw new IllegalArgumentException("expected a positive ISO-8601 duration such as PT30S, PT5M or P30D");
+        }
+        return grain;
     }
 
     /** {@code rollups.fields}: top-level payload field names, comma-separated. */

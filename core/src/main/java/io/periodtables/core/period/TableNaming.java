@@ -1,8 +1,5 @@
 package io.periodtables.core.period;
 
-import io.periodtables.core.dynamodb.LatestTable;
-import io.periodtables.core.dynamodb.WritersTable;
-import io.periodtables.core.item.Rollups;
 import java.io.Serializable;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -85,17 +82,17 @@ public final class TableNaming implements Serializable {
         return prefix + "_rejected";
     }
 
-    /** The rollups table of {@code period} ({@link Rollups}). */
+    /** The rollups table of {@code period} (the items of {@code item.Rollups}). */
     public String rollupsTable(Period period) {
         return prefix + "_rollups_" + period.label();
     }
 
-    /** The table holding each device's newest reading ({@link LatestTable}). */
+    /** The table holding each device's newest reading ({@code dynamodb.LatestTable}). */
     public String latestTable() {
         return prefix + "_latest";
     }
 
-    /** The table in which the sink writers report what they have written through ({@link WritersTable}). */
+    /** The table in which the sink writers report what they have written through ({@code dynamodb.WritersTable}). */
     public String writersTable() {
         return prefix + "_writers";
     }
@@ -151,7 +148,7 @@ public final class TableNaming implements Serializable {
             PERIOD,
             LATE,
             REJECTED,
-            /** The rollups of a period ({@link Rollups}): created, archived-gated and retired with its period table. */
+            /** The rollups of a period (the items of {@code item.Rollups}): created, archived-gated and retired with its period table. */
             ROLLUPS
         }
     }

@@ -117,7 +117,9 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         metrics.gauge(UserMetrics.LATEST_PENDING_DEVICES, (Gauge<Integer>) devices::size);
         this.items = new LatestItems(config, refused);
         if (warmWrites > 0 && context.getTaskInfo().getIndexOfThisSubtask() == 0) {
-            ensureTable(); // latest.warm-writes: prewarmed before the first puts, or an existing table raised
+            // latest.warm-writes: subtask 0 creates the table prewarmed (or asks for an existing one's raise)
+            // and its puts wait for the table to be ACTIVE, not for the warm throughput; other subtasks put at once
+            ensureTable();
         }
         schedule();
     }
