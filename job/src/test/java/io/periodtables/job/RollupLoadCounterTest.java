@@ -32,7 +32,6 @@ class RollupLoadCounterTest {
             harness.processElement(new StreamRecord<>(record, 1_000L));
             harness.processWatermark(10_000L);
             return harness.extractOutputValues().stream()
-                    .filter(load -> !load.wallClock())
                     .mapToLong(TableLoad::writeUnits)
                     .sum();
         }
