@@ -4,18 +4,17 @@ import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.emulators.KinesisLayer;
+import io.periodtables.emulators.PollingConsumer;
 import io.periodtables.job.kinesis.KinesisInput;
 import io.periodtables.model.SinkRecord;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -24,11 +23,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
-import software.amazon.awssdk.services.kinesis.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
-import software.amazon.awssdk.services.kinesis.model.Shard;
-import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
  * How fast the job's Kinesis source reads a backlog under Kinesis's read limits (the Kinesis
@@ -87,14 +82,7 @@ final class KinesisBackfillBench {
         long backlogBytes = putBacklog(kinesalite, stream);
         layer.reset();
         READ.set(0);
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong otherRecords = new AtomicLong();
-        AtomicLong otherBytes = new AtomicLong();
-        Thread other = null;
-        if (!contender.equals("alone")) {
-            other = new Thread(() -> secondConsumer(kinesalite, stream, stop, otherRecords, otherBytes));
-            other.start();
-        }
+        PollingConsumer other = contender.equals("alone") ? null : PollingConsumer.start(kinesalite, stream);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(BenchCluster.PARALLELISM);
         PeriodTablesConfig config = config(arn, kinesalite);
@@ -114,23 +102,22 @@ final class KinesisBackfillBench {
             Thread.sleep(20);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        stop.set(true);
         if (other != null) {
-            other.join();
+            other.close();
         }
         cluster.miniCluster().cancelJob(job).get(1, TimeUnit.MINUTES);
         cluster.miniCluster().requestJobResult(job).get(1, TimeUnit.MINUTES);
         if (READ.get() < 2L * PER_SHARD) {
             throw new IllegalStateException("the source read " + READ.get() + " of " + 2 * PER_SHARD + " records");
         }
-        long jobBytes = layer.served("getRecordsBytes") - otherBytes.get();
+        long jobBytes = layer.served("getRecordsBytes") - (other == null ? 0 : other.bytes());
         return new Run(
                 contender,
                 seconds,
                 Math.min(jobBytes, backlogBytes),
                 layer.refused("refusedGetRecords"),
                 layer.served("getRecords"),
-                otherRecords.get());
+                other == null ? 0 : other.records());
     }
 
     /** {@value #PER_SHARD} readings of about 1 KB per shard; returns their bytes (data and keys). */
@@ -161,38 +148,6 @@ final class KinesisBackfillBench {
         return bytes;
     }
 
-    /** Another application, as the Kinesis Client Library polls: each shard once a second from TRIM_HORIZON. */
-    private static void secondConsumer(
-            Kinesalite kinesalite, String stream, AtomicBoolean stop, AtomicLong records, AtomicLong bytes) {
-        try (KinesisClient client = kinesalite.kinesisClientWithoutRetries()) {
-            List<String> iterators = new ArrayList<>();
-            for (Shard shard : client.listShards(b -> b.streamName(stream)).shards()) {
-                iterators.add(client.getShardIterator(b -> b.streamName(stream)
-                                .shardId(shard.shardId())
-                                .shardIteratorType(ShardIteratorType.TRIM_HORIZON))
-                        .shardIterator());
-            }
-            while (!stop.get()) {
-                for (int i = 0; i < iterators.size(); i++) {
-                    String iterator = iterators.get(i);
-                    try {
-                        GetRecordsResponse response = client.getRecords(b -> b.shardIterator(iterator));
-                        records.addAndGet(response.records().size());
-                        response.records()
-                                .forEach(r -> bytes.addAndGet(r.data().asByteArrayUnsafe().length
-                                        + r.partitionKey().length()));
-                        iterators.set(i, response.nextShardIterator());
-                    } catch (ProvisionedThroughputExceededException e) {
-                        // refused: the layer counts it; read again in a second
-                    }
-                }
-                Thread.sleep(Duration.ofSeconds(1).toMillis());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private static PeriodTablesConfig config(String arn, Kinesalite kinesalite) {
         return ConfigLoader.fromMap(
                 Map.of(
@@ -221,8 +176,10 @@ final class KinesisBackfillBench {
                 .append(load)
                 .append(
                         ". Read rate: the job's bytes over the time from its first record to its last, per shard, as a share of ")
-                .append("2 MiB/s (`./bench/run --only kinesis-backfill`). A first GetRecords of a backlog returns up to ")
-                .append("10 MiB at once and holds the shard 5 s afterwards, so the time from the first record undercounts ")
+                .append(
+                        "2 MiB/s (`./bench/run --only kinesis-backfill`). A first GetRecords of a backlog returns up to ")
+                .append(
+                        "10 MiB at once and holds the shard 5 s afterwards, so the time from the first record undercounts ")
                 .append("by up to 5 s a shard: a share a little above 1 is the limit met.\n\n");
         md.append("| contender | seconds | MiB/s per shard | share of 2 MiB/s | GetRecords served | refused |\n")
                 .append("|---|---|---|---|---|---|\n");

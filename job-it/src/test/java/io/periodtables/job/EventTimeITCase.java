@@ -12,7 +12,6 @@ import io.periodtables.emulators.Kinesalite;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,10 +21,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -128,8 +124,8 @@ class EventTimeITCase {
     void aFastDeviceClockMakesNoHonestReadingLate() throws Exception {
         String stream = "fast-clock";
         String arn = kinesalite.createStream(stream, 1);
-        PeriodTablesConfig config = PeriodTablesJob.configure(
-                args(arn, "fastclock", "PT1H", "--window.allowed-lateness", "PT1M", "--rotation.lead", "PT1M"), false);
+        PeriodTablesConfig config =
+                config(arn, "fastclock", "PT1H", "--window.allowed-lateness", "PT1M", "--rotation.lead", "PT1M");
         Instant now = Instant.now();
         Instant fastReading = now.plus(Duration.ofMinutes(40));
         List<String> records = new ArrayList<>();
@@ -248,40 +244,13 @@ class EventTimeITCase {
         assertThat(runs.get("p1").keySet()).contains("_late_2025-03");
     }
 
-    private static PeriodTablesConfig config(String arn, String prefix, String period) throws java.io.IOException {
-        return PeriodTablesJob.configure(args(arn, prefix, period), false);
-    }
-
-    private static String[] args(String arn, String prefix, String period, String... more) {
-        List<String> args = new ArrayList<>(List.of(
-                "--source",
-                "kinesis",
-                "--kinesis.stream-arn",
-                arn,
-                "--kinesis.endpoint",
-                kinesalite.endpoint().toString(),
-                "--kinesis.initial-position",
-                "TRIM_HORIZON",
-                "--dynamodb.endpoint",
-                dynamoDb.endpoint().toString(),
-                "--tables.prefix",
-                prefix,
-                "--tables.period",
-                period));
-        args.addAll(List.of(more));
-        return args.toArray(new String[0]);
+    private static PeriodTablesConfig config(String arn, String prefix, String period, String... more)
+            throws java.io.IOException {
+        return KinesisJobs.config(kinesalite, dynamoDb, arn, prefix, period, more);
     }
 
     private static JobClient submit(PeriodTablesConfig config, int parallelism, String savepoint) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(parallelism);
-        env.enableCheckpointing(1000);
-        PeriodTablesTopology.build(env, config, Clock.systemUTC());
-        StreamGraph graph = env.getStreamGraph();
-        if (savepoint != null) {
-            graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, false));
-        }
-        return env.executeAsync(graph);
+        return KinesisJobs.submit(config, parallelism, savepoint);
     }
 
     private static String reading(String device, Instant t, int value) {

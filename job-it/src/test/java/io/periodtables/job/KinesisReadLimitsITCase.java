@@ -9,10 +9,10 @@ import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.emulators.KinesisLayer;
+import io.periodtables.emulators.PollingConsumer;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,17 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,11 +36,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
-import software.amazon.awssdk.services.kinesis.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
-import software.amazon.awssdk.services.kinesis.model.Shard;
-import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
  * A backfill under Kinesis's read limits, enforced by the Kinesis fidelity layer in front of
@@ -105,70 +94,60 @@ class KinesisReadLimitsITCase {
         KinesisLayer layer = kinesalite.layer();
         // The backlog was put over hours in production: putting it here at the put limit of 1 MiB a
         // second per shard would only make the test slower, so that one rule is off while it is put.
-        PeriodTablesConfig config = PeriodTablesJob.configure(
-                new String[] {
-                    "--source", "kinesis",
-                    "--kinesis.stream-arn", arn,
-                    "--kinesis.endpoint", kinesalite.endpoint().toString(),
-                    "--kinesis.initial-position", "TRIM_HORIZON",
-                    "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                    "--tables.prefix", "backfill",
-                    "--tables.period", "PT1H",
-                    "--tables.capacity.current", "10000/300",
-                    "--latest.enabled", "false"
-                },
-                false);
+        PeriodTablesConfig config = KinesisJobs.config(
+                kinesalite,
+                dynamoDb,
+                arn,
+                "backfill",
+                "PT1H",
+                "--tables.capacity.current",
+                "10000/300",
+                "--latest.enabled",
+                "false");
         layer.limits(EnumSet.of(KinesisLayer.Limit.READS, KinesisLayer.Limit.ITERATORS));
         Map<String, Integer> expected = new TreeMap<>();
         putBacklog(stream, expected, config.naming());
         layer.reset(); // every limit on again, counters from zero
 
-        AtomicBoolean stop = new AtomicBoolean();
-        SecondConsumer other = new SecondConsumer(stream, stop);
-        Thread otherThread = new Thread(other, "second-consumer");
         long start = System.nanoTime();
-        otherThread.start();
-        JobClient job = submit(config, null);
-        try {
-            TableNaming naming = config.naming();
-            boolean stored =
-                    TableContents.eventually(BOUND, () -> counts(naming).equals(expected));
-            double seconds = (System.nanoTime() - start) / 1e9;
-            assertThat(job.getJobStatus().get(10, TimeUnit.SECONDS))
-                    .as("the job never failed (restarts are off)")
-                    .isEqualTo(JobStatus.RUNNING);
-            assertThat(counts(naming))
-                    .as("every reading once (in time: %s)", stored)
-                    .isEqualTo(expected);
+        try (PollingConsumer other = PollingConsumer.start(kinesalite, stream)) {
+            JobClient job = KinesisJobs.submitWithoutRestarts(config, 2, null);
+            try {
+                TableNaming naming = config.naming();
+                boolean stored =
+                        TableContents.eventually(BOUND, () -> counts(naming).equals(expected));
+                double seconds = (System.nanoTime() - start) / 1e9;
+                assertThat(job.getJobStatus().get(10, TimeUnit.SECONDS))
+                        .as("the job never failed (restarts are off)")
+                        .isEqualTo(JobStatus.RUNNING);
+                assertThat(counts(naming))
+                        .as("every reading once (in time: %s)", stored)
+                        .isEqualTo(expected);
 
-            long refused = layer.refused("refusedGetRecords");
-            long served = layer.served("getRecords");
-            long bytes = layer.served("getRecordsBytes");
-            double shareOfLimit = bytes / seconds / 2 / (2.0 * 1024 * 1024);
-            LOG.info(
-                    "Backfill of {} readings on 2 shards beside a second consumer: stored in {} s; GetRecords served {},"
-                            + " refused {} ({} by calls, {} by bytes); the second consumer was refused {} times;"
-                            + " {} MiB read by both, {} of 2 MiB/s per shard",
-                    2 * PER_SHARD,
-                    String.format("%.1f", seconds),
-                    served,
-                    refused,
-                    layer.refused("refusedGetRecordsByCalls"),
-                    layer.refused("refusedGetRecordsByBytes"),
-                    other.refused.get(),
-                    String.format("%.1f", bytes / 1024.0 / 1024),
-                    String.format("%.2f", shareOfLimit));
-            assertThat(refused)
-                    .as("Kinesis refused reads of the two consumers: the limits were met")
-                    .isPositive();
-            // The reader rests a refused shard 0.5 s and more: refusals stay a fraction of the calls.
-            assertThat(refused)
-                    .as("refused GetRecords, against %s served", served)
-                    .isLessThan(served);
-        } finally {
-            stop.set(true);
-            otherThread.join(TimeUnit.SECONDS.toMillis(10));
-            job.cancel().get(30, TimeUnit.SECONDS);
+                long refused = layer.refused("refusedGetRecords");
+                long served = layer.served("getRecords");
+                LOG.info(
+                        "Backfill of {} readings on 2 shards beside a second consumer: stored in {} s; GetRecords"
+                                + " served {}, refused {} ({} by calls, {} by bytes), {} of them the second"
+                                + " consumer's; the job read {} MiB, {} of 2 MiB/s per shard",
+                        2 * PER_SHARD,
+                        String.format("%.1f", seconds),
+                        served,
+                        refused,
+                        layer.refused("refusedGetRecordsByCalls"),
+                        layer.refused("refusedGetRecordsByBytes"),
+                        other.refused(),
+                        String.format("%.1f", (layer.served("getRecordsBytes") - other.bytes()) / 1024.0 / 1024),
+                        String.format(
+                                "%.2f",
+                                (layer.served("getRecordsBytes") - other.bytes()) / seconds / 2 / (2.0 * 1024 * 1024)));
+                // The reader rests a refused shard 0.5 s and more: refusals stay a fraction of the calls.
+                assertThat(refused)
+                        .as("refused GetRecords, against %s served", served)
+                        .isLessThan(served);
+            } finally {
+                job.cancel().get(30, TimeUnit.SECONDS);
+            }
         }
     }
 
@@ -182,22 +161,12 @@ class KinesisReadLimitsITCase {
     void aRestoreFromAPositionTheStreamHasTrimmedReadsOnFromTheOldestRecord(@TempDir Path savepoints) throws Exception {
         String stream = "trimmed";
         String arn = kinesalite.createStream(stream, 1);
-        PeriodTablesConfig config = PeriodTablesJob.configure(
-                new String[] {
-                    "--source", "kinesis",
-                    "--kinesis.stream-arn", arn,
-                    "--kinesis.endpoint", kinesalite.endpoint().toString(),
-                    "--kinesis.initial-position", "TRIM_HORIZON",
-                    "--dynamodb.endpoint", dynamoDb.endpoint().toString(),
-                    "--tables.prefix", "trimmed",
-                    "--tables.period", "PT1H"
-                },
-                false);
+        PeriodTablesConfig config = KinesisJobs.config(kinesalite, dynamoDb, arn, "trimmed", "PT1H");
         TableNaming naming = config.naming();
         Map<String, Integer> expected = new TreeMap<>();
         put(stream, Instant.parse("2025-06-01T08:00:00Z"), expected, naming);
 
-        JobClient first = submit(config, null);
+        JobClient first = KinesisJobs.submitWithoutRestarts(config, 2, null);
         String savepoint;
         try {
             assertThat(TableContents.eventually(BOUND, () -> counts(naming).equals(expected)))
@@ -210,7 +179,7 @@ class KinesisReadLimitsITCase {
         kinesalite.layer().advanceClock(Duration.ofHours(25)); // the stream's retention is 24 hours
         put(stream, Instant.parse("2025-06-01T10:00:00Z"), expected, naming);
 
-        JobClient second = submit(config, savepoint);
+        JobClient second = KinesisJobs.submitWithoutRestarts(config, 2, savepoint);
         try {
             boolean stored =
                     TableContents.eventually(BOUND, () -> counts(naming).equals(expected));
@@ -261,65 +230,6 @@ class KinesisReadLimitsITCase {
     }
 
     private static Map<String, Integer> counts(TableNaming naming) {
-        Map<String, Integer> counts = new TreeMap<>();
-        TableContents.nonEmptyTables(dynamo, naming).forEach((table, items) -> counts.put(table, items.size()));
-        return counts;
-    }
-
-    /** The job at parallelism 2, from {@code savepoint} when given, without restarts: a failed read fails it. */
-    private static JobClient submit(PeriodTablesConfig config, String savepoint) throws Exception {
-        Configuration noRestarts = new Configuration();
-        noRestarts.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(noRestarts);
-        env.setParallelism(2);
-        env.enableCheckpointing(1000);
-        PeriodTablesTopology.build(env, config, Clock.systemUTC());
-        StreamGraph graph = env.getStreamGraph();
-        if (savepoint != null) {
-            graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, false));
-        }
-        return env.executeAsync(graph);
-    }
-
-    /**
-     * Another consumer application of the stream, as the Kinesis Client Library polls: each shard
-     * from TRIM_HORIZON, one GetRecords a second per shard, waiting a second after a refusal.
-     */
-    private static final class SecondConsumer implements Runnable {
-        private final String stream;
-        private final AtomicBoolean stop;
-        final AtomicLong refused = new AtomicLong();
-
-        SecondConsumer(String stream, AtomicBoolean stop) {
-            this.stream = stream;
-            this.stop = stop;
-        }
-
-        @Override
-        public void run() {
-            try (KinesisClient client = kinesalite.kinesisClientWithoutRetries()) {
-                List<String> iterators = new ArrayList<>();
-                for (Shard shard : client.listShards(b -> b.streamName(stream)).shards()) {
-                    iterators.add(client.getShardIterator(b -> b.streamName(stream)
-                                    .shardId(shard.shardId())
-                                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON))
-                            .shardIterator());
-                }
-                while (!stop.get()) {
-                    for (int i = 0; i < iterators.size(); i++) {
-                        String iterator = iterators.get(i);
-                        try {
-                            GetRecordsResponse response = client.getRecords(b -> b.shardIterator(iterator));
-                            iterators.set(i, response.nextShardIterator());
-                        } catch (ProvisionedThroughputExceededException e) {
-                            refused.incrementAndGet();
-                        }
-                    }
-                    Thread.sleep(1000);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return KinesisJobs.counts(dynamo, naming);
     }
 }

@@ -11,7 +11,6 @@ import io.periodtables.emulators.Kinesalite;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,10 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,25 +96,10 @@ class KinesisReshardITCase {
     @CsvSource({"2", "3"})
     void aMergeWhileTheJobRunsLeavesNoSubtaskHoldingTheWatermark(int parallelism) throws Exception {
         String stream = "merge-p" + parallelism;
-        String arn = kinesalite.createStream(stream, 2);
-        PeriodTablesConfig config = config(arn, "merge" + parallelism);
-        TableNaming naming = config.naming();
-        Map<String, Integer> expected = new TreeMap<>();
-        put(stream, LOWER_HALF, readings("a", T0, Duration.ofMinutes(10), 12), expected, naming);
-        put(stream, UPPER_HALF, readings("b", T0, Duration.ofMinutes(10), 12), expected, naming);
-
-        JobClient job = submit(config, parallelism, null);
+        PeriodTablesConfig config = config(kinesalite.createStream(stream, 2), "merge" + parallelism);
+        JobClient job = mergeWhileRunning(stream, config, parallelism, new TreeMap<>(), 12);
         try {
-            awaitStored(naming, expected, "before the merge");
-            merge(stream);
-            put(
-                    stream,
-                    LOWER_HALF,
-                    readings("c", T0.plus(Duration.ofHours(2)), Duration.ofMinutes(5), 12),
-                    expected,
-                    naming);
-            awaitStored(naming, expected, "after the merge");
-            assertPrebuilt(naming, Instant.parse("2025-06-01T11:00:00Z"));
+            assertPrebuilt(config.naming(), Instant.parse("2025-06-01T11:00:00Z"));
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
@@ -159,25 +140,13 @@ class KinesisReshardITCase {
     @Test
     void aRestoreFromASavepointTakenAfterAMergeReadsEveryRecordOnce() throws Exception {
         String stream = "merge-restore";
-        String arn = kinesalite.createStream(stream, 2);
-        PeriodTablesConfig config = config(arn, "mrestore");
+        PeriodTablesConfig config = config(kinesalite.createStream(stream, 2), "mrestore");
         TableNaming naming = config.naming();
         Map<String, Integer> expected = new TreeMap<>();
-        put(stream, LOWER_HALF, readings("a", T0, Duration.ofMinutes(10), 12), expected, naming);
-        put(stream, UPPER_HALF, readings("b", T0, Duration.ofMinutes(10), 12), expected, naming);
-
-        JobClient first = submit(config, 2, null);
+        JobClient first = mergeWhileRunning(stream, config, 2, expected, 6);
         String savepoint;
         try {
-            awaitStored(naming, expected, "before the merge");
-            merge(stream);
-            put(
-                    stream,
-                    LOWER_HALF,
-                    readings("c", T0.plus(Duration.ofHours(2)), Duration.ofMinutes(5), 6),
-                    expected,
-                    naming);
-            awaitStored(naming, expected, "after the merge");
+            assertThat(counts(naming)).isEqualTo(expected);
         } finally {
             savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                     .get(60, TimeUnit.SECONDS);
@@ -198,6 +167,32 @@ class KinesisReshardITCase {
         }
     }
 
+    /**
+     * Puts 12 readings of device a and 12 of device b, 08:00 to 09:50, into the stream's two
+     * shards, starts the job, merges the shards once those are stored, and puts {@code merged}
+     * readings of device c, from 10:00 five minutes apart, into the merged shard; returns the
+     * running job once they are stored too.
+     */
+    private static JobClient mergeWhileRunning(
+            String stream, PeriodTablesConfig config, int parallelism, Map<String, Integer> expected, int merged)
+            throws Exception {
+        TableNaming naming = config.naming();
+        put(stream, LOWER_HALF, readings("a", T0, Duration.ofMinutes(10), 12), expected, naming);
+        put(stream, UPPER_HALF, readings("b", T0, Duration.ofMinutes(10), 12), expected, naming);
+        JobClient job = submit(config, parallelism, null);
+        try {
+            awaitStored(naming, expected, "before the merge");
+            merge(stream);
+            Instant ten = T0.plus(Duration.ofHours(2));
+            put(stream, LOWER_HALF, readings("c", ten, Duration.ofMinutes(5), merged), expected, naming);
+            awaitStored(naming, expected, "after the merge");
+            return job;
+        } catch (Exception | AssertionError e) {
+            job.cancel().get(30, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
     private static void awaitStored(TableNaming naming, Map<String, Integer> expected, String when)
             throws InterruptedException {
         boolean stored = TableContents.eventually(BOUND, () -> counts(naming).equals(expected));
@@ -214,9 +209,7 @@ class KinesisReshardITCase {
     }
 
     private static Map<String, Integer> counts(TableNaming naming) {
-        Map<String, Integer> counts = new TreeMap<>();
-        TableContents.nonEmptyTables(dynamo, naming).forEach((table, items) -> counts.put(table, items.size()));
-        return counts;
+        return KinesisJobs.counts(dynamo, naming);
     }
 
     /** {@code count} readings of one device from {@code start}, {@code step} apart. */
@@ -277,38 +270,11 @@ class KinesisReshardITCase {
     }
 
     private static PeriodTablesConfig config(String arn, String prefix) throws java.io.IOException {
-        return PeriodTablesJob.configure(
-                new String[] {
-                    "--source",
-                    "kinesis",
-                    "--kinesis.stream-arn",
-                    arn,
-                    "--kinesis.endpoint",
-                    kinesalite.endpoint().toString(),
-                    "--kinesis.initial-position",
-                    "TRIM_HORIZON",
-                    "--dynamodb.endpoint",
-                    dynamoDb.endpoint().toString(),
-                    "--tables.prefix",
-                    prefix,
-                    "--tables.period",
-                    "PT1H",
-                    "--watermark.idleness",
-                    "PT30S"
-                },
-                false);
+        return KinesisJobs.config(kinesalite, dynamoDb, arn, prefix, "PT1H", "--watermark.idleness", "PT30S");
     }
 
     private static JobClient submit(PeriodTablesConfig config, int parallelism, String savepoint) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(parallelism);
-        env.enableCheckpointing(1000);
-        PeriodTablesTopology.build(env, config, Clock.systemUTC());
-        StreamGraph graph = env.getStreamGraph();
-        if (savepoint != null) {
-            graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(savepoint, false));
-        }
-        return env.executeAsync(graph);
+        return KinesisJobs.submit(config, parallelism, savepoint);
     }
 
     private record Reading(String device, Instant at, int value) {}
