@@ -106,6 +106,18 @@ public final class LocalRunner {
         } catch (ConfigException e) {
             fail(e.getMessage());
         }
+        if (config.startsEmbeddedDynamoDb()) {
+            // the data directory is this run's alone: a fresh run deletes it, a resume's dynalite locks it
+            try {
+                DataLock.take(WORK_DIR, "a ./run-local run");
+            } catch (DataLock.HeldElsewhere e) {
+                System.err.println("Cannot start: " + e.holder() + " has the local run's data in "
+                        + Dynalite.LOCAL_RUN_DATA + ", which this run would "
+                        + (run.fromSavepoint == null ? "delete (a new run starts empty)" : "need to itself")
+                        + "; stop it first (Enter or Ctrl-C where it runs, or kill " + e.pid + ")");
+                System.exit(1);
+            }
+        }
         Files.createDirectories(WORK_DIR);
         Duration duration = run.duration;
         String fromSavepoint = run.fromSavepoint;
@@ -171,11 +183,12 @@ public final class LocalRunner {
                         + (archiveS3 == null ? "" : "the S3 emulator " + archiveS3.endpoint())
                         + " for the queries above; Enter or Ctrl-C stops "
                         + (dynamoDb != null && archiveS3 != null ? "them." : "it."));
-                stop.awaitEnterOrSignal();
+                stop.awaitEnterOrSignal(true);
             }
         } catch (CompletionException e) {
-            System.err.println(
-                    "Cannot start " + failed(dynamoDb, s3) + ": " + e.getCause().getMessage());
+            String what = failed(dynamoDb, s3);
+            System.err.println("Cannot start " + what + ": " + e.getCause().getMessage()
+                    + (what.equals("dynalite") ? lastLine(WORK_DIR.resolve("dynalite.log")) : ""));
             outcome = null;
         } finally {
             if (s3 != null && !s3.isCompletedExceptionally()) {
@@ -197,6 +210,18 @@ public final class LocalRunner {
             return "dynalite";
         }
         return s3 != null && s3.isCompletedExceptionally() ? "the S3 emulator" : "kinesalite";
+    }
+
+    /** Where an emulator's log went to a file, not above: its last line, which says why it ended. */
+    private static String lastLine(Path log) {
+        try (var lines = Files.lines(log)) {
+            return lines.filter(l -> !l.isBlank())
+                    .reduce((a, b) -> b)
+                    .map(l -> "; " + log + " ends: " + l.strip())
+                    .orElse("");
+        } catch (IOException | UncheckedIOException e) {
+            return "";
+        }
     }
 
     private static Dynalite startDynamoDb(boolean fresh, Set<String> limits) {
