@@ -12,6 +12,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -99,6 +101,15 @@ public final class LocalRunner {
                 config = ConfigLoader.fromMap(LocalKinesis.settingsFor(run.settings), true);
                 localKinesis = true;
                 checkRealTimeFleet(config);
+            }
+            if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.GENERATOR
+                    && config.find(ConfigKeys.GENERATOR_START).isEmpty()) {
+                // "now" once, saved with the savepoint's settings: the fleet's reading n is at start + n / rate *
+                // speedup, and its n is restored, so a resume continues this event-time line instead of
+                // starting one at its own now (a jump by the whole first run and the pause between).
+                String start = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+                run.settings.put(ConfigKeys.GENERATOR_START.name(), start);
+                config = config.with(ConfigKeys.GENERATOR_START, start);
             }
             bucket = LocalS3.emulatedBucket(config, run.options, run.fromSavepoint);
             LocalS3.initializeFileSystems(run.options);
