@@ -19,6 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -290,6 +292,20 @@ class QueryCliTest {
         assertThat(recommended.get(0))
                 .contains("tables.billing=" + emitted.getProperty("tables.billing"))
                 .contains("tables.class.closed=" + emitted.getProperty("tables.class.closed"));
+    }
+
+    /** The emitted current capacity is the one the plan's own sized line names, with the target's headroom. */
+    @Test
+    void planEmitsTheSizedCurrentCapacity() throws Exception {
+        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "180", "--emit-config"))
+                .isZero();
+        Matcher sized =
+                Pattern.compile("(?m)^  sized +\\S+ +(\\d+/\\d+) = ceil").matcher(err());
+        assertThat(sized.find()).as(err()).isTrue();
+        assertThat(sized.group(1)).isEqualTo("858/300");
+        Properties emitted = new Properties();
+        emitted.load(new StringReader(out()));
+        assertThat(emitted.getProperty("tables.capacity.current")).isEqualTo(sized.group(1));
     }
 
     @Test
