@@ -102,6 +102,12 @@ public final class LocalRunner {
                 localKinesis = true;
                 checkRealTimeFleet(config);
             }
+            if (run.streamShardsGiven && !localKinesis) {
+                throw new ConfigException(
+                        "stream-shards",
+                        "Invalid argument: --stream-shards sizes the run's own Kinesis stream, which only --source"
+                                + " kinesis without a kinesis.stream-arn starts; leave it out or add --source kinesis");
+            }
             if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.GENERATOR
                     && config.find(ConfigKeys.GENERATOR_START).isEmpty()) {
                 // "now" once, saved with the savepoint's settings: the fleet's reading n is at start + n / rate *

@@ -76,6 +76,8 @@ final class RunSettings {
     final String fromSavepoint;
 
     final int streamShards;
+    /** Whether {@code --stream-shards} was given (it only applies to the run's own Kinesis stream). */
+    final boolean streamShardsGiven;
     /** The job's explicit settings (not validated yet). */
     final Map<String, String> settings;
     /** The local run's own options saved with the settings ({@link LocalOptions}), checked. */
@@ -86,13 +88,14 @@ final class RunSettings {
     private RunSettings(
             Duration duration,
             String fromSavepoint,
-            int streamShards,
+            Integer streamShards,
             Map<String, String> settings,
             Map<String, String> options,
             String origin) {
         this.duration = duration;
         this.fromSavepoint = fromSavepoint;
-        this.streamShards = streamShards;
+        this.streamShards = streamShards == null ? LocalKinesis.DEFAULT_SHARDS : streamShards;
+        this.streamShardsGiven = streamShards != null;
         this.settings = settings;
         this.options = options;
         this.origin = origin;
@@ -108,7 +111,7 @@ final class RunSettings {
         String[] defaults = separator < 0 ? new String[0] : Arrays.copyOfRange(args, 0, separator);
         Duration duration = null;
         String fromSavepoint = null;
-        int streamShards = LocalKinesis.DEFAULT_SHARDS;
+        Integer streamShards = null;
         List<String> given = new ArrayList<>();
         for (int i = separator + 1; i < args.length; i++) {
             String arg = args[i];
