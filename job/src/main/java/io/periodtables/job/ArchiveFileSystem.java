@@ -27,7 +27,9 @@ final class ArchiveFileSystem {
                     ConfigKeys.ARCHIVE_PATH.name(),
                     archivePath,
                     "Flink has no file system for the scheme '" + path.toUri().getScheme()
-                            + "' (the job's jar brings flink-s3-fs-hadoop for s3:// and s3a://; file:// is built in)");
+                            + "' (file:// is built in; s3:// and s3a:// need Flink's S3 file system,"
+                            + " flink-s3-fs-hadoop, in the cluster's plugins or on its class path, not in the job's"
+                            + " jar: Managed Service for Apache Flink and ./run-local have it)");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the file system of archive.path " + archivePath, e);
         }

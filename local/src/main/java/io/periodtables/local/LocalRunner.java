@@ -12,6 +12,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -100,11 +102,38 @@ public final class LocalRunner {
                 localKinesis = true;
                 checkRealTimeFleet(config);
             }
+            if (run.streamShardsGiven && !localKinesis) {
+                throw new ConfigException(
+                        "stream-shards",
+                        "Invalid argument: --stream-shards sizes the run's own Kinesis stream, which only --source"
+                                + " kinesis without a kinesis.stream-arn starts; leave it out or add --source kinesis");
+            }
+            if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.GENERATOR
+                    && config.find(ConfigKeys.GENERATOR_START).isEmpty()) {
+                // "now" once, saved with the savepoint's settings: the fleet's reading n is at start + n / rate *
+                // speedup, and its n is restored, so a resume continues this event-time line instead of
+                // starting one at its own now (a jump by the whole first run and the pause between).
+                String start = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+                run.settings.put(ConfigKeys.GENERATOR_START.name(), start);
+                config = config.with(ConfigKeys.GENERATOR_START, start);
+            }
             bucket = LocalS3.emulatedBucket(config, run.options, run.fromSavepoint);
             LocalS3.initializeFileSystems(run.options);
             LocalCluster.check(config);
         } catch (ConfigException e) {
             fail(e.getMessage());
+        }
+        if (config.startsEmbeddedDynamoDb()) {
+            // the data directory is this run's alone: a fresh run deletes it, a resume's dynalite locks it
+            try {
+                DataLock.take(WORK_DIR, "a ./run-local run");
+            } catch (DataLock.HeldElsewhere e) {
+                System.err.println("Cannot start: " + e.holder() + " has the local run's data in "
+                        + Dynalite.LOCAL_RUN_DATA + ", which this run would "
+                        + (run.fromSavepoint == null ? "delete (a new run starts empty)" : "need to itself")
+                        + "; stop it first (Enter or Ctrl-C where it runs, or kill " + e.pid + ")");
+                System.exit(1);
+            }
         }
         Files.createDirectories(WORK_DIR);
         Duration duration = run.duration;
@@ -171,11 +200,12 @@ public final class LocalRunner {
                         + (archiveS3 == null ? "" : "the S3 emulator " + archiveS3.endpoint())
                         + " for the queries above; Enter or Ctrl-C stops "
                         + (dynamoDb != null && archiveS3 != null ? "them." : "it."));
-                stop.awaitEnterOrSignal();
+                stop.awaitEnterOrSignal(true);
             }
         } catch (CompletionException e) {
-            System.err.println(
-                    "Cannot start " + failed(dynamoDb, s3) + ": " + e.getCause().getMessage());
+            String what = failed(dynamoDb, s3);
+            System.err.println("Cannot start " + what + ": " + e.getCause().getMessage()
+                    + (what.equals("dynalite") ? lastLine(WORK_DIR.resolve("dynalite.log")) : ""));
             outcome = null;
         } finally {
             if (s3 != null && !s3.isCompletedExceptionally()) {
@@ -197,6 +227,18 @@ public final class LocalRunner {
             return "dynalite";
         }
         return s3 != null && s3.isCompletedExceptionally() ? "the S3 emulator" : "kinesalite";
+    }
+
+    /** Where an emulator's log went to a file, not above: its last line, which says why it ended. */
+    private static String lastLine(Path log) {
+        try (var lines = Files.lines(log)) {
+            return lines.filter(l -> !l.isBlank())
+                    .reduce((a, b) -> b)
+                    .map(l -> "; " + log + " ends: " + l.strip())
+                    .orElse("");
+        } catch (IOException | UncheckedIOException e) {
+            return "";
+        }
     }
 
     private static Dynalite startDynamoDb(boolean fresh, Set<String> limits) {

@@ -52,7 +52,8 @@ final class RunSettings {
             "                           checkpoints in .flink-local/checkpoints, as Managed Service for Apache Flink runs",
             "  --s3.endpoint URL        with an s3:// archive.path: that S3 (credentials from the AWS default chain)",
             "                           instead of the local S3 emulator, which an s3:// archive.path starts otherwise",
-            "  --serve                  serve the last run's data with dynalite until Enter, for the printed queries",
+            "  --serve                  serve the last run's data with dynalite, for the printed queries, until Enter,",
+            "                           Ctrl-C or SIGTERM (without a terminal on stdin, until a signal); not beside a run",
             "  --config FILE            configuration keys from a properties file",
             "  --KEY VALUE              any key of docs/configuration.md, e.g. --tables.period PT1H; overrides the",
             "                           demo's settings",
@@ -75,6 +76,8 @@ final class RunSettings {
     final String fromSavepoint;
 
     final int streamShards;
+    /** Whether {@code --stream-shards} was given (it only applies to the run's own Kinesis stream). */
+    final boolean streamShardsGiven;
     /** The job's explicit settings (not validated yet). */
     final Map<String, String> settings;
     /** The local run's own options saved with the settings ({@link LocalOptions}), checked. */
@@ -85,13 +88,14 @@ final class RunSettings {
     private RunSettings(
             Duration duration,
             String fromSavepoint,
-            int streamShards,
+            Integer streamShards,
             Map<String, String> settings,
             Map<String, String> options,
             String origin) {
         this.duration = duration;
         this.fromSavepoint = fromSavepoint;
-        this.streamShards = streamShards;
+        this.streamShards = streamShards == null ? LocalKinesis.DEFAULT_SHARDS : streamShards;
+        this.streamShardsGiven = streamShards != null;
         this.settings = settings;
         this.options = options;
         this.origin = origin;
@@ -107,7 +111,7 @@ final class RunSettings {
         String[] defaults = separator < 0 ? new String[0] : Arrays.copyOfRange(args, 0, separator);
         Duration duration = null;
         String fromSavepoint = null;
-        int streamShards = LocalKinesis.DEFAULT_SHARDS;
+        Integer streamShards = null;
         List<String> given = new ArrayList<>();
         for (int i = separator + 1; i < args.length; i++) {
             String arg = args[i];

@@ -14,15 +14,30 @@ import java.util.Properties;
 
 /**
  * {@code ./run-local --serve}: dynalite on the last local run's data ({@link Dynalite#LOCAL_RUN_DATA})
- * until Enter or Ctrl-C, with {@link TableSummary#RUN_CONFIG} pointed at it, so that the query
- * commands a run printed work after the run's own dynalite has ended with it. The query CLI does
- * not start it itself: only the local run uses the emulators.
+ * until Enter, Ctrl-C or SIGTERM (without a terminal on stdin, until a signal), with {@link
+ * TableSummary#RUN_CONFIG} pointed at it, so that the query commands a run printed work after the
+ * run's own dynalite has ended with it. It holds the {@link DataLock}: it refuses to start beside a
+ * run or another {@code --serve}, and a run refuses to start beside it. The query CLI does not start
+ * it itself: only the local run uses the emulators.
  */
 final class ServeData {
     private ServeData() {}
 
     static void serve(StopSignal stop) throws Exception {
         Path data = Dynalite.LOCAL_RUN_DATA;
+        try {
+            if (Files.isDirectory(LocalRunner.WORK_DIR)) {
+                DataLock.take(LocalRunner.WORK_DIR, "./run-local --serve");
+            }
+        } catch (DataLock.HeldElsewhere e) {
+            System.err.println(
+                    e.what.equals("./run-local --serve")
+                            ? "Nothing more to serve: " + e.holder() + " already serves " + data + " and "
+                                    + TableSummary.RUN_CONFIG + " points at it"
+                            : "Nothing served: " + e.holder() + " has " + data + " and its own dynalite serves"
+                                    + " it while it runs (its summary prints the endpoint); --serve after it ends");
+            System.exit(1);
+        }
         if (!Files.isDirectory(data) || !Files.isRegularFile(TableSummary.RUN_CONFIG)) {
             throw new ConfigException(
                     "serve",
@@ -36,8 +51,8 @@ final class ServeData {
             pointRunConfigAt(dynamoDb.endpoint().toString());
             System.out.println("dynalite (pid " + dynamoDb.pid() + ") serves the local run's data in " + data + " at "
                     + dynamoDb.endpoint() + "; " + TableSummary.RUN_CONFIG
-                    + " points there, so the run's query commands work. Enter or Ctrl-C stops it.");
-            stop.awaitEnterOrSignal();
+                    + " points there, so the run's query commands work. Enter, Ctrl-C or SIGTERM stops it.");
+            stop.awaitEnterOrSignal(false);
         }
     }
 

@@ -50,17 +50,24 @@ final class StopSignal {
         return requested.getCount() == 0;
     }
 
-    /** After the run: blocks until Enter (or end of input) or a signal. */
-    void awaitEnterOrSignal() throws InterruptedException {
+    /**
+     * After the run: blocks until Enter or a signal. The end of the input (stdin is no terminal:
+     * {@code < /dev/null}, nohup, a script) counts as Enter only when {@code endOfInputReleases};
+     * otherwise only a signal ends the wait.
+     */
+    void awaitEnterOrSignal(boolean endOfInputReleases) throws InterruptedException {
         holding = true;
         Thread enter = new Thread(
                 () -> {
+                    int read;
                     try {
-                        System.in.read();
-                    } catch (java.io.IOException ignored) {
-                        // no input: released like Enter
+                        read = System.in.read();
+                    } catch (java.io.IOException e) {
+                        read = -1;
                     }
-                    released.countDown();
+                    if (read >= 0 || endOfInputReleases) {
+                        released.countDown();
+                    }
                 },
                 "await-enter");
         enter.setDaemon(true);

@@ -7,6 +7,7 @@ import io.periodtables.core.config.ConfigKey;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.dynamodb.DynamoDbFailure;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.core.period.TableNaming.TableRef;
@@ -23,14 +24,19 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
@@ -43,6 +49,9 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 final class TableSummary {
     /** The run's configuration for the {@code query} command: the keys it set, secrets left out. */
     static final Path RUN_CONFIG = LocalRunner.WORK_DIR.resolve("run.properties");
+
+    /** How long counting a table's items waits out its throttled reads. */
+    private static final Duration COUNT_PATIENCE = Duration.ofMinutes(1);
 
     private final PeriodTablesConfig config;
     private final boolean localData;
@@ -73,6 +82,7 @@ final class TableSummary {
         }
         TableNaming naming = config.naming();
         List<TableRef> periods = new ArrayList<>();
+        String sample;
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(4)) {
             List<String> tables = new ArrayList<>();
             client.listTablesPaginator(b -> b.build())
@@ -97,6 +107,13 @@ final class TableSummary {
                 out.println("Nothing was written: no table with prefix '" + naming.prefix() + "' exists.");
                 return;
             }
+            tables.forEach(t -> naming.parse(t)
+                    .filter(r -> r.kind() == TableRef.Kind.PERIOD)
+                    .ifPresent(periods::add));
+            // The sample device's queries run before the item counts: a count is a Scan of the whole table, which
+            // spends its reads, and a table lowered to 1 RCU in a dynalite started on the data again (a resume's)
+            // has a second's worth: the query after such a Scan was refused for minutes, past its 6 attempts.
+            sample = periods.isEmpty() ? "" : sampleQueries(periods);
             out.println();
             out.printf("%-40s %12s  %-9s %s%n", "table", "items", "tier", "WCU/RCU");
             long total = 0;
@@ -107,7 +124,6 @@ final class TableSummary {
                         client.describeTable(b -> b.tableName(table)).join().table();
                 Capacity capacity = capacity(d);
                 Optional<TableRef> ref = naming.parse(table);
-                ref.filter(r -> r.kind() == TableRef.Kind.PERIOD).ifPresent(periods::add);
                 String tier = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD)
                         .map(r -> tierOf(capacity))
                         .orElse("");
@@ -155,12 +171,18 @@ final class TableSummary {
                 out.println("  " + LocalS3.duckDbCommand(archiveS3, path));
             }
         });
-        if (!periods.isEmpty()) {
-            List<String> query = queryArgs(periods);
-            out.println("One device: ./query/run-query " + String.join(" ", query));
-            chart(query, out);
-            RollupSummary.print(config, query, out);
-        }
+        out.print(sample);
+    }
+
+    /** The sample device's query command, its chart and its rollups, as the summary's last lines. */
+    private String sampleQueries(List<TableRef> periods) {
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8);
+        List<String> query = queryArgs(periods);
+        out.println("One device: ./query/run-query " + String.join(" ", query));
+        chart(query, out);
+        RollupSummary.print(config, query, out);
+        return text.toString(StandardCharsets.UTF_8);
     }
 
     /** Draws the sample device with the query CLI itself, while dynalite still runs. */
@@ -242,15 +264,47 @@ final class TableSummary {
         return tiers.isEmpty() ? "?" : String.join("|", tiers);
     }
 
+    /**
+     * The table's items: a COUNT Scan, page after page. A throttled page waits and is asked again,
+     * for up to {@link #COUNT_PATIENCE}: a Scan is charged after it is answered, so a table lowered
+     * to 1 RCU (a resume's dynalite gives it a second's worth of reads at its start) refuses the next
+     * read until the previous one's units are paid back, one a second.
+     */
     private static long countItems(DynamoDbAsyncClient client, String table) {
-        long[] count = {0};
-        client.scanPaginator(ScanRequest.builder()
-                        .tableName(table)
-                        .select(Select.COUNT)
-                        .build())
-                .subscribe(r -> count[0] += r.count())
-                .join();
-        return count[0];
+        long count = 0;
+        Map<String, AttributeValue> start = null;
+        long deadline = System.nanoTime() + COUNT_PATIENCE.toNanos();
+        long wait = 100;
+        do {
+            ScanRequest.Builder request = ScanRequest.builder().tableName(table).select(Select.COUNT);
+            if (start != null) {
+                request.exclusiveStartKey(start);
+            }
+            ScanResponse page;
+            try {
+                page = client.scan(request.build()).join();
+            } catch (CompletionException e) {
+                if (DynamoDbFailure.classify(e) != DynamoDbFailure.Kind.THROTTLED || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                sleep(wait);
+                wait = Math.min(2_000, wait * 2);
+                continue;
+            }
+            wait = 100;
+            count += page.count();
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return count;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while counting items", e);
+        }
     }
 
     private static Capacity capacity(TableDescription d) {

@@ -3,6 +3,10 @@ package io.periodtables.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -77,6 +81,7 @@ class LocalRunResumeITCase {
                 .as("the tables hold both runs' readings")
                 .isEqualTo(firstWritten + summary.written());
         assertThat(out).contains("Archive " + archive.toUri().toString().replaceAll("/$", ""));
+        assertThat(out).contains("Its chart: ").doesNotContain("No chart:");
 
         ChildJvm refused = ChildJvm.start(
                 dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--tables.period", "PT1H");
@@ -99,6 +104,17 @@ class LocalRunResumeITCase {
         try {
             serve.awaitOutput("serves the local run's data in .flink-local/dynamodb at http://127.0.0.1:");
             LocalRunSummary.assertPrintedQueryAnswers(out, dir);
+            // The resume continues the first run's event-time line: the device's readings are as far apart
+            // across the resume as within a run (here 2 event-seconds), not by the time between the runs.
+            List<Instant> times = LocalRunSummary.printedQueryTimes(out, dir);
+            List<Duration> gaps = new ArrayList<>();
+            for (int i = 1; i < times.size(); i++) {
+                gaps.add(Duration.between(times.get(i - 1), times.get(i)));
+            }
+            Duration usual = gaps.stream().sorted().toList().get(gaps.size() / 2);
+            assertThat(gaps)
+                    .as("gaps between readings of the device, usually %s", usual)
+                    .allSatisfy(gap -> assertThat(gap).isLessThanOrEqualTo(usual.multipliedBy(3)));
         } finally {
             serve.process().destroy();
             serve.waitFor();

@@ -7,7 +7,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,12 +50,29 @@ record LocalRunSummary(
      * under the run's folder {@code dir}, and checks that it answers with readings.
      */
     static void assertPrintedQueryAnswers(String out, Path dir) {
+        String rows = runPrintedQuery(out, dir, "table");
+        assertThat(rows.lines().count()).as("a header and readings: %s", rows).isGreaterThan(1);
+    }
+
+    /** The event times of the readings the summary's "One device" query answers, in time order. */
+    static List<Instant> printedQueryTimes(String out, Path dir) {
+        Pattern timestamp = Pattern.compile("\"timestamp\":\"([^\"]+)\"");
+        return runPrintedQuery(out, dir, "json")
+                .lines()
+                .map(timestamp::matcher)
+                .filter(Matcher::find)
+                .map(m -> Instant.parse(m.group(1)))
+                .toList();
+    }
+
+    private static String runPrintedQuery(String out, Path dir, String format) {
         Matcher device =
                 Pattern.compile("(?m)^One device: ./query/run-query (.+)$").matcher(out);
         assertThat(device.find()).as(out).isTrue();
         String[] args = device.group(1)
                 .replace(".flink-local/", dir.resolve(".flink-local") + "/")
                 .replace("--chart device-", "--chart " + dir + "/device-")
+                .replace("--format table", "--format " + format)
                 .split(" ");
         ByteArrayOutputStream rows = new ByteArrayOutputStream();
         ByteArrayOutputStream report = new ByteArrayOutputStream();
@@ -62,9 +81,7 @@ record LocalRunSummary(
                 new PrintStream(rows, true, StandardCharsets.UTF_8),
                 new PrintStream(report, true, StandardCharsets.UTF_8));
         assertThat(status).as(report.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(rows.toString(StandardCharsets.UTF_8).lines().count())
-                .as("a header and readings: %s", rows)
-                .isGreaterThan(1);
+        return rows.toString(StandardCharsets.UTF_8);
     }
 
     static long number(String text) {

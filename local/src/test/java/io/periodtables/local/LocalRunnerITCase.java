@@ -75,9 +75,22 @@ class LocalRunnerITCase {
         assertThat(run.stderr().strip())
                 .startsWith("Invalid configuration: archive.path = 's4://bucket/x': Flink has no file system for the "
                         + "scheme 's4'")
+                .contains("not in the job's jar")
                 .doesNotContain("\n");
         assertThat(run.stdout()).doesNotContain("dynalite", "Flink Web UI");
         assertThat(earlier).hasContent("an earlier run's tables");
+    }
+
+    /** --stream-shards only sizes the run's own Kinesis stream: without it, it is refused, not ignored. */
+    @Test
+    void streamShardsWithoutTheLocalKinesisStreamIsRefused(@TempDir Path dir) throws Exception {
+        ChildJvm run = ChildJvm.start(dir, LocalRunner.class, "--stream-shards", "2", "--duration", "PT1S");
+        run.waitFor();
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isEqualTo(2);
+        assertThat(run.stderr().strip())
+                .startsWith("Invalid argument: --stream-shards sizes the run's own Kinesis stream")
+                .doesNotContain("\n");
+        assertThat(run.stdout()).doesNotContain("dynalite", "Flink Web UI");
     }
 
     @Test

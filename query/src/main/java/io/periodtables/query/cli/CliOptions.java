@@ -4,6 +4,7 @@ import io.periodtables.core.config.ConfigException;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.query.QueryFailedException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,14 +22,18 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 /** What the {@code query} commands share: the job's configuration keys, the output streams, typed option values. */
 public final class CliOptions {
@@ -62,25 +68,80 @@ public final class CliOptions {
         return Path.of(System.getProperty(CWD_PROPERTY, "")).resolve(text);
     }
 
+    /** Where {@code ./run-local} writes its run's configuration, relative to where the user stands. */
+    static final Path LOCAL_RUN_CONFIG = Path.of(".flink-local", "run.properties");
+
     /**
-     * The job's configuration, as {@link #configuration}, for a command that reads DynamoDB: an
-     * endpoint override that takes no connection stops the command before it prints anything,
-     * naming the endpoint and what to do (AWS itself, without an override, is not checked here).
+     * The job's configuration, as {@link #configuration}, for a command that reads DynamoDB. When
+     * the command line says nothing about where DynamoDB is (no {@code --config}, no {@code
+     * dynamodb.*} or {@code aws.*} key) and a local run's {@link #LOCAL_RUN_CONFIG} is where the
+     * user stands, that file is the configuration under the command line's keys.
      */
-    static PeriodTablesConfig dynamoDbConfiguration(List<String> unmatched) {
-        PeriodTablesConfig config = configuration(unmatched);
-        config.dynamoDbEndpoint().ifPresent(endpoint -> {
-            int port = endpoint.getPort() >= 0 ? endpoint.getPort() : "https".equals(endpoint.getScheme()) ? 443 : 80;
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(endpoint.getHost(), port), 2_000);
-            } catch (IOException | IllegalArgumentException e) {
-                throw new QueryFailedException(
-                        "DynamoDB at " + endpoint + " does not answer (" + e.getMessage() + "): "
-                                + whatToDo(config, endpoint),
-                        e);
+    static DynamoDbTarget dynamoDbConfiguration(List<String> unmatched) {
+        Path localRun = where(LOCAL_RUN_CONFIG.toString());
+        List<String> args = new ArrayList<>(unmatched);
+        boolean useLocalRun = Files.isRegularFile(localRun)
+                && args.stream()
+                        .noneMatch(a -> a.equals("--config")
+                                || a.startsWith("--config=")
+                                || a.startsWith("--dynamodb.")
+                                || a.startsWith("--aws."));
+        if (useLocalRun) {
+            args.addAll(0, List.of("--config", LOCAL_RUN_CONFIG.toString()));
+        }
+        return new DynamoDbTarget(configuration(args), useLocalRun ? Optional.of(localRun) : Optional.empty());
+    }
+
+    /** A reading command's configuration and the local run's file it came from, if it did. */
+    record DynamoDbTarget(PeriodTablesConfig config, Optional<Path> localRun) {
+        /**
+         * Once the command line is checked, before anything is read or printed: an endpoint override
+         * that takes no connection stops the command, naming the endpoint and what to do, and so does
+         * AWS without credentials (one line naming the region and {@code --config
+         * .flink-local/run.properties} instead of the SDK's list of every provider it tried). Then a
+         * configuration taken from {@link #LOCAL_RUN_CONFIG} is noted on {@code err}.
+         */
+        void check(PrintStream err) {
+            Optional<URI> override = config.dynamoDbEndpoint();
+            override.ifPresent(endpoint -> {
+                int port =
+                        endpoint.getPort() >= 0 ? endpoint.getPort() : "https".equals(endpoint.getScheme()) ? 443 : 80;
+                try (Socket socket = new Socket()) {
+                    socket.connect(new InetSocketAddress(endpoint.getHost(), port), 2_000);
+                } catch (IOException | IllegalArgumentException e) {
+                    throw new QueryFailedException(
+                            "DynamoDB at " + endpoint + " does not answer (" + e.getMessage() + "): "
+                                    + whatToDo(config, endpoint),
+                            e);
+                }
+            });
+            if (override.isEmpty() || !DynamoDbClients.isLoopback(override.get())) {
+                checkCredentials(config, override);
             }
-        });
-        return config;
+            localRun.ifPresent(file -> err.println("configuration: " + file
+                    + " (the last local run's, found where you stand; --config FILE or --dynamodb.endpoint URL"
+                    + " reads elsewhere)"));
+        }
+    }
+
+    /**
+     * AWS credentials from the default chain (as the client will look for them), or one line: the
+     * SDK's own message lists every provider of the chain with its reason, some 1,400 characters.
+     */
+    private static void checkCredentials(PeriodTablesConfig config, Optional<URI> override) {
+        String region = config.get(ConfigKeys.AWS_REGION);
+        try (DefaultCredentialsProvider credentials =
+                DefaultCredentialsProvider.builder().build()) {
+            credentials.resolveCredentials();
+        } catch (SdkClientException e) {
+            throw new QueryFailedException(
+                    "No AWS credentials for DynamoDB "
+                            + override.map(u -> "at " + u).orElse("in " + region + " (AWS; no dynamodb.endpoint given)")
+                            + ": for a local run's data give --config .flink-local/run.properties"
+                            + " (./run-local writes it, ./run-local --serve serves its data again); for AWS set"
+                            + " credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, ...) and --aws.region",
+                    e);
+        }
     }
 
     private static String whatToDo(PeriodTablesConfig config, URI endpoint) {

@@ -45,7 +45,9 @@ public final class CostCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
+        CliOptions.DynamoDbTarget target = CliOptions.dynamoDbConfiguration(configuration);
+        target.check(streams.err());
+        PeriodTablesConfig config = target.config();
         TableNaming naming = config.naming();
         List<TableCost> tables = new ArrayList<>();
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(4)) {

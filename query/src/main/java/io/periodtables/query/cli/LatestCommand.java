@@ -57,7 +57,8 @@ public final class LatestCommand extends ReadCommands.ReadCommand {
     @Override
     public Integer call() {
         checkChart();
-        PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
+        CliOptions.DynamoDbTarget target = CliOptions.dynamoDbConfiguration(configuration);
+        PeriodTablesConfig config = target.config();
         if (n == null && chart != null) {
             throw new IllegalArgumentException("--chart draws a device's readings over time: it needs --n");
         }
@@ -67,6 +68,7 @@ public final class LatestCommand extends ReadCommands.ReadCommand {
         if (chart != null && which.devices.size() > 1) {
             throw new IllegalArgumentException("--chart draws one device: give one --device");
         }
+        target.check(streams.err());
         ReadingOutput.Printer printer = format.printer(streams.out(), tableWidth(config.naming(), Instant.now()));
         try (ReadingsQuery query =
                 ReadingsQuery.create(config, QuerySettings.defaults().withTablesInFlight(2))) {

@@ -153,7 +153,8 @@ public final class PlanCommand implements Callable<Integer> {
         report.print(PlanReport.renderBilling(billing, plan, config.get(TableKeys.CAPACITY_TARGET_UTILIZATION)));
         if (emitConfig) {
             streams.out()
-                    .print(PlanReport.configText(plan, config, PlanReport.recommend(billing, plan, Prices.usEast1())));
+                    .print(PlanReport.configText(
+                            plan, config, billing, PlanReport.recommend(billing, plan, Prices.usEast1())));
         }
         return 0;
     }

@@ -237,17 +237,19 @@ public final class ReadCommands {
         public Integer call() {
             checkChart();
             String archivePath = archive == null ? null : CliOptions.archive(archive, archiveOptions);
-            PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
+            CliOptions.DynamoDbTarget target = CliOptions.dynamoDbConfiguration(configuration);
+            PeriodTablesConfig config = target.config();
             Instant start = CliOptions.instant("--from", from, config.calendar().zone());
             Instant end = CliOptions.instant("--to", to, config.calendar().zone());
-            if (every != null) {
-                if (archive != null) {
-                    throw new IllegalArgumentException("--archive holds readings, not rollups: drop it or --every");
-                }
-                return printRollups(config, start, end, every);
+            if (every != null && archive != null) {
+                throw new IllegalArgumentException("--archive holds readings, not rollups: drop it or --every");
             }
-            if (field != null) {
+            if (every == null && field != null) {
                 throw new IllegalArgumentException("--field selects a rollup field: it needs --every");
+            }
+            target.check(streams.err());
+            if (every != null) {
+                return printRollups(config, start, end, every);
             }
             ReadingOutput.Printer printer = format.printer(streams.out(), tableWidth(config.naming(), start));
             List<StoredReading> kept = new ArrayList<>();
@@ -288,9 +290,11 @@ public final class ReadCommands {
         @Override
         public Integer call() {
             checkChart();
-            PeriodTablesConfig config = CliOptions.dynamoDbConfiguration(configuration);
+            CliOptions.DynamoDbTarget target = CliOptions.dynamoDbConfiguration(configuration);
+            PeriodTablesConfig config = target.config();
             Instant start = CliOptions.instant("--from", from, config.calendar().zone());
             Instant end = CliOptions.instant("--to", to, config.calendar().zone());
+            target.check(streams.err());
             return printRollups(config, start, end, every);
         }
     }

@@ -246,16 +246,26 @@ public final class PlanReport {
 
     /** {@link #config} as properties text, loadable with {@code --config}. */
     public static String configText(CapacityPlan plan, PeriodTablesConfig config, boolean onDemand) {
-        StringBuilder sb = new StringBuilder("# period-tables configuration from the plan command\n");
-        config(plan, config, onDemand)
-                .forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
-        return sb.toString();
+        return text(config(plan, config, onDemand));
     }
 
-    /** The recommendation's configuration: {@link #configText} with its billing and closed tables' class. */
-    public static String configText(CapacityPlan plan, PeriodTablesConfig config, Recommendation recommended) {
-        return configText(plan, config, recommended.onDemand()) + TableKeys.TABLES_CLASS_CLOSED.name() + "="
-                + recommended.closedClass() + "\n";
+    /**
+     * The recommendation's configuration: {@link #configText} with its billing and closed tables'
+     * class, and {@code tables.capacity.current} at the {@code sized} line's capacity (the peak with
+     * the target utilisation's headroom, as the job opens the next table), not at the bare peak.
+     */
+    public static String configText(
+            CapacityPlan plan, PeriodTablesConfig config, BillingComparison billing, Recommendation recommended) {
+        Map<String, String> keys = config(plan, config, recommended.onDemand());
+        keys.put(TableKeys.CAPACITY_CURRENT.name(), billing.sized().toString());
+        keys.put(TableKeys.TABLES_CLASS_CLOSED.name(), recommended.closedClass());
+        return text(keys);
+    }
+
+    private static String text(Map<String, String> keys) {
+        StringBuilder sb = new StringBuilder("# period-tables configuration from the plan command\n");
+        keys.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+        return sb.toString();
     }
 
     private static void line(StringBuilder sb, String label, String format, Object... args) {

@@ -1,6 +1,7 @@
 package io.periodtables.query.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -18,6 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,6 +72,90 @@ class QueryCliTest {
                     .startsWith("DynamoDB at " + endpoint + " does not answer (")
                     .endsWith("./run-local --serve serves its data again and points .flink-local/run.properties at it")
                     .doesNotContain("\n");
+        }
+    }
+
+    /**
+     * docs/query.md's first examples, without --config, where no local run's configuration is:
+     * AWS in us-east-1 without credentials is one line naming it and --config
+     * .flink-local/run.properties, not the SDK's list of every credentials provider it tried.
+     */
+    @Test
+    void withoutAnEndpointOrCredentialsTheQueryNamesTheRegionAndTheLocalRunsConfiguration(@TempDir Path here) {
+        for (String variable : new String[] {
+            "AWS_ACCESS_KEY_ID",
+            "AWS_PROFILE",
+            "AWS_WEB_IDENTITY_TOKEN_FILE",
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+            "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"
+        }) {
+            assumeThat(System.getenv(variable)).as(variable).isNull();
+        }
+        Map<String, String> properties = Map.of(
+                "aws.sharedCredentialsFile",
+                here.resolve("no-credentials").toString(),
+                "aws.configFile",
+                here.resolve("no-config").toString(),
+                "aws.disableEc2Metadata",
+                "true",
+                CliOptions.CWD_PROPERTY,
+                here.toString());
+        properties.forEach(System::setProperty);
+        try {
+            for (String[] command : new String[][] {
+                {"range", "--device", "dev-7", "--from", "2026-11-22T10:00:00Z", "--to", "2026-11-22T13:00:00Z"},
+                {"rollup", "--device", "dev-7", "--from", "2026-11-22", "--to", "2026-11-23", "--every", "PT1H"},
+                {"latest", "--device", "dev-7", "--format", "table"},
+                {"cost"}
+            }) {
+                out.reset();
+                err.reset();
+
+                assertThat(run(command)).as(command[0]).isEqualTo(1);
+                assertThat(out()).as(command[0]).isEmpty();
+                assertThat(err().strip())
+                        .as(command[0])
+                        .startsWith("No AWS credentials for DynamoDB in us-east-1")
+                        .contains("--config .flink-local/run.properties")
+                        .doesNotContain("\n")
+                        .hasSizeLessThan(400);
+            }
+        } finally {
+            properties.keySet().forEach(System::clearProperty);
+        }
+    }
+
+    /** Where a local run's .flink-local/run.properties is, a query without --config reads that run's tables. */
+    @Test
+    void withoutConfigTheLocalRunsConfigurationWhereTheUserStandsIsUsed(@TempDir Path here) throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        String endpoint = "http://127.0.0.1:" + port;
+        Files.createDirectories(here.resolve(".flink-local"));
+        Files.writeString(
+                here.resolve(".flink-local/run.properties"),
+                "dynamodb.endpoint=" + endpoint.replace(":", "\\:") + "\ntables.period=PT1M\n");
+        System.setProperty(CliOptions.CWD_PROPERTY, here.toString());
+        try {
+            assertThat(run("range", "--device", "d1", "--from", "2026-11-22", "--to", "2026-11-23"))
+                    .isEqualTo(1);
+            assertThat(err().strip())
+                    .startsWith("DynamoDB at " + endpoint + " does not answer (")
+                    .doesNotContain("\n");
+
+            // the command line saying where DynamoDB is wins over the file
+            err.reset();
+            int other;
+            try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                other = free.getLocalPort();
+            }
+            assertThat(run("latest", "--all", "--dynamodb.endpoint", "http://127.0.0.1:" + other))
+                    .isEqualTo(1);
+            assertThat(err()).startsWith("DynamoDB at http://127.0.0.1:" + other + " does not answer (");
+        } finally {
+            System.clearProperty(CliOptions.CWD_PROPERTY);
         }
     }
 
@@ -205,6 +292,20 @@ class QueryCliTest {
         assertThat(recommended.get(0))
                 .contains("tables.billing=" + emitted.getProperty("tables.billing"))
                 .contains("tables.class.closed=" + emitted.getProperty("tables.class.closed"));
+    }
+
+    /** The emitted current capacity is the one the plan's own sized line names, with the target's headroom. */
+    @Test
+    void planEmitsTheSizedCurrentCapacity() throws Exception {
+        assertThat(run("plan", "--events-per-second", "600", "--item-bytes", "180", "--emit-config"))
+                .isZero();
+        Matcher sized =
+                Pattern.compile("(?m)^  sized +\\S+ +(\\d+/\\d+) = ceil").matcher(err());
+        assertThat(sized.find()).as(err()).isTrue();
+        assertThat(sized.group(1)).isEqualTo("858/300");
+        Properties emitted = new Properties();
+        emitted.load(new StringReader(out()));
+        assertThat(emitted.getProperty("tables.capacity.current")).isEqualTo(sized.group(1));
     }
 
     @Test
