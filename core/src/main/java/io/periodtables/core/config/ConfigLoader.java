@@ -139,11 +139,12 @@ public final class ConfigLoader {
         return (quarter.compareTo(fallback) < 0 ? quarter : fallback).toString();
     }
 
+    /**
+     * Whether a local run names its synthetic fleet's rate: the fleet is generated in the job, or
+     * (with {@code --source kinesis}) put into the run's own stream at that rate.
+     */
     private static boolean generates(Map<String, String> explicit) {
-        return explicit.containsKey(ConfigKeys.GENERATOR_RATE.name())
-                && ConfigKeys.SOURCE.parse(
-                                explicit.getOrDefault(ConfigKeys.SOURCE.name(), ConfigKeys.SOURCE.defaultValue()))
-                        == ConfigKeys.SourceKind.GENERATOR;
+        return explicit.containsKey(ConfigKeys.GENERATOR_RATE.name());
     }
 
     /**

@@ -33,6 +33,16 @@ class ConfigLoaderTest {
         assertThat(load("--generator.rate", "2000", "--tables.capacity.current", "50/5")
                         .capacity(CapacityTier.CURRENT))
                 .isEqualTo(Capacity.provisioned(50, 5));
+        // ./run-local --source kinesis puts the same fleet into its own stream
+        assertThat(load(
+                                "--source",
+                                "kinesis",
+                                "--kinesis.stream-arn",
+                                "arn:aws:kinesis:us-east-1:000000000000:stream/local",
+                                "--generator.rate",
+                                "2000")
+                        .capacity(CapacityTier.CURRENT))
+                .isEqualTo(Capacity.provisioned(2858, 300));
     }
 
     @Test
