@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -26,9 +27,9 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * table of each period the range overlaps, one {@code Query} per table ({@code pk} = the device,
  * {@code sk BETWEEN <grain>#<from> AND <grain>#<to - 1 ms>}, every page followed) with a
  * read-ahead of {@code tablesInFlight} tables. A bucket never spans two periods, so the tables'
- * answers in period order are in time order. When the range holds no bucket of the grain, the
- * newest table read is asked which grains it holds, so that a grain the job never wrote is an
- * error naming the stored ones rather than an empty answer.
+ * answers in period order are in time order. When the range holds no bucket of the grain, a grain
+ * the job never wrote is an error naming the stored ones rather than an empty answer
+ * ({@link #checkStored}).
  */
 final class RollupReader {
 
@@ -52,22 +53,25 @@ final class RollupReader {
         String high = Rollups.sortKey(grain, to.toEpochMilli() - 1);
         List<Rollups.Bucket> buckets = new ArrayList<>();
         List<String> read = new ArrayList<>();
+        Period newest = null;
         List<String> missing = new ArrayList<>();
         AtomicInteger requests = new AtomicInteger();
 
         Iterator<Period> periods =
                 TablePlan.periodsOf(naming.calendar(), from, to).iterator();
-        ArrayDeque<String> names = new ArrayDeque<>();
+        ArrayDeque<Period> names = new ArrayDeque<>();
         ArrayDeque<CompletableFuture<Optional<List<Rollups.Bucket>>>> inFlight = new ArrayDeque<>();
         while (periods.hasNext() || !inFlight.isEmpty()) {
             while (inFlight.size() < tablesInFlight && periods.hasNext()) {
-                names.add(naming.rollupsTable(periods.next()));
-                inFlight.add(query(names.peekLast(), device, low, high, requests));
+                names.add(periods.next());
+                inFlight.add(query(naming.rollupsTable(names.peekLast()), device, low, high, requests));
             }
-            String table = names.poll();
+            Period period = names.poll();
+            String table = naming.rollupsTable(period);
             Optional<List<Rollups.Bucket>> found = Futures.await(inFlight.poll(), "Reading rollups table " + table);
             if (found.isPresent()) {
                 read.add(table);
+                newest = period;
                 buckets.addAll(found.get());
             } else {
                 missing.add(table);
@@ -79,14 +83,47 @@ final class RollupReader {
                     + " and deletes them with their period tables");
         }
         if (buckets.isEmpty()) {
-            String newest = read.get(read.size() - 1);
-            TreeSet<String> grains = Futures.await(grains(newest, device, requests), "Reading rollups table " + newest);
-            if (!grains.isEmpty() && !grains.contains(grain.toString())) {
-                throw new NotStoredException("No " + grain + " rollups in " + span(read) + ": " + newest + " holds "
-                        + String.join(", ", grains) + " (the job's rollups.every)");
-            }
+            checkStored(grain, read, newest, device, requests);
         }
         return new RollupResult(grain, buckets, read, missing, requests.get());
+    }
+
+    /**
+     * Refuses a grain the job does not write. The newest table read is asked which grains it holds
+     * and, when it lacks this one, the table of the period before it: a grain's bucket is written
+     * when the grain ends, so the table of a period that has just begun may hold only the shorter
+     * grains yet, while the one before holds every grain that ended in it. Two tables at most, so
+     * an empty answer costs a bounded number of requests however long the range.
+     */
+    private void checkStored(Duration grain, List<String> read, Period newest, String device, AtomicInteger requests) {
+        String newestTable = read.get(read.size() - 1);
+        TreeSet<String> grains =
+                Futures.await(grains(newestTable, device, requests), "Reading rollups table " + newestTable);
+        if (grains.contains(grain.toString())) {
+            return;
+        }
+        String before = naming.rollupsTable(naming.calendar().previous(newest));
+        TreeSet<String> earlier = Futures.await(
+                grains(before, device, requests)
+                        .exceptionallyCompose(error -> DynamoDbRetry.isNotFound(error)
+                                ? CompletableFuture.completedFuture(new TreeSet<>())
+                                : CompletableFuture.failedFuture(DynamoDbRetry.unwrap(error))),
+                "Reading rollups table " + before);
+        if (earlier.contains(grain.toString())) {
+            return;
+        }
+        if (!grains.isEmpty() || !earlier.isEmpty()) {
+            String held = grains.isEmpty() ? "" : newestTable + " holds " + String.join(", ", grains);
+            String heldBefore =
+                    earlier.isEmpty() || earlier.equals(grains) ? "" : before + " holds " + String.join(", ", earlier);
+            throw new NotStoredException("No " + grain + " rollups in " + span(read) + ": "
+                    + String.join(
+                            "; ",
+                            Stream.of(held, heldBefore)
+                                    .filter(s -> !s.isEmpty())
+                                    .toList())
+                    + " (the job's rollups.every)");
+        }
     }
 
     private static String span(List<String> tables) {

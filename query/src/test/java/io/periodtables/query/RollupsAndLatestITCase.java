@@ -345,6 +345,45 @@ class RollupsAndLatestITCase {
     }
 
     @Test
+    void aLongGrainNotYetEndedInTheNewestTableIsAnEmptyAnswerNotAnError() {
+        // rollups.every=PT10S,PT1M: the 11:00 period has begun, its first minute has not ended,
+        // so its table holds PT10S buckets only; the period before holds both grains
+        SinkWrittenTables.create(client, "r3_rollups_2025-03-10T1000", "r3_rollups_2025-03-10T1100");
+        Duration tenSeconds = Duration.ofSeconds(10);
+        putInto("r3_rollups_2025-03-10T1000", bucket("dev-7", MINUTE, "10:59", 6, Map.of("temp", stats(6, "20"))));
+        putInto("r3_rollups_2025-03-10T1000", bucket("dev-7", tenSeconds, "10:59", 1, Map.of("temp", stats(1, "20"))));
+        putInto("r3_rollups_2025-03-10T1100", bucket("dev-7", tenSeconds, "11:00", 1, Map.of("temp", stats(1, "21"))));
+        String[] range = {
+            "--tables.prefix",
+            "r3",
+            "--device",
+            "dev-7",
+            "--from",
+            "2025-03-10T11:00:00Z",
+            "--to",
+            "2025-03-10T11:05:00Z"
+        };
+
+        assertThat(run(Stream.concat(Stream.of("rollup"), Stream.concat(Stream.of(range), Stream.of("--every", "PT1M")))
+                        .toArray(String[]::new)))
+                .as(err())
+                .isZero();
+        assertThat(lines()).isEmpty();
+        assertThat(err()).contains("0 bucket(s) of PT1M from 1 rollups table(s)");
+
+        assertThat(run(Stream.concat(Stream.of("rollup"), Stream.concat(Stream.of(range), Stream.of("--every", "PT5M")))
+                        .toArray(String[]::new)))
+                .isEqualTo(2);
+        assertThat(err().strip())
+                .isEqualTo("No PT5M rollups in r3_rollups_2025-03-10T1100: r3_rollups_2025-03-10T1100 holds PT10S;"
+                        + " r3_rollups_2025-03-10T1000 holds PT10S, PT1M (the job's rollups.every)");
+    }
+
+    private static void putInto(String table, Rollups.Bucket bucket) {
+        client.putItem(b -> b.tableName(table).item(bucket.item(null)));
+    }
+
+    @Test
     void aRangeWithoutRollupsTablesIsAnErrorNamingRollupsEvery() {
         assertThat(run(
                         "range",
