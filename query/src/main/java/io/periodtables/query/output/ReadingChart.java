@@ -7,6 +7,8 @@ import io.periodtables.core.period.TableNaming;
 import io.periodtables.query.StoredReading;
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Font;
+import java.awt.font.FontRenderContext;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
@@ -45,6 +47,48 @@ public final class ReadingChart {
     private static final Color LINE = new Color(0x1f, 0x5f, 0xbf);
     private static final Color LATE = new Color(0xcc, 0x22, 0x22);
     private static final Color BOUNDARY = new Color(0x88, 0x88, 0x88);
+    private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 9);
+
+    /** The plot's width at least: the chart's less its value axis and insets (about 70 px). */
+    private static final int MIN_PLOT_WIDTH = WIDTH - 80;
+
+    /**
+     * Where the period labels go. A label is drawn right of its boundary; one that would run past
+     * the plot's right edge is drawn left of it instead, unless it would then run into the label
+     * before, in which case it is left out (its boundary is still dashed).
+     */
+    record Labels(List<Period> shown, Set<Period> leftOfLine) {
+
+        static Labels place(List<Period> labelled, Instant from, Instant to) {
+            if (labelled.isEmpty()) {
+                return new Labels(labelled, Set.of());
+            }
+            Period last = labelled.get(labelled.size() - 1);
+            double span = to.toEpochMilli() - from.toEpochMilli();
+            double pxPerMilli = MIN_PLOT_WIDTH / span;
+            double width = width(last.label()) + 4;
+            double lastX = (last.startMillis() - from.toEpochMilli()) * pxPerMilli;
+            if (lastX + width <= MIN_PLOT_WIDTH) {
+                return new Labels(labelled, Set.of());
+            }
+            if (labelled.size() > 1) {
+                Period before = labelled.get(labelled.size() - 2);
+                double beforeEnd =
+                        (before.startMillis() - from.toEpochMilli()) * pxPerMilli + width(before.label()) + 4;
+                if (lastX - width < beforeEnd) {
+                    return new Labels(labelled.subList(0, labelled.size() - 1), Set.of());
+                }
+            }
+            return new Labels(labelled, Set.of(last));
+        }
+
+        private static double width(String label) {
+            return LABEL_FONT
+                    .getStringBounds(label, new FontRenderContext(null, true, true))
+                    .getWidth();
+        }
+    }
+
     /** At most this many period labels, so that they never run into each other. */
     static final int MAX_LABELS = 8;
     /** Label steps, in periods: round numbers of minutes, hours, days and months. */
@@ -73,13 +117,15 @@ public final class ReadingChart {
         Set<String> metrics = numericAttributes(readings);
         List<Period> boundaries = boundaries(naming.calendar(), from, to);
         int step = labelStep(boundaries.size());
-        List<Period> labelled = boundaries.stream()
+        List<Period> everyStep = boundaries.stream()
                 .filter(p -> ordinal(p, naming.calendar()) % step == 0)
                 .toList();
-        List<Period> dashed = boundaries.size() <= MAX_DASHED ? boundaries : labelled;
+        List<Period> dashed = boundaries.size() <= MAX_DASHED ? boundaries : everyStep;
+        Labels labels = Labels.place(everyStep, from, to);
+        List<Period> labelled = labels.shown();
         boolean first = true;
         for (String metric : metrics) {
-            XYPlot panel = panel(metric, readings, naming, dashed, first ? labelled : List.of());
+            XYPlot panel = panel(metric, readings, naming, dashed, first ? labelled : List.of(), labels.leftOfLine());
             ChartGaps.shadeNoTable(panel, noTable);
             plot.add(panel);
             first = false;
@@ -109,7 +155,8 @@ public final class ReadingChart {
             List<StoredReading> readings,
             TableNaming naming,
             List<Period> boundaries,
-            List<Period> labelled) {
+            List<Period> labelled,
+            Set<Period> leftOfLine) {
         List<StoredReading> measured = readings.stream()
                 .filter(r -> r.payload().get(metric) != null
                         && r.payload().get(metric).n() != null)
@@ -165,8 +212,10 @@ public final class ReadingChart {
                     new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {5f, 4f}, 0f));
             if (labelled.contains(period)) {
                 marker.setLabel(period.label());
-                marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
-                marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+                marker.setLabelFont(LABEL_FONT);
+                boolean left = leftOfLine.contains(period);
+                marker.setLabelAnchor(left ? RectangleAnchor.TOP_LEFT : RectangleAnchor.TOP_RIGHT);
+                marker.setLabelTextAnchor(left ? TextAnchor.TOP_RIGHT : TextAnchor.TOP_LEFT);
             }
             panel.addDomainMarker(marker);
         }

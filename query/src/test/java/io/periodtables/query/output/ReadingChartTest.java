@@ -167,6 +167,31 @@ class ReadingChartTest {
         assertThat(ReadingChart.labelStep(59)).isEqualTo(10);
     }
 
+    @Test
+    void aBoundaryNearTheRightEdgeHasItsWholeLabelInsideTheChart() {
+        TableNaming minutes = ConfigLoader.load(
+                        new String[] {"--tables.prefix", "r", "--tables.period", "PT1M"}, Map.of(), true)
+                .naming();
+        Instant from = Instant.parse("2026-11-22T12:00:00Z");
+        List<StoredReading> readings = new ArrayList<>();
+        for (int s = 0; s < 320; s += 10) {
+            readings.add(temperature(from.plusSeconds(s), 20 + s % 7));
+        }
+
+        String svg = ReadingChart.svg("device-00007", readings, from, from.plusSeconds(320), minutes, List.of());
+
+        List<Label> labels = periodLabels(svg);
+        assertThat(labels)
+                .extracting(Label::text)
+                .containsExactlyInAnyOrder(
+                        "2026-11-22T1201", "2026-11-22T1202", "2026-11-22T1203", "2026-11-22T1204", "2026-11-22T1205");
+        for (Label label : labels) {
+            // the plot ends a few pixels inside the chart's 1,000
+            assertThat(label.x() + label.width()).as(label.text()).isLessThanOrEqualTo(990);
+        }
+        assertNoOverlap(labels);
+    }
+
     /** A period label drawn in the SVG: its text, where it starts and its font size. */
     private record Label(String text, double x, float fontSize) {
         double width() {
