@@ -40,11 +40,14 @@ function metadata(ctx) {
     })
   }
 
-  /** The quota history of a table: its decreases, switches to on-demand, class changes, highest provisioned units. */
+  /**
+   * The quota history of a table: its decreases (those a quota still needs), the last decrease and
+   * increase ever, switches to on-demand, class changes, highest provisioned units.
+   */
   function historyOf(name) {
     const m = meta.get(name) || {}
-    const h = Object.assign({ decreases: [], toOnDemand: [], classChanges: [], lastIncrease: null, maxWrite: 0,
-      maxRead: 0 }, m.history || {})
+    const h = Object.assign({ decreases: [], lastDecrease: null, toOnDemand: [], classChanges: [], lastIncrease: null,
+      maxWrite: 0, maxRead: 0 }, m.history || {})
     return h
   }
 
@@ -81,7 +84,10 @@ function metadata(ctx) {
       const h = historyOf(description.TableName)
       const pt = Object.assign({}, out.ProvisionedThroughput)
       pt.NumberOfDecreasesToday = quotas.decreasesOn(h.decreases, now())
-      if (h.decreases.length) pt.LastDecreaseDateTime = Math.max(...h.decreases) / 1000
+      // "The date and time of the last provisioned throughput decrease for this table": kept however
+      // long ago, where the quota's own count forgets a decrease after two days
+      const lastDecrease = h.lastDecrease != null ? h.lastDecrease : h.decreases.length ? Math.max(...h.decreases) : null
+      if (lastDecrease != null) pt.LastDecreaseDateTime = lastDecrease / 1000
       else delete pt.LastDecreaseDateTime
       if (h.lastIncrease) pt.LastIncreaseDateTime = h.lastIncrease / 1000
       out.ProvisionedThroughput = pt

@@ -125,7 +125,10 @@ function tableCalls(ctx) {
       if (data.OnDemandThroughput !== undefined) m.onDemand = data.OnDemandThroughput
       if (data.SSESpecification !== undefined) m.sse = data.SSESpecification
       meta.set(name, m)
-      if (decrease) h.decreases.push(t)
+      if (decrease) {
+        h.decreases.push(t)
+        h.lastDecrease = t
+      }
       if (increase) h.lastIncrease = t
       if (switchToOnDemand) h.toOnDemand.push(t)
       if (classChange) h.classChanges.push(t)
