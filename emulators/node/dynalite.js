@@ -35,7 +35,7 @@
 //                 a second's traffic counting as a peak 30 minutes later; at least its
 //                 WarmThroughput, at most its OnDemandThroughput and --max-table-units (the
 //                 per-table quota); OnDemandThroughput or WarmThroughput above that quota
-//                 refused (LimitExceededException)
+//                 refused (LimitExceededException unless a test picks another answer)
 //     partitions  each partition key value at most 1,000 write units or 3,000 read units a second,
 //                 whatever the table's capacity
 //     decreases   4 capacity decreases a UTC day, then one more when none was in the past hour,
@@ -45,8 +45,8 @@
 //     tables      at most --max-tables tables (LimitExceededException)
 //
 // Control (tests): POST /__fidelity with a JSON body {"limits": [...], "burstSeconds": n,
-// "maxTables": n, "maxTableUnits": n, "transitionMs": n, "advanceClockMs": n, "stopClock": true|false,
-// "reset": true}
+// "maxTables": n, "maxTableUnits": n, "aboveTableQuota": "LimitExceededException"|"ValidationException"|
+// "accepted", "transitionMs": n, "advanceClockMs": n, "stopClock": true|false, "reset": true}
 // changes the settings (a stopped clock refills no tokens, starts no new second and ends no table
 // state: a test's rates do not depend on its speed; reset starts it again); GET /__fidelity
 // reports them with the counters of what the layer refused. Standard input: "stop" closes the

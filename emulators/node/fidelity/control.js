@@ -6,6 +6,7 @@
 
 const layer = require('../layer')
 const { send, ok, validation } = require('./proxy')
+const { ANSWERS } = require('./throughput-quota')
 
 const ALL_LIMITS = ['throughput', 'on-demand', 'partitions', 'decreases', 'switches', 'tables']
 const DEFAULT_TRANSITION_MS = 500
@@ -25,6 +26,7 @@ function fromFlags(argv) {
     burstSeconds: num(argv['burst-seconds'], 300),
     maxTables: num(argv['max-tables'], 2500),
     maxTableUnits: num(argv['max-table-units'], 40000),
+    aboveTableQuota: 'LimitExceededException', // see throughput-quota.js
     transitions: {
       CREATING: num(argv['create-table-ms'], DEFAULT_TRANSITION_MS),
       UPDATING: num(argv['update-table-ms'], DEFAULT_TRANSITION_MS),
@@ -37,6 +39,11 @@ function newCounters() {
   return { throttledWrites: 0, throttledReads: 0, throttledCalls: 0, throttledByPartition: 0, refusedDecreases: 0,
     refusedSwitches: 0, refusedTables: 0, refusedTableUnits: 0, refusedTtlChanges: 0, refusedBatches: 0, refusedItems: 0,
     refusedWhileBusy: 0, notYetActive: 0 }
+}
+
+function aboveTableQuotaAnswer(answer) {
+  if (!ANSWERS.includes(answer)) throw new Error('aboveTableQuota is one of ' + ANSWERS.join(', ') + ', not ' + answer)
+  return answer
 }
 
 /** The layer's clock over `settings` (clockOffsetMs, stoppedAt): { now, stopClock }. */
@@ -85,6 +92,7 @@ function control(ctx) {
         }
         if (change.maxTables !== undefined) settings.maxTables = Number(change.maxTables)
         if (change.maxTableUnits !== undefined) settings.maxTableUnits = Number(change.maxTableUnits)
+        if (change.aboveTableQuota !== undefined) settings.aboveTableQuota = aboveTableQuotaAnswer(change.aboveTableQuota)
         for (const [name, c] of capacities) tune(name, c)
         if (change.advanceClockMs !== undefined) {
           settings.clockOffsetMs += Number(change.advanceClockMs)
@@ -96,7 +104,7 @@ function control(ctx) {
       }
     }
     send(res, ok({ limits: [...settings.limits], burstSeconds: settings.burstSeconds, maxTables: settings.maxTables,
-      maxTableUnits: settings.maxTableUnits,
+      maxTableUnits: settings.maxTableUnits, aboveTableQuota: settings.aboveTableQuota,
       transitionMs: settings.transitions,
       clockOffsetMs: settings.clockOffsetMs, clockStopped: settings.stoppedAt !== null, now: now(), counters }))
   }
