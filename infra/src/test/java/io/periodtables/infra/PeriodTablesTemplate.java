@@ -51,7 +51,12 @@ final class PeriodTablesTemplate {
             Map.entry("RestoreType", "RESTORE_FROM_CUSTOM_SNAPSHOT"),
             Map.entry("AllowNonRestoredState", "true"),
             Map.entry("ArchiveBucket", "archive-bucket"),
-            Map.entry("ArchivePrefix", "fleet/archive"));
+            Map.entry("ArchivePrefix", "fleet/archive"),
+            Map.entry("ArchiveColumns", "temperature:double,status:string"),
+            Map.entry("RollupsEvery", "PT1M,PT15M"),
+            Map.entry("SinkMaxInFlight", "8"),
+            Map.entry("TableClassClosed", "STANDARD_INFREQUENT_ACCESS"),
+            Map.entry("LimitsMaxTables", "2000"));
 
     private static JsonNode raw;
 
