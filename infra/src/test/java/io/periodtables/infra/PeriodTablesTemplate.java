@@ -58,6 +58,10 @@ final class PeriodTablesTemplate {
             Map.entry("TableClassClosed", "STANDARD_INFREQUENT_ACCESS"),
             Map.entry("LimitsMaxTables", "2000"));
 
+    /** The application in two private subnets of a VPC. */
+    static final Map<String, String> IN_VPC =
+            Map.of("CodeBucket", "code-bucket", "SubnetIds", "subnet-0a1,subnet-0b2", "SecurityGroupIds", "sg-0c3");
+
     private static JsonNode raw;
 
     private PeriodTablesTemplate() {}
