@@ -34,7 +34,19 @@ class InfraTemplateTest {
             "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TablePrefix}_latest";
     private static final String ROLLUPS_TABLES =
             "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TablePrefix}_rollups_*";
-    private static final Set<String> UNSCOPED_ACTIONS = Set.of("dynamodb:ListTables", "cloudwatch:PutMetricData");
+    /** Actions without a resource scope: ListTables, PutMetricData, and the VPC policy of the MSF guide. */
+    private static final Set<String> UNSCOPED_ACTIONS = Set.of(
+            "dynamodb:ListTables",
+            "cloudwatch:PutMetricData",
+            "ec2:DescribeVpcs",
+            "ec2:DescribeSubnets",
+            "ec2:DescribeSecurityGroups",
+            "ec2:DescribeDhcpOptions",
+            "ec2:CreateNetworkInterface",
+            "ec2:CreateNetworkInterfacePermission",
+            "ec2:DescribeNetworkInterfaces",
+            "ec2:DeleteNetworkInterface");
+
     private static final Set<String> TABLE_ACTIONS = Set.of(
             "dynamodb:CreateTable",
             "dynamodb:DescribeTable",
@@ -46,7 +58,34 @@ class InfraTemplateTest {
             "dynamodb:BatchWriteItem");
 
     static Stream<Arguments> stacks() {
-        return Stream.of(Arguments.of("minimal", MINIMAL), Arguments.of("everything set", EVERYTHING_SET));
+        return Stream.of(
+                Arguments.of("minimal", MINIMAL),
+                Arguments.of("everything set", EVERYTHING_SET),
+                Arguments.of("in a VPC", PeriodTablesTemplate.IN_VPC));
+    }
+
+    @Test
+    void inAVpcTheApplicationGetsItsSubnetsAndGroupsAndItsRoleMayMakeNetworkInterfaces() {
+        JsonNode vpc = PeriodTablesTemplate.stack(PeriodTablesTemplate.IN_VPC)
+                .properties("Application")
+                .path("ApplicationConfiguration")
+                .path("VpcConfigurations");
+        assertThat(vpc).hasSize(1);
+        assertThat(PeriodTablesTemplate.texts(vpc.get(0).path("SubnetIds")))
+                .containsExactly("subnet-0a1", "subnet-0b2");
+        assertThat(PeriodTablesTemplate.texts(vpc.get(0).path("SecurityGroupIds")))
+                .containsExactly("sg-0c3");
+        assertThat(statements(PeriodTablesTemplate.IN_VPC))
+                .filteredOn(st -> "UseVpc".equals(st.sid()))
+                .singleElement()
+                .satisfies(st -> assertThat(st.actions()).contains("ec2:CreateNetworkInterface"));
+
+        assertThat(PeriodTablesTemplate.stack(MINIMAL)
+                        .properties("Application")
+                        .path("ApplicationConfiguration")
+                        .has("VpcConfigurations"))
+                .isFalse();
+        assertThat(statements(MINIMAL)).noneSatisfy(st -> assertThat(st.sid()).isEqualTo("UseVpc"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -10,9 +10,15 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.TableKeys;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -135,6 +141,63 @@ class MsfApplicationTemplateTest {
         });
     }
 
+    /**
+     * Keys with no parameter: the local run's (on MSF the service sets parallelism and
+     * checkpointing), the synthetic fleet's and the emulators' endpoints. docs/operations.md says so.
+     */
+    private static final Set<String> LOCAL_ONLY = Set.of(
+            "dynamodb.embedded",
+            "dynamodb.limits",
+            "aws.endpoint",
+            "dynamodb.endpoint",
+            "kinesis.endpoint",
+            "parallelism",
+            "checkpoint.interval");
+
+    @Test
+    void everyConfigurationKeyOfAnMsfRunHasAWayInThroughTheTemplate() {
+        Set<String> wired = new LinkedHashSet<>();
+        PeriodTablesTemplate.raw()
+                .path("Resources")
+                .path("Application")
+                .path("Properties")
+                .path("ApplicationConfiguration")
+                .path("EnvironmentProperties")
+                .path("PropertyGroups")
+                .forEach(group -> {
+                    // an optional group (archive) is wrapped in Fn::If
+                    JsonNode g = group.has("Fn::If") ? group.get("Fn::If").get(1) : group;
+                    g.path("PropertyMap")
+                            .fieldNames()
+                            .forEachRemaining(key -> wired.add(RuntimePropertyGroups.configName(
+                                    g.path("PropertyGroupId").asText(), key)));
+                });
+        List<String> names = ConfigKeys.all().stream().map(ConfigKey::name).toList();
+        assertThat(names).containsAll(LOCAL_ONLY);
+        for (String name : names) {
+            if (!LOCAL_ONLY.contains(name) && !name.startsWith("generator.")) {
+                assertThat(wired)
+                        .as("configuration key %s has a parameter", name)
+                        .contains(name);
+            }
+        }
+    }
+
+    /** CloudFormation takes a template body up to this size inline; a larger one must come from S3. */
+    private static final long INLINE_TEMPLATE_LIMIT = 51_200;
+
+    @Test
+    void theGuideDeploysATemplateOverTheInlineLimitThroughS3() throws IOException {
+        String guide = Files.readString(Path.of("..", "docs", "operations.md")).replace("\\\n", " ");
+        List<String> deploys = guide.lines()
+                .filter(line -> line.startsWith("aws cloudformation deploy"))
+                .toList();
+        assertThat(deploys).hasSizeGreaterThanOrEqualTo(2);
+        if (Files.size(PeriodTablesTemplate.FILE) > INLINE_TEMPLATE_LIMIT) {
+            assertThat(deploys).allSatisfy(deploy -> assertThat(deploy).contains("--s3-bucket"));
+        }
+    }
+
     @Test
     void everyParameterWiredToAKeyOffersOnlyValuesTheKeyAccepts() {
         Map<String, String> wired = new LinkedHashMap<>();
@@ -172,7 +235,7 @@ class MsfApplicationTemplateTest {
             }
             declaration
                     .path("AllowedValues")
-                    .forEach(v -> assertThat(key.parse(v.asText()))
+                    .forEach(v -> assertThat(v.asText().isEmpty() ? "unset" : key.parse(v.asText()))
                             .as("%s value %s for %s", parameter, v, keyName)
                             .isNotNull());
         });
@@ -208,6 +271,12 @@ class MsfApplicationTemplateTest {
         assertThat(config.get(ConfigKeys.ROTATION_LOWERING_STALL_AFTER)).isEqualTo(Duration.ofMinutes(45));
         assertThat(config.get(ConfigKeys.ALLOWED_LATENESS)).isEqualTo(Duration.ofMinutes(2));
         assertThat(config.get(ConfigKeys.ARCHIVE_PATH)).isEqualTo("s3://archive-bucket/fleet/archive");
+        assertThat(config.get(ConfigKeys.ARCHIVE_COLUMNS)).hasSize(2);
+        assertThat(config.get(ConfigKeys.ROLLUPS_EVERY)).containsExactly(Duration.ofMinutes(1), Duration.ofMinutes(15));
+        assertThat(config.get(ConfigKeys.SINK_MAX_IN_FLIGHT)).isEqualTo(8);
+        assertThat(config.get(TableKeys.TABLES_CLASS_CLOSED))
+                .isEqualTo(ConfigKeys.TableClass.STANDARD_INFREQUENT_ACCESS);
+        assertThat(config.get(ConfigKeys.LIMITS_MAX_TABLES)).isEqualTo(2000);
     }
 
     @Test

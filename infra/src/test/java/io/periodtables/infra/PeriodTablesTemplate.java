@@ -51,7 +51,16 @@ final class PeriodTablesTemplate {
             Map.entry("RestoreType", "RESTORE_FROM_CUSTOM_SNAPSHOT"),
             Map.entry("AllowNonRestoredState", "true"),
             Map.entry("ArchiveBucket", "archive-bucket"),
-            Map.entry("ArchivePrefix", "fleet/archive"));
+            Map.entry("ArchivePrefix", "fleet/archive"),
+            Map.entry("ArchiveColumns", "temperature:double,status:string"),
+            Map.entry("RollupsEvery", "PT1M,PT15M"),
+            Map.entry("SinkMaxInFlight", "8"),
+            Map.entry("TableClassClosed", "STANDARD_INFREQUENT_ACCESS"),
+            Map.entry("LimitsMaxTables", "2000"));
+
+    /** The application in two private subnets of a VPC. */
+    static final Map<String, String> IN_VPC =
+            Map.of("CodeBucket", "code-bucket", "SubnetIds", "subnet-0a1,subnet-0b2", "SecurityGroupIds", "sg-0c3");
 
     private static JsonNode raw;
 

@@ -157,10 +157,25 @@ final class TemplateEvaluator {
             case "AWS::StackName":
                 return TextNode.valueOf("period-tables-stack");
             default:
-                return TextNode.valueOf(
-                        parameters.containsKey(name)
-                                ? parameters.get(name)
-                                : required(resourceRefs, name, "resource reference"));
+                if (!parameters.containsKey(name)) {
+                    return TextNode.valueOf(required(resourceRefs, name, "resource reference"));
+                }
+                String value = parameters.get(name);
+                if (!template.path("Parameters")
+                        .path(name)
+                        .path("Type")
+                        .asText()
+                        .equals("CommaDelimitedList")) {
+                    return TextNode.valueOf(value);
+                }
+                // a list parameter is a list of its comma-separated values (none when empty)
+                ArrayNode list = JsonNodeFactory.instance.arrayNode();
+                if (!value.isEmpty()) {
+                    for (String element : value.split(",")) {
+                        list.add(element.trim());
+                    }
+                }
+                return list;
         }
     }
 

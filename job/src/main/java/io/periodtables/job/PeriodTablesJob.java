@@ -7,9 +7,14 @@ import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.LoopbackFlink;
 import io.periodtables.core.config.PeriodTablesConfig;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
@@ -22,6 +27,11 @@ import org.slf4j.LoggerFactory;
  * Configuration: defaults &lt; {@code --config file} &lt; the application's runtime property
  * groups (on MSF) &lt; {@code --key value} arguments. A bad configuration stops the job before
  * anything runs, with one line naming the key.
+ *
+ * <p>{@code --validate FILE [--key value ...]} runs no job: it reads FILE as MSF's runtime
+ * properties (the JSON list of {@code PropertyGroupId}/{@code PropertyMap} that MSF gives the job),
+ * with the arguments on top, and prints each problem the job would stop at, one line each; exit
+ * status 0 when the job would start, 1 when not, 2 when FILE cannot be read.
  */
 public final class PeriodTablesJob {
     private static final Logger LOG = LoggerFactory.getLogger(PeriodTablesJob.class);
@@ -31,7 +41,13 @@ public final class PeriodTablesJob {
 
     private PeriodTablesJob() {}
 
+    /** The argument that checks a runtime properties file instead of running the job. */
+    static final String VALIDATE = "--validate";
+
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals(VALIDATE)) {
+            System.exit(validate(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         boolean local = env instanceof LocalStreamEnvironment;
         if (local) {
@@ -53,18 +69,61 @@ public final class PeriodTablesJob {
                 !local && Files.exists(MSF_PROPERTIES) ? KinesisAnalyticsRuntime.getApplicationProperties() : Map.of();
         PeriodTablesConfig config;
         try {
-            config = ConfigLoader.load(args, groups, local);
+            config = load(args, groups, local);
         } catch (ConfigException e) {
             LOG.error(e.getMessage());
             throw e;
         }
+        LOG.info("period-tables configuration:\n{}", config.describe());
+        return config;
+    }
+
+    private static PeriodTablesConfig load(String[] args, Map<String, Properties> groups, boolean local) {
+        PeriodTablesConfig config = ConfigLoader.load(args, groups, local);
         if (config.startsEmbeddedDynamoDb()) {
             throw new ConfigException(
                     ConfigKeys.DYNAMODB_EMBEDDED.name(),
                     "Invalid configuration: dynamodb.embedded = 'true' needs the local runner (./run-local);"
                             + " set dynamodb.endpoint or dynamodb.embedded=false to run the job's main");
         }
-        LOG.info("period-tables configuration:\n{}", config.describe());
         return config;
+    }
+
+    /**
+     * {@code --validate FILE [--key value ...]}: FILE read by the MSF runtime library as on MSF, each
+     * problem printed to {@code err} as the job would log it at start.
+     *
+     * @return the exit status: 0 the job would start, 1 it would not, 2 FILE cannot be read
+     */
+    static int validate(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0 || args[0].startsWith("--")) {
+            err.println("Usage: " + VALIDATE + " FILE [--key value ...]: FILE holds MSF runtime property groups,"
+                    + " [{\"PropertyGroupId\": ..., \"PropertyMap\": {...}}, ...]");
+            return 2;
+        }
+        Path file = Path.of(args[0]);
+        Map<String, Properties> groups;
+        try {
+            // the library returns no groups for a missing file, as for an application without properties
+            if (!Files.isRegularFile(file)) {
+                throw new NoSuchFileException(file.toString());
+            }
+            groups = KinesisAnalyticsRuntime.getApplicationProperties(file.toString());
+        } catch (IOException e) {
+            err.println("Cannot read runtime properties " + file + ": " + e);
+            return 2;
+        }
+        String[] overrides = Arrays.copyOfRange(args, 1, args.length);
+        List<ConfigException> problems;
+        try {
+            problems = new ArrayList<>(ConfigLoader.problems(ConfigLoader.settings(overrides, groups), false));
+            if (problems.isEmpty()) {
+                out.println(load(overrides, groups, false).describe());
+            }
+        } catch (ConfigException e) {
+            problems = List.of(e);
+        }
+        problems.forEach(p -> err.println(p.getMessage()));
+        return problems.isEmpty() ? 0 : 1;
     }
 }

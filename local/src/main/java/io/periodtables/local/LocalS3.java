@@ -90,7 +90,7 @@ final class LocalS3 {
      */
     static String duckDbCommand(S3Emulator emulator, String archivePath) {
         URI endpoint = emulator.endpoint();
-        return "duckdb -c \"INSTALL httpfs; LOAD httpfs; SET s3_endpoint='" + endpoint.getHost() + ":"
+        return "duckdb -c \"LOAD httpfs; SET s3_endpoint='" + endpoint.getHost() + ":"
                 + endpoint.getPort() + "'; SET s3_url_style='path'; SET s3_use_ssl=false; SET s3_region='us-east-1';"
                 + " SET s3_access_key_id='" + S3Emulator.ACCESS_KEY + "'; SET s3_secret_access_key='"
                 + S3Emulator.SECRET_KEY + "'; " + countQuery(archivePath) + "\"";

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -95,10 +96,7 @@ public final class ConfigLoader {
     public static PeriodTablesConfig fromMap(Map<String, String> explicit, boolean local) {
         for (String name : explicit.keySet()) {
             if (ConfigKeys.byName(name) == null) {
-                throw new ConfigException(
-                        name,
-                        "Unknown configuration key '" + name + "'" + suggestion(name)
-                                + "; see the table in docs/configuration.md");
+                throw unknown(name);
             }
         }
         Map<String, String> text = new HashMap<>();
@@ -125,6 +123,43 @@ public final class ConfigLoader {
         PeriodTablesConfig config = new PeriodTablesConfig(text, values, local);
         checkRules(config);
         return config;
+    }
+
+    /**
+     * Every problem of explicitly set values, each as {@link #fromMap} would stop the job with it:
+     * each unknown key and each value its key refuses, or else the first rule between keys that fails
+     * (the rules read parsed values, so they are only checked once every value parses). Empty when
+     * the job would start.
+     */
+    public static List<ConfigException> problems(Map<String, String> explicit, boolean local) {
+        List<ConfigException> problems = new ArrayList<>();
+        explicit.forEach((name, value) -> {
+            ConfigKey<?> key = ConfigKeys.byName(name);
+            if (key == null) {
+                problems.add(unknown(name));
+                return;
+            }
+            try {
+                key.parse(value);
+            } catch (ConfigException e) {
+                problems.add(e);
+            }
+        });
+        if (problems.isEmpty()) {
+            try {
+                fromMap(explicit, local);
+            } catch (ConfigException e) {
+                problems.add(e);
+            }
+        }
+        return problems;
+    }
+
+    private static ConfigException unknown(String name) {
+        return new ConfigException(
+                name,
+                "Unknown configuration key '" + name + "'" + suggestion(name)
+                        + "; see the table in docs/configuration.md");
     }
 
     /**

@@ -296,4 +296,21 @@ class ConfigLoaderTest {
             assertThat(copy.get(TableKeys.TABLES_SHARDS)).isEqualTo(4);
         }
     }
+
+    @Test
+    void problemsNamesEveryUnknownKeyAndRefusedValueAndOtherwiseTheFailingRule() {
+        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("tables.shard", "4");
+        bad.put("sink.max-in-flight", "0");
+        bad.put("tables.period", "P2D");
+        assertThat(ConfigLoader.problems(bad, false))
+                .extracting(ConfigException::key)
+                .containsExactly("tables.shard", "sink.max-in-flight", "tables.period");
+        assertThat(ConfigLoader.problems(Map.of("rollups.every", "PT1M", "late.policy", "period-table"), false))
+                .extracting(ConfigException::getMessage)
+                .containsExactly("Invalid configuration: late.policy = 'period-table': must be late-table when"
+                        + " rollups.every is set: a late reading written to its period table would be in the table"
+                        + " but in no rollup, whose period has closed");
+        assertThat(ConfigLoader.problems(Map.of("tables.shards", "4"), false)).isEmpty();
+    }
 }

@@ -70,6 +70,9 @@ public final class QueryCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        // Hadoop's S3A (an s3:// --archive) brings AWS SDK v1, which prints a stack trace to announce its end of
+        // support.
+        System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
         System.exit(run(args, System.out, System.err));
     }
 
