@@ -40,22 +40,19 @@
 process.env.AWS_ACCOUNT_ID = process.env.AWS_ACCOUNT_ID || '000000000000'
 process.env.AWS_REGION = process.env.AWS_REGION || 'us-east-1'
 
-const crypto = require('crypto')
-const { Readable } = require('stream')
 const argv = require('minimist')(process.argv.slice(2), { string: ['limits', 'host'] })
-const cbor = require('cbor')
-const { Reads, MAX_OTHER_CONSUMERS } = require('./kinesis/reads')
+const { Reads } = require('./kinesis/reads')
 const { Writes, hashKeyOf, shardFor, sizeOf } = require('./kinesis/writes')
 const resharding = require('./kinesis/resharding')
+const { proxy, decode, encode, replay, send, error, blobLength, AMZ_CBOR } = require('./kinesis/proxy')
+const { iteratorTarget, atMostTenMiB, behindLatest } = require('./kinesis/get-records')
+const { newCounters, control } = require('./kinesis/control')
 const layer = require('./layer')
 
-const AMZ_CBOR = 'application/x-amz-cbor-1.1'
-const AMZ_JSON = 'application/x-amz-json-1.1'
 const STREAM_IN_ARN = /^arn:[^:]+:kinesis:[^:]*:[^:]*:stream\/(.+)$/
 const ALL_LIMITS = ['reads', 'iterators', 'writes', 'scaling']
 const ACCOUNT = process.env.AWS_ACCOUNT_ID
 const THROTTLED = 'ProvisionedThroughputExceededException'
-const MAX_GET_RECORDS_BYTES = 10 * 1024 * 1024
 
 if (!argv.port && argv.port !== 0) {
   console.error('usage: node kinesalite.js --port <port> [--host 127.0.0.1] [--limits all|none|a,b] [kinesalite options]')
@@ -81,6 +78,7 @@ delete kinesaliteOptions.limits
 const server = require('kinesalite')(kinesaliteOptions)
 const kinesaliteHandler = server.listeners('request')[0]
 server.removeAllListeners('request')
+const { through } = proxy(kinesaliteHandler)
 const splitShard = require('kinesalite/actions/splitShard')
 const mergeShards = require('kinesalite/actions/mergeShards')
 
@@ -93,13 +91,6 @@ const counters = newCounters()
 // What was refused, by stream, written to standard output every 5 s ("REFUSED <stream> <what>: <n>").
 const note = layer.refusalLog()
 
-function newCounters() {
-  return { getRecords: 0, getRecordsBytes: 0, refusedGetRecords: 0, refusedGetRecordsByCalls: 0,
-    refusedGetRecordsByBytes: 0, getShardIterator: 0, refusedGetShardIterator: 0, putRecords: 0, putBytes: 0,
-    refusedRecords: 0, refusedPutRecord: 0, refusedScaling: 0 }
-}
-
-
 function parseLimits(text) {
   return layer.parseLimits(text, ALL_LIMITS)
 }
@@ -107,6 +98,8 @@ function parseLimits(text) {
 function on(limit) {
   return settings.limits.has(limit)
 }
+
+const handleControl = control({ argv, settings, parseLimits, reads, writes, scalings, counters, clock, now })
 
 // ---------------------------------------------------------------------------------------------
 // HTTP
@@ -130,7 +123,7 @@ process.stdin.on('error', () => process.exit(0))
 process.stdin.resume()
 
 function handle(req, res, raw) {
-  if (req.url.startsWith('/__fidelity')) return control(req, res, raw)
+  if (req.url.startsWith('/__fidelity')) return handleControl(req, res, raw)
   const isCbor = (req.headers['content-type'] || '').split(';')[0].trim() === AMZ_CBOR
   const data = decode(raw, isCbor)
   if (data == null || typeof data !== 'object') return kinesaliteHandler(replay(req, raw), res)
@@ -155,59 +148,6 @@ function handle(req, res, raw) {
     })
 }
 
-function decode(raw, isCbor) {
-  if (raw.length === 0) return null
-  try {
-    return isCbor ? cbor.Decoder.decodeFirstSync(raw) : JSON.parse(raw.toString('utf8'))
-  } catch (e) {
-    return null // kinesalite answers the malformed body as Kinesis would
-  }
-}
-
-function encode(data, isCbor) {
-  return isCbor ? cbor.Encoder.encodeOne(data) : Buffer.from(JSON.stringify(data), 'utf8')
-}
-
-/** A request stand-in that replays the (possibly rewritten) body to kinesalite's handler. */
-function replay(req, body) {
-  const copy = Readable.from(body.length ? [body] : [])
-  copy.headers = Object.assign({}, req.headers, { 'content-length': String(body.length) })
-  copy.method = req.method
-  copy.url = req.url
-  return copy
-}
-
-/** Runs the call (its data maybe changed) through kinesalite and returns { status, data } instead of sending it. */
-function through(call, data) {
-  const body = data === undefined ? call.body : encode(data, call.isCbor)
-  return new Promise((resolve) => {
-    const chunks = []
-    const headers = {}
-    kinesaliteHandler(replay(call.req, body), {
-      statusCode: 200,
-      setHeader(name, value) { headers[name.toLowerCase()] = value },
-      getHeader(name) { return headers[name.toLowerCase()] },
-      end(chunk) {
-        if (chunk) chunks.push(Buffer.from(chunk))
-        const out = Buffer.concat(chunks)
-        resolve({ status: this.statusCode, data: out.length ? decode(out, call.isCbor) : null })
-      },
-    })
-  })
-}
-
-function send(res, answer, isCbor) {
-  const body = answer.data == null ? Buffer.alloc(0) : encode(answer.data, isCbor)
-  res.statusCode = answer.status
-  res.setHeader('x-amzn-RequestId', crypto.randomUUID())
-  res.setHeader('Content-Type', isCbor ? AMZ_CBOR : AMZ_JSON)
-  res.setHeader('Content-Length', body.length)
-  res.end(body)
-}
-
-function error(type, message) {
-  return { status: 400, data: { __type: type, message } }
-}
 
 /** "Rate exceeded for shard shardId-000000000000 in stream S under account 000000000000." */
 function rateExceeded(stream, shardId) {
@@ -216,24 +156,6 @@ function rateExceeded(stream, shardId) {
 
 function streamOf(name) {
   return new Promise((resolve) => store.getStream(name, (err, stream) => resolve(err ? null : stream)))
-}
-
-/** A blob's length in bytes: a Buffer (CBOR) or base64 text (JSON). */
-function blobLength(blob) {
-  if (blob == null) return 0
-  return Buffer.isBuffer(blob) ? blob.length : Buffer.byteLength(String(blob), 'base64')
-}
-
-/** The stream and shard a shard iterator points into, as kinesalite encrypts them; null if it is not one. */
-function iteratorTarget(iterator) {
-  try {
-    const buffer = Buffer.from(String(iterator), 'base64')
-    const decipher = crypto.createDecipheriv('aes-256-cbc', kinesaliteDb.ITERATOR_PWD_KEY, kinesaliteDb.ITERATOR_PWD_IV)
-    const pieces = Buffer.concat([decipher.update(buffer.slice(8)), decipher.final()]).toString('utf8').split('/')
-    return pieces.length === 5 ? { stream: pieces[1], shardId: pieces[2], seq: pieces[3] } : null
-  } catch (e) {
-    return null
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,7 +179,7 @@ const RULES = {
     const answer = await through(call)
     if (answer.status === 200 && answer.data) {
       const bytes = atMostTenMiB(answer.data, target)
-      await behindLatest(answer.data, t)
+      await behindLatest(store, answer.data, t)
       shard.charge(t, bytes)
       counters.getRecords++
       counters.getRecordsBytes += bytes
@@ -396,50 +318,6 @@ const RULES = {
   },
 }
 
-/**
- * "GetRecords can retrieve up to 10 MiB of data per call from a single shard" (quotas page): the
- * records past 10 MiB (data and partition keys; at least one record) are left for the next call,
- * whose iterator then starts at the first of them. Returns the bytes the answer keeps.
- */
-function atMostTenMiB(data, target) {
-  const records = data.Records || []
-  let bytes = 0
-  for (let i = 0; i < records.length; i++) {
-    const size = sizeOf(records[i], blobLength(records[i].Data))
-    if (i > 0 && bytes + size > MAX_GET_RECORDS_BYTES) {
-      data.NextShardIterator = kinesaliteDb.createShardIterator(target.stream, target.shardId, records[i].SequenceNumber)
-      data.Records = records.slice(0, i)
-      return bytes
-    }
-    bytes += size
-  }
-  return bytes
-}
-
-/**
- * MillisBehindLatest, which kinesalite always answers 0 for an open shard: "The number of
- * milliseconds the GetRecords response is from the tip of the stream, indicating how far behind
- * current time the consumer is. A value of zero indicates that record processing is caught up, and
- * there are no new records to process at this moment." (API reference, GetRecords): the age, on the
- * layer's clock, of the first record the answer leaves for the next call; 0 when there is none.
- */
-async function behindLatest(data, t) {
-  const next = data.NextShardIterator && iteratorTarget(data.NextShardIterator)
-  if (!next) return
-  const shardIx = kinesaliteDb.resolveShardId(next.shardId).shardIx
-  const first = await new Promise((resolve) => {
-    let found = null
-    store.getStreamDb(next.stream).createReadStream({
-      gte: kinesaliteDb.shardIxToHex(shardIx) + '/' + next.seq,
-      lt: kinesaliteDb.shardIxToHex(shardIx + 1),
-      limit: 1,
-    }).on('data', (item) => { found = item.value })
-      .on('error', () => resolve(null))
-      .on('end', () => resolve(found))
-  })
-  data.MillisBehindLatest = first ? Math.max(0, Math.round(t - first.ApproximateArrivalTimestamp * 1000)) : 0
-}
-
 function notActive(name, status) {
   return error('ResourceInUseException', 'Stream ' + name + ' under account ' + ACCOUNT
     + ' not ACTIVE, instead in state ' + status)
@@ -474,47 +352,4 @@ async function activeStream(name) {
     if (stream.StreamStatus === 'ACTIVE') return stream
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Control
-
-function control(req, res, raw) {
-  if (req.method === 'POST') {
-    let change
-    try {
-      change = JSON.parse(raw.toString('utf8') || '{}')
-    } catch (e) {
-      return send(res, error('ValidationException', 'control: ' + e.message), false)
-    }
-    try {
-      if (change.reset) {
-        settings.limits = new Set(parseLimits(argv.limits))
-        reads.reset()
-        writes.reset()
-        scalings.clear()
-        Object.assign(counters, newCounters())
-        clock.stoppedAt = null
-      }
-      if (change.limits !== undefined) {
-        settings.limits = new Set(parseLimits(Array.isArray(change.limits) ? change.limits.join(',') || 'none' : change.limits))
-      }
-      if (change.otherConsumers !== undefined) {
-        reads.otherConsumers(String(change.otherConsumers.stream), Number(change.otherConsumers.count))
-      }
-      if (change.advanceClockMs !== undefined) {
-        const by = Number(change.advanceClockMs)
-        if (!(by >= 0)) throw new Error('the clock only moves ahead, not by ' + change.advanceClockMs)
-        clock.offsetMs += by
-        if (clock.stoppedAt !== null) clock.stoppedAt += by
-      }
-      if (change.stopClock === true && clock.stoppedAt === null) clock.stoppedAt = now()
-      if (change.stopClock === false) clock.stoppedAt = null // it catches up with the time it stood still
-    } catch (e) {
-      return send(res, error('ValidationException', 'control: ' + e.message), false)
-    }
-  }
-  send(res, { status: 200, data: { limits: [...settings.limits], otherConsumers: Object.fromEntries(reads.others),
-    maxOtherConsumers: MAX_OTHER_CONSUMERS, clockOffsetMs: clock.offsetMs, clockStopped: clock.stoppedAt !== null,
-    now: now(), counters } }, false)
 }

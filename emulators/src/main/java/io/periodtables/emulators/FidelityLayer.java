@@ -27,7 +27,7 @@ public final class FidelityLayer {
         /**
          * An on-demand table serves twice its previous peak (new: 4,000 writes / 12,000 reads a second), a
          * peak counting 30 minutes later, at most the per-table quota (40,000 each); OnDemandThroughput
-         * and WarmThroughput above that quota are refused.
+         * and WarmThroughput above that quota are refused (as {@link #aboveTableQuota} picks).
          */
         ON_DEMAND("on-demand"),
         /** One partition key value serves at most 1,000 write or 3,000 read units a second. */
@@ -51,6 +51,30 @@ public final class FidelityLayer {
 
         static String wire(Set<Limit> limits) {
             return limits.isEmpty() ? "none" : limits.stream().map(Limit::wire).collect(Collectors.joining(","));
+        }
+    }
+
+    /**
+     * What the layer answers a CreateTable or UpdateTable whose {@code WarmThroughput} or {@code
+     * OnDemandThroughput} is above the per-table quota: DynamoDB's documentation bounds both by that
+     * quota and names no answer (docs/DESIGN.md), so a test picks each plausible one.
+     */
+    public enum AboveTableQuota {
+        /** {@code LimitExceededException}, as DynamoDB answers its other quotas on a table change; the default. */
+        LIMIT_EXCEEDED("LimitExceededException"),
+        /** {@code ValidationException}, as DynamoDB answers a parameter out of its range. */
+        VALIDATION("ValidationException"),
+        /** Accepted and reported as given; an on-demand table still serves at most the quota. */
+        ACCEPTED("accepted");
+
+        private final String wire;
+
+        AboveTableQuota(String wire) {
+            this.wire = wire;
+        }
+
+        public String wire() {
+            return wire;
         }
     }
 
@@ -89,6 +113,11 @@ public final class FidelityLayer {
      */
     public void maxTableUnits(long units) {
         control("{\"maxTableUnits\":" + units + "}");
+    }
+
+    /** The answer to a warm or maximum on-demand throughput above the per-table quota, until {@link #reset}. */
+    public void aboveTableQuota(AboveTableQuota answer) {
+        control("{\"aboveTableQuota\":\"" + answer.wire() + "\"}");
     }
 
     /**

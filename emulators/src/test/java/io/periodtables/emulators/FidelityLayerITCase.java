@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -153,6 +154,27 @@ class FidelityLayerITCase {
                         .provisionedThroughput()
                         .numberOfDecreasesToday())
                 .isEqualTo(5);
+    }
+
+    @Test
+    void lastDecreaseDateTimeIsKeptDaysAfterTheDecrease() {
+        String table = provisioned(5);
+        dynamoDb.layer().stopClock();
+        Instant decreased = dynamoDb.layer().now();
+        client.updateTable(b -> b.tableName(table)
+                .provisionedThroughput(p -> p.writeCapacityUnits(4L).readCapacityUnits(5L)));
+        pastUpdating();
+
+        dynamoDb.layer().advanceClock(Duration.ofDays(3));
+        client.updateTable(b -> b.tableName(table)
+                .provisionedThroughput(p -> p.writeCapacityUnits(6L).readCapacityUnits(5L)));
+        pastUpdating();
+
+        ProvisionedThroughputDescription throughput =
+                client.describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+        assertThat(throughput.lastDecreaseDateTime()).isEqualTo(decreased);
+        assertThat(throughput.numberOfDecreasesToday()).isZero();
+        assertThat(throughput.writeCapacityUnits()).isEqualTo(6L);
     }
 
     @Test

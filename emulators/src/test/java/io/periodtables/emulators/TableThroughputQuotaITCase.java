@@ -16,9 +16,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.ThrottlingReason;
 
 /**
@@ -106,6 +108,34 @@ class TableThroughputQuotaITCase {
                         .maxReadRequestUnits())
                 .isEqualTo(40_000L);
         assertThat(dynamoDb.layer().refused("refusedTableUnits")).isEqualTo(4);
+    }
+
+    @Test
+    void aWarmOrMaximumThroughputAboveTheQuotaGetsTheAnswerATestPicks() {
+        // DynamoDB's documentation bounds both by the quota and names no answer (docs/DESIGN.md)
+        dynamoDb.layer().aboveTableQuota(FidelityLayer.AboveTableQuota.VALIDATION);
+        assertThatThrownBy(() -> once.createTable(TestTables.onDemand(next()).toBuilder()
+                        .warmThroughput(w -> w.writeUnitsPerSecond(40_001L))
+                        .build()))
+                .asInstanceOf(type(DynamoDbException.class))
+                .extracting(e -> e.awsErrorDetails().errorCode())
+                .isEqualTo("ValidationException");
+        String table = active(TestTables.onDemand(next()));
+        assertThatThrownBy(() -> once.updateTable(
+                        b -> b.tableName(table).onDemandThroughput(o -> o.maxWriteRequestUnits(40_001L))))
+                .asInstanceOf(type(DynamoDbException.class))
+                .extracting(e -> e.awsErrorDetails().errorCode())
+                .isEqualTo("ValidationException");
+
+        dynamoDb.layer().aboveTableQuota(FidelityLayer.AboveTableQuota.ACCEPTED);
+        String accepted = active(TestTables.onDemand(next()).toBuilder()
+                .warmThroughput(w -> w.writeUnitsPerSecond(50_000L))
+                .onDemandThroughput(o -> o.maxWriteRequestUnits(60_000L))
+                .build());
+        TableDescription kept = once.describeTable(b -> b.tableName(accepted)).table();
+        assertThat(kept.warmThroughput().writeUnitsPerSecond()).isEqualTo(50_000L);
+        assertThat(kept.onDemandThroughput().maxWriteRequestUnits()).isEqualTo(60_000L);
+        assertThat(dynamoDb.layer().refused("refusedTableUnits")).isEqualTo(2);
     }
 
     @Test
