@@ -153,13 +153,15 @@ class LatestSinkBackpressureITCase {
     }
 
     /**
-     * {@code latest.warm-writes} above DynamoDB's per-table quota (40,000 by default): the table
-     * cannot be created, and the job fails with DynamoDB's refusal and the key instead of putting
-     * into a table that never comes until its attempts run out.
+     * {@code latest.warm-writes} above DynamoDB's per-table quota (40,000 here), with {@code
+     * limits.max-table-units} claiming a higher one: the table cannot be created, and the job fails
+     * with DynamoDB's refusal and the key instead of putting into a table that never comes until
+     * its attempts run out.
      */
     @Test
     void aWarmThroughputAboveThePerTableQuotaFailsTheJobNamingTheKey() {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), "latest.warm-writes", "50000");
+        PeriodTablesConfig config = SinkTestBed.config(
+                DYNAMODB.emulator(), "latest.warm-writes", "50000", "limits.max-table-units", "50000");
 
         assertThatThrownBy(() -> submit(config, 5, 50, 100, LatestWriter.MAX_PENDING)
                         .getJobExecutionResult()

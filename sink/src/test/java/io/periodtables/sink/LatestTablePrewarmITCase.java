@@ -55,7 +55,7 @@ class LatestTablePrewarmITCase {
 
     @Test
     void theLatestWritersCreateTheTablePrewarmed() {
-        PeriodTablesConfig config = config("created", "latest.warm-writes", "50000");
+        PeriodTablesConfig config = config("created", "latest.warm-writes", "50000", "limits.max-table-units", "50000");
         // above DynamoDB's default per-table quota of 40,000, which an account raises for such a fleet
         DYNAMODB.emulator().layer().maxTableUnits(50_000);
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(2)) {

@@ -102,6 +102,13 @@ public final class ConfigKeys {
             "the account's provisioned write capacity quota (WCU) in the region:"
                     + " a configuration that provisions more stops at start",
             ConfigValues::positiveLong);
+    public static final ConfigKey<Long> LIMITS_MAX_TABLE_UNITS = key(
+            "limits.max-table-units",
+            "40000",
+            "the account's per-table throughput quota in the region (read and write units each): a configuration"
+                    + " that asks a table for more (`latest.warm-writes`, `tables.on-demand.max`,"
+                    + " `tables.warm-throughput.max`, a provisioned `tables.capacity.*`) stops at start",
+            ConfigValues::positiveLong);
     public static final ConfigKey<Duration> ROTATION_CLOSED_RAISE_AFTER = key(
             "rotation.closed-raise-after",
             "PT1M",
@@ -186,7 +193,7 @@ public final class ConfigKeys {
             null,
             "write units per second the latest table is prewarmed to (`WarmThroughput`; an existing one is raised):"
                     + " about the devices whose reading changes in a second. Unset: created cold, 4,000 writes/s until"
-                    + " DynamoDB scales it. Above 40,000 needs a raised per-table quota",
+                    + " DynamoDB scales it. At most `limits.max-table-units`",
             s -> ConfigValues.intInRange(s, 1, Integer.MAX_VALUE));
     public static final ConfigKey<String> INPUT_DEVICE_FIELD =
             key("input.device-field", "deviceId", "JSON field holding the device id", ConfigValues::nonEmpty);

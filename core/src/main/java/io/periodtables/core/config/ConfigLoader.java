@@ -274,6 +274,7 @@ public final class ConfigLoader {
         // Validates prefix and zone together (a prefix alone is checked by its key).
         c.naming();
         TableBudget.of(c).check();
+        TableThroughputQuota.of(c).check();
     }
 
     private static void mustBeShorterThanPeriod(PeriodTablesConfig c, ConfigKey<Duration> key, Duration period) {

@@ -1,7 +1,9 @@
 package io.periodtables.core.dynamodb;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -43,6 +45,27 @@ public final class DynamoDbFailure {
         REFUSED,
         /** Not a failure of the call at all: one of our own exceptions, or a bug. */
         NOT_DYNAMODB
+    }
+
+    /**
+     * A throughput a CreateTable or UpdateTable sets, each bounded by the per-table throughput
+     * quota, with the names DynamoDB's API gives it and its units.
+     */
+    public enum ThroughputSetting {
+        PROVISIONED_THROUGHPUT("ProvisionedThroughput", "WriteCapacityUnits", "ReadCapacityUnits"),
+        ON_DEMAND_THROUGHPUT("OnDemandThroughput", "MaxWriteRequestUnits", "MaxReadRequestUnits"),
+        WARM_THROUGHPUT("WarmThroughput", "WriteUnitsPerSecond", "ReadUnitsPerSecond");
+
+        private final List<String> names;
+
+        ThroughputSetting(String... names) {
+            this.names = List.of(names);
+        }
+
+        /** The request field, as DynamoDB's API names it. */
+        public String field() {
+            return names.get(0);
+        }
     }
 
     private static final Set<String> THROTTLING = Set.of(
@@ -100,6 +123,31 @@ public final class DynamoDbFailure {
             default:
                 return service.statusCode() >= 500 || SERVER.contains(code) ? Kind.TRANSIENT : Kind.REFUSED;
         }
+    }
+
+    /**
+     * The setting DynamoDB refused as above the per-table throughput quota, when {@code error} is
+     * such a refusal. DynamoDB's docs bound provisioned, on-demand maximum and warm throughput by
+     * the quota but name the answer only for none of them, so either answer counts: a {@code
+     * LimitExceededException} or a {@code ValidationException} whose message names the setting
+     * or one of its units (as a refused parameter is named). A {@code LimitExceededException}
+     * naming none, such as too many concurrent table operations, is not one: it passes.
+     */
+    public static Optional<ThroughputSetting> throughputQuotaRefusal(Throwable error) {
+        Kind kind = classify(error);
+        if (kind != Kind.QUOTA && kind != Kind.VALIDATION) {
+            return Optional.empty();
+        }
+        String said = message((AwsServiceException) unwrap(error));
+        if (said == null) {
+            return Optional.empty();
+        }
+        for (ThroughputSetting setting : ThroughputSetting.values()) {
+            if (setting.names.stream().anyMatch(said::contains)) {
+                return Optional.of(setting);
+            }
+        }
+        return Optional.empty();
     }
 
     /** True for failures the same call may overcome later: throttling and transient ones. */

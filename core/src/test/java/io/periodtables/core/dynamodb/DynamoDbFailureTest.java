@@ -3,8 +3,10 @@ package io.periodtables.core.dynamodb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.dynamodb.DynamoDbFailure.Kind;
+import io.periodtables.core.dynamodb.DynamoDbFailure.ThroughputSetting;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,6 +40,37 @@ class DynamoDbFailureTest {
     void serviceErrorsAreClassifiedByTheirCode(String code, int status, Kind expected) {
         assertThat(DynamoDbFailure.classify(new CompletionException(service(code, status))))
                 .isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "LimitExceededException | Subscriber limit exceeded: WarmThroughput.WriteUnitsPerSecond 50000 is above"
+                        + " the per-table throughput quota | WARM_THROUGHPUT",
+                "ValidationException | One or more parameter values were invalid: WarmThroughput 50000 | WARM_THROUGHPUT",
+                "ValidationException | MaxWriteRequestUnits 50000 is above the quota | ON_DEMAND_THROUGHPUT",
+                "LimitExceededException | Subscriber limit exceeded: ReadCapacityUnits 50000 | PROVISIONED_THROUGHPUT",
+                // not throughput-quota refusals: DynamoDB's other limits, a same-value update, another code
+                "LimitExceededException | Subscriber limit exceeded: Only 10 tables can be created, updated, or deleted"
+                        + " simultaneously | ",
+                "LimitExceededException | Subscriber limit exceeded: Provisioned throughput decreases are limited within"
+                        + " a given UTC day | ",
+                "ValidationException | The provisioned throughput for the table will not change | ",
+                "ThrottlingException | WarmThroughput is being updated | ",
+            })
+    void aThroughputQuotaRefusalIsALimitOrValidationErrorNamingTheSetting(
+            String code, String message, ThroughputSetting expected) {
+        DynamoDbException error = (DynamoDbException) DynamoDbException.builder()
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode(code)
+                        .errorMessage(message)
+                        .build())
+                .statusCode(400)
+                .message(message)
+                .build();
+        assertThat(DynamoDbFailure.throughputQuotaRefusal(new CompletionException(error)))
+                .isEqualTo(Optional.ofNullable(expected));
     }
 
     @Test

@@ -117,7 +117,8 @@ final class CapacityChanges implements AutoCloseable {
                                             .orElseGet(() -> Duration.between(now, DecreaseQuota.next(now, table)));
                                     throw new DecreaseQuota.Refused(tableName, wait, ControlPlaneErrors.unwrap(error));
                                 }
-                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                                throw new CompletionException(
+                                        ControlPlaneErrors.ofTableRequest(error, tableName, config));
                             })
                             .thenCompose(ignored -> calls.untilActive(tableName, false))
                             .thenApply(Optional::of);
@@ -154,7 +155,8 @@ final class CapacityChanges implements AutoCloseable {
                                             return Optional
                                                     .<ManagedTable>empty(); // another sink subtask raised it meanwhile
                                         } else if (error != null) {
-                                            throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                                            throw new CompletionException(
+                                                    ControlPlaneErrors.ofTableRequest(error, tableName, config));
                                         }
                                         LOG.info(
                                                 "Raised table {} to the current tier ({} -> {}): the sink was throttled writing to it"
@@ -187,7 +189,8 @@ final class CapacityChanges implements AutoCloseable {
                                 return false;
                             }
                             if (error != null) {
-                                throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                                throw new CompletionException(
+                                        ControlPlaneErrors.ofTableRequest(error, tableName, config));
                             }
                             return true;
                         })

@@ -59,7 +59,8 @@ public final class TableCreation {
                                     if (error == null) {
                                         created.set(true);
                                     } else if (!ControlPlaneErrors.isInUse(error)) {
-                                        throw new CompletionException(ControlPlaneErrors.unwrap(error));
+                                        throw new CompletionException(
+                                                ControlPlaneErrors.ofTableRequest(error, name, config));
                                     } // in use: it exists (or someone else is creating it); wait for it
                                     return null;
                                 })

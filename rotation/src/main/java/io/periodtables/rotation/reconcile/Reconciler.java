@@ -2,6 +2,7 @@ package io.periodtables.rotation.reconcile;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.ThroughputQuotaRefused;
 import io.periodtables.core.period.Period;
 import io.periodtables.rotation.controlplane.ControlPlaneErrors;
 import io.periodtables.rotation.controlplane.RetryLoop;
@@ -276,6 +277,9 @@ public final class Reconciler implements AutoCloseable {
         if (ControlPlaneErrors.unwrap(error) instanceof RetryLoop.ManagerClosed) {
             LOG.info("Rotation stopped before it could {} {}: the job is ending", what, name);
             return;
+        }
+        if (ControlPlaneErrors.unwrap(error) instanceof ThroughputQuotaRefused refused) {
+            throw refused; // fails the job: every tick would ask for the same throughput again
         }
         String why = ControlPlaneErrors.describe(error);
         LOG.warn("Rotation could not {} {}: {}; trying again from the next tick", what, name, why);
