@@ -1,5 +1,6 @@
 package io.periodtables.archive;
 
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import java.io.IOException;
@@ -158,7 +159,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     @Override
     public void processWatermark2(Watermark mark) throws IOException {
         long watermark = mark.getTimestamp();
-        if (watermark == Long.MAX_VALUE) {
+        if (EndOfInput.is(watermark)) {
             // The end of the input (a drained stop, a bounded source) seals no period: see ToArchiveRows.
             return;
         }

@@ -12,8 +12,15 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +114,47 @@ class ArchitectureTest {
     @Test
     void theCoresPackagesDependOnEachOtherWithoutCycles() {
         check(slices().matching("io.periodtables.core.(*)..").should().beFreeOfCycles());
+    }
+
+    /**
+     * Whether a watermark ends the input is asked of {@code EndOfInput} only. Reading Flink's
+     * {@code MAX_WATERMARK} is a field access, a rule; {@code Long.MAX_VALUE} is a constant the
+     * compiler inlines, invisible in the bytecode ArchUnit reads, so its comparisons are looked
+     * for in the sources.
+     */
+    @Test
+    void theEndOfInputIsAskedOfOneClass() throws IOException {
+        check(noClasses()
+                .that()
+                .doNotHaveFullyQualifiedName("io.periodtables.core.period.EndOfInput")
+                .should()
+                .accessField("org.apache.flink.api.common.eventtime.Watermark", "MAX_WATERMARK")
+                .orShould()
+                .accessField("org.apache.flink.streaming.api.watermark.Watermark", "MAX_WATERMARK"));
+        Pattern comparison = Pattern.compile("[!=]=\\s*Long\\.MAX_VALUE|Long\\.MAX_VALUE\\s*[!=]=");
+        List<String> found = new ArrayList<>();
+        List<Path> sources;
+        try (Stream<Path> modules = Files.list(Path.of(".."))) {
+            sources = modules.map(module -> module.resolve("src/main/java"))
+                    .filter(Files::isDirectory)
+                    .toList();
+        }
+        assertThat(sources).hasSizeGreaterThanOrEqualTo(9); // every module with production code
+        for (Path source : sources) {
+            try (Stream<Path> files = Files.walk(source)) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    List<String> lines = Files.readAllLines(file);
+                    for (int i = 0; i < lines.size(); i++) {
+                        if (comparison.matcher(lines.get(i)).find()) {
+                            found.add(file.getFileName() + ":" + (i + 1));
+                        }
+                    }
+                }
+            }
+        }
+        // FaultRule's limit is a count of calls, not a watermark
+        assertThat(found).allMatch(at -> at.startsWith("FaultRule.java:"));
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.core.item.Rollups;
 import io.periodtables.core.item.WriteSharding;
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.Reading;
@@ -208,7 +209,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         // The watermark that ends the input (a drained stop) closes no period: every bucket is
         // written as it stands and kept with its sort keys, so a run resumed from the savepoint
         // completes them; that watermark fires every timer, so the resumed run sets them again.
-        boolean endOfInput = watermark == Long.MAX_VALUE;
+        boolean endOfInput = EndOfInput.is(watermark);
         Period period = periodOf(timestamp);
         for (Duration grain : rollups.grains()) {
             long start = Rollups.bucketStart(period, grain, timestamp);
