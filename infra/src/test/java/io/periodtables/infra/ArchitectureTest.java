@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
@@ -57,7 +58,9 @@ class ArchitectureTest {
                         "io.periodtables.job.kinesis",
                         "io.periodtables.query",
                         "io.periodtables.emulators",
-                        "io.periodtables.local");
+                        "io.periodtables.local",
+                        "io.periodtables.bench",
+                        "io.periodtables.bench.archive");
     }
 
     @Test
@@ -166,6 +169,27 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.periodtables.emulators.."));
+    }
+
+    /**
+     * The bench measures the other modules through their public types: a bench class in another
+     * module's package (a split package) would reach its package-private steps, and the module's
+     * jar would not hold what its package does.
+     */
+    @Test
+    void theBenchsClassesLiveInItsOwnPackages() {
+        check(classes()
+                .that(new DescribedPredicate<JavaClass>("are the bench module's") {
+                    @Override
+                    public boolean test(JavaClass c) {
+                        return c.getSource()
+                                .map(s -> s.getUri().toString())
+                                .filter(u -> u.contains("/bench/target/classes/") || u.contains("period-tables-bench-"))
+                                .isPresent();
+                    }
+                })
+                .should()
+                .resideInAPackage("io.periodtables.bench.."));
     }
 
     @Test
