@@ -82,7 +82,6 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     private final Rollups rollups;
     private final TableNaming naming;
-    private final WriteSharding sharding;
     private final Duration lateness;
     private final Duration ttl;
     private final long exactWithin;
@@ -107,7 +106,6 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     RollupBuckets(PeriodTablesConfig config, Rollups rollups) {
         this.rollups = rollups;
         this.naming = config.naming();
-        this.sharding = config.sharding();
         this.lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
         this.ttl = config.ttl().orElse(null);
         this.exactWithin = config.get(ConfigKeys.ROLLUPS_EXACT_WITHIN).toMillis();
@@ -156,8 +154,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     @Override
     public void processElement(SinkRecord record, Context ctx, Collector<SinkRecord> out) throws Exception {
         Reading reading = record.reading();
-        String sk = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
-                .sk();
+        String sk = WriteSharding.sortKeyOf(reading);
         Period period = periodOf(reading.eventMillis());
         switch (recent.check(reading.eventMillis(), sk, period)) {
             case DUPLICATE -> {
