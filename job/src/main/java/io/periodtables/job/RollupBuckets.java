@@ -24,6 +24,8 @@ import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
@@ -53,8 +55,8 @@ import org.apache.flink.util.Collector;
  * <p>State per device, independent of the reading rate over a period and of its length: for each
  * grain one {@link RollupAggregate} per bucket with readings in the open periods (at most 1,440 a
  * period and grain), the sort keys of its readings within {@code rollups.exact-within} (plus a
- * minute) of its newest one, one entry each, that reading's event time, and one timer per bucket
- * and open period. A bucket's key names its grain by its length, so {@code rollups.every} may
+ * minute) of its newest one, one entry each, that reading's event time, one timer per bucket
+ * and open period, and after a drained stop when its revive is due. A bucket's key names its grain by its length, so {@code rollups.every} may
  * change across a restore: a kept grain carries on, a dropped one's buckets are never written
  * and go with their period (or at a revive), a new one starts at the restore.
  */
@@ -64,9 +66,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private static final JsonFactory JSON = new JsonFactory();
     /** Buckets refined after the watermark passed their end are written at the next whole second. */
     private static final long CATCH_UP_MILLIS = 1000;
-    /** The last digits of a processing-time timer that sets the timers again after a drained stop. */
-    private static final long REVIVE_MARK = 1;
-
+    /** A run resumed after a drained stop sets its timers again this long after the stop. */
     private static final long REVIVE_AFTER_MILLIS = 60_000;
 
     /**
@@ -77,6 +77,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     static final String BUCKETS = "rollup-grain-buckets";
     /** Buckets refined after the watermark passed their end, by {@link #key} (was {@code rollup-refined}). */
     static final String REFINED = "rollup-grain-refined";
+    /** The processing time a device's revive is due at, after a drained stop ({@link #revive}). */
+    static final String REVIVE = "rollup-revive-at";
     /** A bucket key is its start in milliseconds times this plus its grain in seconds (at most a day's). */
     static final long GRAIN_SECONDS = 100_000;
 
@@ -93,6 +95,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private transient RecentSortKeys recent;
     /** Buckets refined after the watermark passed their end, for the next catch-up (a few at most). */
     private transient MapState<Long, Boolean> refined;
+    /** When this device's revive is due; empty when none waits. */
+    private transient ValueState<Long> reviveDue;
 
     private transient Counter readings;
     private transient Counter duplicates;
@@ -125,6 +129,10 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return new MapStateDescriptor<>(REFINED, LongSerializer.INSTANCE, BooleanSerializer.INSTANCE);
     }
 
+    static ValueStateDescriptor<Long> reviveDescriptor() {
+        return new ValueStateDescriptor<>(REVIVE, LongSerializer.INSTANCE);
+    }
+
     /** Called by {@link RollupOperator} before {@link #open}, with its state restored and upgraded. */
     void useBackend(KeyedStateBackend<String> backend) {
         this.backend = backend;
@@ -144,6 +152,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         recent = RecentSortKeys.of(
                 backend, getRuntimeContext().getMapState(RecentSortKeys.newestDescriptor()), exactWithin);
         refined = getRuntimeContext().getMapState(refinedDescriptor());
+        reviveDue = getRuntimeContext().getState(reviveDescriptor());
         MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
         readings = metrics.counter(UserMetrics.ROLLUP_READINGS);
         duplicates = metrics.counter(UserMetrics.ROLLUP_DUPLICATES);
@@ -196,11 +205,13 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         String device = ctx.getCurrentKey();
         long watermark = ctx.timerService().currentWatermark();
         if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
-            if (timestamp % CATCH_UP_MILLIS == REVIVE_MARK) {
+            // A device has one timer per instant: a revive and a catch-up may share it.
+            Long revive = reviveDue.value();
+            if (revive != null && revive <= timestamp) {
+                reviveDue.clear();
                 revive(ctx);
-            } else {
-                catchUp(device, watermark, out);
             }
+            catchUp(device, watermark, out);
             return;
         }
         // The watermark that ends the input (a drained stop) closes no period: every bucket is
@@ -215,8 +226,9 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             }
         }
         if (endOfInput) {
-            ctx.timerService()
-                    .registerProcessingTimeTimer(reviveAt(ctx.timerService().currentProcessingTime()));
+            long at = reviveAt(ctx.timerService().currentProcessingTime());
+            reviveDue.update(at);
+            ctx.timerService().registerProcessingTimeTimer(at);
             return;
         }
         Period closing = rollups.calendar().periodOf(timestamp - lateness.toMillis());
@@ -227,11 +239,11 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     /**
      * When a run resumed after a drained stop sets its timers again: a minute after the stop (the
-     * timer waits in the savepoint), marked by its last digit apart from the catch-up timers.
+     * timer and {@link #REVIVE} wait in the savepoint).
      */
     private long reviveAt(long now) {
         if (reviveAt == 0) {
-            reviveAt = now - now % CATCH_UP_MILLIS + REVIVE_AFTER_MILLIS + REVIVE_MARK;
+            reviveAt = now - now % CATCH_UP_MILLIS + REVIVE_AFTER_MILLIS;
         }
         return reviveAt;
     }
