@@ -109,14 +109,23 @@ class ArchitectureTest {
     }
 
     /**
-     * The lowest room is a straight stack: {@code period}, {@code capacity} and {@code item} at the
-     * bottom, {@code config} on them, {@code dynamodb} on top. {@code io.periodtables.model} is
-     * left out: its {@code MissingTableHandler} takes the configuration, and {@code item} builds
-     * items of its records.
+     * The lowest room is a straight stack: {@code period}, {@code capacity} and {@code model} at
+     * the bottom, {@code item} on them, {@code config} on them, {@code dynamodb} on top. One edge
+     * is known to point up, and is the only one allowed: {@code MissingTableHandler.Factory}
+     * creates the sink's handler from the configuration, which closes {@code config -> item ->
+     * model -> config}; it goes when the handler leaves {@code model}.
      */
     @Test
     void theCoresPackagesDependOnEachOtherWithoutCycles() {
-        check(slices().matching("io.periodtables.core.(*)..").should().beFreeOfCycles());
+        check(
+                slices().matching("io.periodtables.(**)")
+                        .should()
+                        .beFreeOfCycles()
+                        .ignoreDependency(
+                                "io.periodtables.model.MissingTableHandler$Factory",
+                                "io.periodtables.core.config.PeriodTablesConfig"),
+                production.that(
+                        JavaClass.Predicates.resideInAnyPackage("io.periodtables.core..", "io.periodtables.model..")));
     }
 
     /**
@@ -313,6 +322,10 @@ class ArchitectureTest {
     }
 
     private static void check(ArchRule rule) {
-        rule.check(production);
+        check(rule, production);
+    }
+
+    private static void check(ArchRule rule, JavaClasses classes) {
+        rule.check(classes);
     }
 }
