@@ -1,8 +1,5 @@
 package io.periodtables.job;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
@@ -14,8 +11,6 @@ import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,24 +58,21 @@ import org.apache.flink.util.Collector;
 final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
 
-    private static final JsonFactory JSON = new JsonFactory();
     /** Buckets refined after the watermark passed their end are written at the next whole second. */
     private static final long CATCH_UP_MILLIS = 1000;
     /** A run resumed after a drained stop sets its timers again this long after the stop. */
     private static final long REVIVE_AFTER_MILLIS = 60_000;
 
     /**
-     * The buckets, keyed by their start and grain ({@link #key}): not {@code rollup-buckets}, whose
+     * The buckets, keyed by their start and grain ({@link BucketKeys#key}): not {@code rollup-buckets}, whose
      * keys held the grain's position in {@code rollups.every} (the release before; {@link
      * RollupStateUpgrade} moves them here).
      */
     static final String BUCKETS = "rollup-grain-buckets";
-    /** Buckets refined after the watermark passed their end, by {@link #key} (was {@code rollup-refined}). */
+    /** Buckets refined after the watermark passed their end, by {@link BucketKeys#key} (was {@code rollup-refined}). */
     static final String REFINED = "rollup-grain-refined";
     /** The processing time a device's revive is due at, after a drained stop ({@link #revive}). */
     static final String REVIVE = "rollup-revive-at";
-    /** A bucket key is its start in milliseconds times this plus its grain in seconds (at most a day's). */
-    static final long GRAIN_SECONDS = 100_000;
 
     private final Rollups rollups;
     private final TableNaming naming;
@@ -120,7 +112,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return new RollupOperator(new RollupBuckets(config, rollups));
     }
 
-    /** The bucket state: bucket key ({@link #key}) → its aggregate. */
+    /** The bucket state: bucket key ({@link BucketKeys#key}) → its aggregate. */
     static MapStateDescriptor<Long, RollupAggregate> bucketsDescriptor() {
         return new MapStateDescriptor<>(BUCKETS, LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE);
     }
@@ -174,11 +166,11 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             case FIRST -> {}
         }
         readings.inc();
-        Map<String, BigDecimal> values = numbers(reading.payloadJson());
+        Map<String, BigDecimal> values = rollups.numbersOf(reading.payloadJson());
 
         for (Duration grain : rollups.grains()) {
             long start = Rollups.bucketStart(period, grain, reading.eventMillis());
-            long key = key(start, grain);
+            long key = BucketKeys.key(start, grain);
             RollupAggregate aggregate = buckets.get(key);
             if (aggregate == null) {
                 aggregate = new RollupAggregate();
@@ -257,7 +249,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private void revive(OnTimerContext ctx) throws Exception {
         List<Long> dropped = new ArrayList<>();
         for (Long key : buckets.keys()) {
-            long start = startOf(key);
+            long start = BucketKeys.startOf(key);
             Period period = periodOf(start);
             Duration grain = grainOf(key);
             if (grain == null) {
@@ -279,7 +271,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         refined.keys().forEach(keys::add);
         refined.clear();
         for (long key : keys) {
-            long start = startOf(key);
+            long start = BucketKeys.startOf(key);
             Duration grain = grainOf(key);
             if (grain != null
                     && buckets.contains(key)
@@ -291,7 +283,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     private void emitIfChanged(String device, Period period, Duration grain, long start, Collector<SinkRecord> out)
             throws Exception {
-        long key = key(start, grain);
+        long key = BucketKeys.key(start, grain);
         RollupAggregate aggregate = buckets.get(key);
         if (aggregate == null || !aggregate.changed()) {
             return;
@@ -311,12 +303,12 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private void forget(String device, Period period, Collector<SinkRecord> out) throws Exception {
         List<Long> keys = new ArrayList<>();
         for (Long key : buckets.keys()) {
-            if (startOf(key) < period.endMillis()) {
+            if (BucketKeys.startOf(key) < period.endMillis()) {
                 keys.add(key);
             }
         }
         for (long key : keys) {
-            long start = startOf(key);
+            long start = BucketKeys.startOf(key);
             Duration grain = grainOf(key);
             if (grain != null) {
                 emitIfChanged(device, rollups.calendar().periodOf(start), grain, start, out);
@@ -334,44 +326,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return lastPeriod;
     }
 
-    /** A bucket's key: its start and its grain's length, so a restore with other grains reads it right. */
-    static long key(long bucketStart, Duration grain) {
-        return bucketStart * GRAIN_SECONDS + grain.getSeconds();
-    }
-
-    static long startOf(long key) {
-        return Math.floorDiv(key, GRAIN_SECONDS);
-    }
-
     /** The grain of {@code key}, or null when it is no longer in {@code rollups.every}. */
     private Duration grainOf(long key) {
-        long seconds = Math.floorMod(key, GRAIN_SECONDS);
-        for (Duration grain : rollups.grains()) {
-            if (grain.getSeconds() == seconds) {
-                return grain;
-            }
-        }
-        return null;
-    }
-
-    /** The top-level numeric fields of a canonical payload that are rolled up. */
-    private Map<String, BigDecimal> numbers(String payloadJson) {
-        Map<String, BigDecimal> numbers = new java.util.TreeMap<>();
-        try (JsonParser parser = JSON.createParser(payloadJson)) {
-            parser.nextToken(); // the object
-            String field;
-            while ((field = parser.nextFieldName()) != null) {
-                JsonToken value = parser.nextToken();
-                if ((value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT)
-                        && rollups.includes(field)) {
-                    numbers.put(field, new BigDecimal(parser.getText()));
-                } else {
-                    parser.skipChildren();
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("a stored reading's payload is not JSON: " + payloadJson, e);
-        }
-        return numbers;
+        return BucketKeys.grainOf(key, rollups.grains());
     }
 }

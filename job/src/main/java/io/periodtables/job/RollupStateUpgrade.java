@@ -171,7 +171,7 @@ final class RollupStateUpgrade {
 
     private long newKey(long oldKey) {
         int position = (int) Math.floorMod(oldKey, (long) OLD_GRAINS);
-        return RollupBuckets.key(
+        return BucketKeys.key(
                 Math.floorDiv(oldKey, (long) OLD_GRAINS), rollups.grains().get(position));
     }
 

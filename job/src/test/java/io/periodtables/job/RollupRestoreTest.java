@@ -132,7 +132,7 @@ class RollupRestoreTest {
         for (long key : state.getPartitionedState(
                         VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, RollupBuckets.bucketsDescriptor())
                 .keys()) {
-            grains.add(Math.floorMod(key, RollupBuckets.GRAIN_SECONDS));
+            grains.add(Math.floorMod(key, BucketKeys.GRAIN_SECONDS));
         }
         return grains;
     }
