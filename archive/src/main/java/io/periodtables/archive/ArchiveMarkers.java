@@ -1,22 +1,16 @@
 package io.periodtables.archive;
 
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.state.ListState;
@@ -43,8 +37,7 @@ import org.slf4j.LoggerFactory;
  * <p>A period is sealed when the second input's watermark has passed its end plus the allowed
  * lateness: every writer subtask has then sent its count, and their sum is the number of rows
  * the file sink commits for the period. After every commit a {@link PeriodMarker} check, on a
- * background thread (it reads files, possibly many on S3, and checkpoints must not wait for it),
- * compares the rows of this run's committed files ({@link ThisRunsFiles}) with that sum and, once
+ * background thread ({@link MarkerChecks}), compares the rows of this run's committed files ({@link ThisRunsFiles}) with that sum and, once
  * they match, compacts the folder and writes the marker counting the whole folder: another run's
  * files there are committed already and never stand in for this run's. Periods between the first one with rows and the last
  * one seen that had no row get a marker too (0 rows, 0 files):
@@ -86,10 +79,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     private transient long lastWatermark;
 
     private transient Set<Integer> endedInputs;
-    private transient ExecutorService checks;
-    private transient Map<Long, Future<Boolean>> running;
-    /** The task manager's spilling folder, for the distinct-key counts. */
-    private transient java.nio.file.Path spill;
+    private transient MarkerChecks checks;
 
     ArchiveMarkers(String archivePath, PeriodCalendar calendar, Duration allowedLateness) {
         this.archivePath = archivePath;
@@ -122,17 +112,13 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     @Override
     public void open() throws Exception {
         super.open();
-        checks = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "archive-markers");
-            thread.setDaemon(true);
-            return thread;
-        });
-        running = new HashMap<>();
-        spill = getContainingTask()
-                .getEnvironment()
-                .getIOManager()
-                .getSpillingDirectories()[0]
-                .toPath();
+        checks = new MarkerChecks(
+                archivePath,
+                getContainingTask()
+                        .getEnvironment()
+                        .getIOManager()
+                        .getSpillingDirectories()[0]
+                        .toPath());
         endedInputs = new HashSet<>();
         checkSealed(); // periods restored as sealed
     }
@@ -158,7 +144,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     @Override
     public void processWatermark2(Watermark mark) throws IOException {
         long watermark = mark.getTimestamp();
-        if (watermark == Long.MAX_VALUE) {
+        if (EndOfInput.is(watermark)) {
             // The end of the input (a drained stop, a bounded source) seals no period: see ToArchiveRows.
             return;
         }
@@ -220,13 +206,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     /** Waits for the checks running now and applies what they found. */
     @VisibleForTesting
     void awaitChecks() throws InterruptedException {
-        for (Future<Boolean> check : new ArrayList<>(running.values())) {
-            try {
-                check.get();
-            } catch (ExecutionException failed) {
-                // reported by applyFinished
-            }
-        }
+        checks.awaitRunning();
         applyFinished();
     }
 
@@ -234,39 +214,17 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     private void checkSealed() {
         applyFinished();
         for (Period period : sealed.values()) {
-            if (!running.containsKey(period.startMillis())) {
-                long expected = rows.getOrDefault(period.startMillis(), 0L);
-                PeriodMarker.ThisRun files = thisRunsFiles.of(period);
-                running.put(
-                        period.startMillis(),
-                        checks.submit(() -> PeriodMarker.markIfComplete(archivePath, period, expected, files, spill)));
+            if (!checks.running(period.startMillis())) {
+                checks.start(period, rows.getOrDefault(period.startMillis(), 0L), thisRunsFiles.of(period));
             }
         }
     }
 
     /** Forgets the periods whose marker a finished check found or wrote. */
     private void applyFinished() {
-        Iterator<Map.Entry<Long, Future<Boolean>>> it = running.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Long, Future<Boolean>> check = it.next();
-            if (!check.getValue().isDone()) {
-                continue;
-            }
-            it.remove();
-            try {
-                if (check.getValue().get()) {
-                    thisRunsFiles.marked(sealed.remove(check.getKey()));
-                    rows.remove(check.getKey());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException e) {
-                LOG.warn(
-                        "Cannot check the archive of the period starting at {} yet; retrying after the next checkpoint",
-                        Instant.ofEpochMilli(check.getKey()),
-                        e.getCause());
-            }
+        for (long periodStart : checks.finished()) {
+            thisRunsFiles.marked(sealed.remove(periodStart));
+            rows.remove(periodStart);
         }
     }
 
@@ -288,7 +246,7 @@ final class ArchiveMarkers extends AbstractStreamOperator<Void>
     @Override
     public void close() throws Exception {
         if (checks != null) {
-            checks.shutdownNow();
+            checks.close();
         }
         super.close();
     }

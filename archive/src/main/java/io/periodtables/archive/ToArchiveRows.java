@@ -2,6 +2,7 @@ package io.periodtables.archive;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.model.SinkRecord;
@@ -112,7 +113,7 @@ final class ToArchiveRows extends AbstractStreamOperator<ArchiveRow>
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
-        if (mark.getTimestamp() == Long.MAX_VALUE) {
+        if (EndOfInput.is(mark.getTimestamp())) {
             // The end of the input (a drained stop, a bounded source) closes no period: a resume
             // from the savepoint goes on with these counts, and only a watermark of the input's
             // own seals a period.

@@ -1,7 +1,7 @@
 package io.periodtables.bench;
 
-import io.periodtables.archive.ArchiveMarkerBench;
-import io.periodtables.archive.ArchiveMarkerS3Bench;
+import io.periodtables.bench.archive.ArchiveMarkerBench;
+import io.periodtables.bench.archive.ArchiveMarkerS3Bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;

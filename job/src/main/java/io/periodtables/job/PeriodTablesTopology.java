@@ -5,6 +5,7 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.Rollups;
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.Period;
 import io.periodtables.job.time.CheckpointedWatermark;
 import io.periodtables.job.time.PeriodWindows;
@@ -231,11 +232,11 @@ public final class PeriodTablesTopology {
             long watermark = context.currentWatermark();
             // The end of the input's watermark says nothing about time: the last one before it then,
             // up to which the owner has created tables (event time can run ahead of the wall clock).
-            if (watermark != Long.MAX_VALUE) {
+            if (!EndOfInput.is(watermark)) {
                 lastWatermark = Math.max(lastWatermark, watermark);
             }
             Instant horizon = Instant.ofEpochMilli(
-                    Math.max(watermark == Long.MAX_VALUE ? lastWatermark : watermark, context.currentProcessingTime()));
+                    Math.max(EndOfInput.is(watermark) ? lastWatermark : watermark, context.currentProcessingTime()));
             boolean ahead = lifecycle.admission(period, horizon) == Lifecycle.Admission.AHEAD;
             long emitted = 0;
             for (Reading reading : readings) {

@@ -1,20 +1,16 @@
 package io.periodtables.job;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.core.item.Rollups;
 import io.periodtables.core.item.WriteSharding;
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +19,8 @@ import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
@@ -52,36 +50,32 @@ import org.apache.flink.util.Collector;
  * <p>State per device, independent of the reading rate over a period and of its length: for each
  * grain one {@link RollupAggregate} per bucket with readings in the open periods (at most 1,440 a
  * period and grain), the sort keys of its readings within {@code rollups.exact-within} (plus a
- * minute) of its newest one, one entry each, that reading's event time, and one timer per bucket
- * and open period. A bucket's key names its grain by its length, so {@code rollups.every} may
+ * minute) of its newest one, one entry each, that reading's event time, one timer per bucket
+ * and open period, and after a drained stop when its revive is due. A bucket's key names its grain by its length, so {@code rollups.every} may
  * change across a restore: a kept grain carries on, a dropped one's buckets are never written
  * and go with their period (or at a revive), a new one starts at the restore.
  */
 final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
 
-    private static final JsonFactory JSON = new JsonFactory();
     /** Buckets refined after the watermark passed their end are written at the next whole second. */
     private static final long CATCH_UP_MILLIS = 1000;
-    /** The last digits of a processing-time timer that sets the timers again after a drained stop. */
-    private static final long REVIVE_MARK = 1;
-
+    /** A run resumed after a drained stop sets its timers again this long after the stop. */
     private static final long REVIVE_AFTER_MILLIS = 60_000;
 
     /**
-     * The buckets, keyed by their start and grain ({@link #key}): not {@code rollup-buckets}, whose
+     * The buckets, keyed by their start and grain ({@link BucketKeys#key}): not {@code rollup-buckets}, whose
      * keys held the grain's position in {@code rollups.every} (the release before; {@link
      * RollupStateUpgrade} moves them here).
      */
     static final String BUCKETS = "rollup-grain-buckets";
-    /** Buckets refined after the watermark passed their end, by {@link #key} (was {@code rollup-refined}). */
+    /** Buckets refined after the watermark passed their end, by {@link BucketKeys#key} (was {@code rollup-refined}). */
     static final String REFINED = "rollup-grain-refined";
-    /** A bucket key is its start in milliseconds times this plus its grain in seconds (at most a day's). */
-    static final long GRAIN_SECONDS = 100_000;
+    /** The processing time a device's revive is due at, after a drained stop ({@link #revive}). */
+    static final String REVIVE = "rollup-revive-at";
 
     private final Rollups rollups;
     private final TableNaming naming;
-    private final WriteSharding sharding;
     private final Duration lateness;
     private final Duration ttl;
     private final long exactWithin;
@@ -93,6 +87,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private transient RecentSortKeys recent;
     /** Buckets refined after the watermark passed their end, for the next catch-up (a few at most). */
     private transient MapState<Long, Boolean> refined;
+    /** When this device's revive is due; empty when none waits. */
+    private transient ValueState<Long> reviveDue;
 
     private transient Counter readings;
     private transient Counter duplicates;
@@ -106,7 +102,6 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     RollupBuckets(PeriodTablesConfig config, Rollups rollups) {
         this.rollups = rollups;
         this.naming = config.naming();
-        this.sharding = config.sharding();
         this.lateness = config.get(ConfigKeys.ALLOWED_LATENESS);
         this.ttl = config.ttl().orElse(null);
         this.exactWithin = config.get(ConfigKeys.ROLLUPS_EXACT_WITHIN).toMillis();
@@ -117,13 +112,17 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return new RollupOperator(new RollupBuckets(config, rollups));
     }
 
-    /** The bucket state: bucket key ({@link #key}) → its aggregate. */
+    /** The bucket state: bucket key ({@link BucketKeys#key}) → its aggregate. */
     static MapStateDescriptor<Long, RollupAggregate> bucketsDescriptor() {
         return new MapStateDescriptor<>(BUCKETS, LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE);
     }
 
     static MapStateDescriptor<Long, Boolean> refinedDescriptor() {
         return new MapStateDescriptor<>(REFINED, LongSerializer.INSTANCE, BooleanSerializer.INSTANCE);
+    }
+
+    static ValueStateDescriptor<Long> reviveDescriptor() {
+        return new ValueStateDescriptor<>(REVIVE, LongSerializer.INSTANCE);
     }
 
     /** Called by {@link RollupOperator} before {@link #open}, with its state restored and upgraded. */
@@ -145,6 +144,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         recent = RecentSortKeys.of(
                 backend, getRuntimeContext().getMapState(RecentSortKeys.newestDescriptor()), exactWithin);
         refined = getRuntimeContext().getMapState(refinedDescriptor());
+        reviveDue = getRuntimeContext().getState(reviveDescriptor());
         MetricGroup metrics = UserMetrics.of(getRuntimeContext().getMetricGroup());
         readings = metrics.counter(UserMetrics.ROLLUP_READINGS);
         duplicates = metrics.counter(UserMetrics.ROLLUP_DUPLICATES);
@@ -155,8 +155,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     @Override
     public void processElement(SinkRecord record, Context ctx, Collector<SinkRecord> out) throws Exception {
         Reading reading = record.reading();
-        String sk = sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
-                .sk();
+        String sk = WriteSharding.sortKeyOf(reading);
         Period period = periodOf(reading.eventMillis());
         switch (recent.check(reading.eventMillis(), sk, period)) {
             case DUPLICATE -> {
@@ -167,11 +166,11 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             case FIRST -> {}
         }
         readings.inc();
-        Map<String, BigDecimal> values = numbers(reading.payloadJson());
+        Map<String, BigDecimal> values = rollups.numbersOf(reading.payloadJson());
 
         for (Duration grain : rollups.grains()) {
             long start = Rollups.bucketStart(period, grain, reading.eventMillis());
-            long key = key(start, grain);
+            long key = BucketKeys.key(start, grain);
             RollupAggregate aggregate = buckets.get(key);
             if (aggregate == null) {
                 aggregate = new RollupAggregate();
@@ -198,17 +197,19 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         String device = ctx.getCurrentKey();
         long watermark = ctx.timerService().currentWatermark();
         if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
-            if (timestamp % CATCH_UP_MILLIS == REVIVE_MARK) {
+            // A device has one timer per instant: a revive and a catch-up may share it.
+            Long revive = reviveDue.value();
+            if (revive != null && revive <= timestamp) {
+                reviveDue.clear();
                 revive(ctx);
-            } else {
-                catchUp(device, watermark, out);
             }
+            catchUp(device, watermark, out);
             return;
         }
         // The watermark that ends the input (a drained stop) closes no period: every bucket is
         // written as it stands and kept with its sort keys, so a run resumed from the savepoint
         // completes them; that watermark fires every timer, so the resumed run sets them again.
-        boolean endOfInput = watermark == Long.MAX_VALUE;
+        boolean endOfInput = EndOfInput.is(watermark);
         Period period = periodOf(timestamp);
         for (Duration grain : rollups.grains()) {
             long start = Rollups.bucketStart(period, grain, timestamp);
@@ -217,8 +218,9 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
             }
         }
         if (endOfInput) {
-            ctx.timerService()
-                    .registerProcessingTimeTimer(reviveAt(ctx.timerService().currentProcessingTime()));
+            long at = reviveAt(ctx.timerService().currentProcessingTime());
+            reviveDue.update(at);
+            ctx.timerService().registerProcessingTimeTimer(at);
             return;
         }
         Period closing = rollups.calendar().periodOf(timestamp - lateness.toMillis());
@@ -229,11 +231,11 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     /**
      * When a run resumed after a drained stop sets its timers again: a minute after the stop (the
-     * timer waits in the savepoint), marked by its last digit apart from the catch-up timers.
+     * timer and {@link #REVIVE} wait in the savepoint).
      */
     private long reviveAt(long now) {
         if (reviveAt == 0) {
-            reviveAt = now - now % CATCH_UP_MILLIS + REVIVE_AFTER_MILLIS + REVIVE_MARK;
+            reviveAt = now - now % CATCH_UP_MILLIS + REVIVE_AFTER_MILLIS;
         }
         return reviveAt;
     }
@@ -247,7 +249,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private void revive(OnTimerContext ctx) throws Exception {
         List<Long> dropped = new ArrayList<>();
         for (Long key : buckets.keys()) {
-            long start = startOf(key);
+            long start = BucketKeys.startOf(key);
             Period period = periodOf(start);
             Duration grain = grainOf(key);
             if (grain == null) {
@@ -269,7 +271,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         refined.keys().forEach(keys::add);
         refined.clear();
         for (long key : keys) {
-            long start = startOf(key);
+            long start = BucketKeys.startOf(key);
             Duration grain = grainOf(key);
             if (grain != null
                     && buckets.contains(key)
@@ -281,7 +283,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
 
     private void emitIfChanged(String device, Period period, Duration grain, long start, Collector<SinkRecord> out)
             throws Exception {
-        long key = key(start, grain);
+        long key = BucketKeys.key(start, grain);
         RollupAggregate aggregate = buckets.get(key);
         if (aggregate == null || !aggregate.changed()) {
             return;
@@ -301,12 +303,12 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     private void forget(String device, Period period, Collector<SinkRecord> out) throws Exception {
         List<Long> keys = new ArrayList<>();
         for (Long key : buckets.keys()) {
-            if (startOf(key) < period.endMillis()) {
+            if (BucketKeys.startOf(key) < period.endMillis()) {
                 keys.add(key);
             }
         }
         for (long key : keys) {
-            long start = startOf(key);
+            long start = BucketKeys.startOf(key);
             Duration grain = grainOf(key);
             if (grain != null) {
                 emitIfChanged(device, rollups.calendar().periodOf(start), grain, start, out);
@@ -324,44 +326,8 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return lastPeriod;
     }
 
-    /** A bucket's key: its start and its grain's length, so a restore with other grains reads it right. */
-    static long key(long bucketStart, Duration grain) {
-        return bucketStart * GRAIN_SECONDS + grain.getSeconds();
-    }
-
-    static long startOf(long key) {
-        return Math.floorDiv(key, GRAIN_SECONDS);
-    }
-
     /** The grain of {@code key}, or null when it is no longer in {@code rollups.every}. */
     private Duration grainOf(long key) {
-        long seconds = Math.floorMod(key, GRAIN_SECONDS);
-        for (Duration grain : rollups.grains()) {
-            if (grain.getSeconds() == seconds) {
-                return grain;
-            }
-        }
-        return null;
-    }
-
-    /** The top-level numeric fields of a canonical payload that are rolled up. */
-    private Map<String, BigDecimal> numbers(String payloadJson) {
-        Map<String, BigDecimal> numbers = new java.util.TreeMap<>();
-        try (JsonParser parser = JSON.createParser(payloadJson)) {
-            parser.nextToken(); // the object
-            String field;
-            while ((field = parser.nextFieldName()) != null) {
-                JsonToken value = parser.nextToken();
-                if ((value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT)
-                        && rollups.includes(field)) {
-                    numbers.put(field, new BigDecimal(parser.getText()));
-                } else {
-                    parser.skipChildren();
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("a stored reading's payload is not JSON: " + payloadJson, e);
-        }
-        return numbers;
+        return BucketKeys.grainOf(key, rollups.grains());
     }
 }

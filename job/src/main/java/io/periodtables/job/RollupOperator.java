@@ -3,15 +3,19 @@ package io.periodtables.job;
 import io.periodtables.model.SinkRecord;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 
 /**
- * The rollups operator ({@link RollupBuckets}): on a restore it first upgrades the state a
- * savepoint of an earlier release holds ({@link RollupStateUpgrade}), and it gives the function
+ * The rollups operator ({@link RollupBuckets}): on a restore it first upgrades the state and
+ * timers a savepoint of an earlier release holds ({@link RollupStateUpgrade}), and it gives the function
  * its keyed state backend, whose namespaces the duplicate check keeps its sort keys in.
  */
 final class RollupOperator extends KeyedProcessOperator<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
+
+    /** The upgrade of a restored state; null when the operator starts afresh. */
+    private transient RollupStateUpgrade upgrade;
 
     RollupOperator(RollupBuckets buckets) {
         super(buckets);
@@ -23,8 +27,18 @@ final class RollupOperator extends KeyedProcessOperator<String, SinkRecord, Sink
         RollupBuckets buckets = (RollupBuckets) userFunction;
         KeyedStateBackend<String> backend = getKeyedStateBackend();
         if (context.isRestored()) {
-            new RollupStateUpgrade(backend, buckets.rollups(), buckets.exactWithin()).run();
+            upgrade = new RollupStateUpgrade(backend, buckets.rollups(), buckets.exactWithin());
+            upgrade.run();
         }
         buckets.useBackend(backend);
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        if (upgrade != null) {
+            // the timer service KeyedProcessOperator.open started, with its timers restored
+            upgrade.nameOldRevives(getInternalTimerService("user-timers", VoidNamespaceSerializer.INSTANCE, this));
+        }
     }
 }

@@ -22,6 +22,7 @@ import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,9 @@ import org.slf4j.LoggerFactory;
  *       RecentSortKeys#SORT_KEYS} and {@value RecentSortKeys#NEWEST}: the sort keys within {@code
  *       rollups.exact-within} of their period's newest reading are kept, so a duplicate that
  *       straddles the upgrade is counted once.
+ *   <li>A revive timer of a drained stop ({@link #nameOldRevives}) was told apart from the
+ *       catch-up timers by its time alone, 1 ms past a whole second; {@value RollupBuckets#REVIVE}
+ *       now names it.
  * </ul>
  */
 final class RollupStateUpgrade {
@@ -55,6 +59,8 @@ final class RollupStateUpgrade {
     static final String OLD_RECENT = "rollup-recent-keys";
     static final String OLD_SEEN = "rollup-seen";
     static final String OLD_NEWEST = "rollup-newest";
+    /** An old revive timer's processing time: 1 ms past a whole second. */
+    private static final long OLD_REVIVE_MILLIS = 1;
     /** The old bucket keys: start × this + the grain's position. */
     private static final int OLD_GRAINS = 3;
 
@@ -66,6 +72,20 @@ final class RollupStateUpgrade {
         this.backend = backend;
         this.rollups = rollups;
         this.exactWithin = exactWithin;
+    }
+
+    /**
+     * Names the revive timers {@code timers} restored from a savepoint of the release before in
+     * {@value RollupBuckets#REVIVE}, so they revive as this release's do; called once the timers
+     * are restored (after {@link #run}).
+     */
+    void nameOldRevives(InternalTimerService<VoidNamespace> timers) throws Exception {
+        ValueState<Long> revive = state(RollupBuckets.reviveDescriptor());
+        timers.forEachProcessingTimeTimer((namespace, timestamp) -> {
+            if (timestamp % 1000 == OLD_REVIVE_MILLIS) {
+                revive.update(timestamp); // the device is the current key while its timers are visited
+            }
+        });
     }
 
     void run() throws Exception {
@@ -151,7 +171,7 @@ final class RollupStateUpgrade {
 
     private long newKey(long oldKey) {
         int position = (int) Math.floorMod(oldKey, (long) OLD_GRAINS);
-        return RollupBuckets.key(
+        return BucketKeys.key(
                 Math.floorDiv(oldKey, (long) OLD_GRAINS), rollups.grains().get(position));
     }
 

@@ -53,6 +53,8 @@ class RollupRestoreTest {
     private static final String BEFORE = "PT1M,PT1H";
     /** The savepoints of the release before this one, written by {@link #writeTheSavepointsOfThisRelease}. */
     private static final String RELEASE_BEFORE = "rollup-state/release-before-%s.snapshot";
+    /** The same after a drained stop ({@link #drainedRun}): its revive timers are waiting. */
+    private static final String DRAINED_RELEASE_BEFORE = "rollup-state/drained-release-before-%s.snapshot";
 
     @ParameterizedTest(name = "PT1M,PT1H -> {0}")
     @ValueSource(strings = {"PT1H", "PT5M,PT1H", "PT1H,PT1M"})
@@ -75,15 +77,7 @@ class RollupRestoreTest {
 
     @Test
     void aDroppedGrainsBucketsGoAtTheReviveAfterADrainedStop() throws Exception {
-        OperatorSubtaskState savepoint;
-        try (var harness = harness(BEFORE, "rocksdb")) {
-            harness.open();
-            for (int second = 0; second < 600; second += 10) {
-                reading(harness, "dev-1", second);
-            }
-            harness.processWatermark(Long.MAX_VALUE); // the end of the input: written, state kept
-            savepoint = harness.snapshot(1, harness.getProcessingTime());
-        }
+        OperatorSubtaskState savepoint = drainedRun("rocksdb");
         try (var harness = harness("PT1H", "rocksdb")) {
             harness.initializeState(savepoint);
             harness.open();
@@ -98,6 +92,37 @@ class RollupRestoreTest {
         }
     }
 
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void theRevivesOfADrainedStopsSavepointOfTheReleaseBeforeSetTheTimersAgain(String backend) throws Exception {
+        OperatorSubtaskState savepoint = OperatorSnapshotUtil.readStateHandle(
+                OperatorSnapshotUtil.getResourceFilename(String.format(DRAINED_RELEASE_BEFORE, backend)));
+        try (var harness = harness("PT1H", backend)) {
+            harness.initializeState(savepoint);
+            harness.open();
+            harness.setProcessingTime(harness.getProcessingTime() + 120_000); // the revive
+            assertThat(grainsHeld(harness))
+                    .as("grains of dev-1's buckets after the revive")
+                    .containsExactly(3600L);
+            harness.processWatermark(DAY.plusSeconds(2 * 86_400).toEpochMilli()); // the day closes
+            assertThat(grainsHeld(harness))
+                    .as("grains of dev-1's buckets after its period closed")
+                    .isEmpty();
+        }
+    }
+
+    /** {@link #BEFORE}'s run of dev-1's first ten minutes, then a drained stop: its savepoint. */
+    private static OperatorSubtaskState drainedRun(String backend) throws Exception {
+        try (var harness = harness(BEFORE, backend)) {
+            harness.open();
+            for (int second = 0; second < 600; second += 10) {
+                reading(harness, "dev-1", second);
+            }
+            harness.processWatermark(Long.MAX_VALUE); // the end of the input: written, state kept
+            return harness.snapshot(1, harness.getProcessingTime());
+        }
+    }
+
     /** The grains (in seconds) of dev-1's buckets. */
     private static java.util.Set<Long> grainsHeld(
             KeyedOneInputStreamOperatorTestHarness<String, SinkRecord, SinkRecord> harness) throws Exception {
@@ -107,7 +132,7 @@ class RollupRestoreTest {
         for (long key : state.getPartitionedState(
                         VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, RollupBuckets.bucketsDescriptor())
                 .keys()) {
-            grains.add(Math.floorMod(key, RollupBuckets.GRAIN_SECONDS));
+            grains.add(Math.floorMod(key, BucketKeys.GRAIN_SECONDS));
         }
         return grains;
     }
@@ -217,7 +242,8 @@ class RollupRestoreTest {
 
     /**
      * Writes the savepoints a test of the next release restores ({@code -Drollup.snapshots=<dir>},
-     * then copied into {@code src/test/resources/rollup-state}): the first run's, on each backend.
+     * then copied into {@code src/test/resources/rollup-state}): the first run's and the drained
+     * run's, on each backend.
      */
     @Test
     @EnabledIfSystemProperty(named = "rollup.snapshots", matches = ".+")
@@ -228,6 +254,9 @@ class RollupRestoreTest {
             OperatorSnapshotUtil.writeStateHandle(
                     firstRun(backend, true),
                     dir.resolve(String.format(RELEASE_BEFORE, backend)).toString());
+            OperatorSnapshotUtil.writeStateHandle(
+                    drainedRun(backend),
+                    dir.resolve(String.format(DRAINED_RELEASE_BEFORE, backend)).toString());
         }
     }
 

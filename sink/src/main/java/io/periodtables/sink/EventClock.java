@@ -1,5 +1,7 @@
 package io.periodtables.sink;
 
+import io.periodtables.core.period.EndOfInput;
+
 /**
  * The sink writer's event time, which its entries carry to the table owner's decisions: the
  * watermark the writer has seen, or before the first one (a fresh start) the newest reading it
@@ -21,7 +23,7 @@ final class EventClock {
         if (timestamp > mark) {
             mark = timestamp;
         }
-        if (timestamp != Long.MAX_VALUE && timestamp > watermark) {
+        if (!EndOfInput.is(timestamp) && timestamp > watermark) {
             watermark = timestamp;
         }
     }

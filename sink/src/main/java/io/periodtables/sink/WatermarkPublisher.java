@@ -2,6 +2,7 @@ package io.periodtables.sink;
 
 import io.periodtables.core.dynamodb.DynamoDbFailure;
 import io.periodtables.core.dynamodb.WritersTable;
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.PeriodCalendar;
 import java.time.Clock;
 import java.time.Duration;
@@ -136,7 +137,7 @@ final class WatermarkPublisher {
 
     /** The start of the oldest period {@code acknowledged} leaves open: what the rotation acts on. */
     private long position(long acknowledged) {
-        if (acknowledged == Long.MIN_VALUE || acknowledged == Long.MAX_VALUE) {
+        if (acknowledged == Long.MIN_VALUE || EndOfInput.is(acknowledged)) {
             return acknowledged;
         }
         try {

@@ -44,8 +44,7 @@ public final class ItemBuilder implements Serializable {
         }
         checkNotReserved(item, ItemAttributes.PK);
         checkNotReserved(item, ItemAttributes.SK);
-        WriteSharding.ItemKey key =
-                sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
+        WriteSharding.ItemKey key = sharding.keyOf(reading);
         item.put(ItemAttributes.PK, AttributeValue.fromS(key.pk()));
         item.put(ItemAttributes.SK, AttributeValue.fromS(key.sk()));
         if (ttlSeconds != null) {

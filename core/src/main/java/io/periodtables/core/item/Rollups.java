@@ -1,9 +1,14 @@
 package io.periodtables.core.item;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.PeriodLength;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -42,6 +47,8 @@ public final class Rollups implements Serializable {
 
     /** Most grains in {@code rollups.every}. */
     public static final int MAX_GRAINS = 3;
+
+    private static final JsonFactory JSON = new JsonFactory();
 
     /** Sums are stored with at most DynamoDB's 38 significant digits. */
     public static final MathContext SUM_PRECISION = new MathContext(38, RoundingMode.HALF_EVEN);
@@ -155,6 +162,29 @@ public final class Rollups implements Serializable {
     /** Whether {@code field} is rolled up: any numeric field when {@code rollups.fields} is not set. */
     public boolean includes(String field) {
         return fields == null || fields.contains(field);
+    }
+
+    /**
+     * The top-level numeric fields of a stored reading's canonical payload that are rolled up
+     * ({@link #includes}), by name.
+     */
+    public Map<String, BigDecimal> numbersOf(String payloadJson) {
+        Map<String, BigDecimal> numbers = new TreeMap<>();
+        try (JsonParser parser = JSON.createParser(payloadJson)) {
+            parser.nextToken(); // the object
+            String field;
+            while ((field = parser.nextFieldName()) != null) {
+                JsonToken value = parser.nextToken();
+                if ((value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT) && includes(field)) {
+                    numbers.put(field, new BigDecimal(parser.getText()));
+                } else {
+                    parser.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("a stored reading's payload is not JSON: " + payloadJson, e);
+        }
+        return numbers;
     }
 
     public PeriodCalendar calendar() {

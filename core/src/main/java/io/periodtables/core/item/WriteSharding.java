@@ -1,5 +1,6 @@
 package io.periodtables.core.item;
 
+import io.periodtables.model.Reading;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -50,15 +51,33 @@ public final class WriteSharding implements Serializable {
         return shards;
     }
 
+    /** The key of {@code reading}'s item. */
+    public ItemKey keyOf(Reading reading) {
+        return keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical());
+    }
+
     /** The key of a reading whose identity is given by {@code eventId}, or the canonical form when it has none. */
     public ItemKey keyOf(String deviceId, long eventMillis, String eventId, String canonicalReading) {
-        CRC32C identity = new CRC32C();
-        identity.update(eventId != null ? EVENT_ID_PREFIX : CANONICAL_PREFIX);
-        identity.update((eventId != null ? eventId : canonicalReading).getBytes(StandardCharsets.UTF_8));
-        String sk = sortKeyInstant(eventMillis) + '#' + hex8(identity.getValue());
+        String sk = sortKey(eventMillis, eventId, canonicalReading);
         int shard = (int) (crc32c(sk) % shards);
         String pk = shards == 1 ? deviceId : deviceId + '#' + shard;
         return new ItemKey(pk, sk, shard);
+    }
+
+    /**
+     * The sort key of {@code reading}'s item, whatever the number of shards: what orders a
+     * device's readings and tells a resent one in the rollups and the latest table as in the
+     * period tables.
+     */
+    public static String sortKeyOf(Reading reading) {
+        return sortKey(reading.eventMillis(), reading.eventId(), reading.canonical());
+    }
+
+    private static String sortKey(long eventMillis, String eventId, String canonicalReading) {
+        CRC32C identity = new CRC32C();
+        identity.update(eventId != null ? EVENT_ID_PREFIX : CANONICAL_PREFIX);
+        identity.update((eventId != null ? eventId : canonicalReading).getBytes(StandardCharsets.UTF_8));
+        return sortKeyInstant(eventMillis) + '#' + hex8(identity.getValue());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.periodtables.job.time;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.model.SinkRecord;
 import java.time.Duration;
@@ -63,13 +64,13 @@ public final class CheckpointedWatermark extends AbstractStreamOperator<SinkReco
         current = Long.MIN_VALUE;
         restored = Long.MIN_VALUE;
         if (context.isRestored()) {
-            long min = Long.MAX_VALUE;
+            // A subtask that had seen no watermark, or only the end of the input (a drained stop),
+            // tells nothing of how far event time had come.
             for (Long watermark : state.get()) {
-                if (watermark > Long.MIN_VALUE) {
-                    min = Math.min(min, watermark);
+                if (watermark > Long.MIN_VALUE && !EndOfInput.is(watermark)) {
+                    restored = restored == Long.MIN_VALUE ? watermark : Math.min(restored, watermark);
                 }
             }
-            restored = min == Long.MAX_VALUE ? Long.MIN_VALUE : min;
         }
         floor = restored;
     }

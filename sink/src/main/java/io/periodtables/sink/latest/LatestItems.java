@@ -25,13 +25,11 @@ final class LatestItems {
     record Newest(Reading reading, long lateAtMillis) {}
 
     private final TableNaming naming;
-    private final WriteSharding sharding;
     private final ReadingItems items;
     private final Counter refused;
 
     LatestItems(PeriodTablesConfig config, Counter refused) {
         this.naming = config.naming();
-        this.sharding = config.sharding();
         this.items = new ReadingItems(config);
         this.refused = refused;
     }
@@ -44,12 +42,7 @@ final class LatestItems {
     boolean older(Reading reading, Reading than) {
         return reading.eventMillis() < than.eventMillis()
                 || (reading.eventMillis() == than.eventMillis()
-                        && sortKey(reading).compareTo(sortKey(than)) < 0);
-    }
-
-    private String sortKey(Reading reading) {
-        return sharding.keyOf(reading.deviceId(), reading.eventMillis(), reading.eventId(), reading.canonical())
-                .sk();
+                        && WriteSharding.sortKeyOf(reading).compareTo(WriteSharding.sortKeyOf(than)) < 0);
     }
 
     /**

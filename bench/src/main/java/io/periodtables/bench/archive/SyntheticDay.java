@@ -1,5 +1,10 @@
-package io.periodtables.archive;
+package io.periodtables.bench.archive;
 
+import io.periodtables.archive.ArchivePartitions;
+import io.periodtables.archive.ArchiveReader;
+import io.periodtables.archive.ArchiveRow;
+import io.periodtables.archive.ArchiveSteps;
+import io.periodtables.archive.PeriodManifest;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.PeriodCalendar;
 import io.periodtables.core.period.PeriodLength;
@@ -45,7 +50,7 @@ final class SyntheticDay {
     record Marked(PeriodManifest manifest, double seconds, long peakHeap) {}
 
     /**
-     * Runs the whole marker ({@link PeriodMarker#markIfComplete}: the gate's footers, compaction,
+     * Runs the whole marker ({@link ArchiveSteps#markIfComplete}: the gate's footers, compaction,
      * deletes, the count over the compacted files) on the folder of {@code parts}, all this run's.
      */
     static Marked mark(String archivePath, List<FileStatus> parts, long written, Path spill) throws Exception {
@@ -54,8 +59,7 @@ final class SyntheticDay {
         Files.createDirectories(spill);
         resetPeaks();
         long t0 = System.nanoTime();
-        PeriodMarker.markIfComplete(
-                archivePath, DAY, written, new PeriodMarker.ThisRun(names, null, Long.MIN_VALUE), spill);
+        ArchiveSteps.markIfComplete(archivePath, DAY, written, names, spill);
         double seconds = seconds(t0);
         long peak = peakHeap();
         PeriodManifest manifest = new ArchiveReader(archivePath).manifest(DAY).orElseThrow();
@@ -89,7 +93,7 @@ final class SyntheticDay {
                             String.format("part-bench-%05d.parquet", file));
                     try (FSDataOutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
                         BulkWriter<ArchiveRow> writer =
-                                ArchiveParquet.writerFactory(List.of()).create(out);
+                                ArchiveSteps.parquetWriter().create(out);
                         for (ArchiveRow row : list) {
                             writer.addElement(row);
                         }

@@ -1,14 +1,17 @@
-package io.periodtables.archive;
+package io.periodtables.bench.archive;
 
-import static io.periodtables.archive.SyntheticDay.DAY;
-import static io.periodtables.archive.SyntheticDay.DEVICES;
-import static io.periodtables.archive.SyntheticDay.deleteTree;
-import static io.periodtables.archive.SyntheticDay.log;
-import static io.periodtables.archive.SyntheticDay.peakHeap;
-import static io.periodtables.archive.SyntheticDay.resetPeaks;
-import static io.periodtables.archive.SyntheticDay.seconds;
-import static io.periodtables.archive.SyntheticDay.write;
+import static io.periodtables.bench.archive.SyntheticDay.DAY;
+import static io.periodtables.bench.archive.SyntheticDay.DEVICES;
+import static io.periodtables.bench.archive.SyntheticDay.deleteTree;
+import static io.periodtables.bench.archive.SyntheticDay.log;
+import static io.periodtables.bench.archive.SyntheticDay.peakHeap;
+import static io.periodtables.bench.archive.SyntheticDay.resetPeaks;
+import static io.periodtables.bench.archive.SyntheticDay.seconds;
+import static io.periodtables.bench.archive.SyntheticDay.write;
 
+import io.periodtables.archive.ArchivePartitions;
+import io.periodtables.archive.ArchiveSteps;
+import io.periodtables.archive.PeriodManifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,11 +25,9 @@ import org.apache.flink.core.fs.FileStatus;
  * The archive bench (issue 40, {@code ./bench/run --only archive}): a synthetic daily folder of
  * {@code rows} rows in {@code files} part files on local disk ({@link SyntheticDay}), then the marker's work on it: the distinct-key count as the build before did it (one pass
  * over every file per million rows; timed for one pass and multiplied when that would take long),
- * the count now ({@link DistinctKeys}: one pass, spill files), and the whole marker now ({@link
- * PeriodMarker#markIfComplete}: the gate's footers, compaction, the count over the compacted files).
- *
- * <p>It lives in the archive's package (in the bench module, not in the archive's jar) to call
- * those package-private steps directly.
+ * the count now ({@link ArchiveSteps#countDistinctKeys}: one pass, spill files), and the whole
+ * marker now ({@link ArchiveSteps#markIfComplete}: the gate's footers, compaction, the count over
+ * the compacted files).
  */
 public final class ArchiveMarkerBench {
 
@@ -47,7 +48,7 @@ public final class ArchiveMarkerBench {
         long written = write(archivePath, rows, files);
         double writeSeconds = seconds(t0);
         org.apache.flink.core.fs.Path folder = SyntheticDay.folder(archivePath);
-        List<FileStatus> parts = ArchiveFiles.committed(folder);
+        List<FileStatus> parts = ArchiveSteps.committedFiles(folder);
         long bytes = parts.stream().mapToLong(FileStatus::getLen).sum();
         log("wrote %,d rows in %,d files (%,d MB) in %.0f s", written, parts.size(), bytes >> 20, writeSeconds);
 
@@ -67,14 +68,14 @@ public final class ArchiveMarkerBench {
         Files.createDirectories(spill);
         resetPeaks();
         t0 = System.nanoTime();
-        long distinct = DistinctKeys.count(parts, written, spill);
+        long distinct = ArchiveSteps.countDistinctKeys(parts, written, spill);
         double countSeconds = seconds(t0);
         long countPeak = peakHeap();
         log("count now: %,d distinct in %.0f s", distinct, countSeconds);
 
         SyntheticDay.Marked marked = SyntheticDay.mark(archivePath, parts, written, spill);
         PeriodManifest manifest = marked.manifest();
-        long compactedBytes = ArchiveFiles.committed(folder).stream()
+        long compactedBytes = ArchiveSteps.committedFiles(folder).stream()
                 .mapToLong(FileStatus::getLen)
                 .sum();
         log("marker now: %s in %.0f s", manifest, marked.seconds());
@@ -117,9 +118,9 @@ public final class ArchiveMarkerBench {
         md.append(String.format(
                 Locale.ROOT,
                 "| distinct keys now (one pass, %d spill partitions) | 1 × %,d files | %.0f s | %,d MB | %,d |%n",
-                written <= DistinctKeys.KEYS_IN_MEMORY
+                written <= ArchiveSteps.keysInMemory()
                         ? 0
-                        : (2 * written + DistinctKeys.KEYS_IN_MEMORY - 1) / DistinctKeys.KEYS_IN_MEMORY,
+                        : (2 * written + ArchiveSteps.keysInMemory() - 1) / ArchiveSteps.keysInMemory(),
                 parts.size(),
                 countSeconds,
                 countPeak >> 20,
@@ -144,7 +145,7 @@ public final class ArchiveMarkerBench {
     private static long passBefore(List<FileStatus> files, int pass, int passes) throws IOException {
         Set<String> keys = new HashSet<>();
         for (FileStatus file : files) {
-            ArchiveFiles.readKeys(file, key -> {
+            ArchiveSteps.readKeys(file, key -> {
                 if (Math.floorMod(key.hashCode(), passes) == pass) {
                     keys.add(key);
                 }

@@ -1,9 +1,11 @@
-package io.periodtables.archive;
+package io.periodtables.bench.archive;
 
-import static io.periodtables.archive.SyntheticDay.log;
-import static io.periodtables.archive.SyntheticDay.seconds;
-import static io.periodtables.archive.SyntheticDay.write;
+import static io.periodtables.bench.archive.SyntheticDay.log;
+import static io.periodtables.bench.archive.SyntheticDay.seconds;
+import static io.periodtables.bench.archive.SyntheticDay.write;
 
+import io.periodtables.archive.ArchiveSteps;
+import io.periodtables.archive.PeriodManifest;
 import io.periodtables.emulators.S3Emulator;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,7 +36,7 @@ public final class ArchiveMarkerS3Bench {
             long t0 = System.nanoTime();
             long written = write(archivePath, rows, files);
             double writeSeconds = seconds(t0);
-            List<FileStatus> parts = ArchiveFiles.committed(SyntheticDay.folder(archivePath));
+            List<FileStatus> parts = ArchiveSteps.committedFiles(SyntheticDay.folder(archivePath));
             long bytes = parts.stream().mapToLong(FileStatus::getLen).sum();
             log(
                     "wrote %,d rows in %,d files (%,d MB) to S3 in %.0f s",
@@ -43,7 +45,7 @@ public final class ArchiveMarkerS3Bench {
             t0 = System.nanoTime();
             long footerRows = 0;
             for (FileStatus part : parts) {
-                footerRows += ArchiveFiles.rows(part);
+                footerRows += ArchiveSteps.footerRows(part);
             }
             double footerSeconds = seconds(t0);
             log("footers one after the other: %,d rows in %.1f s", footerRows, footerSeconds);
