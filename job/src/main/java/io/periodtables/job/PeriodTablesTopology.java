@@ -83,7 +83,11 @@ public final class PeriodTablesTopology {
         if (input.parallelism() > 0) {
             source.setParallelism(input.parallelism());
         }
-        SingleOutputStreamOperator<SinkRecord> checkpointed = source.transform(
+        // a restore that changed a setting the state is laid out by fails here, before any record passes
+        SingleOutputStreamOperator<SinkRecord> checked = source.transform(
+                        "Redeploy check", TypeInformation.of(SinkRecord.class), new RedeployCheck(config))
+                .uid("redeploy-check");
+        SingleOutputStreamOperator<SinkRecord> checkpointed = checked.transform(
                         "Checkpointed watermark",
                         TypeInformation.of(SinkRecord.class),
                         new CheckpointedWatermark(config))
@@ -93,6 +97,7 @@ public final class PeriodTablesTopology {
                 .uid("split-rejected")
                 .name("Readings and rejections");
         if (input.parallelism() > 0) {
+            checked.setParallelism(input.parallelism());
             checkpointed.setParallelism(input.parallelism());
             timed.setParallelism(input.parallelism());
         }

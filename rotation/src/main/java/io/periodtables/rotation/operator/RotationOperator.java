@@ -1,5 +1,7 @@
 package io.periodtables.rotation.operator;
 
+import io.periodtables.core.config.ConfigException;
+import io.periodtables.core.config.RedeploySettings;
 import io.periodtables.core.config.TableBudget;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.dynamodb.WritersTable;
@@ -20,6 +22,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -61,6 +64,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
     private final transient MailboxExecutor mailbox;
     private transient ListState<byte[]> store;
     private transient RotationState restored;
+    private transient RedeploySettings settings;
     private transient TableManager manager;
     private transient Reconciler reconciler;
     private transient RotationState state;
@@ -80,6 +84,13 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         store = context.getOperatorStateStore()
                 .getListState(new ListStateDescriptor<>(
                         "period-rotation-state", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        try {
+            // before the reconciler creates or changes a table under settings the state was not kept for
+            settings =
+                    RedeploySettings.restore(context.getOperatorStateStore(), context.isRestored(), options.config());
+        } catch (ConfigException refused) {
+            throw new SuppressRestartsException(refused);
+        }
         if (context.isRestored()) {
             for (byte[] bytes : store.get()) {
                 restored =
@@ -202,6 +213,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         super.snapshotState(context);
         store.update(List.of(
                 SimpleVersionedSerialization.writeVersionAndSerialize(RotationStateSerializer.INSTANCE, state)));
+        settings.snapshot(true);
     }
 
     /**
