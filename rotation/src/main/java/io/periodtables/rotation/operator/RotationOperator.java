@@ -65,6 +65,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
     private transient ListState<byte[]> store;
     private transient RotationState restored;
     private transient RedeploySettings settings;
+    private transient OptionalLong restoredCheckpoint;
     private transient TableManager manager;
     private transient Reconciler reconciler;
     private transient RotationState state;
@@ -81,6 +82,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
+        restoredCheckpoint = context.getRestoredCheckpointId();
         store = context.getOperatorStateStore()
                 .getListState(new ListStateDescriptor<>(
                         "period-rotation-state", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
@@ -155,22 +157,23 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         }
         writersClient = options.clients().newAsyncClient(2);
         WritersTable table = new WritersTable(writersClient, options.config().naming());
-        String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
+        String run = WritersTable.run(
+                getRuntimeContext().getJobInfo().getJobId().toString(), options.writerRun(), restoredCheckpoint);
         // The job is one pipelined region: a failover restarts every task, the writers with this
         // operator, and each restarted task's attempt number goes up with this one's.
         int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
         LOG.info(
-                "Closed tables are lowered once the writers of {} in job {}, attempt {} or later, have written"
+                "Closed tables are lowered once the writers of {} in run {}, attempt {} or later, have written"
                         + " them through ({})",
                 groups,
-                jobId,
+                run,
                 attempt,
                 table.name());
         return () -> {
             CompletableFuture<OptionalLong> all = CompletableFuture.completedFuture(OptionalLong.of(Long.MAX_VALUE));
             for (String group : groups) {
                 all = all.thenCombine(
-                        table.acknowledged(group, jobId, attempt),
+                        table.acknowledged(group, run, attempt),
                         (a, b) -> a.isPresent() && b.isPresent()
                                 ? OptionalLong.of(Math.min(a.getAsLong(), b.getAsLong()))
                                 : OptionalLong.empty());
