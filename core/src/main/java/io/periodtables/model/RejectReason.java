@@ -42,7 +42,9 @@ public enum RejectReason {
     /** An item DynamoDB refused with a validation error. */
     DYNAMODB_VALIDATION("dynamodb-validation"),
     /** A reading of a period the table owner does not open yet (ahead of the event-time watermark). */
-    AHEAD_OF_WATERMARK("ahead-of-watermark");
+    AHEAD_OF_WATERMARK("ahead-of-watermark"),
+    /** A rollup of a period that has no table (closed, and its tables deleted by retention). */
+    PERIOD_CLOSED("period-closed");
 
     private static final Map<String, RejectReason> BY_CODE =
             Arrays.stream(values()).collect(Collectors.toMap(RejectReason::code, Function.identity()));

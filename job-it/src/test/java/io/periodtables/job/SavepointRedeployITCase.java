@@ -52,7 +52,7 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * Savepoint-based redeploys (model: Flink's {@code SinkTestSuiteBase}): the job runs on the
  * synthetic fleet (a fixed start and count, so every item is known in advance: 1,800 readings of
  * 7 devices over 00:00-03:30 in event time), is stopped with a savepoint mid-stream and restored
- * with another parallelism. Afterwards the tables hold exactly the fleet's
+ * with another parallelism or state backend. Afterwards the tables hold exactly the fleet's
  * items, and the restored rotation repeats no control-plane action the first run completed.
  *
  * <p>Every DynamoDB client of this JVM carries {@link DynamoDbFaults} (registered for the SDK in
@@ -90,17 +90,23 @@ class SavepointRedeployITCase {
 
     /**
      * On the heap and on RocksDB with incremental checkpoints every 500 ms, the only backend
-     * Managed Service for Apache Flink runs.
+     * Managed Service for Apache Flink runs, and from one to the other: the savepoint is canonical.
      */
-    @ParameterizedTest(name = "parallelism {0} -> {1} on {2}")
-    @CsvSource({"2, 2, hashmap", "2, 4, hashmap", "4, 2, hashmap", "2, 4, rocksdb", "4, 2, rocksdb"})
+    @ParameterizedTest(name = "parallelism {0} -> {1} on {2} -> {3}")
+    @CsvSource({
+        "2, 2, hashmap, hashmap",
+        "2, 4, hashmap, hashmap",
+        "4, 2, rocksdb, hashmap",
+        "2, 4, hashmap, rocksdb",
+        "4, 2, rocksdb, rocksdb"
+    })
     void aRedeployFromASavepointKeepsEveryItemOnceAndRepeatsNoTableAction(
-            int before, int after, String backend, @TempDir Path savepoints) throws Exception {
+            int before, int after, String backend, String backendAfter, @TempDir Path savepoints) throws Exception {
         DynamoDbFaults.reset();
         // The first run at 75 readings a second: tables take 500 ms to become ACTIVE (the fidelity layer) and
         // RocksDB with checkpoints starts slower, and the stop must still come mid-stream on a loaded machine.
         // The restored run has no stop to wait for: it reads the rest four times as fast, the same readings.
-        String prefix = "redeploy" + before + after + backend.charAt(0);
+        String prefix = "redeploy" + before + after + backend.charAt(0) + backendAfter.charAt(0);
         PeriodTablesConfig config = config(prefix, 75);
         TableNaming naming = config.naming();
         Map<String, Map<List<String>, Map<String, AttributeValue>>> expected = expectedTables(config);
@@ -121,8 +127,8 @@ class SavepointRedeployITCase {
         tiersAtStop.keySet().removeAll(maybeInFlight);
         Instant restored = Instant.now();
 
-        // Run 2: the same job from the savepoint with another parallelism, until the fleet ends.
-        submit(config(prefix, 300), after, backend, savepoint)
+        // Run 2: the same job from the savepoint with another parallelism or backend, until the fleet ends.
+        submit(config(prefix, 300), after, backendAfter, savepoint)
                 .getJobExecutionResult()
                 .get(BOUND.toSeconds(), TimeUnit.SECONDS);
 

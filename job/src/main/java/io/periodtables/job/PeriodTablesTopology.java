@@ -24,6 +24,7 @@ import io.periodtables.sink.PeriodTableSink;
 import io.periodtables.sink.latest.LatestSink;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.UUID;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -74,6 +75,8 @@ public final class PeriodTablesTopology {
      */
     public static void build(StreamExecutionEnvironment env, PeriodTablesConfig config, InputSource input) {
         env.setMaxParallelism(MAX_PARALLELISM);
+        // every job graph is a new run of the writers and the rotation, also under a job id kept
+        String run = UUID.randomUUID().toString();
 
         DataStreamSource<SinkRecord> source = env.fromSource(
                 new SplitEventTime<>(input.source(), config, input.capAtWallClock()),
@@ -84,7 +87,11 @@ public final class PeriodTablesTopology {
         if (input.parallelism() > 0) {
             source.setParallelism(input.parallelism());
         }
-        SingleOutputStreamOperator<SinkRecord> checkpointed = source.transform(
+        // a restore that changed a setting the state is laid out by fails here, before any record passes
+        SingleOutputStreamOperator<SinkRecord> checked = source.transform(
+                        "Redeploy check", TypeInformation.of(SinkRecord.class), new RedeployCheck(config))
+                .uid("redeploy-check");
+        SingleOutputStreamOperator<SinkRecord> checkpointed = checked.transform(
                         "Checkpointed watermark",
                         TypeInformation.of(SinkRecord.class),
                         new CheckpointedWatermark(config))
@@ -94,6 +101,7 @@ public final class PeriodTablesTopology {
                 .uid("split-rejected")
                 .name("Readings and rejections");
         if (input.parallelism() > 0) {
+            checked.setParallelism(input.parallelism());
             checkpointed.setParallelism(input.parallelism());
             timed.setParallelism(input.parallelism());
         }
@@ -130,11 +138,17 @@ public final class PeriodTablesTopology {
         // Two sinks: the period records', chained to the windows (one input, so no hop between
         // tasks), and the few others', which come from both the source's and the windows' tasks.
         periodRecords
-                .sinkTo(sink(config).writerGroup(RotationWiring.PERIOD_WRITERS).build())
+                .sinkTo(sink(config)
+                        .writerGroup(RotationWiring.PERIOD_WRITERS)
+                        .writerRun(run)
+                        .build())
                 .uid("period-sink")
                 .name("DynamoDB period tables");
         late.union(rejected)
-                .sinkTo(sink(config).writerGroup(RotationWiring.LATE_WRITERS).build())
+                .sinkTo(sink(config)
+                        .writerGroup(RotationWiring.LATE_WRITERS)
+                        .writerRun(run)
+                        .build())
                 .uid("late-rejected-sink")
                 .name("DynamoDB late and rejected");
         SingleOutputStreamOperator<SinkRecord> rollupItems = Rollups.of(config)
@@ -188,7 +202,7 @@ public final class PeriodTablesTopology {
                     .uid("rollups-write-load")
                     .name("Rollups write load"));
         }
-        RotationWiring.attach(timed, loads, config);
+        RotationWiring.attach(timed, loads, config, run);
     }
 
     /** A period-table sink whose missing and throttled tables the rotation's table owner answers. */

@@ -43,13 +43,15 @@ public final class RotationWiring {
      * write {@code load} per table and second (the next table is sized from its peak); with
      * {@code archive.path}, retention deletes a table only once its period is archived.
      */
-    static void attach(DataStream<Reading> readings, DataStream<TableLoad> load, PeriodTablesConfig config) {
+    static void attach(
+            DataStream<Reading> readings, DataStream<TableLoad> load, PeriodTablesConfig config, String writerRun) {
         DataStream<Long> ticks = readings.process(new RotationTicks(), Types.LONG)
                 // the readings' parallelism keeps it in their task: a stateless filter, no hop
                 .setParallelism(readings.getParallelism())
                 .uid("rotation-ticks")
                 .name("Rotation ticks");
-        Rotation.Builder rotation = Rotation.builder(config).waitForWriters(writerGroups(config));
+        Rotation.Builder rotation =
+                Rotation.builder(config).waitForWriters(writerGroups(config)).writerRun(writerRun);
         config.find(ConfigKeys.ARCHIVE_PATH).ifPresent(path -> rotation.retentionGate(new ArchivedPeriods(path)));
         rotation.attach(ticks, load);
     }

@@ -108,6 +108,7 @@ public final class Rotation {
         private Duration finishTimeout = Duration.ofMinutes(2);
         private RetentionGate retentionGate;
         private List<String> writerGroups = List.of();
+        private String writerRun = "";
 
         private Builder(PeriodTablesConfig config) {
             this.config = Preconditions.checkNotNull(config, "config");
@@ -168,6 +169,12 @@ public final class Rotation {
             return this;
         }
 
+        /** The submission the writers report under (their sinks' {@code writerRun}). */
+        public Builder writerRun(String submission) {
+            this.writerRun = Preconditions.checkNotNull(submission, "submission");
+            return this;
+        }
+
         public <T> SingleOutputStreamOperator<RotationEvent> attach(DataStream<T> sparseSide) {
             return sparseSide
                     .transform(NAME, TypeInformation.of(RotationEvent.class), new RotationOperatorFactory<T>(options()))
@@ -194,7 +201,14 @@ public final class Rotation {
 
         private RotationOptions options() {
             return new RotationOptions(
-                    config, clients, settings, reconcileInterval, finishTimeout, retentionGate, writerGroups);
+                    config,
+                    clients,
+                    settings,
+                    reconcileInterval,
+                    finishTimeout,
+                    retentionGate,
+                    writerGroups,
+                    writerRun);
         }
     }
 }

@@ -41,7 +41,8 @@ final class AcknowledgedWatermark {
      * rotation waits for each group it is told), the tables' naming and {@code
      * window.allowed-lateness}.
      */
-    record Progress(String group, TableNaming naming, Duration lateness) implements java.io.Serializable {}
+    record Progress(String group, String submission, TableNaming naming, Duration lateness)
+            implements java.io.Serializable {}
 
     /**
      * The acknowledged watermark of the writer {@code context} describes, published to the
@@ -64,7 +65,10 @@ final class AcknowledgedWatermark {
                     new WritersTable(client, progress.naming()),
                     new WritersTable.Writer(
                             progress.group(),
-                            context.getJobInfo().getJobId().toString(),
+                            WritersTable.run(
+                                    context.getJobInfo().getJobId().toString(),
+                                    progress.submission(),
+                                    context.getRestoredCheckpointId()),
                             context.getTaskInfo().getIndexOfThisSubtask(),
                             context.getTaskInfo().getNumberOfParallelSubtasks(),
                             context.getTaskInfo().getAttemptNumber()),

@@ -81,7 +81,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         this.progress = b.writerGroup == null
                 ? null
                 : new AcknowledgedWatermark.Progress(
-                        b.writerGroup, b.config.naming(), b.config.get(ConfigKeys.ALLOWED_LATENESS));
+                        b.writerGroup, b.writerRun, b.config.naming(), b.config.get(ConfigKeys.ALLOWED_LATENESS));
     }
 
     public static Builder builder() {
@@ -159,6 +159,7 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
         private Duration maxBackoff = Duration.ofSeconds(5);
         private Duration maxTimeInBuffer = Duration.ofSeconds(1);
         private String writerGroup;
+        private String writerRun = "";
         private boolean writeThrough;
         private String growing;
 
@@ -202,6 +203,16 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
                     "writerGroup must be a non-empty name without '#', was %s",
                     group);
             this.writerGroup = group;
+            return this;
+        }
+
+        /**
+         * The submission the writers report under, shared with the rotation ({@code
+         * Rotation.Builder#writerRun}): drawn anew for every job graph, so that a restore under the
+         * same job id is another run.
+         */
+        public Builder writerRun(String submission) {
+            this.writerRun = Preconditions.checkNotNull(submission, "submission");
             return this;
         }
 

@@ -24,14 +24,14 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * only once every writer of the job, of every sink that can write its period, has acknowledged a
  * watermark that closes it.
  *
- * <p>Key: {@code writer} (S) = {@code <group>#<job id>}, {@code subtask} (S) = the subtask index,
+ * <p>Key: {@code writer} (S) = {@code <group>#<run>} ({@link #run}), {@code subtask} (S) = the subtask index,
  * zero-padded. Attributes: {@code acknowledged} (N, epoch ms), {@code parallelism} (N),
  * {@code attempt} (N), {@code updated} (S, wall-clock instant). On-demand; a job writes an item
  * when a writer starts and when its acknowledged watermark closes another period, so a few items
- * per period. A restore from a savepoint is a new job id: its writers start new items; the old
- * ones expire ({@code expires}, N, epoch seconds: TTL, {@value #KEEP_DAYS} days after the item's
- * last put) and, keyed by another job id, are never read by a later job. A failover keeps the job id and raises the attempt: an
- * item is only ever replaced by a put of its own attempt or a later one.
+ * per period. A restore is a new run: its writers start new items; the old ones expire ({@code
+ * expires}, N, epoch seconds: TTL, {@value #KEEP_DAYS} days after the item's last put) and, keyed
+ * by another run, are never read by a later one. A failover keeps the run's job and raises the
+ * attempt: an item is only ever replaced by a put of its own attempt or a later one.
  */
 @Internal
 public final class WritersTable {
@@ -55,11 +55,23 @@ public final class WritersTable {
     private final DynamoDbAsyncClient client;
     private final String table;
 
-    /** One writer: its sink ({@code group}), job, subtask, the sink's parallelism and the task's attempt. */
-    public record Writer(String group, String jobId, int subtask, int parallelism, int attempt) {
+    /** One writer: its sink ({@code group}), {@link #run}, subtask, the sink's parallelism and the task's attempt. */
+    public record Writer(String group, String run, int subtask, int parallelism, int attempt) {
         String key() {
-            return group + "#" + jobId;
+            return group + "#" + run;
         }
+    }
+
+    /**
+     * The run the writers and the rotation of one job graph share: its job id, {@code submission}
+     * (drawn when the job graph is built) and the checkpoint it restored from. The job id alone
+     * does not tell runs apart: in application mode with high availability, and under operators
+     * that keep it, a restore keeps the job id and starts again at attempt 0, where the previous
+     * run's items (of any attempt) would count as current.
+     */
+    public static String run(String jobId, String submission, OptionalLong restoredCheckpointId) {
+        return jobId + "/" + submission + "/"
+                + (restoredCheckpointId.isPresent() ? String.valueOf(restoredCheckpointId.getAsLong()) : "new");
     }
 
     public WritersTable(DynamoDbAsyncClient client, TableNaming naming) {
@@ -129,18 +141,18 @@ public final class WritersTable {
     }
 
     /**
-     * The acknowledged watermark of {@code group}'s writers in job {@code jobId}: the smallest of
+     * The acknowledged watermark of {@code group}'s writers in {@code run}: the smallest of
      * them, once every subtask of the sink's parallelism has written one in attempt {@code
      * fromAttempt} or later (the parallelism of the writer updated last, so items of a parallelism
      * changed in place do not count); empty while one is missing or the table does not exist. An
      * item of an earlier attempt counts as missing: a failover keeps the job id, and what the
      * cancelled attempt's writers acknowledged is not what the restarted ones will write.
      */
-    public CompletableFuture<OptionalLong> acknowledged(String group, String jobId, int fromAttempt) {
+    public CompletableFuture<OptionalLong> acknowledged(String group, String run, int fromAttempt) {
         return client.query(b -> b.tableName(table)
                         .keyConditionExpression("#w = :w")
                         .expressionAttributeNames(Map.of("#w", WRITER))
-                        .expressionAttributeValues(Map.of(":w", AttributeValue.fromS(group + "#" + jobId)))
+                        .expressionAttributeValues(Map.of(":w", AttributeValue.fromS(group + "#" + run)))
                         .consistentRead(true))
                 .thenApply(response -> smallest(response, fromAttempt))
                 .exceptionally(error -> {

@@ -1,5 +1,7 @@
 package io.periodtables.rotation.operator;
 
+import io.periodtables.core.config.ConfigException;
+import io.periodtables.core.config.RedeploySettings;
 import io.periodtables.core.config.TableBudget;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.dynamodb.WritersTable;
@@ -20,6 +22,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -61,6 +64,8 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
     private final transient MailboxExecutor mailbox;
     private transient ListState<byte[]> store;
     private transient RotationState restored;
+    private transient RedeploySettings settings;
+    private transient OptionalLong restoredCheckpoint;
     private transient TableManager manager;
     private transient Reconciler reconciler;
     private transient RotationState state;
@@ -77,9 +82,17 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
+        restoredCheckpoint = context.getRestoredCheckpointId();
         store = context.getOperatorStateStore()
                 .getListState(new ListStateDescriptor<>(
                         "period-rotation-state", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        try {
+            // before the reconciler creates or changes a table under settings the state was not kept for
+            settings =
+                    RedeploySettings.restore(context.getOperatorStateStore(), context.isRestored(), options.config());
+        } catch (ConfigException refused) {
+            throw new SuppressRestartsException(refused);
+        }
         if (context.isRestored()) {
             for (byte[] bytes : store.get()) {
                 restored =
@@ -144,22 +157,23 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         }
         writersClient = options.clients().newAsyncClient(2);
         WritersTable table = new WritersTable(writersClient, options.config().naming());
-        String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
+        String run = WritersTable.run(
+                getRuntimeContext().getJobInfo().getJobId().toString(), options.writerRun(), restoredCheckpoint);
         // The job is one pipelined region: a failover restarts every task, the writers with this
         // operator, and each restarted task's attempt number goes up with this one's.
         int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
         LOG.info(
-                "Closed tables are lowered once the writers of {} in job {}, attempt {} or later, have written"
+                "Closed tables are lowered once the writers of {} in run {}, attempt {} or later, have written"
                         + " them through ({})",
                 groups,
-                jobId,
+                run,
                 attempt,
                 table.name());
         return () -> {
             CompletableFuture<OptionalLong> all = CompletableFuture.completedFuture(OptionalLong.of(Long.MAX_VALUE));
             for (String group : groups) {
                 all = all.thenCombine(
-                        table.acknowledged(group, jobId, attempt),
+                        table.acknowledged(group, run, attempt),
                         (a, b) -> a.isPresent() && b.isPresent()
                                 ? OptionalLong.of(Math.min(a.getAsLong(), b.getAsLong()))
                                 : OptionalLong.empty());
@@ -202,6 +216,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         super.snapshotState(context);
         store.update(List.of(
                 SimpleVersionedSerialization.writeVersionAndSerialize(RotationStateSerializer.INSTANCE, state)));
+        settings.snapshot(true);
     }
 
     /**

@@ -16,5 +16,6 @@ public record RotationOptions(
         Duration reconcileInterval,
         Duration finishTimeout,
         RetentionGate retentionGate,
-        List<String> writerGroups)
+        List<String> writerGroups,
+        String writerRun)
         implements Serializable {}

@@ -87,8 +87,11 @@ public final class TableOwner implements MissingTableHandler {
     @Override
     public CompletableFuture<Verdict> ensureTable(String tableName, Arrival arrival, long eventTime) {
         Optional<TableNaming.TableRef> ref = naming.parse(tableName);
+        if (ref.isPresent() && ref.get().kind() == TableNaming.TableRef.Kind.ROLLUPS) {
+            return rollupsTable(ref.get().period(), arrival, eventTime);
+        }
         if (ref.isEmpty() || ref.get().kind() != TableNaming.TableRef.Kind.PERIOD) {
-            // late, rejected and rollups tables: one per month, one, and one per period, never input-driven beyond that
+            // late and rejected tables: one per month and one, never input-driven beyond that
             return manager.ensureTable(tableName).thenApply(table -> Verdict.created());
         }
         Period period = ref.get().period();
@@ -133,6 +136,28 @@ public final class TableOwner implements MissingTableHandler {
                         .thenApply(table -> Verdict.created());
             }
             return ensure(period).thenApply(table -> Verdict.created());
+        });
+    }
+
+    /**
+     * A period's rollups table is created where its period table is, never on a rollup's word
+     * alone: with the period table there, or by the period table's own rule (an open period).
+     * The rollups of a period without tables (deleted by retention, restored from an old
+     * savepoint) go to the rejected table as {@code period-closed}.
+     */
+    private CompletableFuture<Verdict> rollupsTable(Period period, Arrival arrival, long eventTime) {
+        String periodTable = naming.periodTable(period);
+        return manager.describe(periodTable).thenCompose(table -> {
+            if (table.isPresent()) {
+                return manager.ensureRollupsTable(period).thenApply(created -> Verdict.created());
+            }
+            return ensureTable(periodTable, arrival, eventTime)
+                    .thenApply(verdict -> verdict.kind() == Verdict.Kind.LATE
+                            ? Verdict.rejected(
+                                    RejectReason.PERIOD_CLOSED,
+                                    "its period " + period.label() + " has no table (" + verdict.message()
+                                            + "); a rollups table is created only with its period table")
+                            : verdict);
         });
     }
 

@@ -15,9 +15,12 @@ import io.periodtables.rotation.TestSetup;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalLong;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -28,8 +31,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
- * A failover keeps the job id: the restarted rotation lowers a closed table on the word of the
- * writers of its own attempt only, never on what the previous attempt's writers reported.
+ * A failover keeps the job id, and so may a restore: the rotation lowers a closed table on the
+ * word of the writers of its own run and attempt only, never on what an earlier attempt's or an
+ * earlier run's writers reported.
  */
 class RotationFailoverITCase {
     private static final Capacity CURRENT = Capacity.provisioned(1000, 300);
@@ -69,6 +73,41 @@ class RotationFailoverITCase {
     }
 
     /**
+     * A restore that keeps the job id (application mode with high availability, or an operator
+     * that sets it) starts again at attempt 0: the previous run's writers, whose items are of
+     * attempt 1 after a failover and say "everything written", are not this run's.
+     */
+    @Test
+    void aRunUnderAJobIdKeptFromAnEarlierRunWaitsForItsOwnWriters() throws Exception {
+        PeriodTablesConfig config = config();
+        JobID kept = JobID.generate();
+        try (DynamoDbAsyncClient client = TestSetup.clients(config).newAsyncClient(1)) {
+            WritersTable writers = new WritersTable(client, config.naming());
+            writers.ensure().join();
+            WritersTable.Writer previous = new WritersTable.Writer(
+                    "period", WritersTable.run(kept.toString(), "earlier", OptionalLong.empty()), 0, 1, 1);
+            writers.start(previous, Instant.now()).join();
+            writers.publish(previous, Long.MAX_VALUE, Instant.now()).join();
+        }
+        Configuration sameJobId = new Configuration();
+        sameJobId.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, kept.toString());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(sameJobId);
+        env.setParallelism(1);
+        List<Long> times = timestamps(0, 30, 5);
+        RotationTestBed.rotation(config)
+                .waitForWriters(List.of("period"))
+                .writerRun("this")
+                .finishTimeout(Duration.ofSeconds(2))
+                .attach(source(env, new RotationTestBed.Readings(times, null), times.size(), "readings"))
+                .sinkTo(new DiscardingSink<>());
+        assertThat(env.execute().getJobID()).isEqualTo(kept);
+
+        assertThat(capacities(List.of(tableAt(config, 0), tableAt(config, 60))))
+                .as("closed tables wait for the writers of this run")
+                .containsExactly(CURRENT, CURRENT);
+    }
+
+    /**
      * In attempt 0, reports for the one "period" writer of the job that everything is written,
      * then fails the task: the job restarts as attempt 1 with the same job id.
      */
@@ -89,7 +128,9 @@ class RotationFailoverITCase {
             String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
             try (DynamoDbAsyncClient client = TestSetup.clients(config).newAsyncClient(1)) {
                 WritersTable writers = new WritersTable(client, config.naming());
-                WritersTable.Writer writer = new WritersTable.Writer("period", jobId, 0, 1, attempt);
+                // the run of this job graph (no checkpoint to restore from in either attempt)
+                WritersTable.Writer writer = new WritersTable.Writer(
+                        "period", WritersTable.run(jobId, "", OptionalLong.empty()), 0, 1, attempt);
                 writers.ensure().join();
                 writers.start(writer, Instant.now()).join();
                 writers.publish(writer, Long.MAX_VALUE, Instant.now()).join();
