@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -61,8 +60,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
 
     private final int maxPending;
     private final int maxAttempts;
-    /** What a quota refusal of the table's creation names: {@code latest.warm-writes}, when set. */
-    private final String quotaHint;
+    private final LatestTableSetUp setUp;
 
     private final Counter puts;
     private final Counter notNewer;
@@ -73,8 +71,6 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     private final Map<String, Device> devices = new HashMap<>();
     /** Devices whose waiting reading may be put now, in the order they became ready. */
     private final ArrayDeque<String> ready = new ArrayDeque<>();
-    /** The table's creation, while one runs (after a put found it missing). */
-    private CompletableFuture<Void> creating;
 
     private int inFlight;
     private boolean flushing;
@@ -102,12 +98,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         this.maxPending = maxPending;
         int warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
         this.table = new LatestTable(client, config.naming(), warmWrites);
-        this.quotaHint = warmWrites == 0
-                ? ""
-                : " or raise it to " + ConfigKeys.LATEST_WARM_WRITES.name() + " = " + warmWrites
-                        + " write units a second (DynamoDB's per-table quota is 40,000 by default: lower the key"
-                        + " or have the quota raised)";
         this.mailbox = context.getMailboxExecutor();
+        this.setUp = new LatestTableSetUp(table, warmWrites, mailbox);
         this.time = context.getProcessingTimeService();
         this.maxAttempts = config.get(ConfigKeys.SINK_MAX_ATTEMPTS);
         MetricGroup metrics = UserMetrics.of(context.metricGroup());
@@ -170,7 +162,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     }
 
     private void pump() {
-        if (creating != null) {
+        if (setUp.running()) {
             return; // resumed when the table is there
         }
         while (inFlight < MAX_IN_FLIGHT && !ready.isEmpty()) {
@@ -233,7 +225,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             }
             return;
         }
-        if (kind == Kind.TABLE_MISSING && creating == null) {
+        if (kind == Kind.TABLE_MISSING && !setUp.running()) {
             ensureTable();
         }
         if (device.waiting == null) {
@@ -273,28 +265,12 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         client.close();
     }
 
-    /**
-     * Creates the table (prewarmed with {@code latest.warm-writes}) unless it exists; puts wait
-     * meanwhile. A quota refusal (above all a warm throughput above the per-table quota) fails the
-     * job with what DynamoDB said; other failures are retried with the next put.
-     */
     private void ensureTable() {
-        creating = table.ensure();
-        creating.whenComplete((ok, createError) -> {
-            if (createError != null) {
-                LOG.warn("Could not ensure the latest table {}: {}", table.name(), createError.toString());
+        setUp.start(fatal -> {
+            if (fatal != null && failure == null) {
+                failure = fatal;
             }
-            mailbox.execute(
-                    () -> {
-                        creating = null;
-                        Throwable said = createError == null ? null : DynamoDbFailure.unwrap(createError);
-                        if (said != null && failure == null && DynamoDbFailure.classify(said) == Kind.QUOTA) {
-                            String what = "the latest table " + table.name() + quotaHint;
-                            failure = new IOException("DynamoDB refused to create " + what + ": " + said, said);
-                        }
-                        pump();
-                    },
-                    "latest table created");
+            pump();
         });
     }
 }
