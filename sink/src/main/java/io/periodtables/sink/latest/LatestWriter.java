@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -29,24 +30,27 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The writer of {@link LatestSink}: per device the newest reading it was given (by event time,
- * then sort key), put once a second and at every checkpoint as a conditional put, at most
- * {@value #MAX_IN_FLIGHT} puts at a time and one per device. A device's newer reading waits
+ * then sort key), put once a second and at every checkpoint as a conditional put, one per device
+ * and as many at a time as DynamoDB's round trip needs for a second's puts to be answered within
+ * the second ({@link PutWindow}: 32 to {@value #MAX_IN_FLIGHT}). A device's newer reading waits
  * while its put is in flight and replaces any reading waiting before it (coalesced), so a put
  * never sends a version the writer knows to be stale; a throttled or failed put is retried with
  * backoff unless a newer reading is waiting by then, a missing table created, up to twice
  * {@code sink.max-attempts} per device, then the job fails.
  *
  * <p>Memory is bounded: at most {@value #MAX_PENDING} devices (default; {@code
- * latestPendingDevices}), each with at most one waiting reading, and {@value #MAX_IN_FLIGHT}
- * readings in flight. A reading of a device not held while that many are blocks {@code write()}
- * (the mailbox keeps running the puts' answers) until a device's put is answered: when DynamoDB
+ * latestPendingDevices}), each with at most one waiting reading, and at most {@value
+ * #MAX_IN_FLIGHT} readings in flight. A reading of a device not held while that many are blocks
+ * {@code write()} (the mailbox keeps running the puts' answers) until a device's put is answered: when DynamoDB
  * falls behind, the job slows down instead of queueing versions. A reading the period-table sink
  * rejects is never the latest; one whose latest item DynamoDB refuses (too large with its key) is
  * counted ({@code latestRefused}) and skipped.
  */
 public final class LatestWriter implements SinkWriter<SinkRecord> {
     private static final Logger LOG = LoggerFactory.getLogger(LatestWriter.class);
-    public static final int MAX_IN_FLIGHT = 32;
+    /** The puts a writer keeps in flight at most (see {@link PutWindow}). */
+    public static final int MAX_IN_FLIGHT = PutWindow.MAX;
+
     static final long INTERVAL_MILLIS = 1000;
     /** The devices a writer holds at most; a reading of one more waits in {@code write()}. */
     public static final int MAX_PENDING = 10_000;
@@ -72,6 +76,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     /** Devices whose waiting reading may be put now, in the order they became ready. */
     private final ArrayDeque<String> ready = new ArrayDeque<>();
 
+    private final PutWindow window = new PutWindow(INTERVAL_MILLIS);
     private int inFlight;
     private boolean flushing;
     private Throwable failure;
@@ -94,7 +99,13 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     }
 
     LatestWriter(PeriodTablesConfig config, DynamoDbClients clients, int maxPending, WriterInitContext context) {
-        this.client = clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT);
+        this(config, clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT), maxPending, context);
+    }
+
+    /** A writer putting through {@code client}, which it closes. */
+    @VisibleForTesting
+    LatestWriter(PeriodTablesConfig config, DynamoDbAsyncClient client, int maxPending, WriterInitContext context) {
+        this.client = client;
         this.maxPending = maxPending;
         int warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
         this.table = new LatestTable(client, config.naming(), warmWrites);
@@ -151,6 +162,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     /** Every device whose waiting reading may go is made ready, and the ready ones go as far as the window allows. */
     private void send() {
         devices.forEach((id, device) -> enqueue(id, device));
+        window.resize(ready.size() + inFlight);
         pump();
     }
 
@@ -165,7 +177,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         if (setUp.running()) {
             return; // resumed when the table is there
         }
-        while (inFlight < MAX_IN_FLIGHT && !ready.isEmpty()) {
+        while (inFlight < window.size() && !ready.isEmpty()) {
             String id = ready.poll();
             Device device = devices.get(id);
             device.queued = false;
@@ -178,14 +190,17 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             }
             device.inFlight = newest;
             inFlight++;
-            table.putIfNewer(latest)
-                    .whenComplete((stored, error) ->
-                            mailbox.execute(() -> completed(id, device, stored, error), "latest put completed"));
+            long sentAt = System.nanoTime();
+            table.putIfNewer(latest).whenComplete((stored, error) -> {
+                long roundTrip = System.nanoTime() - sentAt;
+                mailbox.execute(() -> completed(id, device, roundTrip, stored, error), "latest put completed");
+            });
         }
     }
 
-    private void completed(String id, Device device, Boolean stored, Throwable error) {
+    private void completed(String id, Device device, long roundTrip, Boolean stored, Throwable error) {
         inFlight--;
+        window.answered(roundTrip);
         Newest sent = device.inFlight;
         device.inFlight = null;
         if (error == null) {
