@@ -110,7 +110,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         int warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
         this.table = new LatestTable(client, config.naming(), warmWrites);
         this.mailbox = context.getMailboxExecutor();
-        this.setUp = new LatestTableSetUp(table, warmWrites, mailbox);
+        this.setUp = new LatestTableSetUp(client, table, warmWrites, mailbox);
         this.time = context.getProcessingTimeService();
         this.maxAttempts = config.get(ConfigKeys.SINK_MAX_ATTEMPTS);
         MetricGroup metrics = UserMetrics.of(context.metricGroup());
@@ -119,9 +119,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         this.refused = metrics.counter(UserMetrics.LATEST_REFUSED);
         metrics.gauge(UserMetrics.LATEST_PENDING_DEVICES, (Gauge<Integer>) devices::size);
         this.items = new LatestItems(config, refused);
-        if (warmWrites > 0 && context.getTaskInfo().getIndexOfThisSubtask() == 0) {
-            // latest.warm-writes: subtask 0 creates the table prewarmed (or asks for an existing one's raise)
-            // and its puts wait for the table to be ACTIVE, not for the warm throughput; other subtasks put at once
+        if (warmWrites > 0) {
+            // latest.warm-writes: every subtask's puts wait for the warm throughput, whichever subtask asks for it
             ensureTable();
         }
         schedule();

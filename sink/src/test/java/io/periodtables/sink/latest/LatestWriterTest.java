@@ -29,4 +29,42 @@ class LatestWriterTest {
                 .as("puts in flight at once (10,000 a second at 20 ms each)")
                 .isGreaterThanOrEqualTo(200);
     }
+
+    /**
+     * Another subtask raised the table's warm throughput; DynamoDB applies it asynchronously (its
+     * status UPDATING, the table ACTIVE). This subtask's puts wait until it is ACTIVE.
+     */
+    @Test
+    void everySubtasksPutsWaitUntilTheWarmThroughputIsActive() throws Exception {
+        FakeLatestTable table = new FakeLatestTable(Duration.ofMillis(1), 3).raised(8_000);
+        try (WriterHarness harness = new WriterHarness(table, 1, "latest.warm-writes", "8000")) {
+            for (int device = 0; device < 100; device++) {
+                harness.writer.write(WriterHarness.reading(device, 1), null);
+            }
+            harness.nextSecond();
+            harness.writer.flush(false);
+        }
+
+        assertThat(table.puts()).as("puts stored").isEqualTo(100);
+        assertThat(table.putsWhileWarming())
+                .as("puts sent while the warm throughput was UPDATING")
+                .isZero();
+    }
+
+    /** DynamoDB's limit on concurrent table operations passes: the creation is tried again, the puts follow. */
+    @Test
+    void aTransientLimitOnTableOperationsIsRetried() throws Exception {
+        FakeLatestTable table = new FakeLatestTable(Duration.ofMillis(1), 1)
+                .refuseCreation(FakeLatestTable.limitExceeded(
+                        "Subscriber limit exceeded: too many table operations in progress for this account"));
+        try (WriterHarness harness = new WriterHarness(table, 0, "latest.warm-writes", "8000")) {
+            for (int device = 0; device < 100; device++) {
+                harness.writer.write(WriterHarness.reading(device, 1), null);
+            }
+            harness.nextSecond();
+            harness.writer.flush(false);
+        }
+
+        assertThat(table.puts()).as("puts stored").isEqualTo(100);
+    }
 }
