@@ -32,7 +32,8 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
  */
 final class CapacityBench {
 
-    static final int DEVICES = 1000;
+    /** The fleet's devices: {@code BENCH_CAPACITY_DEVICES} (environment), by default 1,000. */
+    static final int DEVICES = Integer.parseInt(System.getenv().getOrDefault("BENCH_CAPACITY_DEVICES", "1000"));
     /**
      * The event time the readings span: {@code BENCH_CAPACITY_SPAN} (environment), by default 150
      * minutes (1.3 readings per device and minute at N = 200,000).

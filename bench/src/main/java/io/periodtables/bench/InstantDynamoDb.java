@@ -33,6 +33,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -43,7 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code PutItem}s and its {@code Query} are answered as DynamoDB would, so the rotation sees the
  * writers' acknowledged watermarks and a bounded run ends without the finish timeout. Every other
  * {@code PutItem} (the latest table's and the rollups' conditional puts) succeeds unread.
- * Pointing {@code dynamodb.endpoint} at it measures the pipeline's own capacity.
+ * Pointing {@code dynamodb.endpoint} at it measures the pipeline's own capacity; with {@code
+ * BENCH_RTT_MS} its answers take a round trip as DynamoDB's do (see {@link #RTT_MILLIS}).
  * Its event-loop threads are named {@value #THREAD_PREFIX}, so their CPU time can be told apart.
  */
 final class InstantDynamoDb implements AutoCloseable {
@@ -53,6 +56,15 @@ final class InstantDynamoDb implements AutoCloseable {
     private static final byte[] BATCH_WRITTEN = "{\"UnprocessedItems\":{}}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] PUT_DONE = "{}".getBytes(StandardCharsets.UTF_8);
     private static final String WRITERS_SUFFIX = "_writers";
+
+    /**
+     * The median round trip of every answer ({@code BENCH_RTT_MS}, environment; 0: at once). Each
+     * answer waits a log-normal delay with that median and sigma 0.5 (p90 1.9 times it, p99 3.2
+     * times), at most 20 times it: DynamoDB's answers in a region have such a tail.
+     */
+    static final double RTT_MILLIS = Double.parseDouble(System.getenv().getOrDefault("BENCH_RTT_MS", "0"));
+
+    private static final double RTT_SIGMA = 0.5;
 
     private final NioEventLoopGroup group;
     private final Channel channel;
@@ -109,7 +121,7 @@ final class InstantDynamoDb implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -132,13 +144,28 @@ final class InstantDynamoDb implements AutoCloseable {
             }
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpUtil.setKeepAlive(response, keepAlive);
-            ctx.writeAndFlush(response);
+            long delay = roundTripNanos();
+            if (delay == 0) {
+                ctx.writeAndFlush(response);
+            } else {
+                ctx.executor().schedule(() -> ctx.writeAndFlush(response), delay, TimeUnit.NANOSECONDS);
+            }
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
         }
+    }
+
+    /** A round trip of the latency mode; 0 without one. */
+    private static long roundTripNanos() {
+        if (RTT_MILLIS <= 0) {
+            return 0;
+        }
+        double factor =
+                Math.min(20, Math.exp(RTT_SIGMA * ThreadLocalRandom.current().nextGaussian()));
+        return (long) (RTT_MILLIS * factor * 1_000_000);
     }
 
     private FullHttpResponse controlPlane(String operation, JsonNode body) throws IOException {

@@ -23,8 +23,10 @@ final class Tables {
         return Dynalite.launcher().limits(Set.of()).start();
     }
 
+    /** Creates {@code table} and waits until it is ACTIVE: a CREATING table refuses writes as missing. */
     static void create(DynamoDbClient client, String table) {
         client.createTable(TestTables.onDemand(table));
+        TestTables.awaitActive(client, table);
     }
 
     /** Tables whose name starts with {@code prefix_}. */

@@ -16,7 +16,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -30,24 +30,27 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The writer of {@link LatestSink}: per device the newest reading it was given (by event time,
- * then sort key), put once a second and at every checkpoint as a conditional put, at most
- * {@value #MAX_IN_FLIGHT} puts at a time and one per device. A device's newer reading waits
+ * then sort key), put once a second and at every checkpoint as a conditional put, one per device
+ * and as many at a time as DynamoDB's round trip needs for a second's puts to be answered within
+ * the second ({@link PutWindow}: 32 to {@value #MAX_IN_FLIGHT}). A device's newer reading waits
  * while its put is in flight and replaces any reading waiting before it (coalesced), so a put
  * never sends a version the writer knows to be stale; a throttled or failed put is retried with
  * backoff unless a newer reading is waiting by then, a missing table created, up to twice
  * {@code sink.max-attempts} per device, then the job fails.
  *
  * <p>Memory is bounded: at most {@value #MAX_PENDING} devices (default; {@code
- * latestPendingDevices}), each with at most one waiting reading, and {@value #MAX_IN_FLIGHT}
- * readings in flight. A reading of a device not held while that many are blocks {@code write()}
- * (the mailbox keeps running the puts' answers) until a device's put is answered: when DynamoDB
+ * latestPendingDevices}), each with at most one waiting reading, and at most {@value
+ * #MAX_IN_FLIGHT} readings in flight. A reading of a device not held while that many are blocks
+ * {@code write()} (the mailbox keeps running the puts' answers) until a device's put is answered: when DynamoDB
  * falls behind, the job slows down instead of queueing versions. A reading the period-table sink
  * rejects is never the latest; one whose latest item DynamoDB refuses (too large with its key) is
  * counted ({@code latestRefused}) and skipped.
  */
 public final class LatestWriter implements SinkWriter<SinkRecord> {
     private static final Logger LOG = LoggerFactory.getLogger(LatestWriter.class);
-    public static final int MAX_IN_FLIGHT = 32;
+    /** The puts a writer keeps in flight at most (see {@link PutWindow}). */
+    public static final int MAX_IN_FLIGHT = PutWindow.MAX;
+
     static final long INTERVAL_MILLIS = 1000;
     /** The devices a writer holds at most; a reading of one more waits in {@code write()}. */
     public static final int MAX_PENDING = 10_000;
@@ -61,8 +64,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
 
     private final int maxPending;
     private final int maxAttempts;
-    /** What a quota refusal of the table's creation names: {@code latest.warm-writes}, when set. */
-    private final String quotaHint;
+    private final LatestTableSetUp setUp;
 
     private final Counter puts;
     private final Counter notNewer;
@@ -73,9 +75,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     private final Map<String, Device> devices = new HashMap<>();
     /** Devices whose waiting reading may be put now, in the order they became ready. */
     private final ArrayDeque<String> ready = new ArrayDeque<>();
-    /** The table's creation, while one runs (after a put found it missing). */
-    private CompletableFuture<Void> creating;
 
+    private final PutWindow window = new PutWindow(INTERVAL_MILLIS);
     private int inFlight;
     private boolean flushing;
     private Throwable failure;
@@ -98,16 +99,18 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     }
 
     LatestWriter(PeriodTablesConfig config, DynamoDbClients clients, int maxPending, WriterInitContext context) {
-        this.client = clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT);
+        this(config, clients.newAsyncClientForNonBlockingCallbacks(MAX_IN_FLIGHT), maxPending, context);
+    }
+
+    /** A writer putting through {@code client}, which it closes. */
+    @VisibleForTesting
+    LatestWriter(PeriodTablesConfig config, DynamoDbAsyncClient client, int maxPending, WriterInitContext context) {
+        this.client = client;
         this.maxPending = maxPending;
         int warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
         this.table = new LatestTable(client, config.naming(), warmWrites);
-        this.quotaHint = warmWrites == 0
-                ? ""
-                : " or raise it to " + ConfigKeys.LATEST_WARM_WRITES.name() + " = " + warmWrites
-                        + " write units a second (DynamoDB's per-table quota is 40,000 by default: lower the key"
-                        + " or have the quota raised)";
         this.mailbox = context.getMailboxExecutor();
+        this.setUp = new LatestTableSetUp(client, table, warmWrites, mailbox);
         this.time = context.getProcessingTimeService();
         this.maxAttempts = config.get(ConfigKeys.SINK_MAX_ATTEMPTS);
         MetricGroup metrics = UserMetrics.of(context.metricGroup());
@@ -116,9 +119,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         this.refused = metrics.counter(UserMetrics.LATEST_REFUSED);
         metrics.gauge(UserMetrics.LATEST_PENDING_DEVICES, (Gauge<Integer>) devices::size);
         this.items = new LatestItems(config, refused);
-        if (warmWrites > 0 && context.getTaskInfo().getIndexOfThisSubtask() == 0) {
-            // latest.warm-writes: subtask 0 creates the table prewarmed (or asks for an existing one's raise)
-            // and its puts wait for the table to be ACTIVE, not for the warm throughput; other subtasks put at once
+        if (warmWrites > 0) {
+            // latest.warm-writes: every subtask's puts wait for the warm throughput, whichever subtask asks for it
             ensureTable();
         }
         schedule();
@@ -159,6 +161,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     /** Every device whose waiting reading may go is made ready, and the ready ones go as far as the window allows. */
     private void send() {
         devices.forEach((id, device) -> enqueue(id, device));
+        window.resize(ready.size() + inFlight);
         pump();
     }
 
@@ -170,10 +173,10 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
     }
 
     private void pump() {
-        if (creating != null) {
+        if (setUp.running()) {
             return; // resumed when the table is there
         }
-        while (inFlight < MAX_IN_FLIGHT && !ready.isEmpty()) {
+        while (inFlight < window.size() && !ready.isEmpty()) {
             String id = ready.poll();
             Device device = devices.get(id);
             device.queued = false;
@@ -186,14 +189,17 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             }
             device.inFlight = newest;
             inFlight++;
-            table.putIfNewer(latest)
-                    .whenComplete((stored, error) ->
-                            mailbox.execute(() -> completed(id, device, stored, error), "latest put completed"));
+            long sentAt = System.nanoTime();
+            table.putIfNewer(latest).whenComplete((stored, error) -> {
+                long roundTrip = System.nanoTime() - sentAt;
+                mailbox.execute(() -> completed(id, device, roundTrip, stored, error), "latest put completed");
+            });
         }
     }
 
-    private void completed(String id, Device device, Boolean stored, Throwable error) {
+    private void completed(String id, Device device, long roundTrip, Boolean stored, Throwable error) {
         inFlight--;
+        window.answered(roundTrip);
         Newest sent = device.inFlight;
         device.inFlight = null;
         if (error == null) {
@@ -233,7 +239,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
             }
             return;
         }
-        if (kind == Kind.TABLE_MISSING && creating == null) {
+        if (kind == Kind.TABLE_MISSING && !setUp.running()) {
             ensureTable();
         }
         if (device.waiting == null) {
@@ -273,28 +279,12 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         client.close();
     }
 
-    /**
-     * Creates the table (prewarmed with {@code latest.warm-writes}) unless it exists; puts wait
-     * meanwhile. A quota refusal (above all a warm throughput above the per-table quota) fails the
-     * job with what DynamoDB said; other failures are retried with the next put.
-     */
     private void ensureTable() {
-        creating = table.ensure();
-        creating.whenComplete((ok, createError) -> {
-            if (createError != null) {
-                LOG.warn("Could not ensure the latest table {}: {}", table.name(), createError.toString());
+        setUp.start(fatal -> {
+            if (fatal != null && failure == null) {
+                failure = fatal;
             }
-            mailbox.execute(
-                    () -> {
-                        creating = null;
-                        Throwable said = createError == null ? null : DynamoDbFailure.unwrap(createError);
-                        if (said != null && failure == null && DynamoDbFailure.classify(said) == Kind.QUOTA) {
-                            String what = "the latest table " + table.name() + quotaHint;
-                            failure = new IOException("DynamoDB refused to create " + what + ": " + said, said);
-                        }
-                        pump();
-                    },
-                    "latest table created");
+            pump();
         });
     }
 }

@@ -1,0 +1,145 @@
+package io.periodtables.sink.latest;
+
+import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.dynamodb.Backoff;
+import io.periodtables.core.dynamodb.DynamoDbFailure;
+import io.periodtables.core.dynamodb.DynamoDbFailure.Kind;
+import io.periodtables.core.dynamodb.LatestTable;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
+import software.amazon.awssdk.core.waiters.AsyncWaiter;
+import software.amazon.awssdk.core.waiters.WaiterAcceptor;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+import software.amazon.awssdk.services.dynamodb.model.TableWarmThroughputDescription;
+
+/**
+ * Creates the latest table for a {@link LatestWriter} (prewarmed with {@code latest.warm-writes}),
+ * or raises an existing one's warm throughput, and with {@code latest.warm-writes} waits until
+ * DynamoDB reports the warm throughput {@code ACTIVE}: DynamoDB applies it asynchronously
+ * ({@code UPDATING}, then {@code ACTIVE}) after the table itself is {@code ACTIVE}. The writer's
+ * puts wait while it runs.
+ *
+ * <p>A {@code LimitExceededException} is retried {@value #QUOTA_ATTEMPTS} times with backoff
+ * (DynamoDB's limit on concurrent table operations passes as they finish), then fatal with what
+ * DynamoDB said and the key (above all a warm throughput above the per-table quota). Other
+ * failures end the set-up with a warning (the puts go on; a missing table is created again by the
+ * next put that finds it missing).
+ */
+final class LatestTableSetUp {
+    private static final Logger LOG = LoggerFactory.getLogger(LatestTableSetUp.class);
+    static final int QUOTA_ATTEMPTS = 4;
+    private static final Backoff QUOTA_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10));
+    /** Polling of the warm throughput's status; past the bound the puts go on, with a warning. */
+    private static final Duration WARM_POLL = Duration.ofSeconds(1);
+
+    private static final Duration WARM_WAIT = Duration.ofMinutes(15);
+
+    private final DynamoDbAsyncClient client;
+    private final LatestTable table;
+    private final long warmWrites;
+    private final MailboxExecutor mailbox;
+    /** What a quota refusal of the table's creation names: {@code latest.warm-writes}, when set. */
+    private final String quotaHint;
+
+    private boolean running;
+
+    LatestTableSetUp(DynamoDbAsyncClient client, LatestTable table, long warmWrites, MailboxExecutor mailbox) {
+        this.client = client;
+        this.table = table;
+        this.warmWrites = warmWrites;
+        this.mailbox = mailbox;
+        this.quotaHint = warmWrites == 0
+                ? ""
+                : " or raise it to " + ConfigKeys.LATEST_WARM_WRITES.name() + " = " + warmWrites
+                        + " write units a second (DynamoDB's per-table quota is 40,000 by default: lower the key"
+                        + " or have the quota raised)";
+    }
+
+    /** True while the table is being created, raised or warmed: puts wait. */
+    boolean running() {
+        return running;
+    }
+
+    /**
+     * Creates the table unless it exists and waits for its warm throughput; {@code done} runs in
+     * the mailbox when that ends, with the failure that must stop the job, or null.
+     */
+    void start(Consumer<IOException> done) {
+        running = true;
+        attempt(1, done);
+    }
+
+    private void attempt(int attempt, Consumer<IOException> done) {
+        table.ensure().thenCompose(ok -> warmed()).whenComplete((ok, error) -> {
+            Throwable said = error == null ? null : DynamoDbFailure.unwrap(error);
+            boolean quota = said != null && DynamoDbFailure.classify(said) == Kind.QUOTA;
+            if (quota && attempt < QUOTA_ATTEMPTS) {
+                long delay = QUOTA_BACKOFF.delayMillis(attempt);
+                LOG.warn("DynamoDB refused the latest table {} for now, again in {} ms: {}", table.name(), delay, said);
+                CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
+                        .execute(() -> attempt(attempt + 1, done));
+                return;
+            }
+            if (said != null) {
+                LOG.warn("Could not ensure the latest table {}: {}", table.name(), said.toString());
+            }
+            mailbox.execute(
+                    () -> {
+                        running = false;
+                        done.accept(
+                                quota
+                                        ? new IOException(
+                                                "DynamoDB refused to create the latest table " + table.name()
+                                                        + quotaHint + " (" + attempt + " attempts): " + said,
+                                                said)
+                                        : null);
+                    },
+                    "latest table set up");
+        });
+    }
+
+    /**
+     * With warm writes: done when DynamoDB reports the table's warm throughput ACTIVE (polled with
+     * the SDK's waiter); failed after {@link #WARM_WAIT}, when the puts go on with a warning.
+     */
+    private CompletableFuture<Void> warmed() {
+        if (warmWrites == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ScheduledExecutorService polls = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "latest-table-warm-poll");
+            t.setDaemon(true);
+            return t;
+        });
+        AsyncWaiter<DescribeTableResponse> waiter = AsyncWaiter.builder(DescribeTableResponse.class)
+                .addAcceptor(WaiterAcceptor.successOnResponseAcceptor(LatestTableSetUp::warmActive))
+                .addAcceptor(WaiterAcceptor.retryOnResponseAcceptor(response -> true))
+                .addAcceptor(WaiterAcceptor.retryOnExceptionAcceptor(DynamoDbFailure::isRetryable))
+                .scheduledExecutorService(polls)
+                .build();
+        return waiter.runAsync(
+                        () -> client.describeTable(b -> b.tableName(table.name())),
+                        o -> o.maxAttempts(Integer.MAX_VALUE)
+                                .waitTimeout(WARM_WAIT)
+                                .backoffStrategy(FixedDelayBackoffStrategy.create(WARM_POLL)))
+                .<Void>thenApply(response -> null)
+                .whenComplete((ok, error) -> polls.shutdown());
+    }
+
+    private static boolean warmActive(DescribeTableResponse response) {
+        TableWarmThroughputDescription warm = response.table().warmThroughput();
+        return response.table().tableStatus() == TableStatus.ACTIVE
+                && (warm == null || warm.status() == null || warm.status() == TableStatus.ACTIVE);
+    }
+}
