@@ -72,7 +72,7 @@ function metadata(ctx) {
       out.SSEDescription = { Status: 'ENABLED', SSEType: m.sse.SSEType || 'KMS',
         KMSMasterKeyArn: m.sse.KMSMasterKeyId || 'arn:aws:kms:us-east-1:000000000000:key/aws-managed' }
     }
-    if (m.warm) out.WarmThroughput = warmThroughput.described(m.warm)
+    if (m.warm) out.WarmThroughput = warmThroughput.described(m.warm, now())
     if (m.onDemand) out.OnDemandThroughput = m.onDemand
     const count = counts.get(description.TableName)
     if (count) {

@@ -34,7 +34,8 @@ function tableCalls(ctx) {
         deletionProtection: !!data.DeletionProtectionEnabled,
         tableClass: data.TableClass || 'STANDARD',
         sse: data.SSESpecification || null,
-        warm: warmThroughput.created(data),
+        warm: warmThroughput.created(data, now() + (settings.transitions.CREATING || 0)
+          + (settings.transitions.UPDATING || 0)),
         onDemand: data.OnDemandThroughput || null,
         ttl: null,
       })
@@ -75,6 +76,11 @@ function tableCalls(ctx) {
       const overQuota = aboveTableQuota(data)
       if (overQuota) return overQuota
       const m = meta.get(name) || {}
+      const lowered = warmThroughput.decrease(m.warm, data)
+      if (lowered) {
+        return validation('One or more parameter values were invalid: WarmThroughput ' + lowered + ' cannot be'
+          + ' decreased (' + m.warm[lowered] + ' -> ' + data.WarmThroughput[lowered] + '). Table: ' + name)
+      }
       const h = historyOf(name)
       const c = await capacityOf(name)
       const t = now()
@@ -121,7 +127,9 @@ function tableCalls(ctx) {
       }
       if (data.DeletionProtectionEnabled !== undefined) m.deletionProtection = !!data.DeletionProtectionEnabled
       if (data.TableClass !== undefined) m.tableClass = data.TableClass
-      if (data.WarmThroughput !== undefined) m.warm = warmThroughput.updated(m.warm, data)
+      if (data.WarmThroughput !== undefined) {
+        m.warm = warmThroughput.updated(m.warm, data, t + (settings.transitions.UPDATING || 0))
+      }
       if (data.OnDemandThroughput !== undefined) m.onDemand = data.OnDemandThroughput
       if (data.SSESpecification !== undefined) m.sse = data.SSESpecification
       meta.set(name, m)

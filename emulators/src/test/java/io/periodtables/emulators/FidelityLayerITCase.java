@@ -35,6 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExcee
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.TableClass;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -301,8 +302,44 @@ class FidelityLayerITCase {
                 .as("a cold table serves 4,000 units in a second: 250 of 100 calls' 2,500 items")
                 .isEqualTo(2250);
         assertThat(unprocessedWarm).as("WarmThroughput 40,000 serves it").isZero();
+        active(warm); // its warm throughput reports ACTIVE an update delay after the table
         assertThat(raw("DescribeTable", "{\"TableName\":\"" + warm + "\"}"))
                 .contains("\"WarmThroughput\":{\"Status\":\"ACTIVE\",\"WriteUnitsPerSecond\":40000");
+    }
+
+    @Test
+    void aWarmThroughputChangeIsUpdatingForTheUpdateDelayAndNeverDecreases() {
+        String table = onDemand();
+        dynamoDb.layer().stopClock();
+        try {
+            client.updateTable(b -> b.tableName(table).warmThroughput(w -> w.writeUnitsPerSecond(20_000L)));
+            TableDescription updating =
+                    client.describeTable(b -> b.tableName(table)).table();
+            assertThat(updating.tableStatus()).as("the table itself").isEqualTo(TableStatus.ACTIVE);
+            assertThat(updating.warmThroughput().status()).isEqualTo(TableStatus.UPDATING);
+            assertThat(updating.warmThroughput().writeUnitsPerSecond()).isEqualTo(20_000L);
+
+            active(table);
+            assertThat(client.describeTable(b -> b.tableName(table))
+                            .table()
+                            .warmThroughput()
+                            .status())
+                    .isEqualTo(TableStatus.ACTIVE);
+
+            assertThatThrownBy(() -> client.updateTable(
+                            b -> b.tableName(table).warmThroughput(w -> w.writeUnitsPerSecond(10_000L))))
+                    .isInstanceOfSatisfying(
+                            DynamoDbException.class,
+                            e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException"))
+                    .hasMessageContaining("cannot be decreased");
+            assertThat(client.describeTable(b -> b.tableName(table))
+                            .table()
+                            .warmThroughput()
+                            .writeUnitsPerSecond())
+                    .isEqualTo(20_000L);
+        } finally {
+            dynamoDb.layer().startClock();
+        }
     }
 
     @Test

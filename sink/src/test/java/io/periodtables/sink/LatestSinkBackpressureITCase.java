@@ -10,6 +10,7 @@ import io.periodtables.core.dynamodb.LatestTable;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultRule;
+import io.periodtables.emulators.FidelityLayer.AboveTableQuota;
 import io.periodtables.emulators.LoopbackFlink;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
@@ -38,6 +39,8 @@ import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -155,21 +158,32 @@ class LatestSinkBackpressureITCase {
     /**
      * {@code latest.warm-writes} above DynamoDB's per-table quota (40,000 here), with {@code
      * limits.max-table-units} claiming a higher one: the table cannot be created, and the job fails
-     * with DynamoDB's refusal and the key instead of putting into a table that never comes until
-     * its attempts run out.
+     * at once with one line naming the key and the quota, whichever of the two plausible answers
+     * DynamoDB gives (its documentation names none), instead of putting into a table that never
+     * comes until its attempts run out.
      */
-    @Test
-    void aWarmThroughputAboveThePerTableQuotaFailsTheJobNamingTheKey() {
-        PeriodTablesConfig config = SinkTestBed.config(
-                DYNAMODB.emulator(), "latest.warm-writes", "50000", "limits.max-table-units", "50000");
+    @ParameterizedTest
+    @EnumSource(
+            value = AboveTableQuota.class,
+            names = {"LIMIT_EXCEEDED", "VALIDATION"})
+    void aWarmThroughputAboveThePerTableQuotaFailsTheJobNamingTheKey(AboveTableQuota answer) {
+        DYNAMODB.emulator().layer().aboveTableQuota(answer);
+        try {
+            PeriodTablesConfig config = SinkTestBed.config(
+                    DYNAMODB.emulator(), "latest.warm-writes", "50000", "limits.max-table-units", "50000");
 
-        assertThatThrownBy(() -> submit(config, 5, 50, 100, LatestWriter.MAX_PENDING)
-                        .getJobExecutionResult()
-                        .get(60, TimeUnit.SECONDS))
-                .satisfies(failure -> assertThat(ExceptionUtils.findThrowableWithMessage(
-                                failure, "latest.warm-writes = 50000 write units a second"))
-                        .as("the job's failure")
-                        .isPresent());
+            assertThatThrownBy(() -> submit(config, 5, 50, 100, LatestWriter.MAX_PENDING)
+                            .getJobExecutionResult()
+                            .get(60, TimeUnit.SECONDS))
+                    .satisfies(failure -> assertThat(ExceptionUtils.findThrowableWithMessage(
+                                    failure,
+                                    "(latest.warm-writes = 50000) as above its per-table throughput quota, which is"
+                                            + " below limits.max-table-units = 50000"))
+                            .as("the job's failure")
+                            .isPresent());
+        } finally {
+            DYNAMODB.emulator().layer().aboveTableQuota(AboveTableQuota.LIMIT_EXCEEDED);
+        }
     }
 
     /** The writer's gauge of held devices, now. */

@@ -1,12 +1,15 @@
 package io.periodtables.sink.latest;
 
 import io.periodtables.core.config.ConfigKeys;
+import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.Backoff;
 import io.periodtables.core.dynamodb.DynamoDbFailure;
 import io.periodtables.core.dynamodb.DynamoDbFailure.Kind;
 import io.periodtables.core.dynamodb.LatestTable;
+import io.periodtables.core.dynamodb.ThroughputQuotaRefused;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,9 +33,11 @@ import software.amazon.awssdk.services.dynamodb.model.TableWarmThroughputDescrip
  * ({@code UPDATING}, then {@code ACTIVE}) after the table itself is {@code ACTIVE}. The writer's
  * puts wait while it runs.
  *
- * <p>A {@code LimitExceededException} is retried {@value #QUOTA_ATTEMPTS} times with backoff
- * (DynamoDB's limit on concurrent table operations passes as they finish), then fatal with what
- * DynamoDB said and the key (above all a warm throughput above the per-table quota). Other
+ * <p>A refusal of the warm throughput as above the per-table quota ({@link ThroughputQuotaRefused},
+ * by {@code LimitExceededException} or {@code ValidationException}) is fatal at once, naming
+ * {@code latest.warm-writes} and {@code limits.max-table-units}. Another {@code
+ * LimitExceededException} is retried {@value #QUOTA_ATTEMPTS} times with backoff (DynamoDB's limit
+ * on concurrent table operations passes as they finish), then fatal with what DynamoDB said. Other
  * failures end the set-up with a warning (the puts go on; a missing table is created again by the
  * next put that finds it missing).
  */
@@ -48,22 +53,24 @@ final class LatestTableSetUp {
     private final DynamoDbAsyncClient client;
     private final LatestTable table;
     private final long warmWrites;
+    private final PeriodTablesConfig config;
     private final MailboxExecutor mailbox;
     /** What a quota refusal of the table's creation names: {@code latest.warm-writes}, when set. */
     private final String quotaHint;
 
     private boolean running;
 
-    LatestTableSetUp(DynamoDbAsyncClient client, LatestTable table, long warmWrites, MailboxExecutor mailbox) {
+    LatestTableSetUp(
+            DynamoDbAsyncClient client, LatestTable table, PeriodTablesConfig config, MailboxExecutor mailbox) {
         this.client = client;
         this.table = table;
-        this.warmWrites = warmWrites;
+        this.config = config;
+        this.warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
         this.mailbox = mailbox;
         this.quotaHint = warmWrites == 0
                 ? ""
                 : " or raise it to " + ConfigKeys.LATEST_WARM_WRITES.name() + " = " + warmWrites
-                        + " write units a second (DynamoDB's per-table quota is 40,000 by default: lower the key"
-                        + " or have the quota raised)";
+                        + " write units a second";
     }
 
     /** True while the table is being created, raised or warmed: puts wait. */
@@ -83,6 +90,19 @@ final class LatestTableSetUp {
     private void attempt(int attempt, Consumer<IOException> done) {
         table.ensure().thenCompose(ok -> warmed()).whenComplete((ok, error) -> {
             Throwable said = error == null ? null : DynamoDbFailure.unwrap(error);
+            Optional<ThroughputQuotaRefused> refused = said == null
+                    ? Optional.empty()
+                    : ThroughputQuotaRefused.of(
+                            said, table.name(), config, setting -> ConfigKeys.LATEST_WARM_WRITES.name());
+            if (refused.isPresent()) {
+                mailbox.execute(
+                        () -> {
+                            running = false;
+                            done.accept(new IOException(refused.get().getMessage(), refused.get()));
+                        },
+                        "latest table set up");
+                return;
+            }
             boolean quota = said != null && DynamoDbFailure.classify(said) == Kind.QUOTA;
             if (quota && attempt < QUOTA_ATTEMPTS) {
                 long delay = QUOTA_BACKOFF.delayMillis(attempt);

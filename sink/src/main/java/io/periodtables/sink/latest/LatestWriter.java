@@ -110,7 +110,7 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
         int warmWrites = config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0);
         this.table = new LatestTable(client, config.naming(), warmWrites);
         this.mailbox = context.getMailboxExecutor();
-        this.setUp = new LatestTableSetUp(client, table, warmWrites, mailbox);
+        this.setUp = new LatestTableSetUp(client, table, config, mailbox);
         this.time = context.getProcessingTimeService();
         this.maxAttempts = config.get(ConfigKeys.SINK_MAX_ATTEMPTS);
         MetricGroup metrics = UserMetrics.of(context.metricGroup());
