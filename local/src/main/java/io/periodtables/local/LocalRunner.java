@@ -118,7 +118,7 @@ public final class LocalRunner {
                 config = config.with(ConfigKeys.GENERATOR_START, start);
             }
             bucket = LocalS3.emulatedBucket(config, run.options, run.fromSavepoint);
-            LocalS3.initializeFileSystems(run.options);
+            LocalS3.initializeFileSystems(config, run.options);
             LocalCluster.check(config);
         } catch (ConfigException e) {
             fail(e.getMessage());

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
+import org.apache.hadoop.util.ShutdownHookManager;
 
 /**
  * The S3 of a local run whose {@code archive.path} is {@code s3://bucket/…}: the S3 emulator
@@ -67,9 +68,22 @@ final class LocalS3 {
         return Optional.of(bucket);
     }
 
-    /** Points Flink's S3 file system at {@code --s3.endpoint}, when given, for the start-up checks and the run. */
-    static void initializeFileSystems(Map<String, String> options) {
+    /**
+     * Points Flink's S3 file system at {@code --s3.endpoint}, when given, for the start-up checks and the run.
+     *
+     * <p>With an {@code s3://} archive it also loads Hadoop's {@link ShutdownHookManager} on this (the
+     * main) thread. Its JVM shutdown hook is a thread that takes the context class loader of the thread
+     * that loads the class; S3A loads it in a task, whose user-code class loader the MiniCluster closes
+     * when the job ends, and at exit the hook's {@code new Configuration()} then threw "Trying to access
+     * closed classloader" (issue 49).
+     */
+    static void initializeFileSystems(PeriodTablesConfig config, Map<String, String> options) {
         LocalOptions.s3Endpoint(options).ifPresent(endpoint -> initialize(Map.of("s3.endpoint", endpoint.toString())));
+        if (config.find(ConfigKeys.ARCHIVE_PATH)
+                .filter(p -> p.startsWith("s3://"))
+                .isPresent()) {
+            ShutdownHookManager.get();
+        }
     }
 
     /** Starts the emulator with the bucket and points Flink's S3 file system at it. */

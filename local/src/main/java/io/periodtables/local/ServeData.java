@@ -15,7 +15,7 @@ import java.util.Properties;
 /**
  * {@code ./run-local --serve}: dynalite on the last local run's data ({@link Dynalite#LOCAL_RUN_DATA})
  * until Enter, Ctrl-C or SIGTERM (without a terminal on stdin, until a signal), with {@link
- * TableSummary#RUN_CONFIG} pointed at it, so that the query commands a run printed work after the
+ * SampleQueries#RUN_CONFIG} pointed at it, so that the query commands a run printed work after the
  * run's own dynalite has ended with it. It holds the {@link DataLock}: it refuses to start beside a
  * run or another {@code --serve}, and a run refuses to start beside it. The query CLI does not start
  * it itself: only the local run uses the emulators.
@@ -33,15 +33,15 @@ final class ServeData {
             System.err.println(
                     e.what.equals("./run-local --serve")
                             ? "Nothing more to serve: " + e.holder() + " already serves " + data + " and "
-                                    + TableSummary.RUN_CONFIG + " points at it"
+                                    + SampleQueries.RUN_CONFIG + " points at it"
                             : "Nothing served: " + e.holder() + " has " + data + " and its own dynalite serves"
                                     + " it while it runs (its summary prints the endpoint); --serve after it ends");
             System.exit(1);
         }
-        if (!Files.isDirectory(data) || !Files.isRegularFile(TableSummary.RUN_CONFIG)) {
+        if (!Files.isDirectory(data) || !Files.isRegularFile(SampleQueries.RUN_CONFIG)) {
             throw new ConfigException(
                     "serve",
-                    "Nothing to serve: no " + data + " and " + TableSummary.RUN_CONFIG
+                    "Nothing to serve: no " + data + " and " + SampleQueries.RUN_CONFIG
                             + " here; ./run-local writes them");
         }
         try (Dynalite dynamoDb = Dynalite.launcher()
@@ -50,14 +50,14 @@ final class ServeData {
                 .start()) {
             pointRunConfigAt(dynamoDb.endpoint().toString());
             System.out.println("dynalite (pid " + dynamoDb.pid() + ") serves the local run's data in " + data + " at "
-                    + dynamoDb.endpoint() + "; " + TableSummary.RUN_CONFIG
+                    + dynamoDb.endpoint() + "; " + SampleQueries.RUN_CONFIG
                     + " points there, so the run's query commands work. Enter, Ctrl-C or SIGTERM stops it.");
             stop.awaitEnterOrSignal(false);
         }
     }
 
     private static void pointRunConfigAt(String endpoint) {
-        Path file = TableSummary.RUN_CONFIG;
+        Path file = SampleQueries.RUN_CONFIG;
         Properties keys = new Properties();
         try {
             try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {

@@ -143,6 +143,8 @@ class LocalS3ArchiveITCase {
             run.process().getOutputStream().flush();
             run.waitFor();
             assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
+            // The whole standard error, shutdown hooks included: Hadoop's printed a closed-classloader trace at exit.
+            assertThat(run.stderr()).doesNotContain("Exception", "\tat ");
 
             // The archive ended with the emulator: its run cannot be resumed, which the summary says
             // instead of offering a resume, and a resume is refused at start.

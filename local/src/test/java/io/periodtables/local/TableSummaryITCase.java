@@ -1,6 +1,7 @@
 package io.periodtables.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -12,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -25,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
@@ -77,8 +81,13 @@ class TableSummaryITCase {
             }
             client.updateTable(b -> b.tableName(table)
                     .provisionedThroughput(t -> t.writeCapacityUnits(1L).readCapacityUnits(1L)));
-            client.waiter().waitUntilTableExists(b -> b.tableName(table));
-            Thread.sleep(1_500);
+            // dynalite answers UPDATING and lowers the table a moment later: the resume must find it lowered.
+            await("the table ACTIVE at 1/1").atMost(Duration.ofSeconds(30)).until(() -> {
+                TableDescription d =
+                        client.describeTable(b -> b.tableName(table)).table();
+                return d.tableStatus() == TableStatus.ACTIVE
+                        && d.provisionedThroughput().readCapacityUnits() == 1L;
+            });
         }
 
         Path local = Path.of(".flink-local");

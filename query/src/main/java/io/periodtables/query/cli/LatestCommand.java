@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
         sortOptions = false,
         description = "Prints devices' newest readings: from the latest table, or with --n a device's newest N"
                 + " readings from its period and late tables, newest first.")
-public final class LatestCommand extends ReadCommands.ReadCommand {
+public final class LatestCommand extends ReadCommand {
 
     @ArgGroup(multiplicity = "1")
     Which which;
