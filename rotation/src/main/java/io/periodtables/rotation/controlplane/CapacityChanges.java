@@ -179,24 +179,29 @@ final class CapacityChanges implements AutoCloseable {
         return mine.copy();
     }
 
-    /** See {@link TableManager#warm}. */
+    /**
+     * See {@link TableManager#warm}. The UpdateTable is sent until it is answered, then only the
+     * table's description is asked again until DynamoDB reports the warm throughput {@code ACTIVE}:
+     * it applies the change asynchronously, and asking again for a change under way is not a retry.
+     */
     CompletableFuture<Optional<ManagedTable>> warm(String tableName, long warmWrites) {
         return retry.run(
-                "prewarm " + tableName,
-                () -> client.updateTable(TableRequests.warm(tableName, warmWrites))
-                        .handle((ok, error) -> {
-                            if (error != null && ControlPlaneErrors.isNotFound(error)) {
-                                return false;
-                            }
-                            if (error != null) {
-                                throw new CompletionException(
-                                        ControlPlaneErrors.ofTableRequest(error, tableName, config));
-                            }
-                            return true;
-                        })
-                        .thenCompose(found -> found
-                                ? calls.untilWarm(tableName, warmWrites).thenApply(Optional::of)
-                                : CompletableFuture.completedFuture(Optional.<ManagedTable>empty())));
+                        "prewarm " + tableName,
+                        () -> client.updateTable(TableRequests.warm(tableName, warmWrites))
+                                .handle((ok, error) -> {
+                                    if (error != null && ControlPlaneErrors.isNotFound(error)) {
+                                        return false;
+                                    }
+                                    if (error != null) {
+                                        throw new CompletionException(
+                                                ControlPlaneErrors.ofTableRequest(error, tableName, config));
+                                    }
+                                    return true;
+                                }))
+                .thenCompose(found -> found
+                        ? retry.run("warm " + tableName, () -> calls.untilWarm(tableName, warmWrites))
+                                .thenApply(Optional::of)
+                        : CompletableFuture.completedFuture(Optional.<ManagedTable>empty()));
     }
 
     /** See {@link TableManager#tierOf}. */
