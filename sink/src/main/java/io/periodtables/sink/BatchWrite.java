@@ -96,11 +96,22 @@ final class BatchWrite {
     CompletableFuture<BatchOutcome> write(List<TableWriteEntry> entries) {
         if (growing != null) {
             CompletableFuture<BatchOutcome> all = CompletableFuture.completedFuture(BatchOutcome.DONE);
+            List<TableWriteEntry> plain = new ArrayList<>();
             for (TableWriteEntry entry : entries) {
-                all = all.thenCombine(putIfNotSmaller(entry), BatchOutcome::and);
+                if (entry.item().containsKey(growing)) {
+                    all = all.thenCombine(putIfNotSmaller(entry), BatchOutcome::and);
+                } else {
+                    // a rejection the sink rerouted (a rollup of a period without tables): no bucket to compare
+                    plain.add(entry);
+                }
             }
-            return all;
+            return plain.isEmpty() ? all : all.thenCombine(batch(plain), BatchOutcome::and);
         }
+        return batch(entries);
+    }
+
+    /** Writes {@code entries} in one {@code BatchWriteItem}. */
+    private CompletableFuture<BatchOutcome> batch(List<TableWriteEntry> entries) {
         Map<String, List<WriteRequest>> requestItems = new HashMap<>();
         for (TableWriteEntry entry : entries) {
             requestItems.computeIfAbsent(entry.table(), t -> new ArrayList<>()).add(entry.request());
