@@ -197,9 +197,10 @@ class LocalRunnerITCase {
                     .isEqualTo(LocalRunSummary.number(itsTable.group(1)));
         }
         assertThat(out).contains("Archive " + archivePath.replaceAll("/$", ""));
-        // Two at least: the demo's compressed event time runs slower on a busy machine (a CI run
-        // had the 20 s reach 10:32 of event time, not 10:36, and marked 10:30 and 10:31).
-        assertThat(marked).as(out).isGreaterThanOrEqualTo(2);
+        // One at least, each checked against its table above: the demo's compressed event time
+        // runs as fast as the machine lets it, and on a busy CI machine its 20 s reached 13:15:40
+        // of event time from 13:14:27 (its first table ready after 12.7 s), which closes 13:14 only.
+        assertThat(marked).as(out).isGreaterThanOrEqualTo(1);
         assertThat(out).as("the period open at the stop").contains("open: no _SUCCESS until a run closes the period");
         // The summary drew that device with the query CLI: a panel per metric of the fleet.
         Matcher chart = Pattern.compile("(?m)^Its chart: (\\S+\\.svg)$").matcher(out);
