@@ -56,7 +56,8 @@ final class PeriodTablesTemplate {
             Map.entry("RollupsEvery", "PT1M,PT15M"),
             Map.entry("SinkMaxInFlight", "8"),
             Map.entry("TableClassClosed", "STANDARD_INFREQUENT_ACCESS"),
-            Map.entry("LimitsMaxTables", "2000"));
+            Map.entry("LimitsMaxTables", "2000"),
+            Map.entry("LimitsMaxTableUnits", "50000"));
 
     /** The application in two private subnets of a VPC. */
     static final Map<String, String> IN_VPC =

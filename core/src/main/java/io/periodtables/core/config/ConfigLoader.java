@@ -185,7 +185,8 @@ public final class ConfigLoader {
     /**
      * A local run's synthetic fleet given a {@code generator.rate} writes that a wall-clock second from its start,
      * before any table has been sized from observation: its first tables hold that rate at the
-     * target utilisation (the key's own default when that is more).
+     * target utilisation (the key's own default when that is more), at most {@code
+     * limits.max-table-units}: a derived size is never what stops the start.
      */
     private static String currentTierForTheGenerator(Map<String, String> explicit) {
         double rate = ConfigKeys.GENERATOR_RATE.parse(
@@ -193,7 +194,9 @@ public final class ConfigLoader {
         double target = TableKeys.CAPACITY_TARGET_UTILIZATION.parse(explicit.getOrDefault(
                 TableKeys.CAPACITY_TARGET_UTILIZATION.name(), TableKeys.CAPACITY_TARGET_UTILIZATION.defaultValue()));
         Capacity fallback = TableKeys.CAPACITY_CURRENT.parse(TableKeys.CAPACITY_CURRENT.defaultValue());
-        long writes = Math.max(fallback.writeUnits(), (long) Math.ceil(rate / target));
+        long quota = ConfigKeys.LIMITS_MAX_TABLE_UNITS.parse(explicit.getOrDefault(
+                ConfigKeys.LIMITS_MAX_TABLE_UNITS.name(), ConfigKeys.LIMITS_MAX_TABLE_UNITS.defaultValue()));
+        long writes = Math.min(quota, Math.max(fallback.writeUnits(), (long) Math.ceil(rate / target)));
         return writes + "/" + fallback.readUnits();
     }
 

@@ -30,6 +30,9 @@ class ConfigLoaderTest {
                 .isEqualTo(Capacity.provisioned(2858, 300));
         assertThat(load("--generator.rate", "200").capacity(CapacityTier.CURRENT))
                 .isEqualTo(Capacity.provisioned(1000, 300));
+        // an unthrottled fleet (the benches' 1e9 a second) gets the per-table quota, not a refusal
+        assertThat(load("--generator.rate", "1000000000").capacity(CapacityTier.CURRENT))
+                .isEqualTo(Capacity.provisioned(40_000, 300));
         assertThat(load("--generator.rate", "2000", "--tables.capacity.current", "50/5")
                         .capacity(CapacityTier.CURRENT))
                 .isEqualTo(Capacity.provisioned(50, 5));
