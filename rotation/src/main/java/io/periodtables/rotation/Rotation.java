@@ -2,8 +2,8 @@ package io.periodtables.rotation;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.owner.MissingTableHandler;
 import io.periodtables.core.period.Period;
-import io.periodtables.model.MissingTableHandler;
 import io.periodtables.rotation.controlplane.TableManager;
 import io.periodtables.rotation.controlplane.TableManagerSettings;
 import io.periodtables.rotation.lifecycle.Lifecycle;

@@ -1,7 +1,7 @@
 package io.periodtables.sink;
 
 import io.periodtables.core.item.ItemAttributes;
-import io.periodtables.model.MissingTableHandler;
+import io.periodtables.core.owner.MissingTableHandler;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package io.periodtables.sink;
 
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.dynamodb.Backoff;
-import io.periodtables.model.MissingTableHandler;
+import io.periodtables.core.owner.MissingTableHandler;
 import io.periodtables.model.SinkRecord;
 import java.io.IOException;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package io.periodtables.sink;
 
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ItemAttributes;
-import io.periodtables.model.MissingTableHandler;
+import io.periodtables.core.owner.MissingTableHandler;
 import java.io.Serializable;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;

@@ -4,7 +4,7 @@
  * table or the late table, or a {@link io.periodtables.model.Rejection} for the rejected table),
  * builds the items of DESIGN.md with the core's item rules ({@code io.periodtables.core.item}), and writes
  * them with multi-table {@code BatchWriteItem} calls, at least once through checkpoints. The job
- * supplies a {@link io.periodtables.model.MissingTableHandler} that creates tables DynamoDB
+ * supplies a {@link io.periodtables.core.owner.MissingTableHandler} that creates tables DynamoDB
  * reports missing.
  */
 package io.periodtables.sink;

@@ -2,7 +2,7 @@ package io.periodtables.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.periodtables.model.MissingTableHandler;
+import io.periodtables.core.owner.MissingTableHandler;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,7 +1,7 @@
 package io.periodtables.sink;
 
 import io.periodtables.core.dynamodb.DynamoDbClients;
-import io.periodtables.model.MissingTableHandler;
+import io.periodtables.core.owner.MissingTableHandler;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

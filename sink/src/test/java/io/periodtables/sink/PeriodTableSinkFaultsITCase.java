@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.owner.MissingTableHandler;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;
-import io.periodtables.model.MissingTableHandler;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ItemBuilder;
-import io.periodtables.model.MissingTableHandler;
+import io.periodtables.core.owner.MissingTableHandler;
 import io.periodtables.model.Reading;
 import io.periodtables.model.RejectReason;
 import io.periodtables.model.Rejection;

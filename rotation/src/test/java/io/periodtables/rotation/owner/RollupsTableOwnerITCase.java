@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.capacity.Capacity;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.owner.MissingTableHandler.Arrival;
+import io.periodtables.core.owner.MissingTableHandler.Verdict;
 import io.periodtables.core.period.Period;
 import io.periodtables.emulators.Dynalite;
-import io.periodtables.model.MissingTableHandler.Arrival;
-import io.periodtables.model.MissingTableHandler.Verdict;
 import io.periodtables.model.RejectReason;
 import io.periodtables.rotation.TestSetup;
 import io.periodtables.rotation.controlplane.TableManager;

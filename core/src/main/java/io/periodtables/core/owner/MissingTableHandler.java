@@ -1,6 +1,7 @@
-package io.periodtables.model;
+package io.periodtables.core.owner;
 
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.model.RejectReason;
 import java.io.Serializable;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.annotation.PublicEvolving;
