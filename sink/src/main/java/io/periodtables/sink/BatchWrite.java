@@ -22,9 +22,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
@@ -47,9 +44,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * </ul>
  *
  * <p>With a growing attribute ({@link PeriodTableSink.Builder#replaceOnlyWhenNotSmaller}) each
- * entry is a conditional {@code PutItem} instead (BatchWriteItem takes no conditions), which
- * replaces the stored item only when the attribute has not shrunk; a refused condition is an
- * answer, not a failure, and every other answer is filed as a batch of one.
+ * entry that has it is a {@link ConditionalPut} instead, whose failures are filed here as a batch
+ * of one.
  */
 final class BatchWrite {
     private static final Logger LOG = LoggerFactory.getLogger(BatchWrite.class);
@@ -60,8 +56,8 @@ final class BatchWrite {
     private final String rejectedTable;
     private final SinkMetrics metrics;
     private final Clock clock;
-    /** The numeric attribute that must not shrink when an item is replaced, or null: plain batches. */
-    private final String growing;
+    /** The conditional puts of entries with a growing attribute, or null: plain batches. */
+    private final ConditionalPut puts;
     /** Tables whose on-demand ceiling has been said (SDK threads: concurrent). */
     private final Set<String> ceilingSaid = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -84,7 +80,7 @@ final class BatchWrite {
             Clock clock,
             String growing) {
         this.client = client;
-        this.growing = growing;
+        this.puts = growing == null ? null : new ConditionalPut(client, growing, metrics);
         this.missingTables = new MissingTables(missingTables, reroutes, metrics, clock);
         this.reroutes = reroutes;
         this.rejectedTable = reroutes.rejectedTable();
@@ -94,12 +90,12 @@ final class BatchWrite {
 
     /** Writes {@code entries}, which must not contain two entries for one table and key. */
     CompletableFuture<BatchOutcome> write(List<TableWriteEntry> entries) {
-        if (growing != null) {
+        if (puts != null) {
             CompletableFuture<BatchOutcome> all = CompletableFuture.completedFuture(BatchOutcome.DONE);
             List<TableWriteEntry> plain = new ArrayList<>();
             for (TableWriteEntry entry : entries) {
-                if (entry.item().containsKey(growing)) {
-                    all = all.thenCombine(putIfNotSmaller(entry), BatchOutcome::and);
+                if (puts.applies(entry)) {
+                    all = all.thenCombine(put(entry), BatchOutcome::and);
                 } else {
                     // a rejection the sink rerouted (a rollup of a period without tables): no bucket to compare
                     plain.add(entry);
@@ -134,33 +130,12 @@ final class BatchWrite {
                 .thenCompose(Function.identity());
     }
 
-    /** One entry as a {@code PutItem} that leaves a stored item with a larger {@link #growing} attribute alone. */
-    private CompletableFuture<BatchOutcome> putIfNotSmaller(TableWriteEntry entry) {
-        PutItemRequest request = PutItemRequest.builder()
-                .tableName(entry.table())
-                .item(entry.item())
-                .conditionExpression("attribute_not_exists(#pk) OR #growing <= :growing")
-                .expressionAttributeNames(Map.of("#pk", ItemAttributes.PK, "#growing", growing))
-                .expressionAttributeValues(Map.of(":growing", entry.item().get(growing)))
-                .build();
-        long start = System.nanoTime();
-        CompletableFuture<PutItemResponse> call;
-        try {
-            call = client.putItem(request);
-        } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
-        }
-        return call.handle((response, error) -> {
-                    metrics.sent(System.nanoTime() - start);
-                    if (error == null || DynamoDbErrors.unwrap(error) instanceof ConditionalCheckFailedException) {
-                        if (error != null) {
-                            metrics.notReplaced.inc();
-                        }
-                        metrics.written(List.of(entry));
-                        return CompletableFuture.completedFuture(BatchOutcome.DONE);
-                    }
-                    return failed(List.of(entry), error);
-                })
+    /** One entry as a {@link ConditionalPut}; a failure is filed like a batch of one. */
+    private CompletableFuture<BatchOutcome> put(TableWriteEntry entry) {
+        return puts.put(entry)
+                .handle((written, error) -> error == null
+                        ? CompletableFuture.completedFuture(BatchOutcome.DONE)
+                        : failed(List.of(entry), error))
                 .thenCompose(Function.identity());
     }
 
