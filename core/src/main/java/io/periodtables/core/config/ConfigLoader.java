@@ -1,7 +1,6 @@
 package io.periodtables.core.config;
 
 import io.periodtables.core.capacity.Capacity;
-import io.periodtables.core.item.Rollups;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Serializable;
@@ -22,7 +21,8 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * Loads a {@link PeriodTablesConfig} with the precedence defaults &lt; {@code --config
  * file.properties} &lt; Managed Service for Apache Flink runtime property groups &lt;
- * {@code --key value} arguments, then validates it. Any problem is a {@link ConfigException}
+ * {@code --key value} arguments, then validates each value and the rules between keys
+ * ({@link ConfigRules}). Any problem is a {@link ConfigException}
  * whose one-line message names the key.
  *
  * <p>Runtime property groups map to keys as {@code <group>.<key>} (group {@code tables}, key
@@ -121,7 +121,7 @@ public final class ConfigLoader {
             values.put(key.name(), (Serializable) key.parse(value));
         }
         PeriodTablesConfig config = new PeriodTablesConfig(text, values, local);
-        checkRules(config);
+        ConfigRules.check(config);
         return config;
     }
 
@@ -198,95 +198,6 @@ public final class ConfigLoader {
                 ConfigKeys.LIMITS_MAX_TABLE_UNITS.name(), ConfigKeys.LIMITS_MAX_TABLE_UNITS.defaultValue()));
         long writes = Math.min(quota, Math.max(fallback.writeUnits(), (long) Math.ceil(rate / target)));
         return writes + "/" + fallback.readUnits();
-    }
-
-    /** Twice the Kinesis source's shard discovery interval (connector 4.3.0's default, 10 s). */
-    static final Duration MIN_KINESIS_IDLENESS = Duration.ofSeconds(20);
-
-    private static void checkRules(PeriodTablesConfig c) {
-        if (c.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS && c.get(ConfigKeys.KINESIS_STREAM_ARN) == null) {
-            throw new ConfigException(
-                    ConfigKeys.KINESIS_STREAM_ARN.name(),
-                    "Missing configuration: kinesis.stream-arn is required when source = kinesis");
-        }
-        if (c.get(ConfigKeys.KINESIS_INITIAL_POSITION) == ConfigKeys.InitialPosition.AT_TIMESTAMP
-                && c.get(ConfigKeys.KINESIS_INITIAL_TIMESTAMP) == null) {
-            throw new ConfigException(
-                    ConfigKeys.KINESIS_INITIAL_TIMESTAMP.name(),
-                    "Missing configuration: kinesis.initial-timestamp is required when kinesis.initial-position = AT_TIMESTAMP");
-        }
-        if (c.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS
-                && c.get(ConfigKeys.IDLENESS).compareTo(MIN_KINESIS_IDLENESS) < 0) {
-            throw ConfigException.invalid(
-                    ConfigKeys.IDLENESS.name(),
-                    c.asText().get(ConfigKeys.IDLENESS.name()),
-                    "must be at least " + MIN_KINESIS_IDLENESS + " when source = kinesis: the source hands out "
-                            + "shards up to 10 s (its shard discovery interval) after the job starts or a shard "
-                            + "closes, and a subtask idle before then lets its shard's readings be late");
-        }
-        Duration period = c.get(TableKeys.TABLES_PERIOD).minimumDuration();
-        mustBeShorterThanPeriod(c, ConfigKeys.ROTATION_LEAD, period);
-        mustBeShorterThanPeriod(c, ConfigKeys.ALLOWED_LATENESS, period);
-        c.find(TableKeys.TABLES_RETENTION).ifPresent(retention -> {
-            Duration grace = c.get(ConfigKeys.ALLOWED_LATENESS);
-            if (retention.compareTo(grace) <= 0) {
-                throw ConfigException.invalid(
-                        TableKeys.TABLES_RETENTION.name(),
-                        c.asText().get(TableKeys.TABLES_RETENTION.name()),
-                        "must be longer than window.allowed-lateness (" + grace
-                                + ") so no table is deleted while it takes writes");
-            }
-        });
-        if (c.find(ConfigKeys.ARCHIVE_PATH).isPresent()
-                && c.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.PERIOD_TABLE) {
-            throw ConfigException.invalid(
-                    ConfigKeys.LATE_POLICY.name(),
-                    c.asText().get(ConfigKeys.LATE_POLICY.name()),
-                    "must be late-table when archive.path is set: a late reading written to its period table "
-                            + "would change a period whose archive is already complete");
-        }
-        if (c.find(ConfigKeys.ROLLUPS_EVERY).isPresent()
-                && c.get(ConfigKeys.LATE_POLICY) == ConfigKeys.LatePolicy.PERIOD_TABLE) {
-            throw ConfigException.invalid(
-                    ConfigKeys.LATE_POLICY.name(),
-                    c.asText().get(ConfigKeys.LATE_POLICY.name()),
-                    "must be late-table when rollups.every is set: a late reading written to its period table "
-                            + "would be in the table but in no rollup, whose period has closed");
-        }
-        for (Duration grain : c.find(ConfigKeys.ROLLUPS_EVERY).orElse(List.of())) {
-            Rollups.misfit(grain, c.get(TableKeys.TABLES_PERIOD)).ifPresent(why -> {
-                throw ConfigException.invalid(
-                        ConfigKeys.ROLLUPS_EVERY.name(), c.asText().get(ConfigKeys.ROLLUPS_EVERY.name()), why);
-            });
-        }
-        Capacity min = c.get(TableKeys.CAPACITY_CURRENT_MIN);
-        Capacity max = c.get(TableKeys.CAPACITY_CURRENT_MAX);
-        if (min.writeUnits() > max.writeUnits() || min.readUnits() > max.readUnits()) {
-            throw ConfigException.invalid(
-                    TableKeys.CAPACITY_CURRENT_MAX.name(),
-                    max.toString(),
-                    "must be at least tables.capacity.current.min (" + min + ") in both units");
-        }
-        if (c.find(TableKeys.CAPACITY_AUTOSCALING).orElse(false)
-                && c.get(TableKeys.TABLES_BILLING) == ConfigKeys.Billing.PAY_PER_REQUEST) {
-            throw ConfigException.invalid(
-                    TableKeys.CAPACITY_AUTOSCALING.name(),
-                    "true",
-                    "must be false when tables.billing is PAY_PER_REQUEST: on-demand tables have no capacity to scale");
-        }
-        // Validates prefix and zone together (a prefix alone is checked by its key).
-        c.naming();
-        TableBudget.of(c).check();
-        TableThroughputQuota.of(c).check();
-    }
-
-    private static void mustBeShorterThanPeriod(PeriodTablesConfig c, ConfigKey<Duration> key, Duration period) {
-        if (c.get(key).compareTo(period) >= 0) {
-            throw ConfigException.invalid(
-                    key.name(),
-                    c.asText().get(key.name()),
-                    "must be shorter than tables.period (" + c.get(TableKeys.TABLES_PERIOD) + ")");
-        }
     }
 
     private static Map<String, String> readFile(Path file) {
