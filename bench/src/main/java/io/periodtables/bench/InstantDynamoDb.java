@@ -31,8 +31,10 @@ import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,7 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * An instant DynamoDB on 127.0.0.1: a small Netty HTTP server that answers {@code BatchWriteItem}
  * with success (no unprocessed items) without reading the body, and keeps just enough table
  * metadata for the rotation ({@code CreateTable}, {@code DescribeTable}, {@code UpdateTable},
- * TTL and tags). The writers table ({@code <prefix>_writers}) is kept: its conditional
+ * TTL and tags; a table's capacity decreases of the UTC day are reported as DynamoDB does, never
+ * refused). The writers table ({@code <prefix>_writers}) is kept: its conditional
  * {@code PutItem}s and its {@code Query} are answered as DynamoDB would, so the rotation sees the
  * writers' acknowledged watermarks and a bounded run ends without the finish timeout. Every other
  * {@code PutItem} (the latest table's and the rollups' conditional puts) succeeds unread.
@@ -56,6 +59,8 @@ final class InstantDynamoDb implements AutoCloseable {
     private static final byte[] BATCH_WRITTEN = "{\"UnprocessedItems\":{}}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] PUT_DONE = "{}".getBytes(StandardCharsets.UTF_8);
     private static final String WRITERS_SUFFIX = "_writers";
+    /** A UTC day: DynamoDB counts a table's decreases per UTC day. */
+    private static final long DAY_MILLIS = TimeUnit.DAYS.toMillis(1);
 
     /**
      * The median round trip of every answer ({@code BENCH_RTT_MS}, environment; 0: at once). Each
@@ -69,6 +74,9 @@ final class InstantDynamoDb implements AutoCloseable {
     private final NioEventLoopGroup group;
     private final Channel channel;
     private final Map<String, long[]> tables = new ConcurrentHashMap<>();
+    /** Wall-clock millis of each table's capacity decreases, which the rotation's decrease quota reads back. */
+    private final Map<String, List<Long>> decreases = new ConcurrentHashMap<>();
+
     private final AtomicLong batchWrites = new AtomicLong();
     /** The writers tables' items: table, then hash key ({@code writer}), then range key ({@code subtask}). */
     private final Map<String, Map<String, Map<String, JsonNode>>> writers = new ConcurrentHashMap<>();
@@ -191,12 +199,20 @@ final class InstantDynamoDb implements AutoCloseable {
                 }
                 if (operation.equals("UpdateTable")) {
                     JsonNode throughput = body.path("ProvisionedThroughput");
-                    capacity[0] = throughput.path("WriteCapacityUnits").asLong(capacity[0]);
-                    capacity[1] = throughput.path("ReadCapacityUnits").asLong(capacity[1]);
+                    long write = throughput.path("WriteCapacityUnits").asLong(capacity[0]);
+                    long read = throughput.path("ReadCapacityUnits").asLong(capacity[1]);
+                    if (write < capacity[0] || read < capacity[1]) {
+                        decreases
+                                .computeIfAbsent(name, t -> new CopyOnWriteArrayList<>())
+                                .add(System.currentTimeMillis());
+                    }
+                    capacity[0] = write;
+                    capacity[1] = read;
                 }
                 out.set(operation.equals("DescribeTable") ? "Table" : "TableDescription", describe(name));
                 if (operation.equals("DeleteTable")) {
                     tables.remove(name);
+                    decreases.remove(name);
                 }
             }
             case "ListTables" -> {
@@ -268,10 +284,18 @@ final class InstantDynamoDb implements AutoCloseable {
             t.putObject("ProvisionedThroughput").put("WriteCapacityUnits", 0).put("ReadCapacityUnits", 0);
         } else {
             t.putObject("BillingModeSummary").put("BillingMode", "PROVISIONED");
-            t.putObject("ProvisionedThroughput")
+            ObjectNode throughput = t.putObject("ProvisionedThroughput")
                     .put("WriteCapacityUnits", capacity[0])
-                    .put("ReadCapacityUnits", capacity[1])
-                    .put("NumberOfDecreasesToday", 0);
+                    .put("ReadCapacityUnits", capacity[1]);
+            List<Long> decreased = decreases.getOrDefault(name, List.of());
+            long today = System.currentTimeMillis() / DAY_MILLIS;
+            throughput.put(
+                    "NumberOfDecreasesToday",
+                    decreased.stream().filter(d -> d / DAY_MILLIS == today).count());
+            if (!decreased.isEmpty()) {
+                // epoch seconds, as DynamoDB's JSON protocol sends a timestamp
+                throughput.put("LastDecreaseDateTime", decreased.get(decreased.size() - 1) / 1000.0);
+            }
         }
         return t;
     }

@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -66,5 +67,37 @@ class InstantDynamoDbTest {
             assertThat(written.unprocessedItems()).isEmpty();
             assertThat(backend.batchWrites()).isEqualTo(1);
         }
+    }
+
+    /** The rotation asks before it lowers a table (4 decreases a UTC day, then one an hour): as DynamoDB, it is told the count. */
+    @Test
+    void reportsATablesCapacityDecreasesOfTheDay() throws Exception {
+        try (InstantDynamoDb backend = InstantDynamoDb.start(1);
+                DynamoDbAsyncClient client = client(backend)) {
+            String name = "readings_2026-11-22T1300";
+            client.createTable(b -> b.tableName(name)
+                            .provisionedThroughput(
+                                    p -> p.writeCapacityUnits(1000L).readCapacityUnits(300L)))
+                    .join();
+            for (long write : new long[] {1, 5, 1}) { // down, up, down
+                client.updateTable(b -> b.tableName(name)
+                                .provisionedThroughput(
+                                        p -> p.writeCapacityUnits(write).readCapacityUnits(100L)))
+                        .join();
+            }
+            ProvisionedThroughputDescription throughput =
+                    client.describeTable(b -> b.tableName(name)).join().table().provisionedThroughput();
+            assertThat(throughput.numberOfDecreasesToday()).isEqualTo(2L);
+            assertThat(throughput.lastDecreaseDateTime()).isNotNull();
+        }
+    }
+
+    private static DynamoDbAsyncClient client(InstantDynamoDb backend) {
+        return DynamoDbAsyncClient.builder()
+                .endpointOverride(backend.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder())
+                .build();
     }
 }

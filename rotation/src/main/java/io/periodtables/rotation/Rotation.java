@@ -141,7 +141,7 @@ public final class Rotation {
 
         /**
          * At the end of a bounded input, how long the writers may take to write through the last
-         * watermark and running table operations to finish.
+         * watermark and running table operations (not prewarms) to finish.
          */
         public Builder finishTimeout(Duration value) {
             Preconditions.checkArgument(

@@ -222,13 +222,15 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
     /**
      * End of input: give the writers a bounded time to write through the last watermark (they
      * finish in their own tasks), and running operations, lowering those tables included, to
-     * finish, so their results are kept.
+     * finish, so their results are kept. Not prewarms ({@link Reconciler#pendingForThisInput}):
+     * Flink takes the final checkpoint only once this returns, and a table's warm throughput takes
+     * DynamoDB minutes.
      */
     @Override
     public void finish() throws Exception {
         long deadline = System.nanoTime() + options.finishTimeout().toNanos();
         long nextPoll = 0;
-        while ((reconciler.pending() > 0 || reconciler.awaitingWriters()) && System.nanoTime() < deadline) {
+        while ((reconciler.pendingForThisInput() > 0 || reconciler.awaitingWriters()) && System.nanoTime() < deadline) {
             if (System.nanoTime() >= nextPoll) {
                 reconciler.pollWriters();
                 nextPoll = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FINISH_POLL_MILLIS);
@@ -241,8 +243,8 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
             LOG.warn("Rotation finishing before the sink writers wrote through its last watermark: closed tables"
                     + " stay at their tier until the next run lowers them");
         }
-        if (reconciler.pending() > 0) {
-            LOG.warn("Rotation finishing with {} table operations still running", reconciler.pending());
+        if (reconciler.pendingForThisInput() > 0) {
+            LOG.warn("Rotation finishing with {} table operations still running", reconciler.pendingForThisInput());
         }
         super.finish();
     }

@@ -145,6 +145,19 @@ public final class Reconciler implements AutoCloseable {
         return operations.running() + retention.running() + (passRunning ? 1 : 0) + (watch.polling() ? 1 : 0);
     }
 
+    /**
+     * What the end of input waits for: the {@link #pending} operations but prewarms. A prewarm
+     * serves writes to come, and none come after the end of input; DynamoDB warms the table on its
+     * own once it has answered the UpdateTable (its warm throughput takes minutes to become
+     * ACTIVE), and the next run prewarms again what is still cold.
+     */
+    public int pendingForThisInput() {
+        return operations.runningForThisInput()
+                + retention.running()
+                + (passRunning ? 1 : 0)
+                + (watch.polling() ? 1 : 0);
+    }
+
     /** The start (or restore): read every table of the prefix and reconcile it. */
     public void start() {
         pass(true);

@@ -175,7 +175,7 @@ final class TableActions {
         switch (a.kind()) {
             case DELETE -> retention.delete(name);
             case WARM ->
-                operations.start(name, "prewarm", tables.warm(name, a.warmWrites()), (after, error) -> {
+                operations.startForWritesToCome(name, "prewarm", tables.warm(name, a.warmWrites()), (after, error) -> {
                     if (error != null) {
                         failures.failed(name, "prewarm", error);
                         return;

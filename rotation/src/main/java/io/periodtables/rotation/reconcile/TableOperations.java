@@ -24,6 +24,9 @@ public final class TableOperations {
     private final Reconciler.Host host;
     private final LongSupplier wallClock;
     private final Map<String, String> running = new HashMap<>();
+    /** The running operations that only prepare a table for writes to come ({@link #startForWritesToCome}). */
+    private final Set<String> forWritesToCome = new HashSet<>();
+
     private final Map<String, Instant> notBefore = new HashMap<>();
     private final Set<String> failedSinceTick = new HashSet<>();
 
@@ -37,8 +40,18 @@ public final class TableOperations {
         running.put(table, what);
         operation.whenComplete((result, error) -> host.post(() -> {
             running.remove(table);
+            forWritesToCome.remove(table);
             then.accept(result, error == null ? null : ControlPlaneErrors.unwrap(error));
         }));
+    }
+
+    /**
+     * As {@link #start}, for an operation that only prepares {@code table} for writes still to
+     * come (a prewarm): the end of input does not wait for it ({@link #runningForThisInput}).
+     */
+    <T> void startForWritesToCome(String table, String what, CompletableFuture<T> operation, Result<T> then) {
+        forWritesToCome.add(table);
+        start(table, what, operation, then);
     }
 
     /** True while an operation runs on {@code table}, or it failed since the last tick, or it waits for its quota. */
@@ -53,6 +66,11 @@ public final class TableOperations {
 
     int running() {
         return running.size();
+    }
+
+    /** The running operations but those for writes to come: what this input's writes or its tables' tiers need. */
+    int runningForThisInput() {
+        return running.size() - forWritesToCome.size();
     }
 
     void failed(String table) {
