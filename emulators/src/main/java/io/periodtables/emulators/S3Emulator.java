@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +28,8 @@ import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 /**
  * The open-source S3 emulator s3proxy {@value #VERSION} (Apache 2.0) in a child JVM, listening on
  * {@code 127.0.0.1} on a free port, with its objects in memory (jclouds' {@code transient} store)
- * and AWS signature checks on (V2 and V4, one fixed key pair). Buckets given to
- * {@link #start(String...)} exist from the start.
+ * or in files under a folder ({@code filesystem-nio2}), and AWS signature checks on (V2 and V4, one
+ * fixed key pair). Buckets given to {@link #start(String...)} exist from the start.
  *
  * <p>The jar is {@code org.gaul:s3proxy:}{@value #VERSION}{@code :jar-with-dependencies}, which the
  * build of this module copies to {@code emulators/target/s3proxy/}; it is looked up there (walking
@@ -36,7 +37,7 @@ import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
  * {@code ~/.m2/repository}), unless the system property {@value #JAR_PROPERTY} names it. It never
  * joins a class path of ours: it bundles its own Jetty, Guava and jclouds.
  *
- * <p>{@link #close()} ends the process, and with it the objects; the process also exits by itself
+ * <p>{@link #close()} ends the process, and with it the objects in memory; the process also exits by itself
  * when the JVM that started it goes away (it watches its standard input).
  */
 public final class S3Emulator implements AutoCloseable {
@@ -56,17 +57,32 @@ public final class S3Emulator implements AutoCloseable {
     private final int port;
     /** Holds s3proxy's properties file. */
     private final Path root;
+    /** Where the objects are, when not in memory. */
+    private final Optional<Path> dataDir;
 
     private boolean closed;
 
-    private S3Emulator(NodeProcess process, int port, Path root) {
+    private S3Emulator(NodeProcess process, int port, Path root, Optional<Path> dataDir) {
         this.process = process;
         this.port = port;
         this.root = root;
+        this.dataDir = dataDir;
     }
 
-    /** Starts s3proxy with these (empty) buckets. */
+    /** Starts s3proxy with its objects in memory and these (empty) buckets. */
     public static S3Emulator start(String... buckets) {
+        return start(Optional.empty(), buckets);
+    }
+
+    /**
+     * Starts s3proxy with its objects in files under {@code dataDir} (created if missing), which a
+     * later start on the same folder serves again, and these buckets, created unless the folder has them.
+     */
+    public static S3Emulator start(Path dataDir, String... buckets) {
+        return start(Optional.of(dataDir), buckets);
+    }
+
+    private static S3Emulator start(Optional<Path> dataDir, String... buckets) {
         Path root;
         Path properties;
         try {
@@ -76,7 +92,8 @@ public final class S3Emulator implements AutoCloseable {
             throw new UncheckedIOException("cannot create the S3 emulator's folder", e);
         }
         int port = FreePorts.onLoopback();
-        writeProperties(properties, port);
+        dataDir.ifPresent(S3Emulator::createDirectories);
+        writeProperties(properties, port, dataDir);
         List<String> command = List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
@@ -96,21 +113,24 @@ public final class S3Emulator implements AutoCloseable {
             deleteQuietly(root);
             throw new IllegalStateException("cannot start s3proxy: " + command, e);
         }
-        S3Emulator emulator = new S3Emulator(new NodeProcess(child, "s3proxy on port " + port), port, root);
+        S3Emulator emulator = new S3Emulator(new NodeProcess(child, "s3proxy on port " + port), port, root, dataDir);
         try {
             emulator.process.await("LISTENING", STARTUP_BOUND);
             for (String bucket : buckets) {
-                emulator.send(SdkHttpMethod.PUT, bucket, "");
+                if (dataDir.isEmpty() || !Files.isDirectory(dataDir.get().resolve(bucket))) {
+                    emulator.send(SdkHttpMethod.PUT, bucket, "");
+                }
             }
         } catch (RuntimeException e) {
             emulator.close();
             throw e;
         }
         LOG.info(
-                "s3proxy {} listening on {} (buckets {}, objects in memory)",
+                "s3proxy {} listening on {} (buckets {}, objects {})",
                 VERSION,
                 emulator.endpoint(),
-                List.of(buckets));
+                List.of(buckets),
+                dataDir.map(d -> "in " + d).orElse("in memory"));
         return emulator;
     }
 
@@ -134,6 +154,20 @@ public final class S3Emulator implements AutoCloseable {
                 ACCESS_KEY,
                 "s3.secret-key",
                 SECRET_KEY);
+    }
+
+    /**
+     * {@link #flinkOptions(URI)} for this emulator. On files, Hadoop's S3A also keeps its
+     * "directory markers" ({@code a/} keys): the folder-backed store keeps such a key as a folder
+     * and answers 500 to deleting one that holds objects, which S3A does by default after every
+     * file it writes. Keeping them is S3A's documented {@code keep} policy (Hadoop 3.4's default).
+     */
+    public Map<String, String> flinkOptions() {
+        Map<String, String> options = new TreeMap<>(flinkOptions(endpoint()));
+        if (dataDir.isPresent()) {
+            options.put("s3.directory.marker.retention", "keep");
+        }
+        return options;
     }
 
     /**
@@ -180,7 +214,7 @@ public final class S3Emulator implements AutoCloseable {
         return process.pid();
     }
 
-    /** Ends the process, and with it the objects; idempotent. */
+    /** Ends the process, and with it the objects in memory; idempotent. */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -191,17 +225,25 @@ public final class S3Emulator implements AutoCloseable {
         deleteQuietly(root);
     }
 
-    private static void writeProperties(Path file, int port) {
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the S3 emulator's data folder " + dir, e);
+        }
+    }
+
+    private static void writeProperties(Path file, int port, Optional<Path> dataDir) {
         String text = String.join(
                 "\n",
                 "s3proxy.endpoint=http://127.0.0.1:" + port,
                 "s3proxy.authorization=aws-v2-or-v4",
                 "s3proxy.identity=" + ACCESS_KEY,
                 "s3proxy.credential=" + SECRET_KEY,
-                // In memory: the folder-backed stores keep "a/" keys as folders and fail (500) to
-                // delete one that holds objects, which Hadoop's S3A does after every upload (it
-                // removes the parent "directory markers" in one multi-object delete).
-                "jclouds.provider=transient",
+                // jclouds asks a folder-backed store for an identity, which the store does not check.
+                dataDir.map(d -> "jclouds.provider=filesystem-nio2\njclouds.identity=local\njclouds.credential=local"
+                                + "\njclouds.filesystem.basedir=" + d.toAbsolutePath())
+                        .orElse("jclouds.provider=transient"),
                 "");
         try {
             Files.writeString(file, text, StandardCharsets.UTF_8);

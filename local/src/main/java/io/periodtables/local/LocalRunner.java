@@ -123,13 +123,14 @@ public final class LocalRunner {
         } catch (ConfigException e) {
             fail(e.getMessage());
         }
-        if (config.startsEmbeddedDynamoDb()) {
-            // the data directory is this run's alone: a fresh run deletes it, a resume's dynalite locks it
+        if (config.startsEmbeddedDynamoDb() || bucket.isPresent()) {
+            // the data directories are this run's alone: a fresh run deletes them, a resume's emulators use them
             try {
                 DataLock.take(WORK_DIR, "a ./run-local run");
             } catch (DataLock.HeldElsewhere e) {
                 System.err.println("Cannot start: " + e.holder() + " has the local run's data in "
-                        + Dynalite.LOCAL_RUN_DATA + ", which this run would "
+                        + (config.startsEmbeddedDynamoDb() ? Dynalite.LOCAL_RUN_DATA : LocalS3.DATA)
+                        + ", which this run would "
                         + (run.fromSavepoint == null ? "delete (a new run starts empty)" : "need to itself")
                         + "; stop it first (Enter or Ctrl-C where it runs, or kill " + e.pid + ")");
                 System.exit(1);
@@ -158,7 +159,8 @@ public final class LocalRunner {
         try {
             if (bucket.isPresent()) {
                 String name = bucket.get();
-                s3 = CompletableFuture.supplyAsync(() -> LocalS3.start(name));
+                boolean fresh = fromSavepoint == null;
+                s3 = CompletableFuture.supplyAsync(() -> LocalS3.start(name, fresh));
             }
             if (localKinesis) {
                 int shards = streamShards;
@@ -173,7 +175,8 @@ public final class LocalRunner {
                 // Flink's file systems are initialized once, before the MiniCluster starts.
                 archiveS3 = s3.join();
                 System.out.println("S3 emulator (s3proxy, pid " + archiveS3.pid() + ") at " + archiveS3.endpoint()
-                        + ", bucket " + bucket.get() + ", objects in memory: the archive lasts as long as this run");
+                        + ", bucket " + bucket.get() + ", objects in " + LocalS3.DATA
+                        + (fromSavepoint == null ? "" : " (the resumed run's archive goes on there)"));
             }
             CompletableFuture<Dynalite> started = dynamoDb;
             CompletableFuture<LocalKinesis> stream = kinesis;
@@ -274,7 +277,7 @@ public final class LocalRunner {
         }
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    static void deleteRecursively(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (var paths = Files.walk(dir)) {
                 paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -4,7 +4,11 @@ import io.periodtables.core.config.ConfigException;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.S3Emulator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -15,12 +19,17 @@ import org.apache.hadoop.util.ShutdownHookManager;
 
 /**
  * The S3 of a local run whose {@code archive.path} is {@code s3://bucket/…}: the S3 emulator
- * ({@link S3Emulator}, s3proxy on 127.0.0.1, objects in memory) with that bucket, unless
- * {@code --s3.endpoint} names an S3 of the user's. Flink registers its file systems once per
- * process: {@link #initializeFileSystems} hands them the endpoint (and the emulator's key pair and
- * path-style access) before the MiniCluster starts.
+ * ({@link S3Emulator}, s3proxy on 127.0.0.1) with that bucket and its objects in files under
+ * {@link #DATA}, unless {@code --s3.endpoint} names an S3 of the user's. A new run starts with an
+ * empty folder; a resume serves the one its run left, so the file sink's restored state finds its
+ * uploads and the archive goes on. Flink registers its file systems once per process: {@link
+ * #initializeFileSystems} hands them the endpoint (and the emulator's key pair and path-style
+ * access) before the MiniCluster starts.
  */
 final class LocalS3 {
+    /** Where the emulator keeps the local run's buckets, beside dynalite's data. */
+    static final Path DATA = LocalRunner.WORK_DIR.resolve("s3");
+
     /** S3's bucket naming rule (3 to 63 of lower-case letters, digits, dots and hyphens). */
     private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
@@ -57,13 +66,13 @@ final class LocalS3 {
                     "expected s3://bucket/prefix with a bucket name of 3 to 63 lower-case letters, digits, dots"
                             + " and hyphens");
         }
-        if (fromSavepoint != null) {
-            // The savepoint's file sink state names multipart uploads and files that ended with the emulator.
+        if (fromSavepoint != null && !Files.isDirectory(DATA.resolve(bucket))) {
+            // The savepoint's file sink state names multipart uploads and files in that folder.
             throw ConfigException.invalid(
                     ConfigKeys.ARCHIVE_PATH.name(),
                     path,
-                    "its run archived to the local S3 emulator, whose objects ended with that run, so a resume"
-                            + " cannot continue that archive; archive to a file:// path for runs to resume");
+                    "a resume continues its run's archive on the local S3 emulator, but " + DATA.resolve(bucket)
+                            + " is gone; start a new run");
         }
         return Optional.of(bucket);
     }
@@ -86,10 +95,20 @@ final class LocalS3 {
         }
     }
 
-    /** Starts the emulator with the bucket and points Flink's S3 file system at it. */
-    static S3Emulator start(String bucket) {
-        S3Emulator emulator = S3Emulator.start(bucket);
-        initialize(S3Emulator.flinkOptions(emulator.endpoint()));
+    /**
+     * Starts the emulator on {@link #DATA}, emptied first unless the run resumes, with the bucket,
+     * and points Flink's S3 file system at it.
+     */
+    static S3Emulator start(String bucket, boolean fresh) {
+        if (fresh) {
+            try {
+                LocalRunner.deleteRecursively(DATA);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot empty " + DATA, e);
+            }
+        }
+        S3Emulator emulator = S3Emulator.start(DATA, bucket);
+        initialize(emulator.flinkOptions());
         return emulator;
     }
 

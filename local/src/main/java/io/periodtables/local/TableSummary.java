@@ -61,13 +61,8 @@ final class TableSummary {
         }
         if (outcome.savepoint() != null) {
             out.println("Savepoint: " + outcome.savepoint());
-            // the savepoint's file sink state names uploads that end with the emulator: a resume is refused
-            out.println(
-                    archiveS3 != null
-                            ? "  not resumable: its archive was on the local S3 emulator, which ends with this run"
-                                    + " (archive to file:// for a run to resume)"
-                            : "  resume with ./run-local --from-savepoint " + outcome.savepoint()
-                                    + " (its settings are saved with it)");
+            out.println("  resume with ./run-local --from-savepoint " + outcome.savepoint()
+                    + " (its settings are saved with it)");
         }
         TableNaming naming = config.naming();
         List<TableRef> periods = new ArrayList<>();
@@ -156,7 +151,7 @@ final class TableSummary {
             ArchiveSummary.print(path, out);
             if (archiveS3 != null) {
                 out.println("DuckDB reads it from the S3 emulator at " + archiveS3.endpoint()
-                        + " while it runs (this run only; its objects are in memory), with its httpfs extension"
+                        + " while it runs, with its httpfs extension"
                         + " (once per machine, a download: duckdb -c \"INSTALL httpfs\"):");
                 out.println("  " + LocalS3.duckDbCommand(archiveS3, path));
             }

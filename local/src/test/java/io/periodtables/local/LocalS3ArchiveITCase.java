@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ./run-local --archive.path s3://demo/archive}: the run starts the S3 emulator with the
  * bucket, archives there and prints the DuckDB command that reads it. The run is held after its
- * summary ({@link LocalRunner#HOLD_PROPERTY}, as on a terminal) while the test reads the bucket.
+ * summary ({@link LocalRunner#HOLD_PROPERTY}, as on a terminal) while the test reads the bucket;
+ * then a resume from its savepoint continues the archive on the emulator's files.
  */
 class LocalS3ArchiveITCase {
     private static final String ARCHIVE = "s3://demo/archive";
@@ -39,7 +40,7 @@ class LocalS3ArchiveITCase {
     }
 
     @Test
-    void s3ArchivePathStartsTheS3EmulatorArchivesThereAndPrintsDuckDbsCommand(
+    void s3ArchivePathStartsTheS3EmulatorArchivesThereAndAResumeContinuesTheArchive(
             @TempDir java.nio.file.Path dir, @TempDir java.nio.file.Path copy) throws Exception {
         ChildJvm run = ChildJvm.start(
                 dir,
@@ -74,7 +75,7 @@ class LocalS3ArchiveITCase {
             run.awaitOutput("S3 emulator (s3proxy, pid ");
             Matcher emulator = Pattern.compile(
                             "(?m)^S3 emulator \\(s3proxy, pid \\d+\\) at (http://127.0.0.1:\\d+), bucket demo,"
-                                    + " objects in memory: the archive lasts as long as this run$")
+                                    + " objects (.+)$")
                     .matcher(run.stdout());
             assertThat(emulator.find()).as(run.stdout()).isTrue();
             URI endpoint = URI.create(emulator.group(1));
@@ -146,21 +147,52 @@ class LocalS3ArchiveITCase {
             // The whole standard error, shutdown hooks included: Hadoop's printed a closed-classloader trace at exit.
             assertThat(run.stderr()).doesNotContain("Exception", "\tat ");
 
-            // The archive ended with the emulator: its run cannot be resumed, which the summary says
-            // instead of offering a resume, and a resume is refused at start.
+            // A resume from the savepoint finds the archive in the emulator's files and continues it.
             Matcher savepoint = Pattern.compile("(?m)^Savepoint: (\\S+)$").matcher(out);
             assertThat(savepoint.find()).as(out).isTrue();
-            assertThat(out).doesNotContain("resume with").contains("  not resumable: its archive was on the local S3");
-            ChildJvm resume = ChildJvm.start(dir, LocalRunner.class, "--from-savepoint", savepoint.group(1));
+            ChildJvm resume = ChildJvm.start(
+                    dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--duration", "PT15S");
             resume.waitFor();
-            assertThat(resume.exitCode()).as(resume.stdout() + resume.stderr()).isEqualTo(2);
-            assertThat(resume.stderr().strip())
-                    .startsWith("Invalid configuration: archive.path = 's3://demo/archive': its run archived to the"
-                            + " local S3 emulator")
-                    .doesNotContain("\n");
+            String resumed = resume.stdout();
+            assertThat(resume.exitCode()).as(resumed + resume.stderr()).isZero();
+            assertThat(emulator.group(2)).isEqualTo("in .flink-local/s3");
+            assertThat(out).contains("  resume with ./run-local --from-savepoint " + savepoint.group(1));
+            assertThat(resumed + resume.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
+            assertThat(resumed)
+                    .contains(
+                            "objects in .flink-local/s3 (the resumed run's archive goes on there)",
+                            "Stopped after PT15S.",
+                            "Archive " + ARCHIVE);
+            // Every period of the first run, the one its stop left open included, is archived after the
+            // resume, with more closed by the resume; each holds its table's readings.
+            Map<String, Long> archivedAfter = new TreeMap<>();
+            Matcher after = Pattern.compile("(?m)^period=(\\S+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+[\\d,]+  archived$")
+                    .matcher(resumed);
+            while (after.find()) {
+                archivedAfter.put(after.group(1), LocalRunSummary.number(after.group(2)));
+                assertThat(LocalRunSummary.number(after.group(3)))
+                        .as(after.group())
+                        .isEqualTo(tableItems(resumed, after.group(1)));
+            }
+            Matcher firstFolders = Pattern.compile("(?m)^period=(\\S+)\\s").matcher(out);
+            while (firstFolders.find()) {
+                assertThat(archivedAfter).as(resumed).containsKey(firstFolders.group(1));
+            }
+            assertThat(archivedAfter)
+                    .as(resumed)
+                    .containsAllEntriesOf(archived)
+                    .hasSizeGreaterThan(archived.size() + 1);
         } finally {
             run.destroy();
         }
+    }
+
+    /** The items of a period's table as the summary lists them. */
+    private static long tableItems(String out, String period) {
+        Matcher table = Pattern.compile("(?m)^s3run_" + Pattern.quote(period) + "\\s+([\\d,]+)")
+                .matcher(out);
+        assertThat(table.find()).as("the table of %s in%n%s", period, out).isTrue();
+        return LocalRunSummary.number(table.group(1));
     }
 
     private static boolean anyMarker() throws Exception {
