@@ -19,7 +19,8 @@ import java.util.Set;
  * {@code --scale-parts day,week}, {@code --scale-day-devices 10000}, {@code --scale-week-devices 100000},
  * {@code --scale-checkpoint-ms 10000} and {@code --scale-before <samples.tsv>} (another build's
  * {@code bench/target/scale-samples.tsv}, shown beside) and {@code --scale-from <samples.tsv>} (render an
- * earlier run's samples instead of running). Start it with {@code ./bench/run}.
+ * earlier run's samples instead of running), and {@code hot-device} (only when named: it takes
+ * {@code --hot-device-minutes 10} and more). Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
 
@@ -42,6 +43,7 @@ public final class BenchMain {
     static final String FRESHNESS_SECTION = "11-freshness.md";
     static final String SCALE_SECTION = "14-scale.md";
     static final String ARCHIVE_SECTION = "16-archive.md";
+    static final String HOT_DEVICE_SECTION = "20-hot-device.md";
     /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
     static final Map<String, String> SPLICED = Map.of(
             "query",
@@ -55,7 +57,9 @@ public final class BenchMain {
             "scale",
             SCALE_SECTION,
             "archive",
-            ARCHIVE_SECTION);
+            ARCHIVE_SECTION,
+            "hot-device",
+            HOT_DEVICE_SECTION);
 
     private BenchMain() {}
 
@@ -79,6 +83,7 @@ public final class BenchMain {
         long archiveRows = 100_000_000;
         int archiveFiles = 10_000;
         String archiveStore = "local";
+        int hotDeviceMinutes = 10;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[i + 1].replace("_", ""));
@@ -103,13 +108,14 @@ public final class BenchMain {
                 case "--archive-rows" -> archiveRows = Long.parseLong(args[i + 1].replace("_", ""));
                 case "--archive-files" -> archiveFiles = Integer.parseInt(args[i + 1].replace("_", ""));
                 case "--archive-store" -> archiveStore = args[i + 1];
+                case "--hot-device-minutes" -> hotDeviceMinutes = Integer.parseInt(args[i + 1]);
                 default ->
                     throw new IllegalArgumentException("unknown argument " + args[i]
                             + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
                             + String.join(",", ALL) + ", --bench-dir, "
                             + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
                             + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before, --scale-from,"
-                            + " --archive-rows, --archive-files, --archive-store local|s3");
+                            + " --archive-rows, --archive-files, --archive-store local|s3, --hot-device-minutes");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
@@ -164,7 +170,16 @@ public final class BenchMain {
                                             benchDir.resolve("target"),
                                             ("./bench/run " + String.join(" ", args)).trim(),
                                             MachineFacts.loadAverage()));
-                default -> throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL);
+                case "hot-device" ->
+                    results.writeSection(
+                            HOT_DEVICE_SECTION,
+                            HotDeviceBench.run(
+                                    new HotDeviceBench.Options(
+                                            ("./bench/run " + String.join(" ", args)).trim(), hotDeviceMinutes),
+                                    benchDir));
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown benchmark " + part + "; expected one of " + ALL + ", archive, hot-device");
             }
         }
         Path written = null;

@@ -84,14 +84,19 @@ public final class BenchMetrics implements MetricReporter {
 
     /** Sum over subtasks of the counters named {@code name}, per-table subgroups excluded. */
     static long sum(String name) {
+        return sum(name, "");
+    }
+
+    /** As {@link #sum(String)}, of the counters whose scope contains {@code scope} (e.g. an operator's subtask). */
+    static long sum(String name, String scope) {
         long total = 0;
         for (Map.Entry<String, Counter> e : LIVE.entrySet()) {
-            if (matches(e.getKey(), name)) {
+            if (matches(e.getKey(), name) && e.getKey().contains(scope)) {
                 total += e.getValue().getCount();
             }
         }
         for (Map.Entry<String, Long> e : RETIRED.entrySet()) {
-            if (matches(e.getKey(), name)) {
+            if (matches(e.getKey(), name) && e.getKey().contains(scope)) {
                 total += e.getValue();
             }
         }

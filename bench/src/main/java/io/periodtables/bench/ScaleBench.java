@@ -244,7 +244,7 @@ final class ScaleBench {
      * RocksDB's memory is the task manager's managed memory (as on MSF); the MiniCluster's default
      * left its write buffers so small that every put flushed a memtable of one entry.
      */
-    private static Configuration managedMemory() {
+    static Configuration managedMemory() {
         Configuration cluster = new Configuration();
         cluster.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(MANAGED_MEMORY));
         return cluster;
