@@ -48,6 +48,11 @@ public final class TableOwner implements MissingTableHandler {
     private static final Duration SPELL_GAP = Duration.ofSeconds(15);
     /** How long the sink's question about an open period's missing table waits for the rotation to create it. */
     private static final Duration ROTATION_CREATES = Duration.ofSeconds(5);
+    /**
+     * How long a rollup of a closed period without a table waits for the period sink to create it
+     * for the readings the rollup counts, before it is rejected as {@code period-closed}.
+     */
+    static final Duration PERIOD_SINK_CREATES = Duration.ofSeconds(15);
 
     private static final Duration POLL = Duration.ofMillis(250);
     /** How long the owner's view of its open tables is reused for the sink's questions. */
@@ -68,12 +73,18 @@ public final class TableOwner implements MissingTableHandler {
     private final Map<String, Instant[]> throttling = new ConcurrentHashMap<>();
 
     private final Set<String> raisedOnce = ConcurrentHashMap.newKeySet();
+    private final Duration periodSinkCreates;
     private volatile Opened opened;
 
     /** What {@link #openedBy} found, and when. */
     private record Opened(Instant readAt, Optional<Instant> watermarkAtLeast) {}
 
     public TableOwner(TableManager manager, PeriodTablesConfig config, Clock wallClock) {
+        this(manager, config, wallClock, PERIOD_SINK_CREATES);
+    }
+
+    TableOwner(TableManager manager, PeriodTablesConfig config, Clock wallClock, Duration periodSinkCreates) {
+        this.periodSinkCreates = periodSinkCreates;
         this.manager = manager;
         this.lifecycle = Lifecycle.of(config);
         this.naming = config.naming();
@@ -123,7 +134,7 @@ public final class TableOwner implements MissingTableHandler {
             }
             if (lifecycle.admission(period, oldest) == Lifecycle.Admission.OPEN) {
                 // The rotation creates the open periods' tables, sized from the load: wait for it a little.
-                return createdByRotation(tableName, System.nanoTime() + ROTATION_CREATES.toNanos())
+                return createdWithin(tableName, System.nanoTime() + ROTATION_CREATES.toNanos())
                         .thenCompose(found -> {
                             if (!found) {
                                 LOG.info(
@@ -143,7 +154,10 @@ public final class TableOwner implements MissingTableHandler {
      * A period's rollups table is created where its period table is, never on a rollup's word
      * alone: with the period table there, or by the period table's own rule (an open period).
      * The rollups of a period without tables (deleted by retention, restored from an old
-     * savepoint) go to the rejected table as {@code period-closed}.
+     * savepoint) go to the rejected table as {@code period-closed}. A closed period's table may
+     * still be on its way: the readings a rollup counts went to the period sink on time, and that
+     * sink creates their table when it first writes them, which may come after the rollup (the
+     * two sinks flush on their own). So the rollup waits {@link #PERIOD_SINK_CREATES} for it first.
      */
     private CompletableFuture<Verdict> rollupsTable(Period period, Arrival arrival, long eventTime) {
         String periodTable = naming.periodTable(period);
@@ -151,13 +165,19 @@ public final class TableOwner implements MissingTableHandler {
             if (table.isPresent()) {
                 return manager.ensureRollupsTable(period).thenApply(created -> Verdict.created());
             }
-            return ensureTable(periodTable, arrival, eventTime)
-                    .thenApply(verdict -> verdict.kind() == Verdict.Kind.LATE
-                            ? Verdict.rejected(
-                                    RejectReason.PERIOD_CLOSED,
-                                    "its period " + period.label() + " has no table (" + verdict.message()
-                                            + "); a rollups table is created only with its period table")
-                            : verdict);
+            return ensureTable(periodTable, arrival, eventTime).thenCompose(verdict -> {
+                if (verdict.kind() != Verdict.Kind.LATE) {
+                    return CompletableFuture.completedFuture(verdict);
+                }
+                return createdWithin(periodTable, System.nanoTime() + periodSinkCreates.toNanos())
+                        .thenCompose(found -> found
+                                ? manager.ensureRollupsTable(period).thenApply(created -> Verdict.created())
+                                : CompletableFuture.completedFuture(Verdict.rejected(
+                                        RejectReason.PERIOD_CLOSED,
+                                        "its period " + period.label() + " has no table (" + verdict.message()
+                                                + ", and none was created within " + periodSinkCreates.toSeconds()
+                                                + " s); a rollups table is created only with its period table")));
+            });
         });
     }
 
@@ -171,7 +191,7 @@ public final class TableOwner implements MissingTableHandler {
     }
 
     /** Completes with true once {@code tableName} exists, false at {@code deadline} (System.nanoTime). */
-    private CompletableFuture<Boolean> createdByRotation(String tableName, long deadline) {
+    private CompletableFuture<Boolean> createdWithin(String tableName, long deadline) {
         return manager.describe(tableName).thenCompose(table -> {
             if (table.isPresent()) {
                 return CompletableFuture.completedFuture(true);
@@ -181,7 +201,7 @@ public final class TableOwner implements MissingTableHandler {
             }
             return CompletableFuture.supplyAsync(
                             () -> null, CompletableFuture.delayedExecutor(POLL.toMillis(), TimeUnit.MILLISECONDS))
-                    .thenCompose(waited -> createdByRotation(tableName, deadline));
+                    .thenCompose(waited -> createdWithin(tableName, deadline));
         });
     }
 
