@@ -179,10 +179,7 @@ class LocalS3ArchiveITCase {
             while (firstFolders.find()) {
                 assertThat(archivedAfter).as(resumed).containsKey(firstFolders.group(1));
             }
-            assertThat(archivedAfter)
-                    .as(resumed)
-                    .containsAllEntriesOf(archived)
-                    .hasSizeGreaterThan(archived.size());
+            assertThat(archivedAfter).as(resumed).containsAllEntriesOf(archived).hasSizeGreaterThan(archived.size());
         } finally {
             run.destroy();
         }
