@@ -138,6 +138,10 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
         return exactWithin;
     }
 
+    Duration lateness() {
+        return lateness;
+    }
+
     @Override
     public void open(OpenContext openContext) throws Exception {
         buckets = getRuntimeContext().getMapState(bucketsDescriptor());

@@ -6,11 +6,11 @@ import io.periodtables.core.period.Period;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
 import java.util.stream.Stream;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -23,6 +23,7 @@ import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.util.function.FunctionUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * Moves the rollups state of a savepoint of an earlier release into this release's layout when
  * the operator is restored, and empties what it replaces; a state name is the version of its
  * layout. A savepoint of this release holds none of the old names with entries, so its restore
- * only looks them up.
+ * only looks them up. It goes through the devices as the state backend streams their keys,
+ * holding at most {@value #BATCH} of them at once, never all of a subtask's.
  *
  * <ul>
  *   <li>{@code rollup-buckets} and {@code rollup-refined} (keys: bucket start × 3 + the grain's
@@ -64,14 +66,24 @@ final class RollupStateUpgrade {
     /** The old bucket keys: start × this + the grain's position. */
     private static final int OLD_GRAINS = 3;
 
+    /** The most device keys the upgrade holds at once. */
+    static final int BATCH = 10_000;
+
     private final KeyedStateBackend<String> backend;
     private final Rollups rollups;
     private final long exactWithin;
+    private final int batch;
 
     RollupStateUpgrade(KeyedStateBackend<String> backend, Rollups rollups, long exactWithin) {
+        this(backend, rollups, exactWithin, BATCH);
+    }
+
+    @VisibleForTesting
+    RollupStateUpgrade(KeyedStateBackend<String> backend, Rollups rollups, long exactWithin, int batch) {
         this.backend = backend;
         this.rollups = rollups;
         this.exactWithin = exactWithin;
+        this.batch = batch;
     }
 
     /**
@@ -89,44 +101,45 @@ final class RollupStateUpgrade {
     }
 
     void run() throws Exception {
-        List<String> bucketDevices = devicesOf(OLD_BUCKETS, OLD_REFINED);
-        List<String> keyDevices = devicesOf(OLD_RECENT, OLD_SEEN, OLD_NEWEST);
-        if (!bucketDevices.isEmpty()) {
-            upgradeBuckets(bucketDevices);
-        }
-        if (!keyDevices.isEmpty()) {
-            upgradeSortKeys(keyDevices);
-        }
+        upgradeBuckets();
+        upgradeSortKeys();
     }
 
-    private void upgradeBuckets(List<String> devices) throws Exception {
+    private void upgradeBuckets() throws Exception {
+        if (!hasDevices(OLD_BUCKETS, OLD_REFINED)) {
+            return;
+        }
         MapState<Long, RollupAggregate> old = state(
                 new MapStateDescriptor<>(OLD_BUCKETS, LongSerializer.INSTANCE, RollupAggregate.Serializer.INSTANCE));
         MapState<Long, Boolean> oldRefined =
                 state(new MapStateDescriptor<>(OLD_REFINED, LongSerializer.INSTANCE, BooleanSerializer.INSTANCE));
         MapState<Long, RollupAggregate> buckets = state(RollupBuckets.bucketsDescriptor());
         MapState<Long, Boolean> refined = state(RollupBuckets.refinedDescriptor());
-        String mismatch = null;
-        for (String device : devices) {
-            backend.setCurrentKey(device);
-            for (Map.Entry<Long, RollupAggregate> bucket : old.entries()) {
-                mismatch = mismatch(bucket.getKey(), bucket.getValue());
-                if (mismatch != null) {
-                    mismatch = device + "'s bucket " + mismatch;
-                    break;
-                }
-            }
-            if (mismatch != null) {
-                break;
-            }
+        String mismatch;
+        // read only, so the backend's key stream stays open; one device at a time (not an iterator,
+        // which may take a whole key group ahead)
+        try (Stream<String> devices = backend.getKeys(OLD_BUCKETS, VoidNamespace.INSTANCE)) {
+            mismatch = devices.map(FunctionUtils.uncheckedFunction(device -> {
+                        backend.setCurrentKey(device);
+                        for (Map.Entry<Long, RollupAggregate> bucket : old.entries()) {
+                            String why = mismatch(bucket.getKey(), bucket.getValue());
+                            if (why != null) {
+                                return device + "'s bucket " + why;
+                            }
+                        }
+                        return null;
+                    }))
+                    .filter(Objects::nonNull)
+                    .findFirst()
+                    .orElse(null);
         }
-        long moved = 0;
-        for (String device : devices) {
-            backend.setCurrentKey(device);
-            if (mismatch == null) {
+        boolean keep = mismatch == null;
+        long[] moved = {0};
+        DeviceStep step = device -> {
+            if (keep) {
                 for (Map.Entry<Long, RollupAggregate> bucket : old.entries()) {
                     buckets.put(newKey(bucket.getKey()), bucket.getValue());
-                    moved++;
+                    moved[0]++;
                 }
                 for (Long key : oldRefined.keys()) {
                     refined.put(newKey(key), Boolean.TRUE);
@@ -134,13 +147,14 @@ final class RollupStateUpgrade {
             }
             old.clear();
             oldRefined.clear();
-        }
-        if (mismatch == null) {
+        };
+        long devices = forEachDevice(OLD_BUCKETS, step) + forEachDevice(OLD_REFINED, step);
+        if (keep) {
             LOG.info(
                     "Rollups: {} buckets of {} devices of a savepoint of an earlier release upgraded, "
                             + "as of rollups.every={}",
-                    moved,
-                    devices.size(),
+                    moved[0],
+                    devices,
                     rollups.grains());
         } else {
             LOG.warn(
@@ -149,7 +163,7 @@ final class RollupStateUpgrade {
                             + "the readings from the restore on. Change rollups.every in a redeploy after the upgrade.",
                     rollups.grains(),
                     mismatch,
-                    devices.size());
+                    devices);
         }
     }
 
@@ -175,7 +189,10 @@ final class RollupStateUpgrade {
                 Math.floorDiv(oldKey, (long) OLD_GRAINS), rollups.grains().get(position));
     }
 
-    private void upgradeSortKeys(List<String> devices) throws Exception {
+    private void upgradeSortKeys() throws Exception {
+        if (!hasDevices(OLD_RECENT, OLD_SEEN, OLD_NEWEST)) {
+            return;
+        }
         MapState<Long, List<String>> oldRecent = state(new MapStateDescriptor<>(
                 OLD_RECENT, LongSerializer.INSTANCE, new ListSerializer<>(StringSerializer.INSTANCE)));
         MapState<String, Boolean> oldSeen =
@@ -184,10 +201,9 @@ final class RollupStateUpgrade {
         MapState<Long, Long> newest = state(RecentSortKeys.newestDescriptor());
         RecentSortKeys.ByMinute byMinute = RecentSortKeys.byMinute(backend);
         RecentSortKeys window = new RecentSortKeys(byMinute, newest, exactWithin);
-        long kept = 0;
-        long dropped = 0;
-        for (String device : devices) {
-            backend.setCurrentKey(device);
+        long[] kept = {0};
+        long[] dropped = {0};
+        DeviceStep step = device -> {
             List<String> sortKeys = new ArrayList<>();
             oldSeen.keys().forEach(sortKeys::add);
             oldRecent.values().forEach(sortKeys::addAll);
@@ -213,32 +229,65 @@ final class RollupStateUpgrade {
                 long t = WriteSharding.eventMillisOf(sk);
                 if (window.within(t, newestOf.get(rollups.calendar().periodOf(t).startMillis()))) {
                     byMinute.add(RecentSortKeys.minuteOf(t), sk);
-                    kept++;
+                    kept[0]++;
                 } else {
-                    dropped++;
+                    dropped[0]++;
                 }
             }
             oldSeen.clear();
             oldRecent.clear();
             oldNewest.clear();
-        }
+        };
+        long devices =
+                forEachDevice(OLD_RECENT, step) + forEachDevice(OLD_SEEN, step) + forEachDevice(OLD_NEWEST, step);
         LOG.info(
                 "Rollups: the sort keys of {} devices of a savepoint of an earlier release upgraded: "
                         + "{} kept, {} out of rollups.exact-within dropped",
-                devices.size(),
-                kept,
-                dropped);
+                devices,
+                kept[0],
+                dropped[0]);
     }
 
-    /** The devices with entries in any of {@code states} (restored with the savepoint; never registered otherwise). */
-    private List<String> devicesOf(String... states) {
-        Set<String> devices = new LinkedHashSet<>();
+    /** Whether any of {@code states} has entries (restored with the savepoint; never registered otherwise). */
+    private boolean hasDevices(String... states) {
         for (String state : states) {
             try (Stream<String> keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
-                keys.forEach(devices::add);
+                if (keys.findAny().isPresent()) {
+                    return true;
+                }
             }
         }
-        return new ArrayList<>(devices);
+        return false;
+    }
+
+    /** What the upgrade does to one device, the current key; it empties the device's old state. */
+    @FunctionalInterface
+    private interface DeviceStep {
+        void upgrade(String device) throws Exception;
+    }
+
+    /**
+     * Runs {@code step} on every device with entries in {@code state}, holding at most a batch of
+     * device keys at once: a backend's key stream may not stay open while the state changes, and as
+     * {@code step} empties each device's old state, a new stream's first keys are the devices still
+     * to do. Returns how many devices it upgraded.
+     */
+    private long forEachDevice(String state, DeviceStep step) throws Exception {
+        long devices = 0;
+        while (true) {
+            List<String> next = new ArrayList<>();
+            try (Stream<String> keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
+                keys.limit(batch).forEach(next::add);
+            }
+            if (next.isEmpty()) {
+                return devices;
+            }
+            for (String device : next) {
+                backend.setCurrentKey(device);
+                step.upgrade(device);
+            }
+            devices += next.size();
+        }
     }
 
     private <S extends org.apache.flink.api.common.state.State> S state(

@@ -7,7 +7,11 @@ import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.throwable.ThrowableClassifier;
 import org.apache.flink.runtime.throwable.ThrowableType;
@@ -19,8 +23,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A restore with a setting the state is laid out by changed fails at start with one line naming
  * the key, its value now and the value the savepoint was taken with, and suppresses restarts; a
- * restore that changes only what may change (grains, capacity, timings) and one of a savepoint
- * that kept no settings (an earlier release) runs.
+ * restore that changes only what may change (grains, capacity, timings, the latest table), one
+ * that spells a kept value another way, and one of a savepoint that kept no settings (an earlier
+ * release) or kept them as written runs.
  */
 class RedeployCheckTest {
 
@@ -40,7 +45,6 @@ class RedeployCheckTest {
                 "tables.zone|UTC|Europe/Berlin",
                 "tables.shards|2|3",
                 "rollups.fields|(unset)|temp",
-                "latest.enabled|true|false",
                 "archive.path|file:///tmp/redeploy-archive|file:///tmp/elsewhere",
                 "archive.columns|(unset)|temp:double",
             })
@@ -55,6 +59,69 @@ class RedeployCheckTest {
                 .hasMessage("Invalid configuration: " + key + " = '" + now + "' cannot change across a restore: the"
                         + " savepoint was taken with " + key + " = '" + was + "'; set it back, or start without the"
                         + " savepoint (docs/operations.md, What may change across a redeploy)");
+    }
+
+    @ParameterizedTest(name = "{0}: {1} -> {2}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "tables.zone|UTC|Etc/UTC",
+                "tables.zone|UTC|Z",
+                "tables.period|PT1H|PT60M",
+                "tables.shards|2|02",
+                "archive.path|file:///tmp/redeploy-archive|file:///tmp/redeploy-archive/",
+                "archive.path|file:///tmp/redeploy-archive|file:/tmp//redeploy-archive",
+                "archive.path|file:///tmp/redeploy-archive|FILE:///tmp/./redeploy-archive",
+                "rollups.fields|temperature,humidity|temperature, humidity",
+                "rollups.fields|temperature,humidity|humidity,temperature",
+                "archive.columns|temperature:double,status:string|temperature:DOUBLE, status:string",
+                "late.policy|late-table|LATE_TABLE",
+            })
+    void theSameValueSpelledAnotherWayRestores(String key, String was, String now) throws Exception {
+        OperatorSubtaskState savepoint = snapshot(config(Map.of(key, was)));
+
+        restore(config(Map.of(key, now)), savepoint);
+    }
+
+    @Test
+    void aRefusalShowsBothValuesParsed() throws Exception {
+        OperatorSubtaskState savepoint = snapshot(config(Map.of("tables.period", "PT60M", "tables.zone", "Etc/UTC")));
+
+        assertThatThrownBy(
+                        () -> restore(config(Map.of("tables.period", "pt120m", "tables.zone", "Etc/UTC")), savepoint))
+                .cause()
+                .hasMessageStartingWith("Invalid configuration: tables.period = 'PT2H' cannot change across a restore:"
+                        + " the savepoint was taken with tables.period = 'PT1H';");
+    }
+
+    @Test
+    void theSettingsASavepointKeptAsWrittenAreJudgedByWhatTheyMean() throws Exception {
+        // the release before kept each setting's text as written
+        Map<String, String> asWritten = new HashMap<>();
+        asWritten.put("tables.prefix", "redeploy");
+        asWritten.put("tables.period", "PT60M");
+        asWritten.put("tables.zone", "Etc/UTC");
+        asWritten.put("tables.shards", "2");
+        asWritten.put("rollups.fields", "temperature, humidity");
+        asWritten.put("latest.enabled", "false");
+        asWritten.put("late.policy", "late-table");
+        asWritten.put("archive.path", "file:///tmp/redeploy-archive/");
+        asWritten.put("archive.columns", "(unset)");
+        OperatorSubtaskState savepoint = keptAsWritten(asWritten);
+
+        restore(config(Map.of("rollups.fields", "temperature,humidity")), savepoint);
+        assertThatThrownBy(() -> restore(config(Map.of("rollups.fields", "temperature")), savepoint))
+                .cause()
+                .hasMessageStartingWith("Invalid configuration: rollups.fields = 'temperature' cannot change across a"
+                        + " restore: the savepoint was taken with rollups.fields = 'temperature,humidity';");
+    }
+
+    @ParameterizedTest(name = "latest.enabled {0} -> {1}")
+    @CsvSource({"false,true", "true,false"})
+    void theLatestTableMayBeTurnedOnOrOff(String was, String now) throws Exception {
+        OperatorSubtaskState savepoint = snapshot(config(Map.of("latest.enabled", was)));
+
+        restore(config(Map.of("latest.enabled", now)), savepoint);
     }
 
     @Test
@@ -122,9 +189,38 @@ class RedeployCheckTest {
         }
     }
 
+    /** The snapshot of a check that kept {@code settings} in the layout of the release before: as written. */
+    private static OperatorSubtaskState keptAsWritten(Map<String, String> settings) throws Exception {
+        DataOutputSerializer payload = new DataOutputSerializer(256);
+        payload.writeInt(settings.size());
+        for (Map.Entry<String, String> setting : new java.util.TreeMap<>(settings).entrySet()) {
+            payload.writeUTF(setting.getKey());
+            payload.writeUTF(setting.getValue());
+        }
+        DataOutputSerializer versioned = new DataOutputSerializer(256);
+        versioned.writeInt(1); // SimpleVersionedSerialization: the version, the length, the bytes
+        versioned.writeInt(payload.length());
+        versioned.write(payload.getCopyOfBuffer());
+        byte[] bytes = versioned.getCopyOfBuffer();
+        try (OneInputStreamOperatorTestHarness<SinkRecord, SinkRecord> harness =
+                new OneInputStreamOperatorTestHarness<>(new PassThrough() {
+                    @Override
+                    public void initializeState(org.apache.flink.runtime.state.StateInitializationContext context)
+                            throws Exception {
+                        super.initializeState(context);
+                        context.getOperatorStateStore()
+                                .getUnionListState(new ListStateDescriptor<>(
+                                        "redeploy-settings", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO))
+                                .update(List.of(bytes));
+                    }
+                })) {
+            harness.open();
+            return harness.snapshot(1, 1);
+        }
+    }
+
     /** A stateless operator: the savepoint of a release that kept no settings. */
-    private static final class PassThrough
-            extends org.apache.flink.streaming.api.operators.AbstractStreamOperator<SinkRecord>
+    private static class PassThrough extends org.apache.flink.streaming.api.operators.AbstractStreamOperator<SinkRecord>
             implements org.apache.flink.streaming.api.operators.OneInputStreamOperator<SinkRecord, SinkRecord> {
         @Override
         public void processElement(org.apache.flink.streaming.runtime.streamrecord.StreamRecord<SinkRecord> element) {

@@ -10,6 +10,7 @@ import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +109,55 @@ class RollupRestoreTest {
             assertThat(grainsHeld(harness))
                     .as("grains of dev-1's buckets after its period closed")
                     .isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "window.allowed-lateness PT5M -> {0}")
+    @ValueSource(strings = {"PT1M", "PT30M"})
+    void aDeviceSilentAfterARestoreUnderAnotherLatenessHasNoStateOnceItsPeriodCloses(String lateness) throws Exception {
+        OperatorSubtaskState savepoint = firstRun("hashmap", false); // under the default PT5M
+        Duration after = Duration.parse(lateness);
+        long end = DAY.plusSeconds(86_400).toEpochMilli();
+        try (var harness = harness(BEFORE, "hashmap", lateness)) {
+            harness.initializeState(savepoint);
+            harness.open();
+            harness.processWatermark(
+                    end - 1 + Math.min(after.toMillis(), Duration.ofMinutes(5).toMillis()) - 1);
+            assertThat(harness.numKeyedStateEntries())
+                    .as("state entries before the period closes")
+                    .isPositive();
+            harness.processWatermark(end - 1 + after.toMillis() - 1);
+            assertThat(harness.numKeyedStateEntries())
+                    .as("state entries a moment before the period closes under " + lateness)
+                    .isPositive();
+
+            harness.processWatermark(end - 1 + after.toMillis());
+
+            assertThat(harness.numKeyedStateEntries())
+                    .as("state entries once it closed")
+                    .isZero();
+            assertThat(written(harness.extractOutputValues()))
+                    .as("dev-1's hour, written whole before its state went")
+                    .containsEntry("dev-1 PT1H#2025-06-01T00:00:00.000Z", 60L);
+            harness.processWatermark(end + Duration.ofHours(1).toMillis()); // the old lateness's timers fire
+            assertThat(harness.numEventTimeTimers()).as("timers left").isZero();
+        }
+    }
+
+    @Test
+    void theSavepointOfTheReleaseBeforeKeptNoLatenessAndItsSilentDevicesStateGoesAtTheClose() throws Exception {
+        OperatorSubtaskState savepoint = OperatorSnapshotUtil.readStateHandle(
+                OperatorSnapshotUtil.getResourceFilename(String.format(RELEASE_BEFORE, "hashmap")));
+        long end = DAY.plusSeconds(86_400).toEpochMilli();
+        try (var harness = harness(BEFORE, "hashmap", "PT1M")) {
+            harness.initializeState(savepoint);
+            harness.open();
+
+            harness.processWatermark(end - 1 + Duration.ofMinutes(1).toMillis());
+
+            assertThat(harness.numKeyedStateEntries())
+                    .as("state entries once the day closed")
+                    .isZero();
         }
     }
 
@@ -262,8 +312,22 @@ class RollupRestoreTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, SinkRecord, SinkRecord> harness(
             String every, String backend) throws Exception {
+        return harness(every, backend, "PT5M");
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, SinkRecord, SinkRecord> harness(
+            String every, String backend, String lateness) throws Exception {
         PeriodTablesConfig config = ConfigLoader.fromMap(
-                Map.of("tables.period", "P1D", "rollups.every", every, "rollups.exact-within", "PT15M"), false);
+                Map.of(
+                        "tables.period",
+                        "P1D",
+                        "rollups.every",
+                        every,
+                        "rollups.exact-within",
+                        "PT15M",
+                        "window.allowed-lateness",
+                        lateness),
+                false);
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(
                 RollupBuckets.operator(config, Rollups.of(config).orElseThrow()),
                 record -> record.reading().deviceId(),

@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.DynaliteExtension;
+import io.periodtables.job.RollupCheck;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
@@ -22,7 +24,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * A restore with a setting changed that the state is laid out by, on the production topology:
  * the job, whose restart strategy would restart it without end (checkpointing on, none set),
  * fails once with the one line, and no table of the changed prefix is created but the writers'
- * bookkeeping table, which the sink writers ensure as they start.
+ * bookkeeping table, which the sink writers ensure as they start. A restore with the same
+ * settings spelled another way, and the latest table turned on, runs on: every reading stored
+ * once, and the latest table filled from the restore on.
  */
 class RedeploySettingsITCase {
 
@@ -37,20 +41,7 @@ class RedeploySettingsITCase {
     @Test
     void aRestoreWithAnotherPrefixFailsOnceWithOneLineAndCreatesNoTableOfIt(@TempDir Path savepoints) throws Exception {
         ReliabilityRun before = ReliabilityRun.of(config("settings_a"), Fleet.standard());
-        TestSource.Hooks slow = new TestSource.Hooks();
-        slow.rate = RateLimiterStrategy.perSecond(20);
-        JobClient first = ArchiveCheck.submit(before, slow, null);
-        String savepoint;
-        try {
-            await("readings written before the stop")
-                    .atMost(BOUND)
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(() -> before.snapshot(DYNAMODB.emulator()).size() >= 20);
-            savepoint = first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                    .get(BOUND.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            ArchiveCheck.cancelIfRunning(first);
-        }
+        String savepoint = stopWithSavepoint(before, savepoints);
 
         ReliabilityRun changed = ReliabilityRun.of(config("settings_b"), Fleet.standard());
         JobClient second = ArchiveCheck.submit(changed, new TestSource.Hooks(), savepoint);
@@ -70,7 +61,59 @@ class RedeploySettingsITCase {
         }
     }
 
-    private static PeriodTablesConfig config(String prefix) {
-        return ReliabilityRun.config(DYNAMODB.emulator().endpoint(), prefix, "rollups.every", "PT15M");
+    @Test
+    void aRestoreThatSpellsTheSettingsAnotherWayAndTurnsTheLatestTableOnStoresEveryReadingOnce(@TempDir Path savepoints)
+            throws Exception {
+        ReliabilityRun before =
+                ReliabilityRun.of(config("spelled", "tables.zone", "UTC", "latest.enabled", "false"), Fleet.standard());
+        String savepoint = stopWithSavepoint(before, savepoints);
+
+        ReliabilityRun restored = ReliabilityRun.of(
+                config("spelled", "tables.zone", "Etc/UTC", "tables.period", "PT60M", "latest.enabled", "true"),
+                Fleet.standard());
+        Instant start = Instant.now();
+        JobClient second = ArchiveCheck.submit(restored, new TestSource.Hooks(), savepoint);
+        try {
+            second.getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            ArchiveCheck.cancelIfRunning(second);
+        }
+
+        TableSnapshot stored;
+        try (DynamoDbClient client = DYNAMODB.emulator().syncClient()) {
+            stored = TableSnapshot.read(client, restored.config.naming());
+            ExactlyOnceCheck.assertExactlyOnce(restored.expected, stored, start, Instant.now());
+            // every device of the fleet sends after the restore: the latest table fills from it on
+            assertThat(RollupCheck.latest(client, restored.config))
+                    .as("the latest table, on from the restore")
+                    .hasSize(Fleet.DEVICES)
+                    .isEqualTo(RollupCheck.expectedLatest(
+                            restored.config, stored.readingsByTable(restored.config.naming())));
+        }
+    }
+
+    /** Runs {@code run} slowly until it stored some readings, then stops it with a savepoint: its path. */
+    private static String stopWithSavepoint(ReliabilityRun run, Path savepoints) throws Exception {
+        TestSource.Hooks slow = new TestSource.Hooks();
+        slow.rate = RateLimiterStrategy.perSecond(20);
+        JobClient first = ArchiveCheck.submit(run, slow, null);
+        try {
+            await("readings written before the stop")
+                    .atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> run.snapshot(DYNAMODB.emulator()).size() >= 20);
+            return first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            ArchiveCheck.cancelIfRunning(first);
+        }
+    }
+
+    private static PeriodTablesConfig config(String prefix, String... keyValues) {
+        String[] all = new String[keyValues.length + 2];
+        all[0] = "rollups.every";
+        all[1] = "PT15M";
+        System.arraycopy(keyValues, 0, all, 2, keyValues.length);
+        return ReliabilityRun.config(DYNAMODB.emulator().endpoint(), prefix, all);
     }
 }
