@@ -74,6 +74,7 @@ public final class PeriodTablesTopology {
      * source, one watermark per split (Kinesis shard), and the job's watermark is their minimum.
      */
     public static void build(StreamExecutionEnvironment env, PeriodTablesConfig config, InputSource input) {
+        ArchiveRemovalCheck.check(env.getConfiguration(), config);
         env.setMaxParallelism(MAX_PARALLELISM);
         // every job graph is a new run of the writers and the rotation, also under a job id kept
         String run = UUID.randomUUID().toString();

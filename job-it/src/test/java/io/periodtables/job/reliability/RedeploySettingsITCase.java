@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.periodtables.core.config.ConfigException;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.job.RollupCheck;
@@ -12,8 +13,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,7 +30,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * fails once with the one line, and no table of the changed prefix is created but the writers'
  * bookkeeping table, which the sink writers ensure as they start. A restore with the same
  * settings spelled another way, and the latest table turned on, runs on: every reading stored
- * once, and the latest table filled from the restore on.
+ * once, and the latest table filled from the restore on. A restore without the archive a
+ * savepoint holds the state of is refused in the line that names {@code archive.path}, not by
+ * Flink's operator check.
  */
 class RedeploySettingsITCase {
 
@@ -37,6 +43,8 @@ class RedeploySettingsITCase {
     static final DynaliteExtension DYNAMODB = new DynaliteExtension();
 
     private static final Duration BOUND = Duration.ofSeconds(60);
+    /** A stop with a savepoint on a loaded machine: the bound of a wait for a condition, not its time. */
+    private static final Duration STOP_BOUND = Duration.ofMinutes(3);
 
     @Test
     void aRestoreWithAnotherPrefixFailsOnceWithOneLineAndCreatesNoTableOfIt(@TempDir Path savepoints) throws Exception {
@@ -64,6 +72,7 @@ class RedeploySettingsITCase {
     @Test
     void aRestoreThatSpellsTheSettingsAnotherWayAndTurnsTheLatestTableOnStoresEveryReadingOnce(@TempDir Path savepoints)
             throws Exception {
+        Instant start = Instant.now();
         ReliabilityRun before =
                 ReliabilityRun.of(config("spelled", "tables.zone", "UTC", "latest.enabled", "false"), Fleet.standard());
         String savepoint = stopWithSavepoint(before, savepoints);
@@ -71,7 +80,6 @@ class RedeploySettingsITCase {
         ReliabilityRun restored = ReliabilityRun.of(
                 config("spelled", "tables.zone", "Etc/UTC", "tables.period", "PT60M", "latest.enabled", "true"),
                 Fleet.standard());
-        Instant start = Instant.now();
         JobClient second = ArchiveCheck.submit(restored, new TestSource.Hooks(), savepoint);
         try {
             second.getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS);
@@ -92,10 +100,31 @@ class RedeploySettingsITCase {
         }
     }
 
+    @Test
+    void aRestoreWithoutTheArchiveIsRefusedInOneLineNamingArchivePath(@TempDir Path savepoints, @TempDir Path archive)
+            throws Exception {
+        ReliabilityRun archived = ReliabilityRun.of(
+                config("unarchived", "archive.path", archive.toUri().toString()), Fleet.standard());
+        String savepoint = stopWithSavepoint(archived, savepoints);
+
+        Configuration restore = new Configuration();
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restore);
+        env.setParallelism(2);
+        assertThatThrownBy(() -> {
+                    TestSource.build(env, config("unarchived"), Fleet.standard(), new TestSource.Hooks());
+                    env.execute("without the archive");
+                })
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid configuration: archive.path = '(unset)' cannot change across a restore: the"
+                        + " savepoint was taken with an archive, whose state it holds; set archive.path back, or"
+                        + " start without the savepoint (docs/operations.md, What may change across a redeploy)");
+    }
+
     /** Runs {@code run} slowly until it stored some readings, then stops it with a savepoint: its path. */
     private static String stopWithSavepoint(ReliabilityRun run, Path savepoints) throws Exception {
-        TestSource.Hooks slow = new TestSource.Hooks();
-        slow.rate = RateLimiterStrategy.perSecond(20);
+        TestSource.Hooks slow = new TestSource.Hooks(); // the input lasts over a minute: stopped, never ended
+        slow.rate = RateLimiterStrategy.perSecond(5);
         JobClient first = ArchiveCheck.submit(run, slow, null);
         try {
             await("readings written before the stop")
@@ -103,7 +132,7 @@ class RedeploySettingsITCase {
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> run.snapshot(DYNAMODB.emulator()).size() >= 20);
             return first.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                    .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+                    .get(STOP_BOUND.toSeconds(), TimeUnit.SECONDS);
         } finally {
             ArchiveCheck.cancelIfRunning(first);
         }
