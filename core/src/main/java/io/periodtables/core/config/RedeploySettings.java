@@ -24,7 +24,10 @@ import org.slf4j.LoggerFactory;
  * redeploy"): the period and its zone (window and rollup state, table names), the shards (item
  * keys), the prefix (which tables the state is about), the rolled-up fields, the latest table,
  * the late policy and the archive's path and columns (file sink state, complete archived
- * periods). Settings that may change (grains, capacity, timings) are not kept.
+ * periods). Settings that may change (grains, capacity, timings) are not kept. With a Kinesis
+ * source, also the input stream ({@link #STREAM}): the restored shard positions are that stream's,
+ * and the restored enumerator lists shards after that stream's last one, so another stream would
+ * be read from nowhere in silence.
  *
  * <p>A savepoint taken before the settings were kept restores without a check, and the current
  * settings are kept from then on.
@@ -44,6 +47,14 @@ public final class RedeploySettings {
             ConfigKeys.LATE_POLICY,
             ConfigKeys.ARCHIVE_PATH,
             ConfigKeys.ARCHIVE_COLUMNS);
+
+    /**
+     * The input stream, kept when the source is Kinesis and compared when both the savepoint's job
+     * and this one read Kinesis (a switch of source drops the source's state anyway): its ARN, and
+     * where it is reached, the region and the Kinesis endpoint in effect.
+     */
+    public static final List<ConfigKey<?>> STREAM =
+            List.of(ConfigKeys.KINESIS_STREAM_ARN, ConfigKeys.AWS_REGION, ConfigKeys.KINESIS_ENDPOINT);
 
     private static final String UNSET = "(unset)";
 
@@ -93,6 +104,13 @@ public final class RedeploySettings {
         for (ConfigKey<?> key : FIXED) {
             settings.put(key.name(), config.asText().getOrDefault(key.name(), UNSET));
         }
+        if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS) {
+            settings.put(ConfigKeys.KINESIS_STREAM_ARN.name(), config.get(ConfigKeys.KINESIS_STREAM_ARN));
+            settings.put(ConfigKeys.AWS_REGION.name(), config.get(ConfigKeys.AWS_REGION));
+            settings.put(
+                    ConfigKeys.KINESIS_ENDPOINT.name(),
+                    config.kinesisEndpoint().map(Object::toString).orElse(UNSET));
+        }
         return Collections.unmodifiableSortedMap(settings);
     }
 
@@ -107,6 +125,19 @@ public final class RedeploySettings {
                                 + " the savepoint was taken with " + key.name() + " = '" + was + "'; set it back,"
                                 + " or start without the savepoint (docs/operations.md, What may change across a"
                                 + " redeploy)");
+            }
+        }
+        for (ConfigKey<?> key : STREAM) {
+            String was = saved.get(key.name());
+            String now = current.get(key.name());
+            if (was != null && now != null && !was.equals(now)) {
+                throw new ConfigException(
+                        key.name(),
+                        "Invalid configuration: " + key.name() + " = '" + now + "' cannot change across a restore:"
+                                + " the savepoint was taken with " + key.name() + " = '" + was + "' and holds"
+                                + " positions in that stream; set it back, or start without the savepoint from"
+                                + " kinesis.initial-position AT_TIMESTAMP (docs/operations.md, What may change"
+                                + " across a redeploy)");
             }
         }
     }
