@@ -20,6 +20,11 @@ import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
 import org.apache.flink.connector.kinesis.source.split.StartingPosition;
 import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.KinesisException;
+import software.amazon.awssdk.services.kinesis.model.ListShardsRequest;
+import software.amazon.awssdk.services.kinesis.model.ListShardsResponse;
+import software.amazon.awssdk.services.kinesis.model.Shard;
 
 /**
  * Children after their parents, on a parent's reader: the enumerator between the connector's
@@ -98,6 +103,39 @@ class ParentsFirstEnumeratorTest {
         assertThat(context.assigned()).isEqualTo(Map.of(1, List.of("c1"), 2, List.of("c2")));
     }
 
+    /**
+     * The lineage from ListShards, which fails once with a 5xx: the enumerator waits a backoff and
+     * lists again instead of failing the job, and a shard the listing does not have is not listed
+     * again at its next lookup.
+     */
+    @Test
+    void aListShardsFailureInsideTheEnumeratorIsRetriedAfterABackoff() {
+        ListingKinesis kinesis = new ListingKinesis();
+        kinesis.failures = 1;
+        List<Long> pauses = new ArrayList<>();
+        RecordingContext listed = new RecordingContext(3);
+        StockStandIn listedStock = new StockStandIn();
+        ParentsFirstEnumerator real =
+                new ParentsFirstEnumerator(listed, ShardLineage.of(() -> kinesis, pauses::add), listedStock::using);
+
+        listedStock.assign(0, "shardId-0");
+        listedStock.assign(1, "shardId-1", "shardId-2");
+        assertThat(listed.assigned()).isEqualTo(Map.of(0, List.of("shardId-0")));
+        real.handleSourceEvent(0, new ShardEvents.Finished(List.of("shardId-0")));
+
+        assertThat(listed.assigned()).isEqualTo(Map.of(0, List.of("shardId-0", "shardId-1", "shardId-2")));
+        assertThat(pauses).containsExactly(ShardLineage.Listed.FIRST_BACKOFF.toMillis());
+        assertThat(kinesis.listings).isEqualTo(2);
+
+        ShardLineage lineage = ShardLineage.of(() -> kinesis, pauses::add);
+        assertThat(lineage.parents(ARN, "shardId-gone")).isEmpty();
+        assertThat(lineage.parents(ARN, "shardId-gone")).isEmpty();
+        assertThat(lineage.parents(ARN, "shardId-1")).containsExactly("shardId-0");
+        assertThat(kinesis.listings)
+                .as("listings, the second lineage's one included")
+                .isEqualTo(3);
+    }
+
     private ShardLineage lineage() {
         return new ShardLineage() {
             @Override
@@ -112,6 +150,44 @@ class ParentsFirstEnumeratorTest {
 
     private static KinesisShardSplit split(String shardId) {
         return new KinesisShardSplit(ARN, shardId, StartingPosition.fromStart());
+    }
+
+    /** A stream whose shardId-0 was split into shardId-1 and shardId-2; ListShards fails {@code failures} times first. */
+    private static final class ListingKinesis implements KinesisClient {
+        int failures;
+        int listings;
+
+        @Override
+        public ListShardsResponse listShards(ListShardsRequest request) {
+            listings++;
+            if (failures > 0) {
+                failures--;
+                throw KinesisException.builder()
+                        .statusCode(503)
+                        .message("Service unavailable")
+                        .build();
+            }
+            return ListShardsResponse.builder()
+                    .shards(
+                            Shard.builder().shardId("shardId-0").build(),
+                            Shard.builder()
+                                    .shardId("shardId-1")
+                                    .parentShardId("shardId-0")
+                                    .build(),
+                            Shard.builder()
+                                    .shardId("shardId-2")
+                                    .parentShardId("shardId-0")
+                                    .build())
+                    .build();
+        }
+
+        @Override
+        public String serviceName() {
+            return "kinesis";
+        }
+
+        @Override
+        public void close() {}
     }
 
     /** Assigns what the test says through the gate, as the connector's enumerator does, and keeps its state. */
