@@ -71,9 +71,18 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
         stock.addSplitsBack(splits, subtaskId);
     }
 
+    /**
+     * Once every reader has registered, runs the connector's shard discovery at once: connector
+     * 4.3.0 keeps the shards it listed before then unassigned until its next discovery, up to
+     * 10 s later, while the readers that have none go idle.
+     */
     @Override
     public void addReader(int subtaskId) {
         stock.addReader(subtaskId);
+        if (gate.discovery != null && gate.registeredReaders().size() >= gate.currentParallelism()) {
+            LOG.info("Every reader registered: listing the stream now to hand out the shards that wait");
+            gate.discovery.run();
+        }
     }
 
     @Override
@@ -122,6 +131,8 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
         final Map<String, KinesisShardSplit> waiting = new LinkedHashMap<>();
         /** Who finished a split that a waiting child names as its parent; forgotten with the child. */
         private final Map<String, Integer> finishedBy = new HashMap<>();
+        /** The connector's periodic shard discovery, to run once more at once; null until it starts. */
+        Runnable discovery;
 
         Gate(SplitEnumeratorContext<KinesisShardSplit> context, ShardLineage lineage) {
             this.context = context;
@@ -230,9 +241,13 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
             context.callAsync(callable, handler);
         }
 
+        /** The connector schedules one periodic call, its shard discovery: kept to be run at once too. */
         @Override
         public <T> void callAsync(
                 Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
+            if (discovery == null) {
+                discovery = () -> context.callAsync(callable, handler);
+            }
             context.callAsync(callable, handler, initialDelay, period);
         }
 

@@ -104,6 +104,29 @@ class ParentsFirstEnumeratorTest {
     }
 
     /**
+     * Connector 4.3.0 lists the stream at its start and keeps what it found until every reader has
+     * registered and its next discovery runs, up to 10 s later: the enumerator runs that discovery
+     * as soon as the last reader registers.
+     */
+    @Test
+    void theShardsWaitingForReadersAreHandedOutWhenTheLastReaderRegisters() {
+        context.registered = 0;
+        stock.pending = List.of("shardId-0", "shardId-1", "shardId-2");
+        enumerator.start();
+        for (int subtask = 0; subtask < 3; subtask++) {
+            context.registered++;
+            enumerator.addReader(subtask);
+        }
+        context.runCalls();
+
+        assertThat(context.assigned())
+                .isEqualTo(Map.of(0, List.of("shardId-0"), 1, List.of("shardId-1"), 2, List.of("shardId-2")));
+        assertThat(context.periodic)
+                .as("the connector's own discovery stays scheduled")
+                .isEqualTo(1);
+    }
+
+    /**
      * The lineage from ListShards, which fails once with a 5xx: the enumerator waits a backoff and
      * lists again instead of failing the job, and a shard the listing does not have is not listed
      * again at its next lookup.
@@ -216,8 +239,28 @@ class ParentsFirstEnumeratorTest {
             gate.assignSplits(new SplitsAssignment<>(splits));
         }
 
+        /** What a discovery hands out once every reader has registered, one shard a subtask. */
+        private List<String> pending = List.of();
+
+        /** As the connector: a discovery every 10 s, which assigns only once every reader has registered. */
         @Override
-        public void start() {}
+        public void start() {
+            gate.callAsync(
+                    () -> pending,
+                    (shards, failure) -> {
+                        if (gate.registeredReaders().size() < gate.currentParallelism() || shards.isEmpty()) {
+                            return;
+                        }
+                        Map<Integer, List<String>> bySubtask = new TreeMap<>();
+                        for (int i = 0; i < shards.size(); i++) {
+                            bySubtask.put(i % gate.currentParallelism(), List.of(shards.get(i)));
+                        }
+                        pending = List.of();
+                        assign(bySubtask);
+                    },
+                    10_000,
+                    10_000);
+        }
 
         @Override
         public void handleSplitRequest(int subtaskId, String requesterHostname) {}
@@ -241,9 +284,22 @@ class ParentsFirstEnumeratorTest {
     private static final class RecordingContext implements SplitEnumeratorContext<KinesisShardSplit> {
         private final int parallelism;
         private final Map<Integer, List<String>> assigned = new TreeMap<>();
+        /** Readers registered so far: subtasks 0 to this less 1. */
+        int registered;
+        /** Calls to run once, in order, as the coordinator would; and how many periodic ones were scheduled. */
+        private final List<Runnable> calls = new ArrayList<>();
+
+        int periodic;
 
         RecordingContext(int parallelism) {
             this.parallelism = parallelism;
+            this.registered = parallelism;
+        }
+
+        void runCalls() {
+            List<Runnable> now = new ArrayList<>(calls);
+            calls.clear();
+            now.forEach(Runnable::run);
         }
 
         Map<Integer, List<String>> assigned() {
@@ -263,7 +319,7 @@ class ParentsFirstEnumeratorTest {
         @Override
         public Map<Integer, ReaderInfo> registeredReaders() {
             Map<Integer, ReaderInfo> readers = new HashMap<>();
-            for (int i = 0; i < parallelism; i++) {
+            for (int i = 0; i < registered; i++) {
                 readers.put(i, new ReaderInfo(i, "localhost"));
             }
             return readers;
@@ -286,11 +342,21 @@ class ParentsFirstEnumeratorTest {
         public void signalNoMoreSplits(int subtask) {}
 
         @Override
-        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {}
+        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {
+            calls.add(() -> {
+                try {
+                    handler.accept(callable.call(), null);
+                } catch (Exception e) {
+                    handler.accept(null, e);
+                }
+            });
+        }
 
         @Override
         public <T> void callAsync(
-                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {}
+                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
+            periodic++;
+        }
 
         @Override
         public void runInCoordinatorThread(Runnable runnable) {}
