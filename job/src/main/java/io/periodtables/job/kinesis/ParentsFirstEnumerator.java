@@ -24,16 +24,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Connector 4.3.0's enumerator, with a child shard assigned only once its parents have been read to
- * their end, and to the reader of one of them. The stock enumerator assigns every shard as soon as
- * it lists it, so after a reshard a child was read beside its parent: a device's newer readings
- * before its older ones, and a child's readings on whichever subtask had the fewest shards.
+ * their end. The stock enumerator assigns every shard as soon as it lists it, so after a reshard a
+ * child was read beside its parent: a device's newer readings before its older ones.
  *
  * <p>Readers say which shards they read ({@link ShardEvents.Reading}, also the ones restored from a
  * checkpoint) and which they read to the end ({@link ShardEvents.Finished}). A child whose parent is
  * still read, or waits itself, waits here; once the last parent is finished it goes to the reader
- * of a parent that has no other shard left (which still holds the parent's watermark: the child
- * takes it over without a gap, see {@code SplitEventTime}), else to the reader that finished the
- * last parent. Waiting children are in the checkpoint as the stock enumerator's unassigned splits,
+ * of a parent that has no other shard left, else to the reader that finished the last parent:
+ * either still holds the parent's watermark, and the child takes it over without a gap (see
+ * {@code SplitEventTime}). A child listed when no parent is read or waits (its parents finished
+ * before, or Kinesis deleted them) goes where the stock enumerator puts it. Waiting children are in the checkpoint as the stock enumerator's unassigned splits,
  * so its savepoints restore into this enumerator and back; after a restore they wait again for the
  * parents the readers restored.
  */
