@@ -9,6 +9,7 @@ import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
 import io.periodtables.emulators.Kinesalite;
+import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +36,8 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
 /**
  * A stream's life across a savepoint, on the production topology against kinesalite behind the
  * Kinesis fidelity layer: the stream replaced by another (refused once, in one line, before a
- * reading of either is stored), and a shard Kinesis deleted while the job was down (its split ends,
- * its children are read, nothing fails).
+ * reading of the other is stored), and a shard Kinesis deleted while the job was down (its split
+ * ends, its children are read, nothing fails). Both restore the savepoint of one first run.
  */
 class KinesisStreamLifeITCase {
     @RegisterExtension
@@ -51,13 +53,22 @@ class KinesisStreamLifeITCase {
     private static final Duration BOUND = Duration.ofSeconds(90);
     private static final String UPPER_HALF = BigInteger.ONE.shiftLeft(127).toString();
 
+    private static final String STREAM = "life";
+    private static final Instant EIGHT = Instant.parse("2025-06-01T08:00:00Z");
+
     private static Kinesalite kinesalite;
     private static Dynalite dynamoDb;
     private static DynamoDbClient dynamo;
     private static KinesisClient kinesis;
+    private static String arn;
+    private static TableNaming naming;
+    /** What the first run stored: 6 readings from 08:00 in the stream's one shard. */
+    private static final Map<String, Integer> stored = new TreeMap<>();
+    /** The first run's savepoint, taken before any reshard; each test restores it. */
+    private static String savepoint;
 
     @TempDir
-    Path savepoints;
+    static Path savepoints;
 
     @BeforeAll
     static void startEmulators() {
@@ -65,6 +76,29 @@ class KinesisStreamLifeITCase {
         kinesis = kinesalite.kinesisClient();
         dynamoDb = DYNAMODB.emulator();
         dynamo = dynamoDb.syncClient();
+    }
+
+    /** Before the first test (the MiniCluster is the test's environment from {@code beforeEach} on). */
+    @BeforeEach
+    void runOnceAndStopWithASavepoint() throws Exception {
+        if (savepoint != null) {
+            return;
+        }
+        arn = kinesalite.createStream(STREAM, 1);
+        PeriodTablesConfig config = config(arn);
+        naming = config.naming();
+        put(STREAM, "0", EIGHT, 6, stored);
+        JobClient job = KinesisJobs.submit(config, 1, null);
+        try {
+            assertThat(TableContents.eventually(BOUND, () -> counts().equals(stored)))
+                    .as("stored before the stop")
+                    .isTrue();
+            savepoint = job.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(60, TimeUnit.SECONDS);
+        } catch (Exception | AssertionError e) {
+            job.cancel().get(30, TimeUnit.SECONDS);
+            throw e;
+        }
     }
 
     @AfterAll
@@ -82,22 +116,15 @@ class KinesisStreamLifeITCase {
      */
     @Test
     void aRestoreOntoAnotherStreamIsRefusedOnceInOneLine() throws Exception {
-        String before = kinesalite.createStream("life-before", 1);
-        PeriodTablesConfig config = KinesisJobs.config(kinesalite, dynamoDb, before, "life", "PT1H");
-        TableNaming naming = config.naming();
-        Map<String, Integer> expected = new TreeMap<>();
-        put("life-before", "0", Instant.parse("2025-06-01T08:00:00Z"), 6, expected, naming);
-        String savepoint = runAndStop(config, expected);
-
-        String after = kinesalite.createStream("life-after", 1);
-        put("life-after", "0", Instant.parse("2025-06-01T10:00:00Z"), 20, new TreeMap<>(), naming);
-        JobClient restored =
-                KinesisJobs.submit(KinesisJobs.config(kinesalite, dynamoDb, after, "life", "PT1H"), 1, savepoint);
+        String other = kinesalite.createStream("life-other", 1);
+        Map<String, Integer> others = new TreeMap<>();
+        put("life-other", "0", Instant.parse("2025-06-03T10:00:00Z"), 20, others);
+        JobClient restored = KinesisJobs.submit(config(other), 1, savepoint);
         try {
             assertThatThrownBy(() -> restored.getJobExecutionResult().get(BOUND.toSeconds(), TimeUnit.SECONDS))
                     .rootCause()
-                    .hasMessage("Invalid configuration: kinesis.stream-arn = '" + after + "' cannot change across a"
-                            + " restore: the savepoint was taken with kinesis.stream-arn = '" + before + "' and holds"
+                    .hasMessage("Invalid configuration: kinesis.stream-arn = '" + other + "' cannot change across a"
+                            + " restore: the savepoint was taken with kinesis.stream-arn = '" + arn + "' and holds"
                             + " positions in that stream; set it back, or start without the savepoint from"
                             + " kinesis.initial-position AT_TIMESTAMP (docs/operations.md, What may change across a"
                             + " redeploy)");
@@ -106,70 +133,51 @@ class KinesisStreamLifeITCase {
                 restored.cancel().get(30, TimeUnit.SECONDS);
             }
         }
-        assertThat(KinesisJobs.counts(dynamo, naming)).isEqualTo(expected);
+        assertThat(counts())
+                .as("nothing of the other stream")
+                .doesNotContainKeys(others.keySet().toArray(String[]::new));
     }
 
     /**
-     * A savepoint taken before a split, the job down while the closed parent passes the stream's
+     * The shard split after the savepoint, the job down while the closed parent passes the stream's
      * retention (24 hours on the layer's clock), then a restore at parallelism 2 with restarts off:
      * the parent's restored split ends (Kinesis no longer has the shard), and the children's
      * readings are stored; the job never fails.
      */
     @Test
     void aRestoredShardKinesisDeletedEndsAndItsChildrenAreRead() throws Exception {
-        String arn = kinesalite.createStream("life-expired", 1);
-        PeriodTablesConfig config = KinesisJobs.config(kinesalite, dynamoDb, arn, "expired", "PT1H");
-        TableNaming naming = config.naming();
-        Map<String, Integer> expected = new TreeMap<>();
-        put("life-expired", "0", Instant.parse("2025-06-01T08:00:00Z"), 6, expected, naming);
-        String savepoint = runAndStop(config, expected);
-
-        kinesalite.splitShard("life-expired", "shardId-000000000000");
+        kinesalite.splitShard(STREAM, "shardId-000000000000");
         kinesalite.layer().advanceClock(Duration.ofHours(25));
+        // DynaliteExtension empties DynamoDB between tests: what the first run stored is gone.
+        Map<String, Integer> expected = new TreeMap<>();
         Instant ten = Instant.parse("2025-06-01T10:00:00Z");
-        put("life-expired", "0", ten, 6, expected, naming);
-        put("life-expired", UPPER_HALF, ten.plusSeconds(30), 6, expected, naming);
+        put(STREAM, "0", ten, 6, expected);
+        put(STREAM, UPPER_HALF, ten.plusSeconds(30), 6, expected);
 
-        JobClient restored = KinesisJobs.submitWithoutRestarts(config, 2, savepoint);
+        JobClient restored = KinesisJobs.submitWithoutRestarts(config(arn), 2, savepoint);
         try {
-            boolean stored = TableContents.eventually(
-                    BOUND, () -> KinesisJobs.counts(dynamo, naming).equals(expected));
+            boolean inTime = TableContents.eventually(BOUND, () -> counts().equals(expected));
             assertThat(restored.getJobStatus().get(10, TimeUnit.SECONDS))
                     .as("the job never failed (restarts are off)")
                     .isEqualTo(JobStatus.RUNNING);
-            assertThat(KinesisJobs.counts(dynamo, naming))
-                    .as("the children's readings stored once (in time: %s)", stored)
+            assertThat(counts())
+                    .as("the children's readings stored once (in time: %s)", inTime)
                     .isEqualTo(expected);
         } finally {
             restored.cancel().get(30, TimeUnit.SECONDS);
         }
     }
 
-    /** Runs the job until {@code expected} is stored, then stops it with a savepoint, whose path it returns. */
-    private String runAndStop(PeriodTablesConfig config, Map<String, Integer> expected) throws Exception {
-        JobClient job = KinesisJobs.submit(config, 1, null);
-        try {
-            assertThat(TableContents.eventually(
-                            BOUND,
-                            () -> KinesisJobs.counts(dynamo, config.naming()).equals(expected)))
-                    .as("stored before the stop")
-                    .isTrue();
-            return job.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                    .get(60, TimeUnit.SECONDS);
-        } catch (Exception | AssertionError e) {
-            job.cancel().get(30, TimeUnit.SECONDS);
-            throw e;
-        }
+    private static PeriodTablesConfig config(String streamArn) throws IOException {
+        return KinesisJobs.config(kinesalite, dynamoDb, streamArn, "life", "PT1H");
+    }
+
+    private static Map<String, Integer> counts() {
+        return KinesisJobs.counts(dynamo, naming);
     }
 
     /** {@code count} readings of one device a minute apart from {@code start}, into the shard of {@code hashKey}. */
-    private static void put(
-            String stream,
-            String hashKey,
-            Instant start,
-            int count,
-            Map<String, Integer> expected,
-            TableNaming naming) {
+    private static void put(String stream, String hashKey, Instant start, int count, Map<String, Integer> expected) {
         String device = stream + "-" + hashKey.length();
         for (int i = 0; i < count; i++) {
             Instant at = start.plus(Duration.ofMinutes(i));
