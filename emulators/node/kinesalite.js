@@ -14,7 +14,9 @@
 //     UpdateShardCount (UNIFORM_SCALING, from kinesalite's SplitShard and MergeShards, the stream
 //     UPDATING meanwhile); kinesalite runs on the layer's clock, so that its 5-minute shard iterator
 //     expiry and its retention follow advanceClock / stopClock; the account's shard quota 20,000
-//     (kinesalite's default is 10).
+//     (kinesalite's default is 10); a closed shard expires once the stream's retention has passed
+//     since it closed: ListShards and DescribeStream leave it out, GetShardIterator answers
+//     ResourceNotFoundException (kinesalite serves it for ever).
 //   GetRecords returns at most 10 MiB (always; kinesalite returns up to its Limit whatever the size),
 //     and how far behind the tip its caller is (MillisBehindLatest; kinesalite answers 0).
 //   limits (on unless --limits says otherwise, switchable at run time), per shard:
@@ -47,6 +49,7 @@ const resharding = require('./kinesis/resharding')
 const { proxy, decode, encode, replay, send, error, blobLength, AMZ_CBOR } = require('./kinesis/proxy')
 const { iteratorTarget, atMostTenMiB, behindLatest } = require('./kinesis/get-records')
 const { newCounters, control } = require('./kinesis/control')
+const expiry = require('./kinesis/expiry')
 const layer = require('./layer')
 
 const STREAM_IN_ARN = /^arn:[^:]+:kinesis:[^:]*:[^:]*:stream\/(.+)$/
@@ -195,6 +198,11 @@ const RULES = {
     } catch (e) {
       return undefined
     }
+    const described = stream && await streamOf(stream)
+    const shard = described && described.Shards.find((s) => s.ShardId === shardId)
+    if (shard && expiry.expired(described, shard, now())) {
+      return error('ResourceNotFoundException', expiry.notFound(stream, shardId, ACCOUNT))
+    }
     if (on('iterators') && stream && !reads.shard(stream, shardId).admitGetShardIterator(now())) {
       counters.refusedGetShardIterator++
       note(stream, 'GetShardIterator ' + shardId)
@@ -310,7 +318,20 @@ const RULES = {
   },
 
   async DescribeStream(call) {
-    return updating(call, 'StreamDescription')
+    const answer = await updating(call, 'StreamDescription') || await through(call)
+    const description = answer.status === 200 && answer.data && answer.data.StreamDescription
+    if (description) {
+      const stream = await streamOf(call.data.StreamName)
+      if (stream) description.Shards = expiry.withoutExpired(stream, description.Shards, now())
+    }
+    return answer
+  },
+
+  async ListShards(call) {
+    const answer = await through(call)
+    const stream = answer.status === 200 && answer.data && await streamOf(call.data.StreamName)
+    if (stream) answer.data.Shards = expiry.withoutExpired(stream, answer.data.Shards, now())
+    return answer
   },
 
   async DescribeStreamSummary(call) {

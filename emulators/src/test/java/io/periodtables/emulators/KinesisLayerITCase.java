@@ -21,6 +21,7 @@ import software.amazon.awssdk.services.kinesis.model.ProvisionedThroughputExceed
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
+import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.kinesis.model.Shard;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
@@ -244,6 +245,44 @@ class KinesisLayerITCase {
         kinesalite.layer().advanceClock(Duration.ofMillis(1001)); // 24 h and 1 ms after the put
         String trimmed = iterator(kinesis, "retention", SHARD_0);
         assertThat(kinesis.getRecords(b -> b.shardIterator(trimmed)).records()).isEmpty();
+    }
+
+    /**
+     * "EXPIRED: After the stream's retention period has expired, all the data records in the parent
+     * shard have expired and are no longer accessible. [...] Calls to getStreamDescription().getShards
+     * to enumerate the shards in the stream do not include EXPIRED shards in the list shards returned."
+     * (developer guide, after resharding); "This action does not list expired shards." (API reference,
+     * ListShards): a closed shard is gone 24 hours after it closed, on the layer's clock.
+     */
+    @Test
+    void aClosedShardIsGoneOnceTheRetentionHasPassedSinceItClosed() {
+        kinesalite.createStream("closed-expiry", 1);
+        kinesalite.layer().stopClock();
+        kinesalite.splitShard("closed-expiry", SHARD_0);
+        // the shard's end is kept to the second (its ending sequence number's), rounded down
+        kinesalite.layer().advanceClock(Duration.ofHours(24).minusSeconds(1));
+        assertThat(listed("closed-expiry")).contains(SHARD_0).hasSize(3);
+        assertThat(iterator(kinesis, "closed-expiry", SHARD_0)).isNotNull();
+
+        kinesalite.layer().advanceClock(Duration.ofMillis(1001)); // 24 h and 1 ms after it closed
+        assertThat(listed("closed-expiry")).doesNotContain(SHARD_0).hasSize(2);
+        assertThat(kinesis.describeStream(b -> b.streamName("closed-expiry"))
+                        .streamDescription()
+                        .shards())
+                .extracting(Shard::shardId)
+                .doesNotContain(SHARD_0)
+                .hasSize(2);
+        assertThatThrownBy(() -> iterator(kinesis, "closed-expiry", SHARD_0))
+                .isInstanceOf(ResourceNotFoundException.class)
+                .hasMessageStartingWith(
+                        "Shard " + SHARD_0 + " in stream closed-expiry under account 000000000000 does not exist");
+        assertThat(iterator(kinesis, "closed-expiry", "shardId-000000000001")).isNotNull();
+    }
+
+    private static List<String> listed(String stream) {
+        return kinesis.listShards(b -> b.streamName(stream)).shards().stream()
+                .map(Shard::shardId)
+                .toList();
     }
 
     /**

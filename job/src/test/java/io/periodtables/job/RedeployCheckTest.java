@@ -36,6 +36,53 @@ class RedeployCheckTest {
             "rollups.every", "PT1M,PT1H",
             "archive.path", "file:///tmp/redeploy-archive");
 
+    private static final Map<String, String> KINESIS = Map.of(
+            "source", "kinesis",
+            "kinesis.stream-arn", "arn:aws:kinesis:us-east-1:000000000000:stream/readings",
+            "aws.endpoint", "http://127.0.0.1:4567");
+
+    /**
+     * The restored shard positions are the savepoint's stream's: another stream, or the same ARN
+     * reached in another region or through another endpoint, is refused, never read from nowhere.
+     */
+    @ParameterizedTest(name = "{0}: {1} -> {2}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "kinesis.stream-arn|arn:aws:kinesis:us-east-1:000000000000:stream/readings"
+                        + "|arn:aws:kinesis:us-east-1:000000000000:stream/readings-2",
+                "aws.region|us-east-1|eu-west-1",
+                "kinesis.endpoint|http://127.0.0.1:4567|http://127.0.0.1:4568",
+            })
+    void anotherInputStreamIsRefusedInOneLineThatSaysToStartFromATimestamp(String key, String was, String now)
+            throws Exception {
+        OperatorSubtaskState savepoint = snapshot(config(KINESIS));
+        Map<String, String> changed = new HashMap<>(KINESIS);
+        changed.put(key, now);
+
+        assertThatThrownBy(() -> restore(config(changed), savepoint))
+                .satisfies(e -> assertThat(ThrowableClassifier.getThrowableType(e))
+                        .isEqualTo(ThrowableType.NonRecoverableError))
+                .cause()
+                .hasMessage("Invalid configuration: " + key + " = '" + now + "' cannot change across a restore: the"
+                        + " savepoint was taken with " + key + " = '" + was + "' and holds positions in that stream;"
+                        + " set it back, or start without the savepoint from kinesis.initial-position AT_TIMESTAMP"
+                        + " (docs/operations.md, What may change across a redeploy)");
+    }
+
+    /** The endpoint in effect is compared, however it is set; a switch of source is not the stream's to refuse. */
+    @Test
+    void theSameStreamSetAnotherWayAndASwitchOfSourceRestore() throws Exception {
+        OperatorSubtaskState savepoint = snapshot(config(KINESIS));
+        Map<String, String> sameEndpoint = new HashMap<>(KINESIS);
+        sameEndpoint.remove("aws.endpoint");
+        sameEndpoint.put("kinesis.endpoint", "http://127.0.0.1:4567");
+        restore(config(sameEndpoint), savepoint);
+
+        restore(config(Map.of()), savepoint); // the generator: allowNonRestoredState drops the source's state
+        restore(config(KINESIS), snapshot(config(Map.of())));
+    }
+
     @ParameterizedTest(name = "{0}: {1} -> {2}")
     @CsvSource(
             delimiter = '|',

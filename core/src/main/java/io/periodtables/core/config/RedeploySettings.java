@@ -35,7 +35,10 @@ import org.slf4j.LoggerFactory;
  * redeploy"): the period and its zone (window and rollup state, table names), the shards (item
  * keys), the prefix (which tables the state is about), the rolled-up fields, the late policy and
  * the archive's path and columns (file sink state, complete archived periods). Settings that may
- * change (grains, capacity, timings, the latest table) are not kept.
+ * change (grains, capacity, timings, the latest table) are not kept. With a Kinesis source, also
+ * the input stream ({@link #STREAM}): the restored shard positions are that stream's, and the
+ * restored enumerator lists shards after that stream's last one, so another stream would be read
+ * from nowhere in silence.
  *
  * <p>A restore is judged by what a value means, not how it is spelled: each kept value is parsed
  * (the savepoint's as its key parses it now) and compared as a {@link Kept} says, so {@code
@@ -62,6 +65,14 @@ public final class RedeploySettings {
                     policy -> policy.name().toLowerCase(Locale.ROOT).replace('_', '-')),
             Kept.of(ConfigKeys.ARCHIVE_PATH, RedeploySettings::archivePathText),
             Kept.of(ConfigKeys.ARCHIVE_COLUMNS, RedeploySettings::columnsText));
+
+    /**
+     * The input stream, kept when the source is Kinesis and compared when both the savepoint's job
+     * and this one read Kinesis (a switch of source drops the source's state anyway): its ARN, and
+     * where it is reached, the region and the Kinesis endpoint in effect.
+     */
+    public static final List<ConfigKey<?>> STREAM =
+            List.of(ConfigKeys.KINESIS_STREAM_ARN, ConfigKeys.AWS_REGION, ConfigKeys.KINESIS_ENDPOINT);
 
     private static final String UNSET = "(unset)";
 
@@ -94,6 +105,7 @@ public final class RedeploySettings {
                 for (Kept<?> kept : KEPT) {
                     kept.check(saved.get(kept.key.name()), config);
                 }
+                checkStream(saved, current);
             }
         }
         return new RedeploySettings(state, current);
@@ -113,7 +125,31 @@ public final class RedeploySettings {
         for (Kept<?> kept : KEPT) {
             settings.put(kept.key.name(), kept.textOf(config));
         }
+        if (config.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS) {
+            settings.put(ConfigKeys.KINESIS_STREAM_ARN.name(), config.get(ConfigKeys.KINESIS_STREAM_ARN));
+            settings.put(ConfigKeys.AWS_REGION.name(), config.get(ConfigKeys.AWS_REGION));
+            settings.put(
+                    ConfigKeys.KINESIS_ENDPOINT.name(),
+                    config.kinesisEndpoint().map(Object::toString).orElse(UNSET));
+        }
         return Collections.unmodifiableSortedMap(settings);
+    }
+
+    /** Refuses another input stream: kept and compared only when both jobs read Kinesis. */
+    private static void checkStream(Map<String, String> saved, Map<String, String> current) {
+        for (ConfigKey<?> key : STREAM) {
+            String was = saved.get(key.name());
+            String now = current.get(key.name());
+            if (was != null && now != null && !was.equals(now)) {
+                throw new ConfigException(
+                        key.name(),
+                        "Invalid configuration: " + key.name() + " = '" + now + "' cannot change across a restore:"
+                                + " the savepoint was taken with " + key.name() + " = '" + was + "' and holds"
+                                + " positions in that stream; set it back, or start without the savepoint from"
+                                + " kinesis.initial-position AT_TIMESTAMP (docs/operations.md, What may change"
+                                + " across a redeploy)");
+            }
+        }
     }
 
     /** {@code P1D}, {@code P1W}, {@code P1M}, or a sub-day period as its duration ({@code PT60M} is {@code PT1H}). */

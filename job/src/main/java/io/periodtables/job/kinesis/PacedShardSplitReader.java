@@ -21,7 +21,9 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorRequest;
+import software.amazon.awssdk.services.kinesis.model.ListShardsResponse;
 import software.amazon.awssdk.services.kinesis.model.Record;
+import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
@@ -39,8 +41,12 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
  *       stream takes its share) or a transient failure (5xx, a connection error) pauses that shard
  *       only, from {@link #FIRST_BACKOFF} doubling up to {@link #MAX_BACKOFF}, and is never
  *       retried inside the SDK (the reader's client does not retry), so the subtask's other shards
- *       are read meanwhile. Throttling is retried for as long as it lasts; any other failure fails
- *       the job after {@link #MAX_FAILURES} in a row on one shard.
+ *       are read meanwhile. Throttling is retried for as long as it lasts and counted apart; a
+ *       transient failure fails the job after {@link #MAX_FAILURES} in a row on one shard, however
+ *       many throttles came between.
+ *   <li>A shard Kinesis no longer has (a closed shard past the stream's retention: unlisted, and
+ *       {@code ResourceNotFoundException} for its iterators) has ended: its split finishes, with a
+ *       WARN and {@code positionsTrimmed}, and its children are read.
  * </ul>
  *
  * <p>Connector 4.3.0's {@code PollingKinesisShardSplitReader} calls GetRecords back to back, also
@@ -99,11 +105,15 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
         GetRecordsResponse response;
         try {
             response = getRecords(shard);
+        } catch (ResourceNotFoundException e) {
+            endIfGone(shard, e, batch);
+            return batch.build();
         } catch (SdkException e) {
             backOff(shard, e);
             return batch.build();
         }
         shard.failures = 0;
+        shard.throttles = 0;
         List<Record> records = response.records();
         long now = clock.nanoTime();
         if (records.isEmpty()) {
@@ -120,11 +130,66 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
         shard.iterator = response.nextShardIterator();
         if (shard.iterator == null) {
             // A closed shard (after a reshard), read to its end.
-            shards.remove(shard);
-            metrics.finished(shard.split.splitId());
-            batch.addFinishedSplit(shard.split.splitId());
+            finish(shard, batch);
         }
         return batch.build();
+    }
+
+    private void finish(Shard shard, RecordsBySplits.Builder<Record> batch) {
+        shards.remove(shard);
+        metrics.finished(shard.split.splitId());
+        batch.addFinishedSplit(shard.split.splitId());
+    }
+
+    /**
+     * Kinesis answered that the shard does not exist. A closed shard is deleted once the stream's
+     * retention has passed since it closed ("EXPIRED": "Calls to getStreamDescription().getShards to
+     * enumerate the shards in the stream do not include EXPIRED shards", Kinesis developer guide,
+     * after resharding): when ListShards no longer lists it, the shard has ended, as its last records
+     * did, and its split finishes so that its children are read, with a WARN and
+     * {@code positionsTrimmed}. A shard still listed, or a stream that is gone, fails the read;
+     * a listing that fails transiently rests the shard as a failed read does.
+     */
+    private void endIfGone(Shard shard, ResourceNotFoundException notFound, RecordsBySplits.Builder<Record> batch) {
+        boolean listed;
+        try {
+            listed = listed(shard.split.getStreamArn(), shard.split.getShardId());
+        } catch (ResourceNotFoundException streamGone) {
+            notFound.addSuppressed(streamGone);
+            throw notFound;
+        } catch (SdkException listing) {
+            backOff(shard, listing);
+            return;
+        }
+        if (listed) {
+            throw notFound;
+        }
+        LOG.warn(
+                "Shard {} of {} no longer exists (Kinesis deletes a closed shard once the stream's retention has passed"
+                        + " since it closed): its split ends at {}, the records it still had after that were lost, and"
+                        + " its children are read next",
+                shard.split.getShardId(),
+                shard.split.getStreamArn(),
+                shard.position);
+        metrics.trimmed();
+        finish(shard, batch);
+    }
+
+    /** Whether ListShards lists the shard. */
+    private boolean listed(String streamArn, String shardId) {
+        String next = null;
+        do {
+            String token = next;
+            ListShardsResponse page =
+                    kinesis.listShards(r -> r.nextToken(token).streamARN(token == null ? streamArn : null));
+            for (software.amazon.awssdk.services.kinesis.model.Shard listed : page.shards()) {
+                if (listed.shardId().equals(shardId)) {
+                    return true;
+                }
+            }
+            next = page.nextToken();
+        } while (next != null);
+        return false;
     }
 
     @Override
@@ -166,13 +231,14 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
         if (!throttled && !KinesisFailures.isTransient(failure)) {
             throw failure;
         }
-        shard.failures++;
         if (throttled) {
+            shard.throttles++;
             metrics.throttled();
-        } else if (shard.failures >= MAX_FAILURES) {
+        } else if (++shard.failures >= MAX_FAILURES) {
             throw failure;
         }
-        long backoff = FIRST_BACKOFF.toNanos() << Math.min(shard.failures - 1, 5);
+        // Throttles and failures in a row lengthen the rest alike; only failures count towards MAX_FAILURES.
+        long backoff = FIRST_BACKOFF.toNanos() << Math.min(shard.failures + shard.throttles - 1, 5);
         shard.pausedUntil = clock.nanoTime() + Math.min(backoff, MAX_BACKOFF.toNanos());
         if (throttled) {
             // A refused GetRecords leaves the iterator valid; a refused GetShardIterator left none.
@@ -296,8 +362,10 @@ public final class PacedShardSplitReader implements SplitReader<Record, KinesisS
         long pausedUntil;
         /** False until {@link #startAtTheOldestIfTrimmed} has looked at a restored sequence number. */
         boolean trimChecked;
-        /** Failed calls in a row. */
+        /** Failed calls in a row, throttles left out: they fail the job at {@link #MAX_FAILURES}. */
         int failures;
+        /** Refused calls in a row: waited out however many. */
+        int throttles;
 
         Shard(KinesisShardSplit split, long now) {
             this.split = split;

@@ -24,16 +24,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Connector 4.3.0's enumerator, with a child shard assigned only once its parents have been read to
- * their end, and to the reader of one of them. The stock enumerator assigns every shard as soon as
- * it lists it, so after a reshard a child was read beside its parent: a device's newer readings
- * before its older ones, and a child's readings on whichever subtask had the fewest shards.
+ * their end. The stock enumerator assigns every shard as soon as it lists it, so after a reshard a
+ * child was read beside its parent: a device's newer readings before its older ones.
  *
  * <p>Readers say which shards they read ({@link ShardEvents.Reading}, also the ones restored from a
  * checkpoint) and which they read to the end ({@link ShardEvents.Finished}). A child whose parent is
  * still read, or waits itself, waits here; once the last parent is finished it goes to the reader
- * of a parent that has no other shard left (which still holds the parent's watermark: the child
- * takes it over without a gap, see {@code SplitEventTime}), else to the reader that finished the
- * last parent. Waiting children are in the checkpoint as the stock enumerator's unassigned splits,
+ * of a parent that has no other shard left, else to the reader that finished the last parent:
+ * either still holds the parent's watermark, and the child takes it over without a gap (see
+ * {@code SplitEventTime}). A child listed when no parent is read or waits (its parents finished
+ * before, or Kinesis deleted them) goes where the stock enumerator puts it. Waiting children are in the checkpoint as the stock enumerator's unassigned splits,
  * so its savepoints restore into this enumerator and back; after a restore they wait again for the
  * parents the readers restored.
  */
@@ -71,9 +71,18 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
         stock.addSplitsBack(splits, subtaskId);
     }
 
+    /**
+     * Once every reader has registered, runs the connector's shard discovery at once: connector
+     * 4.3.0 keeps the shards it listed before then unassigned until its next discovery, up to
+     * 10 s later, while the readers that have none go idle.
+     */
     @Override
     public void addReader(int subtaskId) {
         stock.addReader(subtaskId);
+        if (gate.discovery != null && gate.registeredReaders().size() >= gate.currentParallelism()) {
+            LOG.info("Every reader registered: listing the stream now to hand out the shards that wait");
+            gate.discovery.run();
+        }
     }
 
     @Override
@@ -122,6 +131,8 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
         final Map<String, KinesisShardSplit> waiting = new LinkedHashMap<>();
         /** Who finished a split that a waiting child names as its parent; forgotten with the child. */
         private final Map<String, Integer> finishedBy = new HashMap<>();
+        /** The connector's periodic shard discovery, to run once more at once; null until it starts. */
+        Runnable discovery;
 
         Gate(SplitEnumeratorContext<KinesisShardSplit> context, ShardLineage lineage) {
             this.context = context;
@@ -230,9 +241,13 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
             context.callAsync(callable, handler);
         }
 
+        /** The connector schedules one periodic call, its shard discovery: kept to be run at once too. */
         @Override
         public <T> void callAsync(
                 Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
+            if (discovery == null) {
+                discovery = () -> context.callAsync(callable, handler);
+            }
             context.callAsync(callable, handler, initialDelay, period);
         }
 

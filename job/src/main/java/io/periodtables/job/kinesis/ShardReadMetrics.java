@@ -11,7 +11,8 @@ import org.apache.flink.metrics.MetricGroup;
  * calls Kinesis refused (counted once each, every refusal is retried by the reader), and
  * {@code millisBehindLatest}, the largest of its shards' distance from the stream's tip as the
  * last GetRecords of each said (0 when every shard is read up to the tip, -1 before the first), and
- * {@code positionsTrimmed}, the shards whose restored position the stream had trimmed.
+ * {@code positionsTrimmed}, the shards whose restored position the stream had trimmed, or that
+ * Kinesis had deleted (a closed shard past the stream's retention).
  */
 final class ShardReadMetrics {
     private final Counter throttled;

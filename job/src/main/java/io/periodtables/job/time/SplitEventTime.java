@@ -5,8 +5,10 @@ import io.periodtables.model.SinkRecord;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.Watermark;
@@ -210,18 +212,29 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
 
     /**
      * The reader's output: its own records as one split's ({@link #MAIN}), each split's through a
-     * {@link SplitOutput}. A finished split's watermark output is released, except the reader's
-     * last: that one stays registered until the reader gets a new split, holding the reader's
-     * watermark at the split's end until its per-split idleness ({@code watermark.idleness}) marks
-     * it idle. Released instead, it would leave Flink's per-split watermark multiplexer with no
-     * output at all, which then never reports the reader idle: the reader's last watermark would
-     * hold the job's for good (a Kinesis subtask whose last shard closed in a merge).
+     * {@link SplitOutput}. A finished split's watermark output stays registered, holding the
+     * reader's watermark at the split's end, until the reader gets a new split (a finished Kinesis
+     * shard's children come to the reader that finished it, see {@code ParentsFirstEnumerator}) or
+     * its per-split idleness ({@code watermark.idleness}) marks it idle.
+     *
+     * <ul>
+     *   <li>Released at once, a finished parent would let the reader's watermark jump to the minimum
+     *       of its other shards before the children arrive (a coordinator round trip later, up to
+     *       the enumerator's 10 s discovery): in a catch-up where the parent is the laggard, the
+     *       job's watermark would pass the children's first readings, and they would go late.
+     *   <li>Released as the reader's last output, it would leave Flink's per-split watermark
+     *       multiplexer with no output at all, which then never reports the reader idle: the
+     *       reader's last watermark would hold the job's for good (a subtask whose last shard
+     *       closed in a merge).
+     * </ul>
+     *
+     * The held outputs are at most the splits this reader finished since it was last given one.
      */
     private static final class JudgingOutput extends SplitOutput implements ReaderOutput<SinkRecord> {
         private final ReaderOutput<SinkRecord> output;
         private final Map<String, SourceOutput<SinkRecord>> splits = new HashMap<>();
-        /** The reader's last finished split while it has no other: still registered, going idle. */
-        private String lastFinished;
+        /** Finished splits whose outputs still hold the reader's watermark, until a new split or idleness. */
+        private final Set<String> finished = new LinkedHashSet<>();
 
         JudgingOutput(ReaderOutput<SinkRecord> output, ShardLateness lateness) {
             super(MAIN, output, lateness);
@@ -230,27 +243,24 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
 
         @Override
         public SourceOutput<SinkRecord> createOutputForSplit(String splitId) {
-            SourceOutput<SinkRecord> created = splits.computeIfAbsent(
-                    splitId, id -> new SplitOutput(id, output.createOutputForSplit(id), lateness));
-            if (lastFinished != null) {
-                // The new split holds the reader's watermark from now on.
-                if (!lastFinished.equals(splitId)) {
-                    output.releaseOutputForSplit(lastFinished);
-                }
-                lastFinished = null;
+            SourceOutput<SinkRecord> known = splits.get(splitId);
+            if (known != null) {
+                return known;
             }
+            SourceOutput<SinkRecord> created = new SplitOutput(splitId, output.createOutputForSplit(splitId), lateness);
+            splits.put(splitId, created);
+            // The new split holds the reader's watermark from now on (from the finished splits' end,
+            // until its first readings move it).
+            finished.remove(splitId);
+            finished.forEach(output::releaseOutputForSplit);
+            finished.clear();
             return created;
         }
 
         @Override
         public void releaseOutputForSplit(String splitId) {
-            if (splits.remove(splitId) == null) {
-                return;
-            }
-            if (splits.isEmpty()) {
-                lastFinished = splitId;
-            } else {
-                output.releaseOutputForSplit(splitId);
+            if (splits.remove(splitId) != null) {
+                finished.add(splitId);
             }
         }
     }

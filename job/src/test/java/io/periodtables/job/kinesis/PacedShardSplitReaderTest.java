@@ -12,6 +12,8 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
@@ -26,9 +28,13 @@ import software.amazon.awssdk.services.kinesis.model.GetRecordsRequest;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.kinesis.model.GetShardIteratorResponse;
+import software.amazon.awssdk.services.kinesis.model.KinesisException;
+import software.amazon.awssdk.services.kinesis.model.ListShardsRequest;
+import software.amazon.awssdk.services.kinesis.model.ListShardsResponse;
 import software.amazon.awssdk.services.kinesis.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.kinesis.model.Shard;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /** The shard reader against a scripted Kinesis, in logical time: what it calls, when, and what it emits. */
@@ -105,12 +111,71 @@ class PacedShardSplitReaderTest {
                 .isLessThan(Duration.ofMillis(10).toNanos());
     }
 
+    /**
+     * "EXPIRED: After the stream's retention period has expired, all the data records in the parent
+     * shard have expired and are no longer accessible. [...] Calls to getStreamDescription().getShards
+     * to enumerate the shards in the stream do not include EXPIRED shards" (developer guide): a
+     * restored split of such a shard ends, counted, and the reader goes on without a failure.
+     */
     @Test
-    void aFailureThatIsNoRefusalFailsTheRead() {
+    void aRestoredShardKinesisNoLongerListsEndsItsSplitAndIsCounted() {
+        kinesis.batches("open", 1, 5);
+        kinesis.deleted.add("expired");
+        reader.handleSplitsChanges(new SplitsAddition<>(List.of(
+                new KinesisShardSplit(ARN, "expired", StartingPosition.continueFromSequenceNumber("7")),
+                new KinesisShardSplit(ARN, "open", StartingPosition.fromStart()))));
+
+        List<String> finished = new ArrayList<>();
+        List<String> read = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            RecordsWithSplitIds<Record> batch = reader.fetch();
+            finished.addAll(batch.finishedSplits());
+            read.addAll(sequenceNumbers(batch));
+        }
+
+        assertThat(finished).containsExactly("expired");
+        assertThat(metrics.positionsTrimmed()).isEqualTo(1);
+        assertThat(read).isEqualTo(kinesis.written("open"));
+        assertThat(kinesis.listings).isEqualTo(1);
+    }
+
+    /** A shard Kinesis still lists but does not find is no shard's end: the read fails. */
+    @Test
+    void aShardStillListedThatKinesisDoesNotFindFailsTheRead() {
         assign("gone");
         kinesis.missing.add("gone");
 
         assertThatThrownBy(reader::fetch).isInstanceOf(ResourceNotFoundException.class);
+        assertThat(metrics.positionsTrimmed()).isZero();
+    }
+
+    /** Nine refusals by a competing consumer, then nine 5xx: the refusals are no failures, the read goes on. */
+    @Test
+    void throttlesDoNotCountAgainstTheFailuresThatFailTheRead() {
+        kinesis.batches("s", 1, 10);
+        kinesis.refusals.put("s", 9);
+        kinesis.serverErrors.put("s", PacedShardSplitReader.MAX_FAILURES - 1);
+        assign("s");
+
+        List<String> read = new ArrayList<>();
+        for (int i = 0; i < 2 * PacedShardSplitReader.MAX_FAILURES; i++) {
+            read.addAll(sequenceNumbers(reader.fetch()));
+        }
+
+        assertThat(read).isEqualTo(kinesis.written("s"));
+        assertThat(metrics.throttledReads()).isEqualTo(9);
+    }
+
+    @Test
+    void tenTransientFailuresInARowFailTheRead() {
+        kinesis.batches("s", 1, 10);
+        kinesis.serverErrors.put("s", PacedShardSplitReader.MAX_FAILURES);
+        assign("s");
+
+        for (int i = 0; i < PacedShardSplitReader.MAX_FAILURES - 1; i++) {
+            reader.fetch();
+        }
+        assertThatThrownBy(reader::fetch).isInstanceOf(KinesisException.class);
     }
 
     /** "A stream keeps records for its retention (24 hours by default)": a restored position the stream trimmed. */
@@ -309,6 +374,11 @@ class PacedShardSplitReaderTest {
         final Map<String, Long> firstServed = new HashMap<>();
         final Map<String, Long> behind = new HashMap<>();
         final List<String> missing = new ArrayList<>();
+        /** Shards Kinesis deleted: unlisted, and no iterator for them. */
+        final List<String> deleted = new ArrayList<>();
+
+        final Map<String, Integer> serverErrors = new HashMap<>();
+        int listings;
         boolean expireNext;
         int recordBytes;
         long sequence = 1000;
@@ -345,6 +415,11 @@ class PacedShardSplitReaderTest {
         public GetShardIteratorResponse getShardIterator(GetShardIteratorRequest request) {
             iteratorRequests.add(request);
             String shard = request.shardId();
+            if (deleted.contains(shard)) {
+                throw ResourceNotFoundException.builder()
+                        .message("Shard " + shard + " in stream readings under account 000000000000 does not exist")
+                        .build();
+            }
             if (request.shardIteratorType() == ShardIteratorType.AFTER_SEQUENCE_NUMBER) {
                 // Records up to the position were read before (a restore): leave them out.
                 BigInteger after = new BigInteger(request.startingSequenceNumber());
@@ -385,6 +460,13 @@ class PacedShardSplitReaderTest {
                         .message("Rate exceeded for shard " + shard)
                         .build();
             }
+            if (serverErrors.getOrDefault(shard, 0) > 0) {
+                serverErrors.merge(shard, -1, Integer::sum);
+                throw KinesisException.builder()
+                        .statusCode(500)
+                        .message("Internal failure")
+                        .build();
+            }
             firstServed.putIfAbsent(shard, clock.now);
             Deque<List<Record>> batches = pending.getOrDefault(shard, new ArrayDeque<>());
             List<Record> records = batches.isEmpty() ? List.of() : batches.poll();
@@ -393,6 +475,21 @@ class PacedShardSplitReaderTest {
                     .records(records)
                     .nextShardIterator(end ? null : shard)
                     .millisBehindLatest(behind.getOrDefault(shard, 0L))
+                    .build();
+        }
+
+        /** Every shard the test scripted or the reader asked for, but the deleted ones. */
+        @Override
+        public ListShardsResponse listShards(ListShardsRequest request) {
+            listings++;
+            Set<String> shards = new TreeSet<>(written.keySet());
+            shards.addAll(calls.keySet());
+            missing.forEach(shards::add);
+            shards.removeAll(deleted);
+            return ListShardsResponse.builder()
+                    .shards(shards.stream()
+                            .map(id -> Shard.builder().shardId(id).build())
+                            .toList())
                     .build();
         }
 

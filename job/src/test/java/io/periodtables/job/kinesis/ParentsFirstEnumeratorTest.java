@@ -20,6 +20,11 @@ import org.apache.flink.connector.kinesis.source.split.KinesisShardSplit;
 import org.apache.flink.connector.kinesis.source.split.StartingPosition;
 import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.KinesisException;
+import software.amazon.awssdk.services.kinesis.model.ListShardsRequest;
+import software.amazon.awssdk.services.kinesis.model.ListShardsResponse;
+import software.amazon.awssdk.services.kinesis.model.Shard;
 
 /**
  * Children after their parents, on a parent's reader: the enumerator between the connector's
@@ -98,6 +103,62 @@ class ParentsFirstEnumeratorTest {
         assertThat(context.assigned()).isEqualTo(Map.of(1, List.of("c1"), 2, List.of("c2")));
     }
 
+    /**
+     * Connector 4.3.0 lists the stream at its start and keeps what it found until every reader has
+     * registered and its next discovery runs, up to 10 s later: the enumerator runs that discovery
+     * as soon as the last reader registers.
+     */
+    @Test
+    void theShardsWaitingForReadersAreHandedOutWhenTheLastReaderRegisters() {
+        context.registered = 0;
+        stock.pending = List.of("shardId-0", "shardId-1", "shardId-2");
+        enumerator.start();
+        for (int subtask = 0; subtask < 3; subtask++) {
+            context.registered++;
+            enumerator.addReader(subtask);
+        }
+        context.runCalls();
+
+        assertThat(context.assigned())
+                .isEqualTo(Map.of(0, List.of("shardId-0"), 1, List.of("shardId-1"), 2, List.of("shardId-2")));
+        assertThat(context.periodic)
+                .as("the connector's own discovery stays scheduled")
+                .isEqualTo(1);
+    }
+
+    /**
+     * The lineage from ListShards, which fails once with a 5xx: the enumerator waits a backoff and
+     * lists again instead of failing the job, and a shard the listing does not have is not listed
+     * again at its next lookup.
+     */
+    @Test
+    void aListShardsFailureInsideTheEnumeratorIsRetriedAfterABackoff() {
+        ListingKinesis kinesis = new ListingKinesis();
+        kinesis.failures = 1;
+        List<Long> pauses = new ArrayList<>();
+        RecordingContext listed = new RecordingContext(3);
+        StockStandIn listedStock = new StockStandIn();
+        ParentsFirstEnumerator real =
+                new ParentsFirstEnumerator(listed, ShardLineage.of(() -> kinesis, pauses::add), listedStock::using);
+
+        listedStock.assign(0, "shardId-0");
+        listedStock.assign(1, "shardId-1", "shardId-2");
+        assertThat(listed.assigned()).isEqualTo(Map.of(0, List.of("shardId-0")));
+        real.handleSourceEvent(0, new ShardEvents.Finished(List.of("shardId-0")));
+
+        assertThat(listed.assigned()).isEqualTo(Map.of(0, List.of("shardId-0", "shardId-1", "shardId-2")));
+        assertThat(pauses).containsExactly(ShardLineage.Listed.FIRST_BACKOFF.toMillis());
+        assertThat(kinesis.listings).isEqualTo(2);
+
+        ShardLineage lineage = ShardLineage.of(() -> kinesis, pauses::add);
+        assertThat(lineage.parents(ARN, "shardId-gone")).isEmpty();
+        assertThat(lineage.parents(ARN, "shardId-gone")).isEmpty();
+        assertThat(lineage.parents(ARN, "shardId-1")).containsExactly("shardId-0");
+        assertThat(kinesis.listings)
+                .as("listings, the second lineage's one included")
+                .isEqualTo(3);
+    }
+
     private ShardLineage lineage() {
         return new ShardLineage() {
             @Override
@@ -112,6 +173,44 @@ class ParentsFirstEnumeratorTest {
 
     private static KinesisShardSplit split(String shardId) {
         return new KinesisShardSplit(ARN, shardId, StartingPosition.fromStart());
+    }
+
+    /** A stream whose shardId-0 was split into shardId-1 and shardId-2; ListShards fails {@code failures} times first. */
+    private static final class ListingKinesis implements KinesisClient {
+        int failures;
+        int listings;
+
+        @Override
+        public ListShardsResponse listShards(ListShardsRequest request) {
+            listings++;
+            if (failures > 0) {
+                failures--;
+                throw KinesisException.builder()
+                        .statusCode(503)
+                        .message("Service unavailable")
+                        .build();
+            }
+            return ListShardsResponse.builder()
+                    .shards(
+                            Shard.builder().shardId("shardId-0").build(),
+                            Shard.builder()
+                                    .shardId("shardId-1")
+                                    .parentShardId("shardId-0")
+                                    .build(),
+                            Shard.builder()
+                                    .shardId("shardId-2")
+                                    .parentShardId("shardId-0")
+                                    .build())
+                    .build();
+        }
+
+        @Override
+        public String serviceName() {
+            return "kinesis";
+        }
+
+        @Override
+        public void close() {}
     }
 
     /** Assigns what the test says through the gate, as the connector's enumerator does, and keeps its state. */
@@ -140,8 +239,28 @@ class ParentsFirstEnumeratorTest {
             gate.assignSplits(new SplitsAssignment<>(splits));
         }
 
+        /** What a discovery hands out once every reader has registered, one shard a subtask. */
+        private List<String> pending = List.of();
+
+        /** As the connector: a discovery every 10 s, which assigns only once every reader has registered. */
         @Override
-        public void start() {}
+        public void start() {
+            gate.callAsync(
+                    () -> pending,
+                    (shards, failure) -> {
+                        if (gate.registeredReaders().size() < gate.currentParallelism() || shards.isEmpty()) {
+                            return;
+                        }
+                        Map<Integer, List<String>> bySubtask = new TreeMap<>();
+                        for (int i = 0; i < shards.size(); i++) {
+                            bySubtask.put(i % gate.currentParallelism(), List.of(shards.get(i)));
+                        }
+                        pending = List.of();
+                        assign(bySubtask);
+                    },
+                    10_000,
+                    10_000);
+        }
 
         @Override
         public void handleSplitRequest(int subtaskId, String requesterHostname) {}
@@ -165,9 +284,22 @@ class ParentsFirstEnumeratorTest {
     private static final class RecordingContext implements SplitEnumeratorContext<KinesisShardSplit> {
         private final int parallelism;
         private final Map<Integer, List<String>> assigned = new TreeMap<>();
+        /** Readers registered so far: subtasks 0 to this less 1. */
+        int registered;
+        /** Calls to run once, in order, as the coordinator would; and how many periodic ones were scheduled. */
+        private final List<Runnable> calls = new ArrayList<>();
+
+        int periodic;
 
         RecordingContext(int parallelism) {
             this.parallelism = parallelism;
+            this.registered = parallelism;
+        }
+
+        void runCalls() {
+            List<Runnable> now = new ArrayList<>(calls);
+            calls.clear();
+            now.forEach(Runnable::run);
         }
 
         Map<Integer, List<String>> assigned() {
@@ -187,7 +319,7 @@ class ParentsFirstEnumeratorTest {
         @Override
         public Map<Integer, ReaderInfo> registeredReaders() {
             Map<Integer, ReaderInfo> readers = new HashMap<>();
-            for (int i = 0; i < parallelism; i++) {
+            for (int i = 0; i < registered; i++) {
                 readers.put(i, new ReaderInfo(i, "localhost"));
             }
             return readers;
@@ -210,11 +342,21 @@ class ParentsFirstEnumeratorTest {
         public void signalNoMoreSplits(int subtask) {}
 
         @Override
-        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {}
+        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {
+            calls.add(() -> {
+                try {
+                    handler.accept(callable.call(), null);
+                } catch (Exception e) {
+                    handler.accept(null, e);
+                }
+            });
+        }
 
         @Override
         public <T> void callAsync(
-                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {}
+                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
+            periodic++;
+        }
 
         @Override
         public void runInCoordinatorThread(Runnable runnable) {}
