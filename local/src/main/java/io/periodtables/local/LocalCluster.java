@@ -227,6 +227,10 @@ final class LocalCluster {
     }
 
     private static boolean allRunning(MiniCluster cluster, JobID job) throws Exception {
+        // While the job initializes (a loaded machine: tens of seconds), its execution graph is not served.
+        if (cluster.getJobStatus(job).get() != JobStatus.RUNNING) {
+            return false;
+        }
         for (AccessExecutionJobVertex vertex :
                 cluster.getExecutionGraph(job).get().getAllVertices().values()) {
             if (vertex.getAggregateState() != ExecutionState.RUNNING) {

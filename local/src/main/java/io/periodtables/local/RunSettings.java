@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -35,6 +37,9 @@ import java.util.Properties;
 final class RunSettings {
     /** The file in a savepoint's directory that holds the run's settings. */
     static final String SAVED = "run-local.properties";
+
+    /** The key in {@value #SAVED} that names the run ({@link RunData}): its start, which a resume keeps. */
+    static final String RUN = "run-local.run";
 
     /** {@code ./run-local --help}: the local run's own options, then the configuration's. */
     static final String USAGE = String.join(
@@ -84,6 +89,11 @@ final class RunSettings {
     final Map<String, String> options;
     /** For a resume: where its settings came from. */
     final String origin;
+    /**
+     * Which run this is ({@link RunData}): a new run's start instant, a resume's from its savepoint
+     * (null for a savepoint of a build that did not save it).
+     */
+    final String run;
 
     private RunSettings(
             Duration duration,
@@ -91,7 +101,8 @@ final class RunSettings {
             Integer streamShards,
             Map<String, String> settings,
             Map<String, String> options,
-            String origin) {
+            String origin,
+            String run) {
         this.duration = duration;
         this.fromSavepoint = fromSavepoint;
         this.streamShards = streamShards == null ? LocalKinesis.DEFAULT_SHARDS : streamShards;
@@ -99,6 +110,7 @@ final class RunSettings {
         this.settings = settings;
         this.options = options;
         this.origin = origin;
+        this.run = run;
     }
 
     /**
@@ -151,7 +163,8 @@ final class RunSettings {
         if (fromSavepoint == null) {
             Map<String, String> settings = new LinkedHashMap<>(ConfigLoader.settings(defaults, Map.of()));
             settings.putAll(user);
-            return new RunSettings(duration, null, streamShards, settings, options, null);
+            return new RunSettings(
+                    duration, null, streamShards, settings, options, null, Instant.now().truncatedTo(ChronoUnit.MILLIS).toString());
         }
         Path savepoint = savepointDir(fromSavepoint, workingDir);
         Path savedFile = savepoint.resolve(SAVED);
@@ -165,9 +178,11 @@ final class RunSettings {
                     streamShards,
                     settings,
                     options,
-                    "the command line (the savepoint has no " + SAVED + ")");
+                    "the command line (the savepoint has no " + SAVED + ")",
+                    null);
         }
         Map<String, String> saved = read(savedFile);
+        String run = saved.remove(RUN);
         Map<String, String> savedOptions = LocalOptions.take(saved);
         Map<String, String> settings = new LinkedHashMap<>(saved);
         settings.putAll(user);
@@ -175,7 +190,13 @@ final class RunSettings {
         agreeOptions(savedOptions, options, savepoint);
         savedOptions.putAll(options);
         return new RunSettings(
-                duration, savepoint.toUri().toString(), streamShards, settings, savedOptions, savedFile.toString());
+                duration,
+                savepoint.toUri().toString(),
+                streamShards,
+                settings,
+                savedOptions,
+                savedFile.toString(),
+                run);
     }
 
     /** The user's arguments: those after a lone {@code --}, or all of them. */
@@ -193,6 +214,9 @@ final class RunSettings {
             }
         });
         options.forEach(keys::setProperty);
+        if (run != null) {
+            keys.setProperty(RUN, run);
+        }
         Path file = Path.of(URI.create(savepoint)).resolve(SAVED);
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             keys.store(out, "the settings of the ./run-local that took this savepoint; a resume uses them");
@@ -271,13 +295,20 @@ final class RunSettings {
     }
 
     private static Duration duration(String text) {
+        Duration duration;
         try {
-            return Duration.parse(text);
+            duration = Duration.parse(text);
         } catch (RuntimeException e) {
+            duration = Duration.ZERO;
+        }
+        // a run of no time would still start on empty tables and end without a savepoint
+        if (duration.isNegative() || duration.isZero()) {
             throw new ConfigException(
                     "duration",
-                    "Invalid argument: --duration = '" + text + "': expected an ISO-8601 duration such as PT30S");
+                    "Invalid argument: --duration = '" + text
+                            + "': expected a positive ISO-8601 duration such as PT30S");
         }
+        return duration;
     }
 
     private static int shards(String text) {
