@@ -44,7 +44,7 @@ import org.apache.flink.annotation.VisibleForTesting;
  *
  * <p>{@code --source kinesis} without a {@code kinesis.stream-arn} runs on a local Kinesis
  * ({@link LocalKinesis}): kinesalite with a stream of {@code --stream-shards} shards (default
- * {@value LocalKinesis#DEFAULT_SHARDS}) that the fleet is put into at {@code generator.rate}.
+ * sized from the fleet's rate, {@link LocalKinesis#shardsFor}) that the fleet is put into at {@code generator.rate}.
  */
 public final class LocalRunner {
 
@@ -103,7 +103,7 @@ public final class LocalRunner {
                 localKinesis = true;
                 checkRealTimeFleet(config);
             }
-            if (run.streamShardsGiven && !localKinesis) {
+            if (run.streamShards != null && !localKinesis) {
                 throw new ConfigException(
                         "stream-shards",
                         "Invalid argument: --stream-shards sizes the run's own Kinesis stream, which only --source"
@@ -140,7 +140,6 @@ public final class LocalRunner {
         }
         Duration duration = run.duration;
         String fromSavepoint = run.fromSavepoint;
-        int streamShards = run.streamShards;
         if (run.origin != null) {
             System.out.println("Resuming from " + fromSavepoint + " with the settings of " + run.origin);
         }
@@ -163,7 +162,7 @@ public final class LocalRunner {
                 s3 = CompletableFuture.supplyAsync(() -> LocalS3.start(name));
             }
             if (localKinesis) {
-                int shards = streamShards;
+                int shards = run.streamShards != null ? run.streamShards : LocalKinesis.shardsFor(config);
                 kinesis = CompletableFuture.supplyAsync(() -> LocalKinesis.start(shards));
             }
             if (config.startsEmbeddedDynamoDb()) {

@@ -52,7 +52,8 @@ final class RunSettings {
             "  --duration D             end after this ISO-8601 duration, e.g. PT30S (default: on Ctrl-C)",
             "  --from-savepoint PATH    resume from a savepoint the summary printed, with the settings saved with it",
             "  --stream-shards N        with --source kinesis and no kinesis.stream-arn: the local stream's shards,",
-            "                           1 to 50 (default " + LocalKinesis.DEFAULT_SHARDS + ")",
+            "                           1 to 50 (default: the fewest whose busiest shard, by the fleet's device ids,",
+            "                           puts at most 60 % of a shard's 1,000 records a second: 4 for the demo)",
             "  --state.backend B        hashmap (default) or rocksdb: EmbeddedRocksDBStateBackend with incremental",
             "                           checkpoints in .flink-local/checkpoints, as Managed Service for Apache Flink runs",
             "  --s3.endpoint URL        with an s3:// archive.path: that S3 (credentials from the AWS default chain)",
@@ -80,9 +81,8 @@ final class RunSettings {
     /** The savepoint to resume from as a URI Flink reads, or null. */
     final String fromSavepoint;
 
-    final int streamShards;
-    /** Whether {@code --stream-shards} was given (it only applies to the run's own Kinesis stream). */
-    final boolean streamShardsGiven;
+    /** {@code --stream-shards} (it only applies to the run's own Kinesis stream), or null: sized from the fleet. */
+    final Integer streamShards;
     /** The job's explicit settings (not validated yet). */
     final Map<String, String> settings;
     /** The local run's own options saved with the settings ({@link LocalOptions}), checked. */
@@ -105,8 +105,7 @@ final class RunSettings {
             String run) {
         this.duration = duration;
         this.fromSavepoint = fromSavepoint;
-        this.streamShards = streamShards == null ? LocalKinesis.DEFAULT_SHARDS : streamShards;
-        this.streamShardsGiven = streamShards != null;
+        this.streamShards = streamShards;
         this.settings = settings;
         this.options = options;
         this.origin = origin;
@@ -164,7 +163,13 @@ final class RunSettings {
             Map<String, String> settings = new LinkedHashMap<>(ConfigLoader.settings(defaults, Map.of()));
             settings.putAll(user);
             return new RunSettings(
-                    duration, null, streamShards, settings, options, null, Instant.now().truncatedTo(ChronoUnit.MILLIS).toString());
+                    duration,
+                    null,
+                    streamShards,
+                    settings,
+                    options,
+                    null,
+                    Instant.now().truncatedTo(ChronoUnit.MILLIS).toString());
         }
         Path savepoint = savepointDir(fromSavepoint, workingDir);
         Path savedFile = savepoint.resolve(SAVED);

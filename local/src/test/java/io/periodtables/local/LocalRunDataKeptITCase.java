@@ -36,20 +36,25 @@ class LocalRunDataKeptITCase {
         Map<String, Long> stored = tables(dir);
         assertThat(stored)
                 .as("the newer run's tables, as its summary lists them")
-                .containsAllEntriesOf(LocalRunSummary.parse(newer.stdout(), PREFIX).items());
+                .containsAllEntriesOf(
+                        LocalRunSummary.parse(newer.stdout(), PREFIX).items());
 
         SoftAssertions refusals = new SoftAssertions();
-        ChildJvm archive =
-                refused(dir, refusals, "--archive.path", "file:///proc/pt-archive", "--duration", "PT10S");
+        ChildJvm archive = refused(dir, refusals, "--archive.path", "file:///proc/pt-archive", "--duration", "PT10S");
         refusals.assertThat(archive.stderr().strip())
                 .startsWith("Invalid configuration: archive.path = 'file:///proc/pt-archive': this run cannot write"
                         + " there (");
-        refusals.assertThat(tables(dir)).as("tables after the unwritable archive").isEqualTo(stored);
+        refusals.assertThat(tables(dir))
+                .as("tables after the unwritable archive")
+                .isEqualTo(stored);
 
         ChildJvm negative = refused(dir, refusals, "--duration", "-PT5S");
         refusals.assertThat(negative.stderr().strip())
-                .isEqualTo("Invalid argument: --duration = '-PT5S': expected a positive ISO-8601 duration such as PT30S");
-        refusals.assertThat(tables(dir)).as("tables after the negative duration").isEqualTo(stored);
+                .isEqualTo(
+                        "Invalid argument: --duration = '-PT5S': expected a positive ISO-8601 duration such as PT30S");
+        refusals.assertThat(tables(dir))
+                .as("tables after the negative duration")
+                .isEqualTo(stored);
 
         ChildJvm otherRun = refused(dir, refusals, "--from-savepoint", older, "--duration", "PT5S");
         refusals.assertThat(otherRun.stderr().strip())
@@ -57,7 +62,9 @@ class LocalRunDataKeptITCase {
                 .contains(" holds the data of another run, started ")
                 .endsWith("resume it with --from-savepoint " + Path.of(URI.create(newest))
                         + ", or start a new run without --from-savepoint (it starts empty)");
-        refusals.assertThat(tables(dir)).as("tables after the older run's resume").isEqualTo(stored);
+        refusals.assertThat(tables(dir))
+                .as("tables after the older run's resume")
+                .isEqualTo(stored);
         // (a resume of the run whose data it is goes on: LocalRunResumeITCase, LocalS3ArchiveITCase)
         refusals.assertAll();
     }
