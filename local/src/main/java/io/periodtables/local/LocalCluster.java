@@ -165,7 +165,8 @@ final class LocalCluster {
                     RunCounts.now(config.naming()),
                     seconds,
                     drainSeconds,
-                    progress.firstTable);
+                    // a resume's tables were there before it started
+                    fromSavepoint == null ? progress.firstTable : null);
         }
     }
 
