@@ -2,12 +2,15 @@ package io.periodtables.job;
 
 import com.amazonaws.services.kinesisanalytics.runtime.KinesisAnalyticsRuntime;
 import io.periodtables.core.config.ConfigException;
+import io.periodtables.core.config.ConfigKey;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.LoopbackFlink;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -40,6 +43,14 @@ public final class PeriodTablesJob {
     static final Path MSF_PROPERTIES = Path.of("/etc/flink/application_properties.json");
 
     private PeriodTablesJob() {}
+
+    /**
+     * Keys (or their prefixes) that only the local run reads: MSF sets parallelism and checkpointing
+     * itself, and has no fleet generator or embedded emulator (docs/operations.md, the template's
+     * parameters). {@code --validate} leaves them out of what it prints.
+     */
+    static final List<String> LOCAL_RUN_KEYS =
+            List.of("parallelism", "checkpoint.interval", "generator.", "dynamodb.embedded", "dynamodb.limits");
 
     /** The argument that checks a runtime properties file instead of running the job. */
     static final String VALIDATE = "--validate";
@@ -97,8 +108,8 @@ public final class PeriodTablesJob {
      */
     static int validate(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0 || args[0].startsWith("--")) {
-            err.println("Usage: " + VALIDATE + " FILE [--key value ...]: FILE holds MSF runtime property groups,"
-                    + " [{\"PropertyGroupId\": ..., \"PropertyMap\": {...}}, ...]");
+            err.println("Usage: ./infra/validate-properties FILE [--key value ...]: FILE holds MSF runtime property"
+                    + " groups, [{\"PropertyGroupId\": ..., \"PropertyMap\": {...}}, ...]");
             return 2;
         }
         Path file = Path.of(args[0]);
@@ -110,7 +121,14 @@ public final class PeriodTablesJob {
             }
             groups = KinesisAnalyticsRuntime.getApplicationProperties(file.toString());
         } catch (IOException e) {
-            err.println("Cannot read runtime properties " + file + ": " + e);
+            // the runtime library's JSON errors are a shaded Jackson's, over several lines
+            String why = e instanceof NoSuchFileException
+                    ? "no such file"
+                    : e.getMessage() == null
+                            ? e.getClass().getSimpleName()
+                            : e.getMessage().lines().findFirst().orElse("").strip();
+            err.println("Cannot read runtime properties " + file + ": " + why
+                    + " (expected JSON: [{\"PropertyGroupId\": ..., \"PropertyMap\": {...}}, ...])");
             return 2;
         }
         String[] overrides = Arrays.copyOfRange(args, 1, args.length);
@@ -118,7 +136,22 @@ public final class PeriodTablesJob {
         try {
             problems = new ArrayList<>(ConfigLoader.problems(ConfigLoader.settings(overrides, groups), false));
             if (problems.isEmpty()) {
-                out.println(load(overrides, groups, false).describe());
+                PeriodTablesConfig config = load(overrides, groups, false);
+                out.println(file + " is valid: the job would start with these settings (defaults included; the"
+                        + " local run's own keys left out):");
+                config.asText().forEach((key, value) -> {
+                    if (LOCAL_RUN_KEYS.stream().noneMatch(key::startsWith)) {
+                        out.println(key + "=" + (PeriodTablesConfig.isSecret(key) ? "****" : value));
+                    }
+                });
+                for (ConfigKey<?> endpoint :
+                        List.of(ConfigKeys.AWS_ENDPOINT, ConfigKeys.DYNAMODB_ENDPOINT, ConfigKeys.KINESIS_ENDPOINT)) {
+                    String value = config.asText().get(endpoint.name());
+                    if (value != null && DynamoDbClients.isLoopback(URI.create(value))) {
+                        out.println("note: " + endpoint.name() + " = " + value + " is the machine's own loopback"
+                                + " address: on MSF nothing answers there; leave it out to reach AWS");
+                    }
+                }
             }
         } catch (ConfigException e) {
             problems = List.of(e);

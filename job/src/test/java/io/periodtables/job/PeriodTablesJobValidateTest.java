@@ -28,7 +28,30 @@ class PeriodTablesJobValidateTest {
                 .as(errors())
                 .isZero();
         assertThat(errors()).isEmpty();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("tables.period", "PT1H");
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(printed)
+                .startsWith(Path.of("..", "docs", "msf-runtime-properties.json") + " is valid: the job would start")
+                .contains("tables.period=PT1H")
+                // what only the local run reads is left out
+                .doesNotContain("generator.", "dynamodb.embedded=", "dynamodb.limits=", "parallelism=")
+                // the guide's file points at local emulators, which MSF cannot reach
+                .containsPattern("(?m)^note: dynamodb.endpoint = http://127.0.0.1:8000 is the machine's own loopback");
+    }
+
+    @Test
+    void brokenJsonIsOneLineWithoutTheLibrarysClassNames() throws IOException {
+        assertThat(validate(write("[{\"PropertyGroupId\": \"job\", \"PropertyMap\": {\"source\": }}]")
+                        .toString()))
+                .isEqualTo(2);
+        assertThat(errors()).startsWith("Cannot read runtime properties ").doesNotContain("\n", "shaded", "Exception");
+    }
+
+    @Test
+    void withoutAFileTheUsageNamesTheScript() {
+        assertThat(validate()).isEqualTo(2);
+        assertThat(errors())
+                .startsWith("Usage: ./infra/validate-properties FILE")
+                .doesNotContain("--validate");
     }
 
     @Test

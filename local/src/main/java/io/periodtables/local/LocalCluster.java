@@ -165,7 +165,8 @@ final class LocalCluster {
                     RunCounts.now(config.naming()),
                     seconds,
                     drainSeconds,
-                    progress.firstTable);
+                    // a resume's tables were there before it started
+                    fromSavepoint == null ? progress.firstTable : null);
         }
     }
 
@@ -227,6 +228,10 @@ final class LocalCluster {
     }
 
     private static boolean allRunning(MiniCluster cluster, JobID job) throws Exception {
+        // While the job initializes (a loaded machine: tens of seconds), its execution graph is not served.
+        if (cluster.getJobStatus(job).get() != JobStatus.RUNNING) {
+            return false;
+        }
         for (AccessExecutionJobVertex vertex :
                 cluster.getExecutionGraph(job).get().getAllVertices().values()) {
             if (vertex.getAggregateState() != ExecutionState.RUNNING) {

@@ -3,7 +3,14 @@ package io.periodtables.local;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;
+import io.periodtables.job.input.FleetGenerator;
 import io.periodtables.job.kinesis.KinesisInput;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -20,10 +27,21 @@ import java.util.function.LongSupplier;
 final class LocalKinesis implements AutoCloseable {
     static final String STREAM = "period-tables-local";
     static final String STREAM_ARN = Kinesalite.streamArn(STREAM);
-    /** Shards of the stream when {@code --stream-shards} is not given: one per source subtask of the default parallelism. */
-    static final int DEFAULT_SHARDS = 2;
+    /** Shards a stream may have at most here (kinesalite answers slowly beyond). */
+    static final int MAX_SHARDS = 50;
+    /**
+     * The share of a shard's put limit (1,000 records and 1 MiB a second) the sized stream's busiest
+     * shard is planned to use: the feeder puts what is due in bursts, and after a pause of its thread
+     * (a checkpoint, a collection) it puts the seconds it missed at once.
+     */
+    static final double PLANNED_USE = 0.6;
     /** How long the end of a run waits for the job to read what was put (a second Ctrl-C ends it at once). */
     private static final long CATCH_UP_NANOS = TimeUnit.MINUTES.toNanos(2);
+
+    /** A shard's put limit (Kinesis, and the fidelity layer in front of kinesalite). */
+    private static final int RECORDS_PER_SHARD = 1000;
+
+    private static final int BYTES_PER_SHARD = 1024 * 1024;
 
     private final Kinesalite kinesalite;
     private final int shards;
@@ -45,6 +63,49 @@ final class LocalKinesis implements AutoCloseable {
         local.put(ConfigKeys.KINESIS_INITIAL_POSITION.name(), "TRIM_HORIZON");
         local.putAll(settings);
         return local;
+    }
+
+    /**
+     * The stream's shards when {@code --stream-shards} is not given: the fewest whose busiest shard
+     * takes at most {@link #PLANNED_USE} of a shard's put limit from the fleet. Each device puts
+     * {@code generator.rate / generator.devices} records a second under its id as partition key, on the
+     * shard whose hash key range (CreateStream splits the 128-bit range evenly) holds the key's MD5:
+     * computed per device, as the ids are known, so an uneven spread is sized for, not averaged
+     * away. The demo's 200 devices at 2,000 a second once ran on 2 shards, 101 devices, 1,010 records a
+     * second on one of them: above its limit, the feeder fell behind.
+     */
+    static int shardsFor(PeriodTablesConfig config) {
+        int devices = config.get(ConfigKeys.GENERATOR_DEVICES);
+        double perDevice = config.get(ConfigKeys.GENERATOR_RATE) / devices;
+        FleetGenerator fleet = FleetGenerator.of(config, Instant.EPOCH);
+        BigInteger[] hashKeys = new BigInteger[devices];
+        long recordBytes = 0;
+        for (int d = 0; d < devices; d++) {
+            String key = FleetGenerator.deviceId(d);
+            hashKeys[d] = new BigInteger(1, md5(key));
+            recordBytes =
+                    Math.max(recordBytes, key.length() + fleet.map((long) d).getBytes(StandardCharsets.UTF_8).length);
+        }
+        for (int shards = 1; shards < MAX_SHARDS; shards++) {
+            BigInteger width = BigInteger.ONE.shiftLeft(128).divide(BigInteger.valueOf(shards));
+            int[] perShard = new int[shards];
+            for (BigInteger hashKey : hashKeys) {
+                perShard[Math.min(shards - 1, hashKey.divide(width).intValue())]++;
+            }
+            double busiest = Arrays.stream(perShard).max().orElse(0) * perDevice;
+            if (busiest <= PLANNED_USE * RECORDS_PER_SHARD && busiest * recordBytes <= PLANNED_USE * BYTES_PER_SHARD) {
+                return shards;
+            }
+        }
+        return MAX_SHARDS;
+    }
+
+    private static byte[] md5(String partitionKey) {
+        try {
+            return MessageDigest.getInstance("MD5").digest(partitionKey.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has MD5", e);
+        }
     }
 
     /** Starts kinesalite and creates the stream; returns once the stream is active. */

@@ -44,7 +44,7 @@ import org.apache.flink.annotation.VisibleForTesting;
  *
  * <p>{@code --source kinesis} without a {@code kinesis.stream-arn} runs on a local Kinesis
  * ({@link LocalKinesis}): kinesalite with a stream of {@code --stream-shards} shards (default
- * {@value LocalKinesis#DEFAULT_SHARDS}) that the fleet is put into at {@code generator.rate}.
+ * sized from the fleet's rate, {@link LocalKinesis#shardsFor}) that the fleet is put into at {@code generator.rate}.
  */
 public final class LocalRunner {
 
@@ -86,8 +86,9 @@ public final class LocalRunner {
         RunSettings run = null;
         PeriodTablesConfig config = null;
         boolean localKinesis = false;
+        boolean localData = false;
         Optional<String> bucket = Optional.empty();
-        // Every setting is checked, the topology included, before anything is deleted or started.
+        // Every check that can refuse the run, the topology's included, comes before anything is deleted or started.
         try {
             run = RunSettings.parse(
                     args, Path.of(System.getProperty(CWD_PROPERTY, "")).toAbsolutePath());
@@ -102,7 +103,7 @@ public final class LocalRunner {
                 localKinesis = true;
                 checkRealTimeFleet(config);
             }
-            if (run.streamShardsGiven && !localKinesis) {
+            if (run.streamShards != null && !localKinesis) {
                 throw new ConfigException(
                         "stream-shards",
                         "Invalid argument: --stream-shards sizes the run's own Kinesis stream, which only --source"
@@ -119,27 +120,26 @@ public final class LocalRunner {
             }
             bucket = LocalS3.emulatedBucket(config, run.options, run.fromSavepoint);
             LocalS3.initializeFileSystems(config, run.options);
+            localData = config.startsEmbeddedDynamoDb() || bucket.isPresent();
+            if (localData) {
+                // before the topology's check, whose INFO lines would come ahead of these refusals
+                lockData(config, run.fromSavepoint);
+                if (run.fromSavepoint != null) {
+                    RunData.checkResume(WORK_DIR, run);
+                }
+            }
+            ArchiveDirectory.check(config);
             LocalCluster.check(config);
         } catch (ConfigException e) {
             fail(e.getMessage());
         }
-        if (config.startsEmbeddedDynamoDb() || bucket.isPresent()) {
-            // the data directories are this run's alone: a fresh run deletes them, a resume's emulators use them
-            try {
-                DataLock.take(WORK_DIR, "a ./run-local run");
-            } catch (DataLock.HeldElsewhere e) {
-                System.err.println("Cannot start: " + e.holder() + " has the local run's data in "
-                        + (config.startsEmbeddedDynamoDb() ? Dynalite.LOCAL_RUN_DATA : LocalS3.DATA)
-                        + ", which this run would "
-                        + (run.fromSavepoint == null ? "delete (a new run starts empty)" : "need to itself")
-                        + "; stop it first (Enter or Ctrl-C where it runs, or kill " + e.pid + ")");
-                System.exit(1);
-            }
-        }
         Files.createDirectories(WORK_DIR);
+        if (localData && run.fromSavepoint == null) {
+            // Every check has passed: only now does a new run empty the last run's data.
+            RunData.startFresh(WORK_DIR, run.run);
+        }
         Duration duration = run.duration;
         String fromSavepoint = run.fromSavepoint;
-        int streamShards = run.streamShards;
         if (run.origin != null) {
             System.out.println("Resuming from " + fromSavepoint + " with the settings of " + run.origin);
         }
@@ -159,17 +159,15 @@ public final class LocalRunner {
         try {
             if (bucket.isPresent()) {
                 String name = bucket.get();
-                boolean fresh = fromSavepoint == null;
-                s3 = CompletableFuture.supplyAsync(() -> LocalS3.start(name, fresh));
+                s3 = CompletableFuture.supplyAsync(() -> LocalS3.start(name));
             }
             if (localKinesis) {
-                int shards = streamShards;
+                int shards = run.streamShards != null ? run.streamShards : LocalKinesis.shardsFor(config);
                 kinesis = CompletableFuture.supplyAsync(() -> LocalKinesis.start(shards));
             }
             if (config.startsEmbeddedDynamoDb()) {
-                boolean fresh = fromSavepoint == null;
                 Set<String> limits = config.get(ConfigKeys.DYNAMODB_LIMITS);
-                dynamoDb = CompletableFuture.supplyAsync(() -> startDynamoDb(fresh, limits));
+                dynamoDb = CompletableFuture.supplyAsync(() -> startDynamoDb(limits));
             }
             if (s3 != null) {
                 // Flink's file systems are initialized once, before the MiniCluster starts.
@@ -189,6 +187,9 @@ public final class LocalRunner {
                             fromSavepoint);
             if (outcome.savepoint() != null) {
                 run.saveWith(outcome.savepoint());
+                if (localData) {
+                    RunData.savedAt(WORK_DIR, run.run, outcome.savepoint());
+                }
             }
             new TableSummary(outcome.config(), dynamoDb != null, archiveS3).print(outcome, System.out);
             if (kinesis != null) {
@@ -244,15 +245,25 @@ public final class LocalRunner {
         }
     }
 
-    private static Dynalite startDynamoDb(boolean fresh, Set<String> limits) {
-        Path data = Dynalite.LOCAL_RUN_DATA;
+    /**
+     * The data directories are this run's alone: a new run empties them, a resume's emulators use them.
+     * Another holder (a run, {@code --serve}) refuses the run: one line, exit status 1.
+     */
+    private static void lockData(PeriodTablesConfig config, String fromSavepoint) {
         try {
-            if (fresh) {
-                deleteRecursively(data);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            DataLock.take(WORK_DIR, "a ./run-local run");
+        } catch (DataLock.HeldElsewhere e) {
+            System.err.println("Cannot start: " + e.holder() + " has the local run's data in "
+                    + (config.startsEmbeddedDynamoDb() ? Dynalite.LOCAL_RUN_DATA : LocalS3.DATA)
+                    + ", which this run would "
+                    + (fromSavepoint == null ? "delete (a new run starts empty)" : "need to itself")
+                    + "; stop it first (Enter or Ctrl-C where it runs, or kill " + e.pid + ")");
+            System.exit(1);
         }
+    }
+
+    private static Dynalite startDynamoDb(Set<String> limits) {
+        Path data = Dynalite.LOCAL_RUN_DATA;
         Dynalite.Launcher launcher = Dynalite.launcher()
                 .limits(limits.stream()
                         .map(l -> FidelityLayer.Limit.valueOf(

@@ -4,8 +4,6 @@ import io.periodtables.core.config.ConfigException;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.S3Emulator;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,17 +94,10 @@ final class LocalS3 {
     }
 
     /**
-     * Starts the emulator on {@link #DATA}, emptied first unless the run resumes, with the bucket,
-     * and points Flink's S3 file system at it.
+     * Starts the emulator on {@link #DATA} (which a new run has emptied, {@link RunData}) with the
+     * bucket, and points Flink's S3 file system at it.
      */
-    static S3Emulator start(String bucket, boolean fresh) {
-        if (fresh) {
-            try {
-                LocalRunner.deleteRecursively(DATA);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot empty " + DATA, e);
-            }
-        }
+    static S3Emulator start(String bucket) {
         S3Emulator emulator = S3Emulator.start(DATA, bucket);
         initialize(emulator.flinkOptions());
         return emulator;

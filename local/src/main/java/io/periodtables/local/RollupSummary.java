@@ -49,7 +49,7 @@ final class RollupSummary {
                 "--format",
                 "table",
                 "--chart",
-                device + "-rollups.svg"));
+                LocalRunner.WORK_DIR.resolve(device + "-rollups.svg").toString()));
         out.println("Its rollups: ./query/run-query " + String.join(" ", args));
         Path svg = LocalRunner.WORK_DIR.resolve(device + "-rollups.svg").toAbsolutePath();
         args.set(args.size() - 1, svg.toString());

@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -36,6 +38,9 @@ final class RunSettings {
     /** The file in a savepoint's directory that holds the run's settings. */
     static final String SAVED = "run-local.properties";
 
+    /** The key in {@value #SAVED} that names the run ({@link RunData}): its start, which a resume keeps. */
+    static final String RUN = "run-local.run";
+
     /** {@code ./run-local --help}: the local run's own options, then the configuration's. */
     static final String USAGE = String.join(
             "\n",
@@ -47,7 +52,8 @@ final class RunSettings {
             "  --duration D             end after this ISO-8601 duration, e.g. PT30S (default: on Ctrl-C)",
             "  --from-savepoint PATH    resume from a savepoint the summary printed, with the settings saved with it",
             "  --stream-shards N        with --source kinesis and no kinesis.stream-arn: the local stream's shards,",
-            "                           1 to 50 (default " + LocalKinesis.DEFAULT_SHARDS + ")",
+            "                           1 to 50 (default: the fewest whose busiest shard, by the fleet's device ids,",
+            "                           puts at most 60 % of a shard's 1,000 records a second: 4 for the demo)",
             "  --state.backend B        hashmap (default) or rocksdb: EmbeddedRocksDBStateBackend with incremental",
             "                           checkpoints in .flink-local/checkpoints, as Managed Service for Apache Flink runs",
             "  --s3.endpoint URL        with an s3:// archive.path: that S3 (credentials from the AWS default chain)",
@@ -75,15 +81,19 @@ final class RunSettings {
     /** The savepoint to resume from as a URI Flink reads, or null. */
     final String fromSavepoint;
 
-    final int streamShards;
-    /** Whether {@code --stream-shards} was given (it only applies to the run's own Kinesis stream). */
-    final boolean streamShardsGiven;
+    /** {@code --stream-shards} (it only applies to the run's own Kinesis stream), or null: sized from the fleet. */
+    final Integer streamShards;
     /** The job's explicit settings (not validated yet). */
     final Map<String, String> settings;
     /** The local run's own options saved with the settings ({@link LocalOptions}), checked. */
     final Map<String, String> options;
     /** For a resume: where its settings came from. */
     final String origin;
+    /**
+     * Which run this is ({@link RunData}): a new run's start instant, a resume's from its savepoint
+     * (null for a savepoint of a build that did not save it).
+     */
+    final String run;
 
     private RunSettings(
             Duration duration,
@@ -91,14 +101,15 @@ final class RunSettings {
             Integer streamShards,
             Map<String, String> settings,
             Map<String, String> options,
-            String origin) {
+            String origin,
+            String run) {
         this.duration = duration;
         this.fromSavepoint = fromSavepoint;
-        this.streamShards = streamShards == null ? LocalKinesis.DEFAULT_SHARDS : streamShards;
-        this.streamShardsGiven = streamShards != null;
+        this.streamShards = streamShards;
         this.settings = settings;
         this.options = options;
         this.origin = origin;
+        this.run = run;
     }
 
     /**
@@ -151,7 +162,14 @@ final class RunSettings {
         if (fromSavepoint == null) {
             Map<String, String> settings = new LinkedHashMap<>(ConfigLoader.settings(defaults, Map.of()));
             settings.putAll(user);
-            return new RunSettings(duration, null, streamShards, settings, options, null);
+            return new RunSettings(
+                    duration,
+                    null,
+                    streamShards,
+                    settings,
+                    options,
+                    null,
+                    Instant.now().truncatedTo(ChronoUnit.MILLIS).toString());
         }
         Path savepoint = savepointDir(fromSavepoint, workingDir);
         Path savedFile = savepoint.resolve(SAVED);
@@ -165,9 +183,11 @@ final class RunSettings {
                     streamShards,
                     settings,
                     options,
-                    "the command line (the savepoint has no " + SAVED + ")");
+                    "the command line (the savepoint has no " + SAVED + ")",
+                    null);
         }
         Map<String, String> saved = read(savedFile);
+        String run = saved.remove(RUN);
         Map<String, String> savedOptions = LocalOptions.take(saved);
         Map<String, String> settings = new LinkedHashMap<>(saved);
         settings.putAll(user);
@@ -175,7 +195,13 @@ final class RunSettings {
         agreeOptions(savedOptions, options, savepoint);
         savedOptions.putAll(options);
         return new RunSettings(
-                duration, savepoint.toUri().toString(), streamShards, settings, savedOptions, savedFile.toString());
+                duration,
+                savepoint.toUri().toString(),
+                streamShards,
+                settings,
+                savedOptions,
+                savedFile.toString(),
+                run);
     }
 
     /** The user's arguments: those after a lone {@code --}, or all of them. */
@@ -193,6 +219,9 @@ final class RunSettings {
             }
         });
         options.forEach(keys::setProperty);
+        if (run != null) {
+            keys.setProperty(RUN, run);
+        }
         Path file = Path.of(URI.create(savepoint)).resolve(SAVED);
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             keys.store(out, "the settings of the ./run-local that took this savepoint; a resume uses them");
@@ -271,13 +300,20 @@ final class RunSettings {
     }
 
     private static Duration duration(String text) {
+        Duration duration;
         try {
-            return Duration.parse(text);
+            duration = Duration.parse(text);
         } catch (RuntimeException e) {
+            duration = Duration.ZERO;
+        }
+        // a run of no time would still start on empty tables and end without a savepoint
+        if (duration.isNegative() || duration.isZero()) {
             throw new ConfigException(
                     "duration",
-                    "Invalid argument: --duration = '" + text + "': expected an ISO-8601 duration such as PT30S");
+                    "Invalid argument: --duration = '" + text
+                            + "': expected a positive ISO-8601 duration such as PT30S");
         }
+        return duration;
     }
 
     private static int shards(String text) {

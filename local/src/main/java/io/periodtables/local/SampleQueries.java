@@ -51,9 +51,7 @@ final class SampleQueries {
 
     /** Draws the sample device with the query CLI itself, while dynalite still runs. */
     private static void chart(List<String> query, PrintStream out) {
-        Path svg = LocalRunner.WORK_DIR
-                .resolve(query.get(query.indexOf("--chart") + 1))
-                .toAbsolutePath();
+        Path svg = Path.of(query.get(query.indexOf("--chart") + 1)).toAbsolutePath();
         List<String> args = new ArrayList<>(query);
         args.set(args.indexOf("--chart") + 1, svg.toString());
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -96,7 +94,12 @@ final class SampleQueries {
             LocalS3.queryOptions(archiveS3)
                     .forEach((key, value) -> args.addAll(List.of("--archive-option", key + "=" + value)));
         }
-        args.addAll(List.of("--format", "table", "--chart", device + ".svg"));
+        // the printed command draws where the summary's own chart is, not where the user stands
+        args.addAll(List.of(
+                "--format",
+                "table",
+                "--chart",
+                LocalRunner.WORK_DIR.resolve(device + ".svg").toString()));
         return args;
     }
 

@@ -67,6 +67,7 @@ final class TableSummary {
         TableNaming naming = config.naming();
         List<TableRef> periods = new ArrayList<>();
         String sample;
+        long total = 0;
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(4)) {
             List<String> tables = new ArrayList<>();
             client.listTablesPaginator(b -> b.build())
@@ -100,7 +101,6 @@ final class TableSummary {
             sample = periods.isEmpty() ? "" : new SampleQueries(config, archiveS3).print(periods);
             out.println();
             out.printf("%-40s %12s  %-9s %s%n", "table", "items", "tier", "WCU/RCU");
-            long total = 0;
             for (String table : tables) {
                 long items = countItems(client, table);
                 total += items;
@@ -132,6 +132,11 @@ final class TableSummary {
                 c.late(),
                 c.rejected(),
                 c.inFlight() == 0 ? "" : String.format(" + %,d not written", c.inFlight()));
+        long before = total - c.written() - c.late() - c.rejected();
+        if (before > 0) {
+            // a resume goes on in its run's tables, which hold what the run stored before it too
+            out.printf("the total %,d includes %,d readings stored before this run%n", total, before);
+        }
         out.printf(
                 "%,.0f readings/s over %.1f s (drained in %.1f s)",
                 c.in() / Math.max(outcome.seconds(), 0.001), outcome.seconds(), outcome.drainSeconds());

@@ -22,6 +22,40 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 class KinesisFeederITCase {
     private static final long RECORDS = 4_000;
 
+    /**
+     * The demo's stream, sized by {@link LocalKinesis#shardsFor} from the fleet (200 devices, 2,000
+     * readings a second): a second and a half of the fleet, as a feeder that missed half a second
+     * puts it at once, fits in one second of the layer's clock on every shard. On 2 shards, the old
+     * default, 101 devices hashed to one of them: 1,010 records a second, above its 1,000.
+     */
+    @Test
+    void theDemoStreamTakesTheFleetWithoutRefusingAPut() throws Exception {
+        try (Kinesalite kinesalite = Kinesalite.start()) {
+            Map<String, String> settings = new LinkedHashMap<>();
+            settings.put("source", "kinesis");
+            settings.put("kinesis.stream-arn", Kinesalite.streamArn("demo"));
+            settings.put("kinesis.endpoint", kinesalite.endpoint().toString());
+            settings.put("generator.rate", "2000");
+            settings.put("generator.devices", "200");
+            settings.put("generator.count", "3000");
+            PeriodTablesConfig config = ConfigLoader.fromMap(settings, true);
+            int shards = LocalKinesis.shardsFor(config);
+            kinesalite.createStream("demo", shards);
+
+            kinesalite.layer().stopClock();
+            KinesisFeeder feeder = KinesisFeeder.start(config);
+            // all put, or a put refused (which, with the clock stopped, would be put again for ever)
+            while (feeder.put() < 3000 && feeder.refused() == 0 && feeder.failure() == null) {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            feeder.stop();
+            kinesalite.layer().startClock();
+            assertThat(feeder.refused()).as("puts refused by %d shards", shards).isZero();
+            assertThat(feeder.put()).isEqualTo(3000);
+            System.out.printf("feeder: the demo fleet's 1.5 s into %d shards in one second, none refused%n", shards);
+        }
+    }
+
     @Test
     void aFleetFasterThanItsShardIsPutWholeAtWhatTheShardTakes() throws Exception {
         try (Kinesalite kinesalite = Kinesalite.start();

@@ -82,6 +82,10 @@ class LocalRunResumeITCase {
                 .isEqualTo(firstWritten + summary.written());
         assertThat(out).contains("Archive " + archive.toUri().toString().replaceAll("/$", ""));
         assertThat(out).contains("Its chart: ").doesNotContain("No chart:");
+        // the summary says what the tables' total holds besides this run's readings, and times no first table
+        assertThat(out)
+                .contains(String.format("includes %,d readings stored before this run", firstWritten))
+                .doesNotContain("first table ready");
 
         ChildJvm refused = ChildJvm.start(
                 dir, LocalRunner.class, "--from-savepoint", savepoint.group(1), "--tables.period", "PT1H");

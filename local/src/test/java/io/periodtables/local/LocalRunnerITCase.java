@@ -174,6 +174,8 @@ class LocalRunnerITCase {
         assertThat(summary.rejected()).as(out).isZero();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
+        // The first period tables and their rollups tables are created ahead: no write waits for one.
+        assertThat(out).doesNotContain("did not exist");
         assertThat(out)
                 .contains(
                         "Flink Web UI: http://127.0.0.1:",
@@ -182,6 +184,9 @@ class LocalRunnerITCase {
                         "Savepoint: file:",
                         "Data: dynalite at http://127.0.0.1:",
                         "One device: ./query/run-query range --device device-00007 --from ");
+        // the printed commands draw beside the summary's own charts, not in the repository's root
+        assertThat(out)
+                .contains("--chart .flink-local/device-00007.svg", "--chart .flink-local/device-00007-rollups.svg");
         // The archive: each marked period's distinct keys are its table's items, and the drained
         // stop left the period it ended in unmarked.
         Matcher archived = Pattern.compile("(?m)^period=(\\S+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)  archived$")

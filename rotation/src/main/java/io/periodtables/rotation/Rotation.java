@@ -1,5 +1,6 @@
 package io.periodtables.rotation;
 
+import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.owner.MissingTableHandler;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -79,7 +81,9 @@ public final class Rotation {
      * if it starts by {@code to}. For a run whose source's event times are known ahead (the local
      * run's fleet), so that its first writes find their table instead of waiting for the owner
      * while the job is still warming up. The rotation takes the tables over like its own: a table
-     * ahead of the watermark stays at the {@code current} tier. Completes with their names.
+     * ahead of the watermark stays at the {@code current} tier. With {@code rollups.every}, each
+     * period's rollups table too (on-demand, as the owner creates it), whose first buckets come
+     * with the first readings. Completes with the period tables' names.
      */
     public static CompletableFuture<List<String>> prebuild(PeriodTablesConfig config, Instant from, Instant to) {
         Lifecycle lifecycle = Lifecycle.of(config);
@@ -87,7 +91,12 @@ public final class Rotation {
         Period next = lifecycle.calendar().next(first);
         List<Period> periods = next.start().isAfter(to) ? List.of(first) : List.of(first, next);
         TableManager manager = TableManager.create(config);
-        CompletableFuture<?>[] ensured = periods.stream().map(manager::ensure).toArray(CompletableFuture[]::new);
+        boolean rollups = config.find(ConfigKeys.ROLLUPS_EVERY).isPresent();
+        CompletableFuture<?>[] ensured = periods.stream()
+                .flatMap(p -> rollups
+                        ? Stream.of(manager.ensure(p), manager.ensureRollupsTable(p))
+                        : Stream.of(manager.ensure(p)))
+                .toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(ensured)
                 .thenApply(done ->
                         periods.stream().map(config.naming()::periodTable).toList())

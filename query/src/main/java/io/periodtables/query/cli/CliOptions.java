@@ -95,13 +95,17 @@ public final class CliOptions {
     /** A reading command's configuration and the local run's file it came from, if it did. */
     record DynamoDbTarget(PeriodTablesConfig config, Optional<Path> localRun) {
         /**
-         * Once the command line is checked, before anything is read or printed: an endpoint override
-         * that takes no connection stops the command, naming the endpoint and what to do, and so does
-         * AWS without credentials (one line naming the region and {@code --config
-         * .flink-local/run.properties} instead of the SDK's list of every provider it tried). Then a
-         * configuration taken from {@link #LOCAL_RUN_CONFIG} is noted on {@code err}.
+         * Once the command line is checked, before anything is read or printed: a configuration taken
+         * from {@link #LOCAL_RUN_CONFIG} is noted on {@code err} first, so that what follows says which
+         * file it came from; then an endpoint override that takes no connection stops the command,
+         * naming the endpoint and what to do, and so does AWS without credentials (one line naming the
+         * region and {@code --config .flink-local/run.properties} instead of the SDK's list of every
+         * provider it tried).
          */
         void check(PrintStream err) {
+            localRun.ifPresent(file -> err.println("configuration: " + file
+                    + " (the last local run's, found where you stand; --config FILE or --dynamodb.endpoint URL"
+                    + " reads elsewhere)"));
             Optional<URI> override = config.dynamoDbEndpoint();
             override.ifPresent(endpoint -> {
                 int port =
@@ -118,9 +122,6 @@ public final class CliOptions {
             if (override.isEmpty() || !DynamoDbClients.isLoopback(override.get())) {
                 checkCredentials(config, override);
             }
-            localRun.ifPresent(file -> err.println("configuration: " + file
-                    + " (the last local run's, found where you stand; --config FILE or --dynamodb.endpoint URL"
-                    + " reads elsewhere)"));
         }
     }
 

@@ -141,9 +141,14 @@ class QueryCliTest {
         try {
             assertThat(run("range", "--device", "d1", "--from", "2026-11-22", "--to", "2026-11-23"))
                     .isEqualTo(1);
-            assertThat(err().strip())
-                    .startsWith("DynamoDB at " + endpoint + " does not answer (")
-                    .doesNotContain("\n");
+            // which file it read comes first, also when its DynamoDB does not answer
+            assertThat(err().strip().lines())
+                    .hasSize(2)
+                    .satisfies(
+                            lines -> assertThat(lines.get(0))
+                                    .startsWith("configuration: " + here.resolve(".flink-local/run.properties")),
+                            lines -> assertThat(lines.get(1))
+                                    .startsWith("DynamoDB at " + endpoint + " does not answer ("));
 
             // the command line saying where DynamoDB is wins over the file
             err.reset();
