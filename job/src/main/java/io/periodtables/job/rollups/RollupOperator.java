@@ -1,6 +1,7 @@
-package io.periodtables.job;
+package io.periodtables.job.rollups;
 
 import io.periodtables.model.SinkRecord;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
@@ -11,7 +12,8 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
  * timers a savepoint of an earlier release holds ({@link RollupStateUpgrade}), and it gives the function
  * its keyed state backend, whose namespaces the duplicate check keeps its sort keys in.
  */
-final class RollupOperator extends KeyedProcessOperator<String, SinkRecord, SinkRecord> {
+@Internal
+public final class RollupOperator extends KeyedProcessOperator<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
 
     /** The upgrade of a restored state; null when the operator starts afresh. */

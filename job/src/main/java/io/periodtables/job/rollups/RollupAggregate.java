@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rollups;
 
 import io.periodtables.core.item.Rollups;
 import java.io.IOException;
@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -17,7 +18,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * statistics, and whether it changed since its item was last emitted. Kept in {@link RollupBuckets}'
  * state with its own {@link Serializer}, format 1: a version byte, then the fields in a fixed order.
  */
-final class RollupAggregate {
+@Internal
+public final class RollupAggregate {
     private static final byte FORMAT = 1;
 
     private long readings;
@@ -253,7 +255,7 @@ final class RollupAggregate {
     }
 
     /** The snapshot of {@link Serializer}; version 1 is format 1. */
-    public static final class Snapshot extends SimpleTypeSerializerSnapshot<RollupAggregate> {
+    public static class Snapshot extends SimpleTypeSerializerSnapshot<RollupAggregate> {
         public Snapshot() {
             super(() -> Serializer.INSTANCE);
         }

@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rollups;
 
 import java.time.Duration;
 import java.util.List;

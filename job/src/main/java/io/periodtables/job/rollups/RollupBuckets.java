@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rollups;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -55,7 +56,8 @@ import org.apache.flink.util.Collector;
  * change across a restore: a kept grain carries on, a dropped one's buckets are never written
  * and go with their period (or at a revive), a new one starts at the restore.
  */
-final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkRecord> {
+@Internal
+public final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkRecord> {
     private static final long serialVersionUID = 1L;
 
     /** Buckets refined after the watermark passed their end are written at the next whole second. */
@@ -108,7 +110,7 @@ final class RollupBuckets extends KeyedProcessFunction<String, SinkRecord, SinkR
     }
 
     /** The operator of the rollups: it upgrades the state of a savepoint of an earlier release on restore. */
-    static RollupOperator operator(PeriodTablesConfig config, Rollups rollups) {
+    public static RollupOperator operator(PeriodTablesConfig config, Rollups rollups) {
         return new RollupOperator(new RollupBuckets(config, rollups));
     }
 
