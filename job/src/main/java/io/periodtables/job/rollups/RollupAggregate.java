@@ -254,7 +254,11 @@ public final class RollupAggregate {
         }
     }
 
-    /** The snapshot of {@link Serializer}; version 1 is format 1. */
+    /**
+     * The snapshot of {@link Serializer}; version 1 is format 1. Not final: savepoints taken before
+     * the rollups had their package name {@code io.periodtables.job.RollupAggregate$Snapshot}, which
+     * extends it.
+     */
     public static class Snapshot extends SimpleTypeSerializerSnapshot<RollupAggregate> {
         public Snapshot() {
             super(() -> Serializer.INSTANCE);
