@@ -7,6 +7,8 @@ import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.item.Rollups;
 import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.Period;
+import io.periodtables.job.archive.ArchiveFileSystem;
+import io.periodtables.job.archive.StoredItems;
 import io.periodtables.job.rollups.RollupBuckets;
 import io.periodtables.job.time.CheckpointedWatermark;
 import io.periodtables.job.time.PeriodWindows;

@@ -2,6 +2,7 @@ package io.periodtables.job;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.job.archive.ArchivedPeriods;
 import io.periodtables.model.Reading;
 import io.periodtables.rotation.Rotation;
 import io.periodtables.rotation.lifecycle.TableLoad;

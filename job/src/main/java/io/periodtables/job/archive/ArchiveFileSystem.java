@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.archive;
 
 import io.periodtables.core.config.ConfigException;
 import io.periodtables.core.config.ConfigKeys;
@@ -15,10 +15,10 @@ import org.apache.flink.core.fs.UnsupportedFileSystemSchemeException;
  * runs, with one line naming the key.
  */
 @Internal
-final class ArchiveFileSystem {
+public final class ArchiveFileSystem {
     private ArchiveFileSystem() {}
 
-    static void require(String archivePath) {
+    public static void require(String archivePath) {
         Path path = new Path(archivePath);
         try {
             path.getFileSystem();

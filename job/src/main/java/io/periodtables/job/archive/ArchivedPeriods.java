@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.archive;
 
 import io.periodtables.archive.ArchivePartitions;
 import io.periodtables.archive.ArchiveReader;

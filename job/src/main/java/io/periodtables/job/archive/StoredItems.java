@@ -1,20 +1,22 @@
-package io.periodtables.job;
+package io.periodtables.job.archive;
 
 import io.periodtables.archive.ArchiveItems;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.ReadingItems;
 import io.periodtables.model.Reading;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The archive's items are the sink's: {@link ReadingItems}, and none where the sink rejects the reading. */
-final class StoredItems implements ArchiveItems {
+@Internal
+public final class StoredItems implements ArchiveItems {
     private static final long serialVersionUID = 1L;
 
     private final PeriodTablesConfig config;
     private transient ReadingItems items;
 
-    StoredItems(PeriodTablesConfig config) {
+    public StoredItems(PeriodTablesConfig config) {
         this.config = config;
     }
 
