@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rotation;
 
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ItemAttributes;
@@ -16,7 +16,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * watermark, so the peak is the burst the next period's rollups table is prewarmed for.
  */
 @Internal
-final class RollupLoadCounter extends LoadCounter<SinkRecord> {
+public final class RollupLoadCounter extends LoadCounter<SinkRecord> {
     private static final long serialVersionUID = 1L;
 
     @Override

@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rotation;
 
 import io.periodtables.rotation.lifecycle.TableLoad;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rotation;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -21,7 +21,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * reading of a second precedes the watermark that passes it.
  */
 @Internal
-final class WriteLoadCounter extends LoadCounter<Reading> {
+public final class WriteLoadCounter extends LoadCounter<Reading> {
     private static final long serialVersionUID = 1L;
 
     private final PeriodTablesConfig config;
@@ -34,7 +34,7 @@ final class WriteLoadCounter extends LoadCounter<Reading> {
 
     private transient String lastTable;
 
-    WriteLoadCounter(PeriodTablesConfig config) {
+    public WriteLoadCounter(PeriodTablesConfig config) {
         this.config = config;
     }
 

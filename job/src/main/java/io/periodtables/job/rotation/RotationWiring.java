@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rotation;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -21,9 +21,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 @Internal
 public final class RotationWiring {
     /** The writer group of the period records' sink. */
-    static final String PERIOD_WRITERS = "period";
+    public static final String PERIOD_WRITERS = "period";
     /** The writer group of the late and rejected records' sink (with late.policy=period-table, late readings go to period tables). */
-    static final String LATE_WRITERS = "late";
+    public static final String LATE_WRITERS = "late";
 
     private RotationWiring() {}
 
@@ -44,7 +44,7 @@ public final class RotationWiring {
      * write {@code load} per table and second (the next table is sized from its peak); with
      * {@code archive.path}, retention deletes a table only once its period is archived.
      */
-    static void attach(
+    public static void attach(
             DataStream<Reading> readings, DataStream<TableLoad> load, PeriodTablesConfig config, String writerRun) {
         DataStream<Long> ticks = readings.process(new RotationTicks(), Types.LONG)
                 // the readings' parallelism keeps it in their task: a stateless filter, no hop
