@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.e2e;
 
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ReadingItems;
