@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.capacity;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
