@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.freshness;
 
 import java.time.Duration;
 import java.util.ArrayList;

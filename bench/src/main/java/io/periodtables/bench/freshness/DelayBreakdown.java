@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.freshness;
 
 import static io.periodtables.bench.FreshnessReport.DEVICES;
 import static io.periodtables.bench.FreshnessReport.FIRE_COUNT;

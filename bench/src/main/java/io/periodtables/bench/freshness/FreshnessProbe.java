@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.freshness;
 
 import io.periodtables.core.item.ItemAttributes;
 import java.time.Duration;
