@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.scale;
 
 import java.awt.BasicStroke;
 import java.awt.Color;

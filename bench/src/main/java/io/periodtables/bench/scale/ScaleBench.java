@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.scale;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.InputSource;
