@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.query;
 
 import java.util.Map;
 import java.util.TreeMap;
