@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.kinesis;
 
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
