@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.size;
 
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.DynamoDbItemSize;
