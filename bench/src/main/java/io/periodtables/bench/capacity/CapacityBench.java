@@ -1,5 +1,15 @@
 package io.periodtables.bench.capacity;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.FleetReadings;
+import io.periodtables.bench.InstantDynamoDb;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.PrebuiltReadings;
+import io.periodtables.bench.RawBatchLoop;
+import io.periodtables.bench.WarmUp;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.SinkRecord;
@@ -30,7 +40,7 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
  * run of the full job is recorded with JFR and summarised. {@code contenders} picks some of
  * {@link #CONTENDERS} (the SDK version sweep, {@code bench/sdk-sweep}, runs only the SDK-bound ones).
  */
-final class CapacityBench {
+public final class CapacityBench {
 
     /** The fleet's devices: {@code BENCH_CAPACITY_DEVICES} (environment), by default 1,000. */
     static final int DEVICES = Integer.parseInt(System.getenv().getOrDefault("BENCH_CAPACITY_DEVICES", "1000"));
@@ -42,11 +52,11 @@ final class CapacityBench {
 
     static final String FULL_JOB = "full-job";
     static final String ROLLUPS = "full-job-rollups";
-    static final List<String> CONTENDERS = List.of(FULL_JOB, ROLLUPS, "sink-only", "raw-sdk");
+    public static final List<String> CONTENDERS = List.of(FULL_JOB, ROLLUPS, "sink-only", "raw-sdk");
 
     private CapacityBench() {}
 
-    static String run(int n, int rounds, Path benchDir, Set<String> contenders) throws Exception {
+    public static String run(int n, int rounds, Path benchDir, Set<String> contenders) throws Exception {
         if (!CONTENDERS.containsAll(contenders)) {
             throw new IllegalArgumentException(
                     "unknown contender in --contenders " + contenders + "; expected some of " + CONTENDERS);

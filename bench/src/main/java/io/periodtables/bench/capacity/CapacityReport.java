@@ -1,5 +1,9 @@
 package io.periodtables.bench.capacity;
 
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.JfrSummary;
+import io.periodtables.bench.Stats;
+import io.periodtables.bench.WarmUp;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,12 @@
 package io.periodtables.bench.capacity;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchMetrics;
+import io.periodtables.bench.CpuClock;
+import io.periodtables.bench.InstantDynamoDb;
+import io.periodtables.bench.PrebuiltReadings;
+import io.periodtables.bench.RawBatchLoop;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import java.util.Locale;

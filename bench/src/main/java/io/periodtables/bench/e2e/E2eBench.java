@@ -1,5 +1,13 @@
 package io.periodtables.bench.e2e;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.Measurement;
+import io.periodtables.bench.PrebuiltReadings;
+import io.periodtables.bench.Stats;
+import io.periodtables.bench.Tables;
+import io.periodtables.bench.WarmUp;
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ReadingItems;
 import io.periodtables.emulators.Dynalite;
@@ -16,13 +24,13 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * contender up, finds the raw loop's best concurrency, then runs the contenders interleaved
  * ({@code ours, stock, raw, job} per round) and reports medians, ranges and per-round ratios.
  */
-final class E2eBench {
+public final class E2eBench {
 
     static final int[] RAW_IN_FLIGHT = {2, 4, 8, 16};
 
     private E2eBench() {}
 
-    static String run(int n, int rounds) throws Exception {
+    public static String run(int n, int rounds) throws Exception {
         List<Measurement> all = new ArrayList<>();
         int bestInFlight;
         int warmUpRounds = 0;
@@ -208,7 +216,7 @@ final class E2eBench {
         return Stats.of(runs.stream().map(f::applyAsDouble).toList());
     }
 
-    static void log(String line) {
+    public static void log(String line) {
         System.out.println("[bench] " + line);
         System.out.flush();
     }

@@ -1,12 +1,13 @@
 package io.periodtables.bench.freshness;
 
-import static io.periodtables.bench.FreshnessReport.DEVICES;
-import static io.periodtables.bench.FreshnessReport.FIRE_COUNT;
-import static io.periodtables.bench.FreshnessReport.SINK_SUBTASKS;
-import static io.periodtables.bench.FreshnessReport.fmt0;
-import static io.periodtables.bench.FreshnessReport.ms;
-import static io.periodtables.bench.FreshnessReport.percent;
+import static io.periodtables.bench.freshness.FreshnessReport.DEVICES;
+import static io.periodtables.bench.freshness.FreshnessReport.FIRE_COUNT;
+import static io.periodtables.bench.freshness.FreshnessReport.SINK_SUBTASKS;
+import static io.periodtables.bench.freshness.FreshnessReport.fmt0;
+import static io.periodtables.bench.freshness.FreshnessReport.ms;
+import static io.periodtables.bench.freshness.FreshnessReport.percent;
 
+import io.periodtables.bench.Percentiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

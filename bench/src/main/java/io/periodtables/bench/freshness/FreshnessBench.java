@@ -1,5 +1,11 @@
 package io.periodtables.bench.freshness;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchMetrics;
+import io.periodtables.bench.CpuClock;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.Tables;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -29,7 +35,7 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
  * where a backlog builds: a back-pressured source waits for the windows or the sink, a source
  * that is not back-pressured is the slow part itself.
  */
-final class FreshnessBench {
+public final class FreshnessBench {
     /** Kinesis takes 1,000 records/s per shard: 5,000/s needs 5; one more leaves headroom. */
     static final int SHARDS = 6;
 
@@ -47,7 +53,7 @@ final class FreshnessBench {
     static final Duration SHORT_FIRE_DELAY = Duration.ofMillis(50);
 
     /** {@code rates} readings/s, each for {@code phase} after a {@code warmUp} at the first rate. */
-    record Options(String command, List<Double> rates, Duration warmUp, Duration phase) {}
+    public record Options(String command, List<Double> rates, Duration warmUp, Duration phase) {}
 
     /** One measured phase. */
     record Phase(
@@ -82,7 +88,7 @@ final class FreshnessBench {
 
     private FreshnessBench() {}
 
-    static String run(Options options) throws Exception {
+    public static String run(Options options) throws Exception {
         String load = MachineFacts.loadAverage();
         List<Phase> phases = new ArrayList<>();
         try (Kinesalite kinesalite = Kinesalite.start();

@@ -1,5 +1,6 @@
 package io.periodtables.bench.freshness;
 
+import io.periodtables.bench.FleetReadings;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.WriteSharding;

@@ -1,5 +1,7 @@
 package io.periodtables.bench.freshness;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.Percentiles;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.TableKeys;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.periodtables.bench.freshness;
 
+import io.periodtables.bench.e2e.E2eBench;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,16 @@
 package io.periodtables.bench.hotdevice;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchMetrics;
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.CpuClock;
+import io.periodtables.bench.InstantDynamoDb;
+import io.periodtables.bench.JfrSummary;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.e2e.E2eBench;
+import io.periodtables.bench.scale.ScaleBench;
+import io.periodtables.bench.scale.ScaleReport;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.job.InputSource;
@@ -49,7 +60,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
  * process and of the task threads, so that CPU per reading over the run shows whether the hot
  * device's duplicate check ({@code RecentSortKeys}) costs more as its sort keys pile up.
  */
-final class HotDeviceBench {
+public final class HotDeviceBench {
 
     static final int QUIET_DEVICES = 10_000;
     static final Duration QUIET_EVERY = Duration.ofSeconds(60);
@@ -67,7 +78,7 @@ final class HotDeviceBench {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    record Options(String command, int minutes) {}
+    public record Options(String command, int minutes) {}
 
     /**
      * The run at one instant, counted from its start: readings the rollups counted (all, and on the
@@ -103,7 +114,7 @@ final class HotDeviceBench {
 
     private HotDeviceBench() {}
 
-    static String run(Options options, Path benchDir) throws Exception {
+    public static String run(Options options, Path benchDir) throws Exception {
         if (options.minutes() < 1) {
             throw new IllegalArgumentException("--hot-device-minutes must be at least 1, not " + options.minutes());
         }

@@ -1,5 +1,8 @@
 package io.periodtables.bench.hotdevice;
 
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.scale.ScaleBench;
+import io.periodtables.bench.scale.ScaleReport;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Rectangle2D;

@@ -1,5 +1,10 @@
 package io.periodtables.bench.kinesis;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.CpuClock;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.Tables;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
@@ -30,7 +35,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * and 2. After {@link #SETTLE}, over {@link #WINDOW}: GetRecords per second and shard, counted at
  * the emulator by a {@link CountingProxy}; CPU of this JVM (the MiniCluster) and of kinesalite.
  */
-final class IdleKinesisBench {
+public final class IdleKinesisBench {
     static final Duration SETTLE = Duration.ofSeconds(10);
     static final Duration WINDOW = Duration.ofSeconds(20);
 
@@ -45,7 +50,7 @@ final class IdleKinesisBench {
 
     private IdleKinesisBench() {}
 
-    static String run() throws Exception {
+    public static String run() throws Exception {
         String load = MachineFacts.loadAverage();
         List<Run> runs = new ArrayList<>();
         Run baseline;

@@ -1,5 +1,8 @@
 package io.periodtables.bench.kinesis;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;
@@ -35,7 +38,7 @@ import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
  * GetRecords a second per shard). Interleaved, {@code runs} of each. The read rate is the job's
  * bytes over the time from its first record to its last, per shard, as a share of 2 MiB/s.
  */
-final class KinesisBackfillBench {
+public final class KinesisBackfillBench {
     static final int PER_SHARD = 40_000;
     private static final String PADDING = "x".repeat(960);
     private static final double LIMIT_BYTES_PER_SECOND = 2.0 * 1024 * 1024;
@@ -57,7 +60,7 @@ final class KinesisBackfillBench {
 
     private KinesisBackfillBench() {}
 
-    static String run(int runs) throws Exception {
+    public static String run(int runs) throws Exception {
         String load = MachineFacts.loadAverage();
         List<Run> measured = new ArrayList<>();
         try (Kinesalite kinesalite = Kinesalite.start();

@@ -1,5 +1,11 @@
 package io.periodtables.bench.memory;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchMetrics;
+import io.periodtables.bench.CpuClock;
+import io.periodtables.bench.InstantDynamoDb;
+import io.periodtables.bench.MachineFacts;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.job.PeriodTablesTopology;
@@ -24,13 +30,13 @@ import org.apache.flink.runtime.executiongraph.AccessExecutionJobVertex;
  * a full GC and takes a checkpoint, whose per-operator state sizes (hashmap state backend,
  * checkpoints on the file system) give the window operator's state per device.
  */
-final class MemoryBench {
+public final class MemoryBench {
 
     static final int DEVICES = 100_000;
 
     private MemoryBench() {}
 
-    static String run(int n, Path benchDir) throws Exception {
+    public static String run(int n, Path benchDir) throws Exception {
         String load = MachineFacts.loadAverage();
         Instant start = BenchConfigs.fleetStart(3);
         Duration span = Duration.ofMillis(60_000L * n / DEVICES);

@@ -1,5 +1,9 @@
 package io.periodtables.bench.query;
 
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.Stats;
+import io.periodtables.bench.Tables;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
@@ -29,7 +33,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * device's day ({@code range} over 24 hourly tables) for 1, 4 and 16 shards, and its newest 1
  * and 100 readings ({@code latest}). Rounds are interleaved across shard counts after a warm-up.
  */
-final class QueryBench {
+public final class QueryBench {
 
     static final int[] SHARDS = {1, 4, 16};
     static final int OTHER_DEVICES = 40;
@@ -55,7 +59,7 @@ final class QueryBench {
 
     private QueryBench() {}
 
-    static String run() throws Exception {
+    public static String run() throws Exception {
         String load = MachineFacts.loadAverage();
         Instant from = LocalDate.now(ZoneOffset.UTC)
                 .minusDays(2)

@@ -1,5 +1,13 @@
 package io.periodtables.bench.recovery;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchMetrics;
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.Stats;
+import io.periodtables.bench.Tables;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.emulators.Dynalite;
@@ -25,7 +33,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * stop-with-savepoint time and, from the resubmission, the time to RUNNING and to the first
  * successful write ({@code recordsWritten} > 0 on the new job).
  */
-final class RecoveryBench {
+public final class RecoveryBench {
 
     static final int RATE = 2000;
 
@@ -33,7 +41,7 @@ final class RecoveryBench {
 
     private record Recovery(int run, double stopSeconds, double runningSeconds, double firstWriteSeconds) {}
 
-    static String run(int runs, Path benchDir) throws Exception {
+    public static String run(int runs, Path benchDir) throws Exception {
         String load = MachineFacts.loadAverage();
         Path savepoints = benchDir.resolve("target").resolve("savepoints").toAbsolutePath();
         List<Recovery> recoveries = new ArrayList<>();

@@ -1,5 +1,13 @@
 package io.periodtables.bench.rollover;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchMetrics;
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.Stats;
+import io.periodtables.bench.SvgChart;
+import io.periodtables.bench.Tables;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.emulators.Dynalite;
@@ -27,7 +35,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * sink's lazy table creations ({@code missingTableFallbacks}), which must stay 0 when the
  * rotation prebuilds every table in time.
  */
-final class RolloverBench {
+public final class RolloverBench {
 
     static final int RATE = 1000;
     static final int SPEEDUP = 300;
@@ -35,7 +43,7 @@ final class RolloverBench {
 
     private RolloverBench() {}
 
-    static String run(Path benchDir) throws Exception {
+    public static String run(Path benchDir) throws Exception {
         String load = MachineFacts.loadAverage();
         // boundaries at 12, 24, ... 72 s, after the start-up catch-up; all of it hours in the past
         Instant start = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(9));

@@ -1,5 +1,6 @@
 package io.periodtables.bench.rollover;
 
+import io.periodtables.bench.BenchMetrics;
 import io.periodtables.core.config.UserMetrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,13 @@
 package io.periodtables.bench.scale;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchMetrics;
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.CpuClock;
+import io.periodtables.bench.InstantDynamoDb;
+import io.periodtables.bench.MachineFacts;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.InputSource;
 import io.periodtables.job.PeriodTablesTopology;
@@ -40,13 +48,13 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
  * the MiniCluster (those the REST API serves). State per device must not grow with the readings
  * of an open period, and nothing may stay of a closed one.
  */
-final class ScaleBench {
+public final class ScaleBench {
 
     /**
      * Parts of the bench and their sizes; {@code before} is the samples file of another build,
      * {@code from} one of an earlier run to render instead of running.
      */
-    record Options(
+    public record Options(
             String command,
             List<String> parts,
             int dayDevices,
@@ -75,11 +83,11 @@ final class ScaleBench {
     /** The highest record index the source has generated: where the input is (same JVM). */
     private static final AtomicLong GENERATED = new AtomicLong(-1);
     /** The task manager's managed memory (RocksDB's block cache and write buffers), both slots. */
-    static final String MANAGED_MEMORY = "512m";
+    public static final String MANAGED_MEMORY = "512m";
 
     private ScaleBench() {}
 
-    static String run(Options options, Path benchDir) throws Exception {
+    public static String run(Options options, Path benchDir) throws Exception {
         String load = MachineFacts.loadAverage();
         if (options.from() != null) {
             return ScaleReport.markdown(
@@ -244,7 +252,7 @@ final class ScaleBench {
      * RocksDB's memory is the task manager's managed memory (as on MSF); the MiniCluster's default
      * left its write buffers so small that every put flushed a memtable of one entry.
      */
-    static Configuration managedMemory() {
+    public static Configuration managedMemory() {
         Configuration cluster = new Configuration();
         cluster.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(MANAGED_MEMORY));
         return cluster;

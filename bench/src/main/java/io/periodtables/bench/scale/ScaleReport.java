@@ -1,5 +1,7 @@
 package io.periodtables.bench.scale;
 
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.Stats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +17,7 @@ import java.util.Optional;
  * day's checkpoints per simulated hour and the sparse week's per simulated day, beside those of
  * another build when its samples are given.
  */
-final class ScaleReport {
+public final class ScaleReport {
 
     private ScaleReport() {}
 
@@ -157,7 +159,7 @@ final class ScaleReport {
                 (double) s.fullBytes() / devices));
     }
 
-    static String bytes(long b) {
+    public static String bytes(long b) {
         if (b >= 10L << 20) {
             return String.format(Locale.ROOT, "%,.1f MiB", b / 1048576.0);
         }

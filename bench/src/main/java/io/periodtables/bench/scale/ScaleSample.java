@@ -1,5 +1,6 @@
 package io.periodtables.bench.scale;
 
+import io.periodtables.bench.BenchCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package io.periodtables.bench.size;
 
+import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.FleetReadings;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ReadingItems;
@@ -15,13 +18,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * tables, 4 shards), attribute by attribute, against the 200-byte target (one write capacity
  * unit covers 1 KB; the target keeps room for larger payloads).
  */
-final class ItemSizeBench {
+public final class ItemSizeBench {
 
     static final int SAMPLE = 10_000;
 
     private ItemSizeBench() {}
 
-    static String run() {
+    public static String run() {
         PeriodTablesConfig config = BenchConfigs.load(BenchConfigs.fleet(
                 "readings",
                 URI.create("http://127.0.0.1:8000"),

@@ -3,6 +3,7 @@ package io.periodtables.bench.hotdevice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
+import io.periodtables.bench.BenchConfigs;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.input.ParsingGenerator;
 import io.periodtables.model.Reading;
