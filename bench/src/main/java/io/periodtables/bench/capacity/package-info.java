@@ -1,5 +1,5 @@
 /**
- * The capacity bench (CapacityBench): readings per core-second of the contenders on the instant
- * backend, with its runs (CapacityRun) and its section (CapacityReport).
+ * Benchmark 2 (CapacityBench): the pipeline's own capacity against the instant backend, in readings
+ * per core-second, with its runs (CapacityRun) and its section (CapacityReport).
  */
 package io.periodtables.bench.capacity;

@@ -1,5 +1,5 @@
 /**
- * The hot-device bench (HotDeviceBench): one device far above the fleet (HotFleet), what it
- * costs the job and its tables (HotDeviceReport).
+ * Benchmark 20 (HotDeviceBench): one device at 1,000 readings a second among quiet ones (HotFleet),
+ * what it costs the rollups and the job (HotDeviceReport).
  */
 package io.periodtables.bench.hotdevice;

@@ -1,5 +1,5 @@
 /**
- * The Kinesis benches: an idle stream's reads (IdleKinesisBench) and a backlog read back
- * (KinesisBackfillBench) through kinesalite.
+ * The Kinesis benches: what an idle source costs (IdleKinesisBench) and how fast a backlog is read
+ * under Kinesis's read limits (KinesisBackfillBench), on kinesalite.
  */
 package io.periodtables.bench.kinesis;

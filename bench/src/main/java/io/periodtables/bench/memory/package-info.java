@@ -1,5 +1,5 @@
 /**
- * The memory bench (MemoryBench): the job's heap and state for a large fleet of devices on
- * the instant backend.
+ * Benchmark 5 (MemoryBench): heap and per-operator state of a large fleet on the instant backend.
+ * One reading per device per event-minute.
  */
 package io.periodtables.bench.memory;

@@ -1,5 +1,5 @@
 /**
- * The query bench (QueryBench): reading back ranges, the latest table and rollups over data it
- * writes first (QueryData), counting the requests (RequestCounter).
+ * The query bench (QueryBench): latency of reading back with ReadingsQuery against dynalite, over
+ * data it writes first (QueryData), counting the requests (RequestCounter).
  */
 package io.periodtables.bench.query;

@@ -1,5 +1,5 @@
 /**
- * The recovery bench (RecoveryBench): the time from a failure to writing again, restored from the
- * last checkpoint.
+ * Benchmark 6 (RecoveryBench): stop with a savepoint, submit again from it; the stop, the time to
+ * RUNNING and to the first write.
  */
 package io.periodtables.bench.recovery;

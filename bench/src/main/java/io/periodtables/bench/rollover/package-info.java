@@ -1,5 +1,5 @@
 /**
- * The rollover bench (RolloverBench): the writes across a period's rollover, sampled
- * (Sampler) and charted.
+ * Benchmark 3 (RolloverBench): throughput around hourly rollovers under load, the sink's counters
+ * sampled (Sampler) and charted.
  */
 package io.periodtables.bench.rollover;

@@ -1,5 +1,5 @@
 /**
- * The scale bench (ScaleBench): a day and a week of a large fleet, its checkpoints' size and
- * time (ScaleSample), charted (ScaleChart) and reported (ScaleReport).
+ * Benchmark 14 (ScaleBench): a dense day and a sparse week on RocksDB with incremental checkpoints,
+ * their sizes and durations (ScaleSample) charted (ScaleChart) and reported (ScaleReport).
  */
 package io.periodtables.bench.scale;

@@ -1,5 +1,5 @@
 /**
- * The item-size bench (ItemSizeBench): item sizes by DynamoDB's rules for the readings the
- * benches write.
+ * Benchmark 4 (ItemSizeBench): the DynamoDB-counted size of a reading's item, attribute by
+ * attribute, against the 200-byte target.
  */
 package io.periodtables.bench.size;
