@@ -16,18 +16,18 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * One MiniCluster (1 task manager, 2 slots, everything on 127.0.0.1, {@link BenchMetrics} as
  * reporter) shared by all runs of a benchmark JVM, so no run pays for starting a cluster.
  */
-final class BenchCluster implements AutoCloseable {
+public final class BenchCluster implements AutoCloseable {
 
-    static final int PARALLELISM = 2;
+    public static final int PARALLELISM = 2;
 
     private final MiniCluster cluster;
 
-    BenchCluster() throws Exception {
+    public BenchCluster() throws Exception {
         this(new Configuration());
     }
 
     /** As {@link #BenchCluster()}, with {@code extra} set on the cluster (e.g. its managed memory). */
-    BenchCluster(Configuration extra) throws Exception {
+    public BenchCluster(Configuration extra) throws Exception {
         Configuration flink = LoopbackFlink.configuration("0");
         flink.addAll(extra);
         flink.setString(MetricOptions.REPORTERS_LIST.key(), "bench");
@@ -41,17 +41,17 @@ final class BenchCluster implements AutoCloseable {
         cluster.start();
     }
 
-    MiniCluster miniCluster() {
+    public MiniCluster miniCluster() {
         return cluster;
     }
 
     /** The job graph of the topology {@code build} adds to a fresh environment (parallelism 2). */
-    static JobGraph graphOf(long checkpointMillis, Consumer<StreamExecutionEnvironment> build) {
+    public static JobGraph graphOf(long checkpointMillis, Consumer<StreamExecutionEnvironment> build) {
         return graphOf(new Configuration(), checkpointMillis, build);
     }
 
     /** As {@link #graphOf(long, Consumer)}, with job configuration (e.g. a checkpoint directory). */
-    static JobGraph graphOf(
+    public static JobGraph graphOf(
             Configuration jobConfig, long checkpointMillis, Consumer<StreamExecutionEnvironment> build) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfig);
         env.setParallelism(PARALLELISM);
@@ -62,12 +62,12 @@ final class BenchCluster implements AutoCloseable {
         return env.getStreamGraph().getJobGraph();
     }
 
-    JobID submit(JobGraph graph) throws Exception {
+    public JobID submit(JobGraph graph) throws Exception {
         return cluster.submitJob(graph).get().getJobID();
     }
 
     /** Waits for the job's end; fails when the job failed. */
-    void await(JobID job, long timeoutMinutes) throws Exception {
+    public void await(JobID job, long timeoutMinutes) throws Exception {
         JobResult result = cluster.requestJobResult(job).get(timeoutMinutes, TimeUnit.MINUTES);
         if (!result.isSuccess()) {
             Throwable cause = result.getSerializedThrowable()
@@ -78,7 +78,7 @@ final class BenchCluster implements AutoCloseable {
     }
 
     /** Submits {@code graph} and waits for its end. */
-    void run(JobGraph graph) throws Exception {
+    public void run(JobGraph graph) throws Exception {
         await(submit(graph), 30);
     }
 

@@ -16,7 +16,7 @@ import java.util.Map;
  * pressure) whose event times span {@code span}, ending well in the past so that no reading
  * counts as "too far in the future".
  */
-final class BenchConfigs {
+public final class BenchConfigs {
 
     /** Readings per wall second of an unthrottled generator: far above what the job can take. */
     static final double UNTHROTTLED_RATE = 1e9;
@@ -24,7 +24,7 @@ final class BenchConfigs {
     private BenchConfigs() {}
 
     /** Start of the fleet's event time: a whole hour, {@code hoursBack} hours ago, plus 15 minutes. */
-    static Instant fleetStart(int hoursBack) {
+    public static Instant fleetStart(int hoursBack) {
         return Instant.now()
                 .truncatedTo(ChronoUnit.HOURS)
                 .minus(Duration.ofHours(hoursBack))
@@ -36,7 +36,7 @@ final class BenchConfigs {
      * {@code start}; with the default 2.5 h from a quarter past an hour they fall into 3 hourly
      * periods.
      */
-    static Map<String, String> fleet(
+    public static Map<String, String> fleet(
             String prefix, URI endpoint, long count, int devices, Instant start, Duration span) {
         Map<String, String> keys = new HashMap<>();
         keys.put("tables.prefix", prefix);
@@ -53,7 +53,7 @@ final class BenchConfigs {
         return keys;
     }
 
-    static PeriodTablesConfig load(Map<String, String> keys) {
+    public static PeriodTablesConfig load(Map<String, String> keys) {
         return ConfigLoader.fromMap(keys, true);
     }
 

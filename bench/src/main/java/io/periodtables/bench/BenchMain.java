@@ -2,6 +2,18 @@ package io.periodtables.bench;
 
 import io.periodtables.bench.archive.ArchiveMarkerBench;
 import io.periodtables.bench.archive.ArchiveMarkerS3Bench;
+import io.periodtables.bench.capacity.CapacityBench;
+import io.periodtables.bench.e2e.E2eBench;
+import io.periodtables.bench.freshness.FreshnessBench;
+import io.periodtables.bench.hotdevice.HotDeviceBench;
+import io.periodtables.bench.kinesis.IdleKinesisBench;
+import io.periodtables.bench.kinesis.KinesisBackfillBench;
+import io.periodtables.bench.memory.MemoryBench;
+import io.periodtables.bench.query.QueryBench;
+import io.periodtables.bench.recovery.RecoveryBench;
+import io.periodtables.bench.rollover.RolloverBench;
+import io.periodtables.bench.scale.ScaleBench;
+import io.periodtables.bench.size.ItemSizeBench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;

@@ -56,19 +56,19 @@ public final class BenchMetrics implements MetricReporter {
     }
 
     /** Forgets every value (between benchmark runs). */
-    static void reset() {
+    public static void reset() {
         LIVE.clear();
         RETIRED.clear();
         GAUGES.clear();
     }
 
     /** Mean over subtasks of the live numeric gauges named {@code name}; NaN when there is none. */
-    static double gaugeMean(String name) {
+    public static double gaugeMean(String name) {
         return gaugeMean(name, "");
     }
 
     /** As {@link #gaugeMean(String)}, of the gauges whose scope contains {@code scope} (e.g. a task name). */
-    static double gaugeMean(String name, String scope) {
+    public static double gaugeMean(String name, String scope) {
         double sum = 0;
         int n = 0;
         for (Map.Entry<String, Gauge<?>> e : GAUGES.entrySet()) {
@@ -83,12 +83,12 @@ public final class BenchMetrics implements MetricReporter {
     }
 
     /** Sum over subtasks of the counters named {@code name}, per-table subgroups excluded. */
-    static long sum(String name) {
+    public static long sum(String name) {
         return sum(name, "");
     }
 
     /** As {@link #sum(String)}, of the counters whose scope contains {@code scope} (e.g. an operator's subtask). */
-    static long sum(String name, String scope) {
+    public static long sum(String name, String scope) {
         long total = 0;
         for (Map.Entry<String, Counter> e : LIVE.entrySet()) {
             if (matches(e.getKey(), name) && e.getKey().contains(scope)) {
@@ -108,7 +108,7 @@ public final class BenchMetrics implements MetricReporter {
     }
 
     /** Records written per table (the sink's {@code table.<name>.recordsWritten}), live counters only. */
-    static Map<String, Long> writtenPerTable() {
+    public static Map<String, Long> writtenPerTable() {
         Map<String, Long> perTable = new TreeMap<>();
         for (Map.Entry<String, Counter> e : LIVE.entrySet()) {
             String id = e.getKey();

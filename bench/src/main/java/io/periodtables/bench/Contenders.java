@@ -1,5 +1,6 @@
 package io.periodtables.bench;
 
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.config.UserMetrics;
@@ -34,17 +35,17 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * of the same readings: parse, watermarks, period windows, period sink, rotation). Every run gets fresh tables,
  * is checked for the item count, and its tables are deleted afterwards.
  */
-final class Contenders {
-    static final String OURS = "our-sink";
-    static final String STOCK = "stock-sink";
-    static final String RAW = "raw-sdk";
-    static final String JOB = "full-job";
-    static final String JOB_ROLLUPS = "full-job-rollups";
+public final class Contenders {
+    public static final String OURS = "our-sink";
+    public static final String STOCK = "stock-sink";
+    public static final String RAW = "raw-sdk";
+    public static final String JOB = "full-job";
+    public static final String JOB_ROLLUPS = "full-job-rollups";
     /** The grains of {@link #JOB_ROLLUPS}: {@code BENCH_ROLLUPS_EVERY} (environment), by default two. */
-    static final String ROLLUPS_EVERY = System.getenv().getOrDefault("BENCH_ROLLUPS_EVERY", "PT1M,PT1H");
+    public static final String ROLLUPS_EVERY = System.getenv().getOrDefault("BENCH_ROLLUPS_EVERY", "PT1M,PT1H");
 
     /** Checkpoint interval of the Flink contenders: the job's default. */
-    static final long CHECKPOINT_MILLIS = 10_000;
+    public static final long CHECKPOINT_MILLIS = 10_000;
 
     static final int DEVICES = 100;
     static final Duration SPAN = Duration.ofMinutes(150);
@@ -57,7 +58,7 @@ final class Contenders {
     private final int n;
     private final Instant start;
 
-    Contenders(BenchCluster cluster, Dynalite dynamoDb, DynamoDbClient admin, int n) {
+    public Contenders(BenchCluster cluster, Dynalite dynamoDb, DynamoDbClient admin, int n) {
         this.cluster = cluster;
         this.dynamoDb = dynamoDb;
         this.admin = admin;
@@ -66,17 +67,17 @@ final class Contenders {
     }
 
     /** The configuration of one run, with a table prefix of its own. */
-    PeriodTablesConfig config(String contender) {
+    public PeriodTablesConfig config(String contender) {
         String prefix = "b" + PREFIXES.incrementAndGet() + contender.replace("-", "");
         return BenchConfigs.load(BenchConfigs.fleet(prefix, dynamoDb.endpoint(), n, DEVICES, start, SPAN));
     }
 
     /** The fleet whose readings every contender writes (the full job its JSON records). */
-    FleetReadings fleet() {
+    public FleetReadings fleet() {
         return new FleetReadings(config("x"), start);
     }
 
-    Measurement ourSink(int run) throws Exception {
+    public Measurement ourSink(int run) throws Exception {
         PeriodTablesConfig config = config(OURS);
         for (String table : periodTables(config)) {
             Tables.create(admin, table);
@@ -92,7 +93,7 @@ final class Contenders {
         return timed(OURS, run, config, () -> cluster.run(graph));
     }
 
-    Measurement stockSink(int run) throws Exception {
+    public Measurement stockSink(int run) throws Exception {
         PeriodTablesConfig config = config(STOCK);
         String table = config.get(TableKeys.TABLES_PREFIX) + "_stock";
         Tables.create(admin, table);
@@ -111,7 +112,7 @@ final class Contenders {
         return timed(STOCK, run, config, () -> cluster.run(graph));
     }
 
-    Measurement rawLoop(int run, int inFlight) throws Exception {
+    public Measurement rawLoop(int run, int inFlight) throws Exception {
         PeriodTablesConfig config = config(RAW);
         String table = config.get(TableKeys.TABLES_PREFIX) + "_raw";
         Tables.create(admin, table);
@@ -120,7 +121,7 @@ final class Contenders {
     }
 
     /** The full job with rollups ({@code rollups.every} = {@link #ROLLUPS_EVERY}), against {@link #fullJob}. */
-    Measurement fullJobWithRollups(int run) throws Exception {
+    public Measurement fullJobWithRollups(int run) throws Exception {
         Map<String, String> keys = BenchConfigs.fleet(
                 "b" + PREFIXES.incrementAndGet() + JOB_ROLLUPS.replace("-", ""),
                 dynamoDb.endpoint(),
@@ -136,7 +137,7 @@ final class Contenders {
         return timed(JOB_ROLLUPS, run, config, () -> cluster.run(graph));
     }
 
-    Measurement fullJob(int run) throws Exception {
+    public Measurement fullJob(int run) throws Exception {
         PeriodTablesConfig config = config(JOB);
         JobGraph graph = BenchCluster.graphOf(
                 CHECKPOINT_MILLIS,

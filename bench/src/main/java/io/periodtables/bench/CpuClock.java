@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * The compiler threads' CPU comes from Linux's {@code /proc/self/task} (0 elsewhere); bench/run
  * keeps those threads alive ({@code -XX:-UseDynamicNumberOfCompilerThreads}) so none of it is lost.
  */
-final class CpuClock {
+public final class CpuClock {
 
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -24,16 +24,16 @@ final class CpuClock {
     private final long cpuStart = OS.getProcessCpuTime();
     private final long jitStartTicks = compilerTicks();
 
-    double wallSeconds() {
+    public double wallSeconds() {
         return (System.nanoTime() - wallStart) / 1e9;
     }
 
-    double cpuSeconds() {
+    public double cpuSeconds() {
         return (OS.getProcessCpuTime() - cpuStart) / 1e9;
     }
 
     /** CPU seconds of the JIT compiler threads since this clock started. */
-    double jitSeconds() {
+    public double jitSeconds() {
         return (compilerTicks() - jitStartTicks) / TICKS_PER_SECOND;
     }
 

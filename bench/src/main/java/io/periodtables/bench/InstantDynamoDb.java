@@ -52,7 +52,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * BENCH_RTT_MS} its answers take a round trip as DynamoDB's do (see {@link #RTT_MILLIS}).
  * Its event-loop threads are named {@value #THREAD_PREFIX}, so their CPU time can be told apart.
  */
-final class InstantDynamoDb implements AutoCloseable {
+public final class InstantDynamoDb implements AutoCloseable {
 
     static final String THREAD_PREFIX = "instant-dynamodb";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -102,11 +102,11 @@ final class InstantDynamoDb implements AutoCloseable {
                 .channel();
     }
 
-    static InstantDynamoDb start(int threads) throws InterruptedException {
+    public static InstantDynamoDb start(int threads) throws InterruptedException {
         return new InstantDynamoDb(threads);
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort());
     }
 
@@ -115,7 +115,7 @@ final class InstantDynamoDb implements AutoCloseable {
     }
 
     /** CPU seconds used so far by the server's event-loop threads. */
-    static double cpuSeconds() {
+    public static double cpuSeconds() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long nanos = 0;
         for (Thread t : Thread.getAllStackTraces().keySet()) {

@@ -18,7 +18,7 @@ import jdk.jfr.consumer.RecordingFile;
  * thread, by component (the first non-JDK frame from the top of the stack, so {@code HashMap}
  * work counts for the code that called it), and the methods most often on the stack.
  */
-final class JfrSummary {
+public final class JfrSummary {
 
     private static final List<String[]> COMPONENTS = List.of(
             new String[] {"io.periodtables.job.", "period-tables job (parse, windows)"},
@@ -42,7 +42,7 @@ final class JfrSummary {
 
     private JfrSummary() {}
 
-    static String markdown(Path recording, int topMethods) throws IOException {
+    public static String markdown(Path recording, int topMethods) throws IOException {
         Map<String, Integer> byThread = new HashMap<>();
         Map<String, Integer> byComponent = new HashMap<>();
         Map<String, Integer> onStack = new HashMap<>();

@@ -10,7 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /** Date, cores, CPU model, memory, JVM and load average: the facts a benchmark number needs. */
-final class MachineFacts {
+public final class MachineFacts {
 
     private MachineFacts() {}
 
@@ -27,7 +27,7 @@ final class MachineFacts {
         return System.getProperty("os.arch");
     }
 
-    static String loadAverage() {
+    public static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
             return f[0] + ", " + f[1] + ", " + f[2];

@@ -5,7 +5,7 @@ package io.periodtables.bench;
  * the job, CPU seconds of the client JVM (and of it, JIT compilation) and of the dynalite
  * JVM during the run.
  */
-record Measurement(
+public record Measurement(
         String contender,
         int run,
         long readings,
@@ -14,21 +14,21 @@ record Measurement(
         double clientJitSeconds,
         double serverCpuSeconds) {
 
-    double readingsPerSecond() {
+    public double readingsPerSecond() {
         return readings / wallSeconds;
     }
 
     /** Client CPU seconds per 1,000 readings. */
-    double clientCpuPerThousand() {
+    public double clientCpuPerThousand() {
         return clientCpuSeconds * 1000.0 / readings;
     }
 
     /** Client CPU seconds per 1,000 readings without JIT compilation: what a long-running job pays. */
-    double clientCpuPerThousandCompiled() {
+    public double clientCpuPerThousandCompiled() {
         return (clientCpuSeconds - clientJitSeconds) * 1000.0 / readings;
     }
 
-    double serverCpuPerThousand() {
+    public double serverCpuPerThousand() {
         return serverCpuSeconds * 1000.0 / readings;
     }
 

@@ -8,9 +8,9 @@ import java.util.Collection;
  * smallest value that at least p % of the values are less than or equal to, always one of the
  * values (no interpolation), so a p99 of 300 samples is their third largest.
  */
-record Percentiles(int n, long p50, long p90, long p99, long max) {
+public record Percentiles(int n, long p50, long p90, long p99, long max) {
 
-    static Percentiles of(Collection<Long> nanos) {
+    public static Percentiles of(Collection<Long> nanos) {
         if (nanos.isEmpty()) {
             return new Percentiles(0, 0, 0, 0, 0);
         }

@@ -14,7 +14,7 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
  * through static fields (the cluster runs in this JVM): the sink contenders then measure
  * writing, and the full job parsing and writing, not generating.
  */
-final class PrebuiltReadings {
+public final class PrebuiltReadings {
 
     private static volatile Reading[] readings = new Reading[0];
     private static volatile byte[][] records = new byte[0][];
@@ -22,7 +22,7 @@ final class PrebuiltReadings {
     private PrebuiltReadings() {}
 
     /** Readings {@code 0..n-1} of {@code fleet} and the JSON records they were parsed from. */
-    static void set(FleetReadings fleet, int n) {
+    public static void set(FleetReadings fleet, int n) {
         readings = fleet.readings(n);
         records = fleet.records(n);
     }
@@ -33,7 +33,7 @@ final class PrebuiltReadings {
      * measured path (the local run's generator is neither free nor part of a production job).
      * Under the generator's uid, at parallelism 1, like the generator.
      */
-    static InputSource jsonRecords(PeriodTablesConfig config, long n) {
+    public static InputSource jsonRecords(PeriodTablesConfig config, long n) {
         return new InputSource(
                 new DataGeneratorSource<>(
                         new ParsingGenerator(config, "generator", PrebuiltReadings::record),
@@ -49,12 +49,12 @@ final class PrebuiltReadings {
         return records[(int) n];
     }
 
-    static Reading[] all() {
+    public static Reading[] all() {
         return readings;
     }
 
     /** Reading {@code n} as a period record, for {@code PeriodTableSink}. */
-    static final class AsSinkRecords implements GeneratorFunction<Long, SinkRecord> {
+    public static final class AsSinkRecords implements GeneratorFunction<Long, SinkRecord> {
         private static final long serialVersionUID = 1L;
 
         @Override

@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * answer goes: a failure ends the loop with DynamoDB's error once the batches in flight are
  * answered.
  */
-final class RawBatchLoop {
+public final class RawBatchLoop {
 
     private static final int BATCH = 25;
     private static final int MAX_ATTEMPTS = 20;
@@ -37,7 +37,8 @@ final class RawBatchLoop {
 
     private RawBatchLoop() {}
 
-    static void write(PeriodTablesConfig config, String table, Reading[] readings, int inFlight) throws Exception {
+    public static void write(PeriodTablesConfig config, String table, Reading[] readings, int inFlight)
+            throws Exception {
         ReadingItems items = new ReadingItems(config);
         Semaphore permits = new Semaphore(inFlight);
         AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Locale;
 
 /** Median and range of a few benchmark values, as RESULTS.md shows them. */
-record Stats(double median, double min, double max, int n) {
+public record Stats(double median, double min, double max, int n) {
 
-    static Stats of(List<Double> values) {
+    public static Stats of(List<Double> values) {
         if (values.isEmpty()) {
             return new Stats(Double.NaN, Double.NaN, Double.NaN, 0);
         }
@@ -20,7 +20,7 @@ record Stats(double median, double min, double max, int n) {
     }
 
     /** {@code median (min–max)} with {@code pattern} for each number. */
-    String format(String pattern) {
+    public String format(String pattern) {
         return String.format(Locale.ROOT, pattern, median) + " (" + String.format(Locale.ROOT, pattern, min) + "–"
                 + String.format(Locale.ROOT, pattern, max) + ")";
     }

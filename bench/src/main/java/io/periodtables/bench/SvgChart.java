@@ -23,14 +23,14 @@ import org.jfree.svg.SVGGraphics2D;
  * a dashed red line at each rollover (first write to the next period's table) and the steady
  * median as a dotted green line.
  */
-final class SvgChart {
+public final class SvgChart {
     private static final int W = 900;
     private static final int H = 360;
 
     private SvgChart() {}
 
     /** {@code perSecond[i]} = readings written in second {@code i}; {@code rollovers} in seconds. */
-    static String render(String title, double[] perSecond, List<Double> rollovers, double median) {
+    public static String render(String title, double[] perSecond, List<Double> rollovers, double median) {
         XYSeries written = new XYSeries("readings written per second");
         for (int i = 0; i < perSecond.length; i++) {
             written.add(i + 0.5, perSecond[i]); // drawn at the middle of its second

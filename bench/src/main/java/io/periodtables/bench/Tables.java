@@ -10,7 +10,7 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /** Set-up, item counts and clean-up of the benchmark's tables in dynalite ({@code pk}/{@code sk} strings). */
-final class Tables {
+public final class Tables {
 
     private Tables() {}
 
@@ -19,7 +19,7 @@ final class Tables {
      * our code costs and sustains, so a provisioned table's WCU or a new on-demand table's warm-up
      * must not set the pace (the tests enforce those limits).
      */
-    static Dynalite dynamoDb() {
+    public static Dynalite dynamoDb() {
         return Dynalite.launcher().limits(Set.of()).start();
     }
 
@@ -50,7 +50,7 @@ final class Tables {
     }
 
     /** Items of the prefix's reading tables: not the writers' and latest tables' bookkeeping, nor rollups. */
-    static long countWithPrefix(DynamoDbClient client, String prefix) {
+    public static long countWithPrefix(DynamoDbClient client, String prefix) {
         return withPrefix(client, prefix).stream()
                 .filter(t -> !t.equals(prefix + "_writers")
                         && !t.equals(prefix + "_latest")
@@ -59,7 +59,7 @@ final class Tables {
                 .sum();
     }
 
-    static void deleteWithPrefix(DynamoDbClient client, String prefix) {
+    public static void deleteWithPrefix(DynamoDbClient client, String prefix) {
         for (String table : withPrefix(client, prefix)) {
             try {
                 client.deleteTable(b -> b.tableName(table));

@@ -10,7 +10,7 @@ import java.util.List;
  * warm-up rounds repeat until, in one round, no contender spent more than
  * {@value #MAX_JIT_SHARE_PERCENT}% of its CPU compiling, or {@value #MAX_ROUNDS} rounds passed.
  */
-final class WarmUp {
+public final class WarmUp {
 
     static final int MAX_ROUNDS = 5;
     static final int MAX_JIT_SHARE_PERCENT = 5;
@@ -18,16 +18,16 @@ final class WarmUp {
     private WarmUp() {}
 
     /** One warm-up round's runs, as (CPU seconds, of it JIT seconds) per contender. */
-    record Cpu(double cpuSeconds, double jitSeconds) {}
+    public record Cpu(double cpuSeconds, double jitSeconds) {}
 
     /** True when the round that just ran ({@code round}, from 1) settles the warm-up. */
-    static boolean over(int round, List<Cpu> runs) {
+    public static boolean over(int round, List<Cpu> runs) {
         boolean settled = runs.stream().allMatch(r -> r.jitSeconds() * 100 <= r.cpuSeconds() * MAX_JIT_SHARE_PERCENT);
         return settled || round >= MAX_ROUNDS;
     }
 
     /** For the results' prose. */
-    static String rule() {
+    public static String rule() {
         return "warm-up rounds until no contender spent more than " + MAX_JIT_SHARE_PERCENT
                 + " % of its CPU in the JIT compiler (at most " + MAX_ROUNDS + ")";
     }

@@ -1,5 +1,5 @@
 /**
- * The benchmarks behind ./bench/run (BenchMain): contenders measured against each other in
- * interleaved rounds, results written to bench/RESULTS.md. Not part of the test suite.
+ * The benchmarks behind ./bench/run (BenchMain), one room each, and the machinery they share: the
+ * cluster, configs, contenders, backends (InstantDynamoDb), statistics and the results file.
  */
 package io.periodtables.bench;

@@ -57,6 +57,9 @@ class ArchitectureTest {
                         "io.periodtables.job.input",
                         "io.periodtables.job.time",
                         "io.periodtables.job.kinesis",
+                        "io.periodtables.job.rollups",
+                        "io.periodtables.job.rotation",
+                        "io.periodtables.job.archive",
                         "io.periodtables.query",
                         "io.periodtables.emulators",
                         "io.periodtables.local",
@@ -272,12 +275,16 @@ class ArchitectureTest {
                         "io.periodtables.rotation.owner.."));
     }
 
+    /**
+     * The job's root package is its topology: the entry point and the steps the topology wires
+     * itself. Each feature (rollups, the rotation's feed, the archive's glue, input, event time,
+     * Kinesis) lives in a room of its own, which the topology imports and which never imports it.
+     */
     @Test
     void theJobsRoomsDoNotKnowTheTopology() {
         check(noClasses()
                 .that()
-                .resideInAnyPackage(
-                        "io.periodtables.job.input..", "io.periodtables.job.time..", "io.periodtables.job.kinesis..")
+                .resideInAPackage("io.periodtables.job.*..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.periodtables.job"));
@@ -296,9 +303,55 @@ class ArchitectureTest {
                 .resideInAnyPackage("io.periodtables.job.kinesis..", "io.periodtables.job.time.."));
     }
 
+    /** The job's rooms use each other one way only (the rotation's feed uses the archive's gate). */
+    @Test
+    void theJobsRoomsDependOnEachOtherWithoutCycles() {
+        check(
+                slices().matching("io.periodtables.job.(*)..").should().beFreeOfCycles(),
+                production.that(JavaClass.Predicates.resideInAPackage("io.periodtables.job..")));
+    }
+
+    /**
+     * Every top-level class of the job's root package is the entry point ({@code PeriodTablesJob},
+     * {@code PeriodTablesTopology}) or a step they use themselves: a class only a feature's class
+     * uses belongs in that feature's room. A class kept there for the serializer snapshot name
+     * savepoints hold is the one exception.
+     */
+    @Test
+    void theTopologyPackageHoldsOnlyWhatTheTopologyWires() {
+        Set<String> entry = Set.of("io.periodtables.job.PeriodTablesJob", "io.periodtables.job.PeriodTablesTopology");
+        List<String> notWired = production.stream()
+                .filter(c -> c.getPackageName().equals("io.periodtables.job"))
+                .filter(c -> c.isTopLevelClass() && !c.getSimpleName().equals("package-info"))
+                .filter(c -> !entry.contains(c.getName()))
+                .filter(c -> production.stream()
+                        .noneMatch(n -> n.getEnclosingClass()
+                                        .filter(outer -> outer.equals(c))
+                                        .isPresent()
+                                && n.isAssignableTo("org.apache.flink.api.common.typeutils.TypeSerializerSnapshot")))
+                .filter(c -> c.getDirectDependenciesToSelf().stream()
+                        .noneMatch(
+                                d -> entry.contains(topLevel(d.getOriginClass()).getName())))
+                .map(JavaClass::getSimpleName)
+                .sorted()
+                .toList();
+        assertThat(notWired)
+                .as("classes of io.periodtables.job that neither PeriodTablesJob nor PeriodTablesTopology uses")
+                .isEmpty();
+    }
+
+    private static JavaClass topLevel(JavaClass c) {
+        JavaClass outer = c;
+        while (outer.getEnclosingClass().isPresent()) {
+            outer = outer.getEnclosingClass().get();
+        }
+        return outer;
+    }
+
     /**
      * Flink writes a serializer snapshot's class name into every savepoint and loads the class by
-     * that name on restore: moving or renaming one of these breaks every savepoint taken before.
+     * that name on restore: moving or renaming one of these breaks every savepoint taken before,
+     * unless its old name stays a class, as the rollups' bucket state's did when it moved.
      */
     @Test
     void serializerSnapshotsKeepTheNamesSavepointsHold() {
@@ -312,7 +365,14 @@ class ArchitectureTest {
                         "io.periodtables.model.ReadingSerializer$Snapshot",
                         "io.periodtables.model.RejectionSerializer$Snapshot",
                         "io.periodtables.model.SinkRecordSerializer$Snapshot",
-                        "io.periodtables.job.RollupAggregate$Snapshot");
+                        "io.periodtables.job.RollupAggregate$Snapshot",
+                        "io.periodtables.job.rollups.RollupAggregate$Snapshot");
+        // a moved snapshot keeps its old name as a subclass that restores the same serializer
+        assertThat(production
+                        .get("io.periodtables.job.RollupAggregate$Snapshot")
+                        .getRawSuperclass())
+                .map(JavaClass::getName)
+                .hasValue("io.periodtables.job.rollups.RollupAggregate$Snapshot");
     }
 
     private static void check(ArchRule rule) {

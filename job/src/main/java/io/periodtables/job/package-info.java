@@ -1,6 +1,6 @@
 /**
- * The production job: main (PeriodTablesJob), the topology (PeriodTablesTopology) wiring input,
- * event time, windows, sinks, rollups (RollupBuckets) and rotation, and the archive's hook-up.
- * Builds the shaded MSF jar.
+ * The production job: main (PeriodTablesJob) and the topology (PeriodTablesTopology), wiring the
+ * rooms input, kinesis, time, rollups, rotation and archive, and its own steps around the source
+ * (InputSource, RedeployCheck, SplitRejected). Builds the shaded MSF jar.
  */
 package io.periodtables.job;

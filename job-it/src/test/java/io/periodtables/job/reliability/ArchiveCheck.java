@@ -11,7 +11,7 @@ import io.periodtables.core.item.WriteSharding;
 import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
-import io.periodtables.job.ArchivedPeriods;
+import io.periodtables.job.archive.ArchivedPeriods;
 import io.periodtables.model.Reading;
 import java.io.IOException;
 import java.util.ArrayList;

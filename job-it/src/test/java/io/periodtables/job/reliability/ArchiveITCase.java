@@ -8,7 +8,7 @@ import io.periodtables.archive.ArchiveReader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.period.Period;
 import io.periodtables.emulators.DynaliteExtension;
-import io.periodtables.job.ArchivedPeriods;
+import io.periodtables.job.archive.ArchivedPeriods;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -12,7 +12,7 @@ import io.periodtables.emulators.S3Call;
 import io.periodtables.emulators.S3CallRecorder;
 import io.periodtables.emulators.S3Emulator;
 import io.periodtables.emulators.S3Extension;
-import io.periodtables.job.ArchivedPeriods;
+import io.periodtables.job.archive.ArchivedPeriods;
 import io.periodtables.model.Reading;
 import io.periodtables.query.cli.QueryCli;
 import java.io.ByteArrayOutputStream;
