@@ -4,6 +4,7 @@ import io.periodtables.archive.Archive;
 import io.periodtables.core.config.ConfigException;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.job.archive.StoredItems;
 import io.periodtables.model.SinkRecord;
 import java.io.DataInputStream;
 import java.io.IOException;

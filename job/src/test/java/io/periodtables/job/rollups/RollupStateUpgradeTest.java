@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rollups;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.periodtables.job;
+package io.periodtables.job.rollups;
 
 import io.periodtables.core.period.PeriodCalendar;
 import java.time.Duration;
