@@ -187,6 +187,16 @@ final class RunSettings {
                     null);
         }
         Map<String, String> saved = read(savedFile);
+        if ("kinesis".equals(saved.get(ConfigKeys.SOURCE.name()))
+                && !saved.containsKey(ConfigKeys.KINESIS_STREAM_ARN.name())) {
+            // the run's stream lived in its own kinesalite, gone with it: no resume can reach the stream its
+            // savepoint's shard positions are of (and the job refuses another stream at restore)
+            throw new ConfigException(
+                    "from-savepoint",
+                    "Invalid argument: --from-savepoint resumes a run of the demo fleet; a --source kinesis run's"
+                            + " stream lived only as long as that run, so its savepoint cannot be resumed; start a"
+                            + " new run without --from-savepoint");
+        }
         String run = saved.remove(RUN);
         Map<String, String> savedOptions = LocalOptions.take(saved);
         Map<String, String> settings = new LinkedHashMap<>(saved);

@@ -93,6 +93,25 @@ class LocalRunnerITCase {
         assertThat(run.stdout()).doesNotContain("dynalite", "Flink Web UI");
     }
 
+    /**
+     * A Kinesis run's stream lives in its own kinesalite, gone with the run: its savepoint is refused in
+     * one line before anything starts, not restored onto a new stream (which the job would refuse).
+     */
+    @Test
+    void aSavepointOfALocalKinesisRunIsRefusedInOneLine(@TempDir Path dir) throws Exception {
+        Path savepoint = Files.createDirectories(dir.resolve("savepoint-kinesis"));
+        Files.writeString(savepoint.resolve("_metadata"), "");
+        Files.writeString(savepoint.resolve(RunSettings.SAVED), "source=kinesis\ngenerator.speedup=1\n");
+        ChildJvm run = ChildJvm.start(
+                dir, LocalRunner.class, "--from-savepoint", savepoint.toUri().toString());
+        run.waitFor();
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isEqualTo(2);
+        assertThat(run.stderr().strip())
+                .startsWith("Invalid argument: --from-savepoint resumes a run of the demo fleet; a --source kinesis")
+                .doesNotContain("\n");
+        assertThat(run.stdout()).doesNotContain("kinesalite", "Flink Web UI");
+    }
+
     @Test
     void aMissingSavepointIsOneLineAndNoSummary(@TempDir Path dir) throws Exception {
         ChildJvm run = ChildJvm.start(dir, LocalRunner.class, "--from-savepoint", "file:/nowhere/savepoint-0");
