@@ -132,6 +132,7 @@ final class TableSummary {
                 c.late(),
                 c.rejected(),
                 c.inFlight() == 0 ? "" : String.format(" + %,d not written", c.inFlight()));
+        WriteUnitsSummary.print(naming, out);
         out.printf(
                 "%,.0f readings/s over %.1f s (drained in %.1f s)",
                 c.in() / Math.max(outcome.seconds(), 0.001), outcome.seconds(), outcome.drainSeconds());
