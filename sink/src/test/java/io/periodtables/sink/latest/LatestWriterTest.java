@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.periodtables.core.item.WriteSharding;
+import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import java.time.Duration;
 import java.util.HashMap;
@@ -120,6 +121,35 @@ class LatestWriterTest {
                     .as("%s's puts over %d minutes of a reading every 10 s, and the checkpoint", id, seconds / 60)
                     .isBetween(seconds / 60, seconds / 60 + 2);
         }
+    }
+
+    /**
+     * Large readings: 2,000 devices of 30 KB each are about 120 MB of heap, past the 64 MB a writer
+     * holds at most. Before any interval passes, the writer sends what it holds instead of holding
+     * more, and a checkpoint still puts every device's reading.
+     */
+    @Test
+    void aWriterHoldsAtMostItsBytesOfReadingsAndSendsBeforeTheIntervalWhenFull() throws Exception {
+        FakeLatestTable table = new FakeLatestTable(Duration.ofMillis(1));
+        String payload = "{\"blob\":\"" + "x".repeat(30_000) + "\"}";
+        int devices = 2_000;
+        int sentBeforeAnyTick;
+        try (WriterHarness harness = new WriterHarness(table, 0)) {
+            for (int device = 0; device < devices; device++) {
+                harness.writer.write(
+                        SinkRecord.period(new Reading(
+                                "dev-" + device, WriterHarness.HOUR.toEpochMilli() + device, null, payload)),
+                        null);
+            }
+            sentBeforeAnyTick = table.sent();
+            harness.writer.flush(false);
+        }
+
+        long bound = LatestWriter.MAX_PENDING_BYTES / LatestWriter.bytesOf(new Reading("dev-0000", 0, null, payload));
+        assertThat(sentBeforeAnyTick)
+                .as("puts sent before any interval passed (the writer holds about %d such readings)", bound)
+                .isGreaterThanOrEqualTo((int) (devices - bound - 1));
+        assertThat(table.puts()).as("puts stored after the checkpoint").isEqualTo(devices);
     }
 
     /** DynamoDB's limit on concurrent table operations passes: the creation is tried again, the puts follow. */
