@@ -2,6 +2,7 @@ package io.periodtables.query.plan;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.PeriodLength;
 import io.periodtables.core.period.TableNaming;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +18,11 @@ public final class WritesReport {
 
     /** The fleet's shape with where each input came from, write units per reading by table, and their monthly cost. */
     public static String render(TableWrites w, CapacityPlan plan, Prices prices, PeriodTablesConfig config) {
+        return render(w, plan.period(), prices, config);
+    }
+
+    /** As {@link #render(TableWrites, CapacityPlan, Prices, PeriodTablesConfig)}, for tables of {@code period}. */
+    public static String render(TableWrites w, PeriodLength period, Prices prices, PeriodTablesConfig config) {
         FleetShape fleet = w.fleet();
         TableNaming naming = config.naming();
         StringBuilder sb = new StringBuilder();
@@ -82,10 +88,10 @@ public final class WritesReport {
                 naming.writersTable(),
                 Math.round(w.bookkeeping()
                         * fleet.readingsPerSecond()
-                        * plan.period().minimumDuration().toSeconds()
+                        * period.minimumDuration().toSeconds()
                         / fleet.parallelism()),
                 fleet.parallelism(),
-                plan.period());
+                period);
         cost(
                 sb,
                 "  derived",
