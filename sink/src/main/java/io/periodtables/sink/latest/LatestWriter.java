@@ -68,8 +68,8 @@ public final class LatestWriter implements SinkWriter<SinkRecord> {
      */
     public static final int MAX_PENDING = 100_000;
     /**
-     * The readings' bytes a writer holds at most (waiting and in flight, {@link #bytesOf}): 100,000
-     * readings of about 300 bytes, or 160 of 400 KB. A reading past it waits in {@code write()} as
+     * The readings' bytes a writer holds at most (waiting and in flight, {@link #bytesOf}): some 90,000
+     * readings of about 300 bytes, or 80 of 400 KB. A reading past it waits in {@code write()} as
      * one of a device past {@link #MAX_PENDING} does.
      */
     static final long MAX_PENDING_BYTES = 64L << 20;
