@@ -32,7 +32,8 @@ import java.util.Set;
  * {@code --scale-checkpoint-ms 10000} and {@code --scale-before <samples.tsv>} (another build's
  * {@code bench/target/scale-samples.tsv}, shown beside) and {@code --scale-from <samples.tsv>} (render an
  * earlier run's samples instead of running), and {@code hot-device} (only when named: it takes
- * {@code --hot-device-minutes 10} and more). Start it with {@code ./bench/run}.
+ * {@code --hot-device-minutes 10} and more), and {@code write-units} (only when named: about 10 minutes).
+ * Start it with {@code ./bench/run}.
  */
 public final class BenchMain {
 
@@ -56,6 +57,7 @@ public final class BenchMain {
     static final String SCALE_SECTION = "14-scale.md";
     static final String ARCHIVE_SECTION = "16-archive.md";
     static final String HOT_DEVICE_SECTION = "20-hot-device.md";
+    static final String WRITE_UNITS_SECTION = "21-write-units.md";
     /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
     static final Map<String, String> SPLICED = Map.of(
             "query",
@@ -71,7 +73,9 @@ public final class BenchMain {
             "archive",
             ARCHIVE_SECTION,
             "hot-device",
-            HOT_DEVICE_SECTION);
+            HOT_DEVICE_SECTION,
+            "write-units",
+            WRITE_UNITS_SECTION);
 
     private BenchMain() {}
 
@@ -189,9 +193,10 @@ public final class BenchMain {
                                     new HotDeviceBench.Options(
                                             ("./bench/run " + String.join(" ", args)).trim(), hotDeviceMinutes),
                                     benchDir));
+                case "write-units" -> results.writeSection(WRITE_UNITS_SECTION, WriteUnitsBench.run());
                 default ->
-                    throw new IllegalArgumentException(
-                            "unknown benchmark " + part + "; expected one of " + ALL + ", archive, hot-device");
+                    throw new IllegalArgumentException("unknown benchmark " + part + "; expected one of " + ALL
+                            + ", archive, hot-device, write-units");
             }
         }
         Path written = null;

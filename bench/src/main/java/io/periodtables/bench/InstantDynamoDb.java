@@ -38,6 +38,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * An instant DynamoDB on 127.0.0.1: a small Netty HTTP server that answers {@code BatchWriteItem}
@@ -78,6 +79,8 @@ public final class InstantDynamoDb implements AutoCloseable {
     private final Map<String, List<Long>> decreases = new ConcurrentHashMap<>();
 
     private final AtomicLong batchWrites = new AtomicLong();
+    /** Told every item written (BatchWriteItem and PutItem) with its table, when set ({@link #countWrites}). */
+    private volatile BiConsumer<String, JsonNode> writes;
     /** The writers tables' items: table, then hash key ({@code writer}), then range key ({@code subtask}). */
     private final Map<String, Map<String, Map<String, JsonNode>>> writers = new ConcurrentHashMap<>();
 
@@ -114,6 +117,11 @@ public final class InstantDynamoDb implements AutoCloseable {
         return batchWrites.get();
     }
 
+    /** From now on, every item a request writes goes to {@code counter} with its table (bodies are then read). */
+    void countWrites(BiConsumer<String, JsonNode> counter) {
+        this.writes = counter;
+    }
+
     /** CPU seconds used so far by the server's event-loop threads. */
     public static double cpuSeconds() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -138,6 +146,20 @@ public final class InstantDynamoDb implements AutoCloseable {
             String target = request.headers().get("X-Amz-Target", "");
             String operation = target.substring(target.indexOf('.') + 1);
             FullHttpResponse response;
+            BiConsumer<String, JsonNode> counter = writes;
+            if (counter != null && (operation.equals("BatchWriteItem") || operation.equals("PutItem"))) {
+                JsonNode body = JSON.readTree(request.content().toString(StandardCharsets.UTF_8));
+                if (operation.equals("PutItem")) {
+                    counter.accept(body.path("TableName").asText(), body.path("Item"));
+                } else {
+                    body.path("RequestItems")
+                            .fields()
+                            .forEachRemaining(table -> table.getValue()
+                                    .forEach(put -> counter.accept(
+                                            table.getKey(),
+                                            put.path("PutRequest").path("Item"))));
+                }
+            }
             if (operation.equals("BatchWriteItem")) {
                 batchWrites.incrementAndGet();
                 response = json(HttpResponseStatus.OK, Unpooled.wrappedBuffer(BATCH_WRITTEN));

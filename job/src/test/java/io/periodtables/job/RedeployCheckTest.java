@@ -185,7 +185,7 @@ class RedeployCheckTest {
     }
 
     @Test
-    void grainsCapacityAndTimingsMayChange() throws Exception {
+    void grainsCapacityTimingsAndTheLatestIntervalMayChange() throws Exception {
         OperatorSubtaskState savepoint = snapshot(config(Map.of()));
 
         restore(
@@ -193,7 +193,8 @@ class RedeployCheckTest {
                         "rollups.every", "PT5M,PT1H",
                         "tables.capacity.older", "5/5",
                         "window.fire-delay", "PT2S",
-                        "watermark.idleness", "PT5M")),
+                        "watermark.idleness", "PT5M",
+                        "latest.interval", "PT10S")),
                 savepoint);
     }
 

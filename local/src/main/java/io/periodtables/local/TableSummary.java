@@ -137,6 +137,7 @@ final class TableSummary {
             // a resume goes on in its run's tables, which hold what the run stored before it too
             out.printf("the total %,d includes %,d readings stored before this run%n", total, before);
         }
+        WriteUnitsSummary.print(naming, out);
         out.printf(
                 "%,.0f readings/s over %.1f s (drained in %.1f s)",
                 c.in() / Math.max(outcome.seconds(), 0.001), outcome.seconds(), outcome.drainSeconds());

@@ -196,7 +196,9 @@ class LatestSinkBackpressureITCase {
     }
 
     private static PeriodTablesConfig config() {
-        PeriodTablesConfig config = SinkTestBed.config(DYNAMODB.emulator(), "sink.request-timeout", "PT10S");
+        // a put per changed device and second: more devices change than a slow table takes
+        PeriodTablesConfig config =
+                SinkTestBed.config(DYNAMODB.emulator(), "sink.request-timeout", "PT10S", "latest.interval", "PT1S");
         try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(1)) {
             new LatestTable(client, config.naming()).ensure().join();
         }

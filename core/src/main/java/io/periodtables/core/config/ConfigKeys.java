@@ -188,6 +188,14 @@ public final class ConfigKeys {
             ConfigValues::positiveDuration);
     public static final ConfigKey<Boolean> LATEST_ENABLED =
             key("latest.enabled", "true", "keep each device's newest reading in `<prefix>_latest`", ConfigValues::bool);
+    public static final ConfigKey<Duration> LATEST_INTERVAL = key(
+            "latest.interval",
+            "PT1M",
+            "how often a device's latest item may be written: its newest reading is put at most once per interval"
+                    + " and at every checkpoint, so a reading is in the latest table at most an interval (and a second)"
+                    + " after the period windows emit it. `PT1S` to `PT1H` in whole seconds; each put is a write unit"
+                    + " (docs/operations.md, The latest table's freshness)",
+            ConfigValues::latestInterval);
     public static final ConfigKey<Integer> LATEST_WARM_WRITES = key(
             "latest.warm-writes",
             null,

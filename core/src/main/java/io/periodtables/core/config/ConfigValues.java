@@ -137,6 +137,15 @@ public final class ConfigValues {
         return d;
     }
 
+    /** Whole seconds from a second to an hour: the latest writer's slots are a second long. */
+    static Duration latestInterval(String s) {
+        Duration d = duration(s);
+        if (d.compareTo(Duration.ofSeconds(1)) < 0 || d.compareTo(Duration.ofHours(1)) > 0 || d.toNanosPart() != 0) {
+            throw new IllegalArgumentException("expected whole seconds from PT1S to PT1H, such as PT1S, PT30S or PT1M");
+        }
+        return d;
+    }
+
     static Duration nonNegativeDuration(String s) {
         Duration d = duration(s);
         if (d.isNegative()) {

@@ -1,11 +1,17 @@
 package io.periodtables.query.cli;
 
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.period.PeriodLength;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.query.QueryFailedException;
+import io.periodtables.query.plan.FleetShape;
 import io.periodtables.query.plan.Prices;
 import io.periodtables.query.plan.TableCost;
+import io.periodtables.query.plan.TableWrites;
+import io.periodtables.query.plan.WritesReport;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +38,30 @@ public final class CostCommand implements Callable<Integer> {
             usageHelp = true,
             description = "Show this help and exit.")
     boolean help;
+
+    @Option(
+            names = "--devices",
+            paramLabel = "D",
+            description = "Devices in the fleet: with --reading-interval, also prices the writes of the on-demand"
+                    + " tables (latest, rollups, late, writers), which DescribeTable does not count.")
+    Long devices;
+
+    @Option(
+            names = "--reading-interval",
+            paramLabel = "DUR",
+            converter = CliOptions.IsoDuration.class,
+            description = "Time between two readings of one device (ISO-8601), with --devices.")
+    Duration readingInterval;
+
+    @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "DUR",
+            converter = CliOptions.IsoDuration.class,
+            description = "The job's checkpoint interval. Default: PT1M (MSF's CheckpointIntervalMillis).")
+    Duration checkpointInterval;
+
+    @Option(names = "--parallelism", paramLabel = "P", description = "The job's parallelism. Default: 1.")
+    Integer parallelism;
 
     /** The job's configuration keys: {@code --key value}, {@code --config file}. */
     @Unmatched
@@ -61,7 +91,38 @@ public final class CostCommand implements Callable<Integer> {
                     "DynamoDB could not answer: " + e.getCause().getMessage(), e.getCause());
         }
         streams.out().print(render(tables, Prices.usEast1()));
+        streams.out().print(writes(tables, config));
         return 0;
+    }
+
+    /**
+     * The on-demand tables' writes for the fleet's shape ({@link TableWrites}), with items the size
+     * of the period tables' average; a hint when the shape is not given.
+     */
+    private String writes(List<TableCost> tables, PeriodTablesConfig config) {
+        if (devices == null || readingInterval == null) {
+            return "writes of the on-demand tables (latest, rollups, late, writers): give --devices and"
+                    + " --reading-interval to price them from the fleet's shape\n";
+        }
+        long items = 0;
+        long bytes = 0;
+        for (TableCost t : tables) {
+            if (config.naming()
+                    .parse(t.table())
+                    .filter(r -> r.kind() == TableNaming.TableRef.Kind.PERIOD)
+                    .isPresent()) {
+                items += t.items();
+                bytes += t.bytes();
+            }
+        }
+        FleetShape fleet = new FleetShape(
+                devices,
+                readingInterval,
+                checkpointInterval == null ? FleetShape.MSF_CHECKPOINT_INTERVAL : checkpointInterval,
+                parallelism == null ? 1 : parallelism);
+        PeriodLength period = config.get(TableKeys.TABLES_PERIOD);
+        TableWrites writes = TableWrites.of(fleet, items == 0 ? 1 : Math.max(1, bytes / items), period, config);
+        return WritesReport.render(writes, period, Prices.usEast1(), config);
     }
 
     private static List<String> names(DynamoDbAsyncClient client, TableNaming naming) {

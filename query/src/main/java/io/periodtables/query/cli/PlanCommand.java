@@ -1,14 +1,18 @@
 package io.periodtables.query.cli;
 
+import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.TableKeys;
 import io.periodtables.query.plan.BillingComparison;
 import io.periodtables.query.plan.CapacityPlan;
 import io.periodtables.query.plan.CapacityPlanner;
+import io.periodtables.query.plan.FleetShape;
 import io.periodtables.query.plan.PlanInput;
 import io.periodtables.query.plan.PlanReport;
 import io.periodtables.query.plan.Prices;
 import io.periodtables.query.plan.SampleItem;
+import io.periodtables.query.plan.TableWrites;
+import io.periodtables.query.plan.WritesReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,11 +42,38 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Option(
             names = "--events-per-second",
-            required = true,
             paramLabel = "R",
             converter = CliOptions.NonNegative.class,
-            description = "Average readings per second, whole fleet.")
-    double rate;
+            description = "Average readings per second, whole fleet. Default: D / the reading interval.")
+    Double rate;
+
+    @Option(
+            names = "--devices",
+            paramLabel = "D",
+            description = "Devices in the fleet. Default: R x the reading interval.")
+    Long devices;
+
+    @Option(
+            names = "--reading-interval",
+            paramLabel = "DUR",
+            converter = CliOptions.IsoDuration.class,
+            description = "Time between two readings of one device (ISO-8601). Default: D / R when both are given,"
+                    + " else PT10S.")
+    Duration readingInterval;
+
+    @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "DUR",
+            converter = CliOptions.IsoDuration.class,
+            description = "The job's checkpoint interval: a checkpoint puts every changed device's newest reading"
+                    + " into the latest table. Default: PT1M (MSF's CheckpointIntervalMillis).")
+    Duration checkpointInterval;
+
+    @Option(
+            names = "--parallelism",
+            paramLabel = "P",
+            description = "The job's parallelism: sink subtasks, each with an item in the writers table. Default: 1.")
+    Integer parallelism;
 
     @Option(
             names = "--peak",
@@ -133,6 +165,9 @@ public final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PeriodTablesConfig config = CliOptions.configuration(configuration);
+        List<String> defaults = new ArrayList<>();
+        FleetShape fleet = fleet(defaults);
+        double rate = this.rate != null ? this.rate : fleet.readingsPerSecond();
         if (peak != null && peakToMean != null) {
             throw new IllegalArgumentException("--peak and --peak-to-mean both give the peak; use one");
         }
@@ -146,11 +181,23 @@ public final class PlanCommand implements Callable<Integer> {
                 storageGbMonth != null ? storageGbMonth : d.storageGbMonth());
         CapacityPlan plan = itemSize.bytes != null
                 ? CapacityPlanner.plan(new PlanInput(rate, p, k, itemSize.bytes, retention), prices, config)
-                : planForSample(itemSize.sample, p, k, prices, config);
+                : planForSample(itemSize.sample, rate, p, k, prices, config);
         PrintStream report = emitConfig ? streams.err() : streams.out();
         report.print(PlanReport.render(plan, prices));
+        TableWrites writes = TableWrites.of(fleet, plan.input().itemBytes(), plan.period(), config);
+        report.printf(
+                "inputs          %s; the job's keys: latest.enabled %s, latest.interval %s, rollups.every %s"
+                        + " (--latest.interval, --rollups.every …)%n",
+                defaults.isEmpty() ? "every fleet flag given" : "defaults " + String.join(", ", defaults),
+                config.get(ConfigKeys.LATEST_ENABLED),
+                config.get(ConfigKeys.LATEST_INTERVAL),
+                config.find(ConfigKeys.ROLLUPS_EVERY)
+                        .map(grains -> grains.stream().map(Duration::toString).collect(Collectors.joining(",")))
+                        .orElse("(unset)"));
+        report.print(WritesReport.render(writes, plan, prices, config));
         BillingComparison billing = BillingComparison.of(plan, prices, config);
-        report.print(PlanReport.renderBilling(billing, plan, config.get(TableKeys.CAPACITY_TARGET_UTILIZATION)));
+        report.print(PlanReport.renderBilling(
+                billing, plan, config.get(TableKeys.CAPACITY_TARGET_UTILIZATION), writes.derivedMonthly(prices)));
         if (emitConfig) {
             streams.out()
                     .print(PlanReport.configText(
@@ -159,8 +206,49 @@ public final class PlanCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * The fleet from two of {@code --events-per-second}, {@code --devices} and {@code
+     * --reading-interval} (the reading interval defaults to PT10S), adding to {@code defaults} each
+     * input it took by default.
+     */
+    private FleetShape fleet(List<String> defaults) {
+        if (rate != null && devices != null && readingInterval != null) {
+            throw new IllegalArgumentException(
+                    "--events-per-second, --devices and --reading-interval: give two of them, the third follows");
+        }
+        Duration interval = readingInterval;
+        long count;
+        if (rate == null) {
+            if (devices == null || readingInterval == null) {
+                throw new IllegalArgumentException(
+                        "--events-per-second is required unless --devices and --reading-interval give it");
+            }
+            count = devices;
+        } else if (devices != null) {
+            count = devices;
+            interval = Duration.ofMillis(Math.max(1, Math.round(devices / rate * 1000)));
+        } else {
+            if (interval == null) {
+                interval = Duration.ofSeconds(10);
+                defaults.add("--reading-interval PT10S");
+            }
+            count = Math.max(1, Math.round(rate * interval.toMillis() / 1000.0));
+        }
+        Duration checkpoints = checkpointInterval;
+        if (checkpoints == null) {
+            checkpoints = FleetShape.MSF_CHECKPOINT_INTERVAL;
+            defaults.add("--checkpoint-interval PT1M (MSF's)");
+        }
+        int subtasks = parallelism == null ? 1 : parallelism;
+        if (parallelism == null) {
+            defaults.add("--parallelism 1");
+        }
+        return new FleetShape(count, interval, checkpoints, subtasks);
+    }
+
     /** The sample's item size depends on the shard suffix, and the shard count on the item size: plan twice. */
-    private CapacityPlan planForSample(Path sample, double p, double k, Prices prices, PeriodTablesConfig config) {
+    private CapacityPlan planForSample(
+            Path sample, double rate, double p, double k, Prices prices, PeriodTablesConfig config) {
         String json;
         try {
             json = Files.readString(sample, StandardCharsets.UTF_8);

@@ -75,7 +75,7 @@ public final class PlanReport {
         line(
                 sb,
                 "  provisioned",
-                "$%,.2f = writes $%,.2f + reads $%,.2f + storage $%,.2f",
+                "$%,.2f = writes $%,.2f + reads $%,.2f + storage $%,.2f (period tables)",
                 p.total(),
                 p.writes(),
                 p.reads(),
@@ -84,7 +84,7 @@ public final class PlanReport {
         line(
                 sb,
                 "  on-demand",
-                "$%,.2f = writes $%,.2f + storage $%,.2f (reads are paid per read, not included)",
+                "$%,.2f = writes $%,.2f + storage $%,.2f (period tables; reads are paid per read, not included)",
                 o.total(),
                 o.writes(),
                 o.storage());
@@ -94,6 +94,16 @@ public final class PlanReport {
 
     /** Fixed tier, sized from the peak, auto scaling and on-demand side by side, the recommendation and the break-even. */
     public static String renderBilling(BillingComparison b, CapacityPlan plan, double targetUtilization) {
+        return renderBilling(b, plan, targetUtilization, 0);
+    }
+
+    /**
+     * As {@link #renderBilling(BillingComparison, CapacityPlan, double)}, the period tables' lines
+     * as they are, the table class totals and the recommendation with {@code derivedMonthly}, the
+     * other tables' writes ({@link TableWrites#derivedMonthly}), added: on-demand in every case.
+     */
+    public static String renderBilling(
+            BillingComparison b, CapacityPlan plan, double targetUtilization, double derivedMonthly) {
         StringBuilder sb = new StringBuilder();
         PlanInput in = plan.input();
         sb.append(String.format(
@@ -122,7 +132,7 @@ public final class PlanReport {
                 ? "never"
                 : String.format(Locale.ROOT, "above a peak-to-mean ratio of %.2f", b.breakEvenPeakToMean());
         line(sb, "break-even", "on-demand costs less than sized tables %s", breakEven);
-        renderTableClass(sb, b, plan, Prices.usEast1());
+        renderTableClass(sb, b, plan, Prices.usEast1(), derivedMonthly);
         return sb.toString();
     }
 
@@ -131,7 +141,8 @@ public final class PlanReport {
      * tables.class.closed}): the closed tables' storage at 40 % of the price and their provisioned
      * capacity at 125 % (their writes are rare), and which of the four costs least.
      */
-    static void renderTableClass(StringBuilder sb, BillingComparison b, CapacityPlan plan, Prices prices) {
+    static void renderTableClass(
+            StringBuilder sb, BillingComparison b, CapacityPlan plan, Prices prices, double derivedMonthly) {
         double all = plan.currentTables() + plan.previousTables() + plan.olderTables();
         double closedShare = all == 0 ? 0 : (plan.previousTables() + plan.olderTables()) / all;
         line(
@@ -141,7 +152,18 @@ public final class PlanReport {
                 100 * closedShare);
         double[] totals = classTotals(b, plan, prices);
         for (int i = 0; i < totals.length; i++) {
-            sb.append(String.format(Locale.ROOT, "  %-42s $%,.2f/month%n", NAMES[i], totals[i]));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  %-42s $%,.2f/month%s%n",
+                    NAMES[i],
+                    totals[i] + derivedMonthly,
+                    derivedMonthly > 0
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "  (period tables $%,.2f + the other tables' writes $%,.2f)",
+                                    totals[i],
+                                    derivedMonthly)
+                            : ""));
         }
         Recommendation r = recommend(b, plan, prices);
         line(

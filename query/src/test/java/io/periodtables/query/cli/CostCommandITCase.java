@@ -90,6 +90,36 @@ class CostCommandITCase {
                 .doesNotContain("other_");
     }
 
+    /** Given the fleet's shape, cost also prices the on-demand tables' writes, which DescribeTable does not count. */
+    @Test
+    void theFleetsShapePricesTheWritesOfTheOnDemandTables() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = QueryCli.run(
+                new String[] {
+                    "cost",
+                    "--tables.prefix",
+                    "cost",
+                    "--dynamodb.endpoint",
+                    DYNAMODB.endpoint().toString(),
+                    "--devices",
+                    "10000",
+                    "--reading-interval",
+                    "PT10S"
+                },
+                new PrintStream(out, true),
+                new PrintStream(err, true));
+        String report = out.toString(StandardCharsets.UTF_8);
+
+        assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        double latest = 1_000 / 6.0 * 730 * 3600 / 1e6 * 0.625; // a put a minute for 10,000 devices
+        assertThat(report)
+                .contains("total: $446.12/month for 4 tables, 10 items")
+                .contains("10,000 devices, a reading every PT10S each (1,000 readings/s)")
+                .contains(String.format(java.util.Locale.ROOT, "$%,.2f/month  cost_latest: ", latest))
+                .contains("cost_rollups_<label>: none (rollups.every unset)");
+    }
+
     private static void create(String table, long wcu, long rcu) {
         client.createTable(b -> {
             b.tableName(table)

@@ -1,6 +1,7 @@
 package io.periodtables.query.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.periodtables.core.config.ConfigLoader;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
@@ -311,6 +313,54 @@ class QueryCliTest {
         Properties emitted = new Properties();
         emitted.load(new StringReader(out()));
         assertThat(emitted.getProperty("tables.capacity.current")).isEqualTo(sized.group(1));
+    }
+
+    /**
+     * The plan prices every table the job writes, from the fleet's shape: 10,000 devices every
+     * 10 s with rollups, one line per table naming it, the defaults it took printed, and the
+     * other tables' writes in the totals the recommendation compares.
+     */
+    @Test
+    void planPricesEveryTableTheJobWritesFromTheFleetsShape() {
+        assertThat(run(
+                        "plan",
+                        "--devices",
+                        "10000",
+                        "--reading-interval",
+                        "PT10S",
+                        "--item-bytes",
+                        "180",
+                        "--rollups.every",
+                        "PT1M,PT1H"))
+                .as(err())
+                .isZero();
+
+        double month = 730 * 3600 / 1e6 * 0.625 * 1_000; // a write unit per reading at 1,000 readings/s
+        double latest = month / 6;
+        double rollups = month * (10.0 / 60 + 10.0 / 3600);
+        assertThat(out())
+                .contains("10,000 devices, a reading every PT10S each (1,000 readings/s); checkpoints every PT1M")
+                .contains("defaults --checkpoint-interval PT1M (MSF's), --parallelism 1")
+                .contains("latest.interval PT1M, rollups.every PT1M,PT1H")
+                .containsPattern("writes/reading +1\\.336 = period 1\\.000 \\+ latest 0\\.167 \\+ rollups 0\\.169")
+                .contains(String.format(Locale.ROOT, "  latest        $%,.2f/month  readings_latest: ", latest))
+                .contains(
+                        String.format(Locale.ROOT, "  rollups       $%,.2f/month  readings_rollups_<label>: ", rollups))
+                .contains("  late          $0.00/month  readings_late_<yyyy-MM>")
+                .containsPattern(
+                        "bookkeeping +\\$0\\.\\d\\d/month  readings_writers: a put per sink subtask \\(3 sinks");
+        Matcher autoScaling = Pattern.compile(
+                        "auto scaling \\(lower bound\\), Standard +\\$([0-9,.]+)/month  \\(period tables \\$([0-9,.]+) \\+"
+                                + " the other tables' writes \\$([0-9,.]+)\\)")
+                .matcher(out());
+        assertThat(autoScaling.find()).as(out()).isTrue();
+        assertThat(amount(autoScaling.group(1)))
+                .isCloseTo(amount(autoScaling.group(2)) + amount(autoScaling.group(3)), within(0.011));
+        assertThat(amount(autoScaling.group(3))).isCloseTo(latest + rollups, within(0.5));
+    }
+
+    private static double amount(String text) {
+        return Double.parseDouble(text.replace(",", ""));
     }
 
     @Test

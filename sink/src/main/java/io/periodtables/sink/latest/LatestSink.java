@@ -14,7 +14,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 /**
  * Keeps the latest table ({@code io.periodtables.core.dynamodb.LatestTable}) up to date from the readings
  * the period-table sink stores: per device the newest reading a writer has seen, put at most once
- * a second per device and on every checkpoint, conditionally, so the stored one only ever moves
+ * per {@code latest.interval} per device and on every checkpoint, conditionally, so the stored one only ever moves
  * forward in event time. Each writer holds at most {@value LatestWriter#MAX_PENDING} devices and
  * slows its task down when DynamoDB falls behind (see {@link LatestWriter}). At-least-once (a put
  * is idempotent); no state of its own.

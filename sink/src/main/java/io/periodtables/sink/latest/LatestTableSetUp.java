@@ -28,10 +28,12 @@ import software.amazon.awssdk.services.dynamodb.model.TableWarmThroughputDescrip
 
 /**
  * Creates the latest table for a {@link LatestWriter} (prewarmed with {@code latest.warm-writes}),
- * or raises an existing one's warm throughput, and with {@code latest.warm-writes} waits until
- * DynamoDB reports the warm throughput {@code ACTIVE}: DynamoDB applies it asynchronously
- * ({@code UPDATING}, then {@code ACTIVE}) after the table itself is {@code ACTIVE}. The writer's
- * puts wait while it runs.
+ * or raises an existing one's warm throughput. The writer's puts wait while it runs, until the
+ * table is {@code ACTIVE}; they do not wait for the warm throughput, which DynamoDB applies
+ * asynchronously ({@code UPDATING}, then {@code ACTIVE}) to a table that takes writes meanwhile: a
+ * put it throttles backs off in the writer, and the warm-up is only logged when it ends. (Waiting
+ * held the writer's task, and with it the windows and the period sink chained to it, for as long
+ * as DynamoDB took: minutes.)
  *
  * <p>A refusal of the warm throughput as above the per-table quota ({@link ThroughputQuotaRefused},
  * by {@code LimitExceededException} or {@code ValidationException}) is fatal at once, naming
@@ -45,7 +47,7 @@ final class LatestTableSetUp {
     private static final Logger LOG = LoggerFactory.getLogger(LatestTableSetUp.class);
     static final int QUOTA_ATTEMPTS = 4;
     private static final Backoff QUOTA_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10));
-    /** Polling of the warm throughput's status; past the bound the puts go on, with a warning. */
+    /** Polling of the warm throughput's status, for the log; past the bound it stops, with a warning. */
     private static final Duration WARM_POLL = Duration.ofSeconds(1);
 
     private static final Duration WARM_WAIT = Duration.ofMinutes(15);
@@ -73,14 +75,14 @@ final class LatestTableSetUp {
                         + " write units a second";
     }
 
-    /** True while the table is being created, raised or warmed: puts wait. */
+    /** True while the table is being created or raised: puts wait. */
     boolean running() {
         return running;
     }
 
     /**
-     * Creates the table unless it exists and waits for its warm throughput; {@code done} runs in
-     * the mailbox when that ends, with the failure that must stop the job, or null.
+     * Creates the table unless it exists, or raises its warm throughput; {@code done} runs in the
+     * mailbox when that ends, with the failure that must stop the job, or null.
      */
     void start(Consumer<IOException> done) {
         running = true;
@@ -88,7 +90,7 @@ final class LatestTableSetUp {
     }
 
     private void attempt(int attempt, Consumer<IOException> done) {
-        table.ensure().thenCompose(ok -> warmed()).whenComplete((ok, error) -> {
+        table.ensure().whenComplete((ok, error) -> {
             Throwable said = error == null ? null : DynamoDbFailure.unwrap(error);
             Optional<ThroughputQuotaRefused> refused = said == null
                     ? Optional.empty()
@@ -113,6 +115,21 @@ final class LatestTableSetUp {
             }
             if (said != null) {
                 LOG.warn("Could not ensure the latest table {}: {}", table.name(), said.toString());
+            } else if (warmWrites > 0) {
+                // A warming table takes writes: the puts go on, throttled ones back off, and this only says when it is
+                // warm.
+                warmed().whenComplete((warm, notYet) -> {
+                    if (notYet == null) {
+                        LOG.info("The latest table {} is warm: {} write units a second", table.name(), warmWrites);
+                    } else {
+                        LOG.warn(
+                                "The latest table {} was not reported warm to {} write units a second within {}: {}",
+                                table.name(),
+                                warmWrites,
+                                WARM_WAIT,
+                                DynamoDbFailure.unwrap(notYet).toString());
+                    }
+                });
             }
             mailbox.execute(
                     () -> {
@@ -130,13 +147,10 @@ final class LatestTableSetUp {
     }
 
     /**
-     * With warm writes: done when DynamoDB reports the table's warm throughput ACTIVE (polled with
-     * the SDK's waiter); failed after {@link #WARM_WAIT}, when the puts go on with a warning.
+     * Done when DynamoDB reports the table's warm throughput ACTIVE (polled with the SDK's waiter);
+     * failed after {@link #WARM_WAIT}.
      */
     private CompletableFuture<Void> warmed() {
-        if (warmWrites == 0) {
-            return CompletableFuture.completedFuture(null);
-        }
         ScheduledExecutorService polls = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "latest-table-warm-poll");
             t.setDaemon(true);

@@ -2,8 +2,12 @@ package io.periodtables.sink.latest;
 
 import java.time.Duration;
 import java.util.Deque;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +42,11 @@ class FakeLatestTable implements DynamoDbAsyncClient {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger mostInFlight = new AtomicInteger();
     private final AtomicInteger puts = new AtomicInteger();
+    private final AtomicInteger sent = new AtomicInteger();
+    private final AtomicInteger settled = new AtomicInteger();
+    /** Per device, the sort keys of its puts in the order they were sent. */
+    private final Map<String, List<String>> putsOf = new ConcurrentHashMap<>();
+
     private final AtomicInteger putsWhileWarming = new AtomicInteger();
     private final Deque<RuntimeException> createFailures = new ConcurrentLinkedDeque<>();
     private volatile boolean exists;
@@ -114,6 +123,9 @@ class FakeLatestTable implements DynamoDbAsyncClient {
 
     @Override
     public CompletableFuture<PutItemResponse> putItem(PutItemRequest request) {
+        sent.incrementAndGet();
+        putsOf.computeIfAbsent(request.item().get("pk").s(), d -> new CopyOnWriteArrayList<>())
+                .add(request.item().get("sk").s());
         mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         if (describesUpdating.get() > 0) {
             putsWhileWarming.incrementAndGet();
@@ -124,6 +136,7 @@ class FakeLatestTable implements DynamoDbAsyncClient {
                     inFlight.decrementAndGet();
                     puts.incrementAndGet();
                     answer.complete(PutItemResponse.builder().build());
+                    settled.incrementAndGet(); // the writer's answer is in its mailbox by now
                 },
                 roundTrip.toNanos(),
                 TimeUnit.NANOSECONDS);
@@ -132,6 +145,28 @@ class FakeLatestTable implements DynamoDbAsyncClient {
 
     int puts() {
         return puts.get();
+    }
+
+    /** Puts sent. */
+    int sent() {
+        return sent.get();
+    }
+
+    /** Puts answered, their answers handed to the writer. */
+    int settled() {
+        return settled.get();
+    }
+
+    /** The sort key of {@code device}'s last put, null before its first. */
+    String lastPutOf(String device) {
+        List<String> keys = putsOf.get(device);
+        return keys == null ? null : keys.get(keys.size() - 1);
+    }
+
+    /** The puts of {@code device} sent. */
+    int putsOf(String device) {
+        List<String> keys = putsOf.get(device);
+        return keys == null ? 0 : keys.size();
     }
 
     /** Puts sent while the warm throughput was still UPDATING. */

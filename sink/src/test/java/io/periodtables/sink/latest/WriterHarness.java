@@ -5,6 +5,7 @@ import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,9 +27,14 @@ final class WriterHarness implements AutoCloseable {
 
     final TestProcessingTimeService time = new TestProcessingTimeService();
     final LatestWriter writer;
+    private final MailboxExecutorImpl mailbox;
 
     WriterHarness(DynamoDbAsyncClient client, int subtask, String... keyValues) {
-        MailboxExecutorImpl mailbox = new MailboxExecutorImpl(
+        this(client, subtask, LatestWriter.MAX_PENDING, keyValues);
+    }
+
+    WriterHarness(DynamoDbAsyncClient client, int subtask, int maxPending, String... keyValues) {
+        mailbox = new MailboxExecutorImpl(
                 new TaskMailboxImpl(Thread.currentThread()), 0, StreamTaskActionExecutor.IMMEDIATE);
         Map<String, Object> parts = Map.of(
                 "getMailboxExecutor",
@@ -46,7 +52,7 @@ final class WriterHarness implements AutoCloseable {
                     }
                     return parts.get(m.getName());
                 });
-        writer = new LatestWriter(config(keyValues), client, LatestWriter.MAX_PENDING, context);
+        writer = new LatestWriter(config(keyValues), client, maxPending, context);
     }
 
     static PeriodTablesConfig config(String... keyValues) {
@@ -65,9 +71,24 @@ final class WriterHarness implements AutoCloseable {
         return SinkRecord.period(new Reading("dev-" + device, HOUR.toEpochMilli() + i, null, "{\"i\":" + i + "}"));
     }
 
-    /** One interval of processing time passes: the writer's timer sends what waits. */
+    /** One tick of processing time passes: the writer's timer sends the devices due. */
     void nextSecond() throws Exception {
-        time.advance(LatestWriter.INTERVAL_MILLIS);
+        time.advance(LatestWriter.TICK_MILLIS);
+    }
+
+    /**
+     * Runs the mailbox (the puts' answers) until every put {@code table} was sent has been
+     * answered and its answer handled, or fails after {@code bound}.
+     */
+    void awaitAnswered(FakeLatestTable table, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (table.sent() > table.settled() || mailbox.tryYield()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("puts still unanswered after " + bound + ": sent " + table.sent()
+                        + ", answered " + table.settled());
+            }
+            Thread.onSpinWait();
+        }
     }
 
     @Override
