@@ -1,6 +1,7 @@
 package io.periodtables.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.DynamoDbItemSize;
