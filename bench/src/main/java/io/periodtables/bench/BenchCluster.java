@@ -21,6 +21,7 @@ public final class BenchCluster implements AutoCloseable {
     public static final int PARALLELISM = 2;
 
     private final MiniCluster cluster;
+    private volatile JobID lastJob;
 
     public BenchCluster() throws Exception {
         this(new Configuration());
@@ -63,7 +64,13 @@ public final class BenchCluster implements AutoCloseable {
     }
 
     public JobID submit(JobGraph graph) throws Exception {
-        return cluster.submitJob(graph).get().getJobID();
+        lastJob = cluster.submitJob(graph).get().getJobID();
+        return lastJob;
+    }
+
+    /** The job {@link #submit} submitted last. */
+    public JobID lastJob() {
+        return lastJob;
     }
 
     /** Waits for the job's end; fails when the job failed. */

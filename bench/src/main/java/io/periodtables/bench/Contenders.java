@@ -179,7 +179,16 @@ public final class Contenders {
         System.gc();
         double serverCpu = dynamoDb.cpuSeconds();
         CpuClock clock = new CpuClock();
+        // written readings: the stock sink's sent records (its connector counts them as it sends a
+        // batch), the period sink's acknowledged ones (our sink, the full job); the raw loop none
+        String counter = contender.equals(STOCK)
+                ? "numRecordsSend"
+                : contender.startsWith(RAW) ? null : UserMetrics.RECORDS_WRITTEN;
+        WriteProgress progress = new WriteProgress(n, () -> counter == null ? 0 : BenchMetrics.sum(counter));
         body.run();
+        WriteProgress.Phases phases =
+                counter == null ? WriteProgress.Phases.UNKNOWN : progress.phases(System.nanoTime());
+        progress.close();
         Measurement m = new Measurement(
                 contender,
                 run,
@@ -187,7 +196,8 @@ public final class Contenders {
                 clock.wallSeconds(),
                 clock.cpuSeconds(),
                 clock.jitSeconds(),
-                dynamoDb.cpuSeconds() - serverCpu);
+                dynamoDb.cpuSeconds() - serverCpu,
+                phases);
         E2eBench.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
         String prefix = config.get(TableKeys.TABLES_PREFIX);
         long items = Tables.countWithPrefix(admin, prefix);

@@ -3,7 +3,8 @@ package io.periodtables.bench;
 /**
  * One timed run of one contender: readings written, wall seconds from submission to the end of
  * the job, CPU seconds of the client JVM (and of it, JIT compilation) and of the dynalite
- * JVM during the run.
+ * JVM during the run; and its {@link WriteProgress.Phases} (the first write, the steady rate between
+ * 10 % and 90 % of the readings written, the time after the last one), unknown for the raw loop.
  */
 public record Measurement(
         String contender,
@@ -12,7 +13,8 @@ public record Measurement(
         double wallSeconds,
         double clientCpuSeconds,
         double clientJitSeconds,
-        double serverCpuSeconds) {
+        double serverCpuSeconds,
+        WriteProgress.Phases phases) {
 
     public double readingsPerSecond() {
         return readings / wallSeconds;
@@ -37,7 +39,8 @@ public record Measurement(
         return String.format(
                 java.util.Locale.ROOT,
                 "%-10s run %d: %,d readings in %.2f s = %,.0f/s; client CPU %.2f s"
-                        + " (%.3f s/1k), of it JIT %.2f s; dynalite CPU %.2f s",
+                        + " (%.3f s/1k), of it JIT %.2f s; dynalite CPU %.2f s; first write at %.2f s, steady"
+                        + " %,.0f/s (10-90 %%), %.2f s after the last write",
                 contender,
                 run,
                 readings,
@@ -46,6 +49,9 @@ public record Measurement(
                 clientCpuSeconds,
                 clientCpuPerThousand(),
                 clientJitSeconds,
-                serverCpuSeconds);
+                serverCpuSeconds,
+                phases.firstWrite(),
+                phases.steadyReadingsPerSecond(),
+                phases.afterLastWrite());
     }
 }

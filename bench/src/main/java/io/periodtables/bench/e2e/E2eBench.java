@@ -134,12 +134,13 @@ public final class E2eBench {
         md.append(
                 "\nRatios per round (same round, run back to back): readings/s, and client CPU per reading of the full job"
                         + " against the stock sink's (with JIT, without):\n\n"
-                        + "| round | our-sink / stock | full-job / stock | raw-sdk / stock | full-job CPU / stock CPU | same, JIT excluded |\n"
-                        + "|---|---|---|---|---|---|\n");
+                        + "| round | our-sink / stock | full-job / stock | full-job / stock, steady (10–90 %) | raw-sdk / stock | full-job CPU / stock CPU | same, JIT excluded |\n"
+                        + "|---|---|---|---|---|---|---|\n");
         List<Double> oursVsStock = new ArrayList<>();
         List<Double> jobVsStock = new ArrayList<>();
         List<Double> cpuVsStock = new ArrayList<>();
         List<Double> compiledVsStock = new ArrayList<>();
+        List<Double> steadyVsStock = new ArrayList<>();
         for (int r = 1; r <= rounds; r++) {
             double stock = find(all, Contenders.STOCK, r).readingsPerSecond();
             double ours = find(all, Contenders.OURS, r).readingsPerSecond() / stock;
@@ -152,23 +153,46 @@ public final class E2eBench {
             jobVsStock.add(job);
             cpuVsStock.add(cpu);
             compiledVsStock.add(compiled);
+            double steady = find(all, Contenders.JOB, r).phases().steadyReadingsPerSecond()
+                    / find(all, Contenders.STOCK, r).phases().steadyReadingsPerSecond();
+            steadyVsStock.add(steady);
             md.append(String.format(
                     Locale.ROOT,
-                    "| %d | %.3f | %.3f | %.3f | %.2f | %.2f |%n",
+                    "| %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f |%n",
                     r,
                     ours,
                     job,
+                    steady,
                     find(all, raw, r).readingsPerSecond() / stock,
                     cpu,
                     compiled));
         }
         md.append(String.format(
                 Locale.ROOT,
-                "| median | **%s** | **%s** (target ≥ 1.0) | | **%s** (target ≤ 1.3) | **%s** |%n",
+                "| median | **%s** | **%s** (target ≥ 1.0) | **%s** | | **%s** (target ≤ 1.3) | **%s** |%n",
                 Stats.of(oursVsStock).format("%.3f"),
                 Stats.of(jobVsStock).format("%.3f"),
+                Stats.of(steadyVsStock).format("%.3f"),
                 Stats.of(cpuVsStock).format("%.2f"),
                 Stats.of(compiledVsStock).format("%.2f")));
+        md.append("\nPhases of each run (median over the rounds): when the first reading was written, the steady rate"
+                + " between 10 % and 90 % of the readings written, and how long the run went on after the last one"
+                + " (the stock sink's count is of records sent, the period sink's of records acknowledged):\n\n"
+                + "| contender | first write, s | steady readings/s (10–90 %) | after the last write, s |\n"
+                + "|---|---|---|---|\n");
+        for (String c : List.of(Contenders.OURS, Contenders.STOCK, Contenders.JOB, Contenders.JOB_ROLLUPS)) {
+            List<Measurement> runs = rounds(all, c);
+            md.append("| ")
+                    .append(c)
+                    .append(" | ")
+                    .append(stats(runs, m -> m.phases().firstWrite()).format("%.2f"))
+                    .append(" | ")
+                    .append(stats(runs, m -> m.phases().steadyReadingsPerSecond())
+                            .format("%,.0f"))
+                    .append(" | ")
+                    .append(stats(runs, m -> m.phases().afterLastWrite()).format("%.2f"))
+                    .append(" |\n");
+        }
         List<Double> rollupsVsJob = new ArrayList<>();
         for (int r = 1; r <= rounds; r++) {
             rollupsVsJob.add(find(all, Contenders.JOB_ROLLUPS, r).readingsPerSecond()

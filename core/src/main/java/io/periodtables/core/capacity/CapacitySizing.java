@@ -12,6 +12,13 @@ import org.apache.flink.annotation.PublicEvolving;
  * observed. Reads are not measured, so a sized table keeps the {@code current} tier's read units
  * (within the same bounds). On-demand billing has nothing to size. Used by the rotation to create
  * tables and by the {@code plan} command to price them, so both agree.
+ *
+ * <p>A peak is the fleet's need only when it was observed over the whole period: a run that
+ * started, or was restored without its observations, inside the period saw part of it (an
+ * evening, the last seconds of a minute), and that part's peak is a floor of the need, not its
+ * measure. A table sized from such a peak alone opens at no less than the {@code current} tier
+ * ({@link #openFromPart}), which for a local run's synthetic fleet already holds its stated {@code
+ * generator.rate}.
  */
 @PublicEvolving
 public final class CapacitySizing implements Serializable {
@@ -57,6 +64,20 @@ public final class CapacitySizing implements Serializable {
         return Capacity.provisioned(
                 clamp(writeUnitsFor(peakWriteUnits.getAsLong()), min.writeUnits(), max.writeUnits()),
                 clamp(current.readUnits(), min.readUnits(), max.readUnits()));
+    }
+
+    /**
+     * The open capacity for a table sized from a peak of {@code partialPeakWriteUnits} per second
+     * observed over only part of its period: {@link #open} of that peak, but never less than the
+     * {@code current} tier (on-demand billing: the tier).
+     */
+    public Capacity openFromPart(long partialPeakWriteUnits) {
+        Capacity sized = open(OptionalLong.of(partialPeakWriteUnits));
+        if (sized.onDemand()) {
+            return sized;
+        }
+        return Capacity.provisioned(
+                Math.max(sized.writeUnits(), current.writeUnits()), Math.max(sized.readUnits(), current.readUnits()));
     }
 
     /** {@code ceil(peak / target)}: the WCU at which {@code peak} uses the target utilisation. */

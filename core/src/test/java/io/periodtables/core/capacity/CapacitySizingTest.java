@@ -44,6 +44,24 @@ class CapacitySizingTest {
     }
 
     @Test
+    void aPeakSeenInPartOfItsPeriodNeverSizesATableBelowTheCurrentTierWhichHoldsTheFleetsStatedRate() {
+        // the local demo started in a minute's last seconds saw 600 write units in that minute's last
+        // live second; its fleet states 2,000 a second, so its current tier is ceil(2,000 / 0.7)
+        CapacitySizing demo = new CapacitySizing(load("--source", "generator", "--generator.rate", "2000"));
+        assertThat(demo.open(OptionalLong.of(600)))
+                .as("a whole period's peak of 600: the fleet's measured rate")
+                .isEqualTo(Capacity.provisioned(858, 300));
+        assertThat(demo.openFromPart(600))
+                .as("a part's peak of 600: a floor of the need, the current tier holds the stated rate")
+                .isEqualTo(Capacity.provisioned(2858, 300));
+        assertThat(demo.openFromPart(2800))
+                .as("a part's peak above the tier")
+                .isEqualTo(Capacity.provisioned(4000, 300));
+        assertThat(new CapacitySizing(load("--tables.billing", "PAY_PER_REQUEST")).openFromPart(600))
+                .isEqualTo(Capacity.ON_DEMAND);
+    }
+
+    @Test
     void onDemandTablesAreNotSized() {
         assertThat(new CapacitySizing(load("--tables.billing", "PAY_PER_REQUEST")).open(OptionalLong.of(5000)))
                 .isEqualTo(Capacity.ON_DEMAND);

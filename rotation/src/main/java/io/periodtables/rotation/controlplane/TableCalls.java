@@ -3,6 +3,7 @@ package io.periodtables.rotation.controlplane;
 import io.periodtables.core.item.ItemAttributes;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.rotation.lifecycle.ManagedTable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,16 +14,17 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.core.waiters.WaiterOverrideConfiguration;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbAsyncWaiter;
 
 /**
  * Single attempts of {@link TableManager}'s DynamoDB calls (the manager retries them):
- * DescribeTable as a question ("is it there, and how?"), the SDK waiter for ACTIVE polling at
- * {@link TableManagerSettings#pollInterval()}, ListTables over our prefix, whether a table
+ * DescribeTable as a question ("is it there, and how?"), the SDK waiter for ACTIVE polling after
+ * {@value #FIRST_POLL_MILLIS} ms, then twice as long each time up to {@link
+ * TableManagerSettings#pollInterval()}, ListTables over our prefix, whether a table
  * carries our {@code managed-by} tag, turning TTL on, and deleting a table of ours.
  */
 public final class TableCalls implements AutoCloseable {
@@ -32,6 +34,14 @@ public final class TableCalls implements AutoCloseable {
     private final TableNaming naming;
     private final DynamoDbAsyncWaiter waiter;
 
+    /**
+     * The first poll for ACTIVE after a table operation: a table often is ACTIVE within a second
+     * (an emulator in half of it), and the first table's writes and the end of a bounded input
+     * wait for that answer; at the fixed 2 s interval a run spent on average a second and a half
+     * of each such wait after the table was there (issue 58).
+     */
+    static final long FIRST_POLL_MILLIS = 200;
+
     TableCalls(
             DynamoDbAsyncClient client,
             TableNaming naming,
@@ -39,17 +49,32 @@ public final class TableCalls implements AutoCloseable {
             TableManagerSettings settings) {
         this.client = client;
         this.naming = naming;
-        long polls = Math.max(
-                1, settings.activeTimeout().toMillis() / settings.pollInterval().toMillis());
+        Duration interval = settings.pollInterval();
+        // the doubling from the first poll to the interval adds at most log2(interval / first) polls
+        long polls = Math.max(1, settings.activeTimeout().toMillis() / interval.toMillis())
+                + 64
+                - Long.numberOfLeadingZeros(Math.max(1, interval.toMillis() / FIRST_POLL_MILLIS));
         this.waiter = DynamoDbAsyncWaiter.builder()
                 .client(client)
                 .scheduledExecutorService(scheduler)
                 .overrideConfiguration(WaiterOverrideConfiguration.builder()
-                        .backoffStrategy(FixedDelayBackoffStrategy.create(settings.pollInterval()))
+                        .backoffStrategyV2(pollBackoff(settings))
                         .maxAttempts((int) Math.min(Integer.MAX_VALUE - 1, polls) + 1)
                         .waitTimeout(settings.activeTimeout())
                         .build())
                 .build();
+    }
+
+    /**
+     * The waits between two polls for ACTIVE: {@value #FIRST_POLL_MILLIS} ms (at most the poll
+     * interval), doubling up to {@link TableManagerSettings#pollInterval()}.
+     */
+    static BackoffStrategy pollBackoff(TableManagerSettings settings) {
+        Duration interval = settings.pollInterval();
+        // The SDK's waiter waits computeDelay(n + 2) after its n-th poll, and this strategy gives
+        // base * 2^(attempt - 2): the first wait is twice the base.
+        Duration base = Duration.ofMillis(Math.max(1, Math.min(FIRST_POLL_MILLIS, interval.toMillis()) / 2));
+        return BackoffStrategy.exponentialDelayWithoutJitter(base, interval);
     }
 
     /** Completes with the table once it is ACTIVE, after checking its key schema. */

@@ -21,7 +21,7 @@ import java.util.Set;
  * its {@linkplain #archiveOf archive period} is archived); move a period table to its tier (a
  * table raised less than {@code rotation.lead} ago, because the sink was throttled on it, is not
  * lowered yet; a closed table the writers have not written through is left as it is; an open
- * table is raised to its {@link OpenCapacity} when this run measured the period it is sized from,
+ * table is raised to the size this run measured for it ({@link OpenCapacity#measured}),
  * never lowered; a table lowered before and still
  * at a closed tier is never raised: a replay behind it writes it as it is); prewarm a rollups
  * table of a period not closed to its {@link OpenCapacity#rollupsWarmWrites}; enable TTL when
@@ -178,14 +178,14 @@ public final class TablePlan {
         Capacity target = tier == CapacityTier.CURRENT ? open.of(ref.period()) : config.effectiveCapacity(tier);
         if (tier == CapacityTier.CURRENT
                 && !target.onDemand()
-                && !table.capacity().onDemand()
-                && !open.measured(ref.period())) {
-            // This run has not observed the period it is sized from (a replay or a restart without
-            // state that begins after it): the `current` tier is a size to create a table at, not
-            // one to raise an existing table to. Whoever created it sized it (an earlier run from
-            // the same event-time peak, or the owner at the current tier); a sink its writes
-            // throttle has it raised (TableOwner#throttled).
-            target = table.capacity();
+                && !table.capacity().onDemand()) {
+            // An existing open table is raised to what this run measured, not to the `current` tier:
+            // that is a size to create a table at. When the run has not observed the period it is
+            // sized from (a replay or a restart without state that begins after it), or saw it only
+            // in part, whoever created the table sized it (an earlier run from the same event-time
+            // peak, or the owner at the current tier); a sink its writes throttle has it raised
+            // (TableOwner#throttled).
+            target = open.measured(ref.period()).orElse(table.capacity());
         }
         if (lowered(table) && !target.onDemand()) {
             // A replay behind a table an earlier run lowered: written at its tier (the sink backs

@@ -2,6 +2,7 @@ package io.periodtables.rotation.lifecycle;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.TreeMap;
  * are read live, in a backfill or in a replay. A second stays open (its sum may still grow) until
  * the watermark passes it; a partial that arrives later counts as a second of its own, so a late
  * burst is underestimated rather than double-counted. The synthetic fleet's seconds are longer
- * ({@link #liveSecond}). Part of {@link io.periodtables.rotation.reconcile.RotationState
+ * ({@link #liveSecond}). It also remembers, per kind of table, the first second it counted, which
+ * tells a period the run saw whole from one it saw only in part ({@link #seenWhole}). Part of {@link io.periodtables.rotation.reconcile.RotationState
  * RotationState}; the operator's thread only.
  */
 public final class WriteLoad {
@@ -30,6 +32,13 @@ public final class WriteLoad {
      * seconds the watermark has not passed.
      */
     public final Map<String, NavigableMap<Long, Long>> open = new HashMap<>();
+
+    /**
+     * Kind of table (its name without the label: {@code readings}, {@code readings_rollups}) to the
+     * earliest second of event time counted for a table of that kind: where this run's (and its
+     * restored predecessors') observation began.
+     */
+    public final Map<String, Long> firstSeconds = new HashMap<>();
 
     /** Seconds of event time counted as one second of the fleet's live rate. */
     private long secondsPerLiveSecond = 1;
@@ -57,11 +66,23 @@ public final class WriteLoad {
         long sum = open.computeIfAbsent(load.table(), t -> new TreeMap<>())
                 .merge(Math.floorDiv(load.second(), secondsPerLiveSecond), load.writeUnits(), Long::sum);
         peaks.merge(load.table(), sum, Math::max);
+        firstSeconds.merge(kind(load.table()), load.second(), Math::min);
         forgetOldest(kind(load.table()));
     }
 
+    /**
+     * True when the run counted {@code table}'s kind from the first second of {@code period} or
+     * earlier: it saw the whole period, and its peak measures the fleet. False when its counts
+     * began inside the period (the job started, or was restored without these counts, there, or a
+     * backfill began there) or never began: the peak, if any, is that of a part.
+     */
+    public boolean seenWhole(String table, Period period) {
+        Long first = firstSeconds.get(kind(table));
+        return first != null && first <= Math.floorDiv(period.startMillis(), 1000L);
+    }
+
     /** Table names of one kind and prefix share all but their label, which has no underscore. */
-    private static String kind(String table) {
+    public static String kind(String table) {
         return table.substring(0, Math.max(0, table.lastIndexOf('_')));
     }
 
@@ -98,10 +119,13 @@ public final class WriteLoad {
                                 && r.kind() != TableNaming.TableRef.Kind.ROLLUPS)
                         .orElse(true));
         open.keySet().retainAll(peaks.keySet());
+        firstSeconds
+                .keySet()
+                .retainAll(peaks.keySet().stream().map(WriteLoad::kind).toList());
     }
 
     @Override
     public String toString() {
-        return "peaks=" + peaks;
+        return "peaks=" + peaks + ", counted from " + firstSeconds;
     }
 }

@@ -1,5 +1,6 @@
 package io.periodtables.rotation.operator;
 
+import io.periodtables.rotation.lifecycle.WriteLoad;
 import io.periodtables.rotation.reconcile.RotationState;
 import java.io.IOException;
 import java.util.Map;
@@ -10,17 +11,20 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
- * The explicit, versioned byte format of {@link RotationState}. Version 3 (written):
+ * The explicit, versioned byte format of {@link RotationState}. Version 4 (written):
  * {@code watermark:long}, {@code peaks:int} × ({@code table:UTF}, {@code writeUnits:long}),
  * {@code openTables:int} × ({@code table:UTF}, {@code seconds:int} × ({@code second:long},
- * {@code writeUnits:long})). Version 2 is the {@code watermark:long} alone (nothing observed
+ * {@code writeUnits:long})), {@code kinds:int} × ({@code kind:UTF}, {@code firstSecond:long}).
+ * Version 3 is the same without the kinds: it restores as if counting had begun at its watermark,
+ * so the period it was taken in counts as seen in part (its successor three on opens at no less
+ * than the {@code current} tier until the next period has closed). Version 2 is the {@code watermark:long} alone (nothing observed
  * yet: the next table opens at the {@code current} tier). Version 1 starts with the same
  * {@code watermark:long}, followed by the retention label and the tables the rotation then
  * tracked; those are ignored, the tables are read back from DynamoDB.
  */
 public final class RotationStateSerializer implements SimpleVersionedSerializer<RotationState> {
     static final RotationStateSerializer INSTANCE = new RotationStateSerializer();
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
 
     @Override
     public int getVersion() {
@@ -44,6 +48,11 @@ public final class RotationStateSerializer implements SimpleVersionedSerializer<
                 out.writeLong(second.getKey());
                 out.writeLong(second.getValue());
             }
+        }
+        out.writeInt(state.load.firstSeconds.size());
+        for (Map.Entry<String, Long> first : state.load.firstSeconds.entrySet()) {
+            out.writeUTF(first.getKey());
+            out.writeLong(first.getValue());
         }
         return out.getCopyOfBuffer();
     }
@@ -70,6 +79,14 @@ public final class RotationStateSerializer implements SimpleVersionedSerializer<
                 seconds.put(in.readLong(), in.readLong());
             }
             state.load.open.put(table, seconds);
+        }
+        if (version >= 4) {
+            for (int i = in.readInt(); i > 0; i--) {
+                state.load.firstSeconds.put(in.readUTF(), in.readLong());
+            }
+        } else if (state.hasWatermark()) {
+            long second = Math.floorDiv(state.watermark, 1000L);
+            state.load.peaks.keySet().forEach(t -> state.load.firstSeconds.put(WriteLoad.kind(t), second));
         }
         return state;
     }

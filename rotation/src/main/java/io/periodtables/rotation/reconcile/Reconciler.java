@@ -93,7 +93,7 @@ public final class Reconciler implements AutoCloseable {
         this.state = state;
         this.metrics = metrics;
         this.host = host;
-        OpenCapacity open = new OpenCapacity(config, state.load);
+        OpenCapacity open = new OpenCapacity(config, state.load, () -> state.watermark);
         this.plan = new TablePlan(config, lifecycle, open);
         this.actual = new ActualTables(tables, config.naming(), host);
         this.operations = new TableOperations(host);

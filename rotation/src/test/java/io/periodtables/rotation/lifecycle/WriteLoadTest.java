@@ -95,7 +95,7 @@ class WriteLoadTest {
 
     @Test
     void theSyntheticFleetIsCountedPerItsSpeedupInSecondsOfEventTimeWhatItWritesInAWallClockSecond() {
-        Instant day1 = Instant.parse("2030-03-09T12:00:00Z");
+        Instant day1 = Instant.parse("2030-03-09T00:00:00Z"); // counted from its start: seen whole
         PeriodTablesConfig demo = config(10);
         Period day4 = demo.calendar().periodOf(Instant.parse("2030-03-12T12:00:00Z"));
         WriteLoad load = new WriteLoad().countingFor(demo);

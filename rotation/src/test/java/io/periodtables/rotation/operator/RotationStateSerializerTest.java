@@ -76,6 +76,28 @@ class RotationStateSerializerTest {
                 .containsExactly(Map.entry(200L, 12L), Map.entry(201L, 3L));
         back.load.add(new TableLoad("readings_2030-03-10", 201, 10)); // a partial arriving after the restore adds up
         assertThat(back.load.peakOf("readings_2030-03-10")).hasValue(13);
+        assertThat(back.load.firstSeconds)
+                .as("where the counting began: a period after it was seen whole")
+                .containsExactly(Map.entry("readings", 100L));
+    }
+
+    @Test
+    void aVersion3StateCountsAsObservedFromItsWatermark() throws IOException {
+        DataOutputSerializer v3 = new DataOutputSerializer(64);
+        v3.writeLong(WATERMARK);
+        v3.writeInt(2);
+        v3.writeUTF("readings_2030-03-09");
+        v3.writeLong(40);
+        v3.writeUTF("readings_rollups_2030-03-09");
+        v3.writeLong(9);
+        v3.writeInt(0);
+
+        RotationState back = RotationStateSerializer.INSTANCE.deserialize(3, v3.getCopyOfBuffer());
+
+        assertThat(back.load.peaks).containsEntry("readings_2030-03-09", 40L);
+        assertThat(back.load.firstSeconds)
+                .as("it did not say where its counting began: the period of its watermark counts as seen in part")
+                .containsOnly(Map.entry("readings", WATERMARK / 1000), Map.entry("readings_rollups", WATERMARK / 1000));
     }
 
     @Test
