@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * The fixed data set a run puts into its stream, relative to the start of its first period (three
  * periods {@code P1}, {@code P2}, {@code P3} of the run's length; the same set for the same start):
- * three devices with four readings each, the first device a fifth in {@code P2} and {@code P3} and one
- * in the fourth period (which closes {@code P3}), three readings put twice, a reading of {@code P1} put once {@code P1} is past its lateness, and three records
+ * three devices with four readings each, the first device a fifth in {@code P2} and {@code P3}, two in
+ * the fourth period (which close {@code P3}), three readings put twice, a reading of {@code P1} put once {@code P1} is past its lateness, and three records
  * the job must reject with their reason. Before the shard split every record goes to the one shard;
  * after it the devices go to both children (explicit hash keys).
  */
@@ -40,7 +40,7 @@ final class DataSet {
     private final List<Reading> p1 = new ArrayList<>();
     private final List<Reading> p2 = new ArrayList<>();
     private final List<Reading> p3 = new ArrayList<>();
-    private final Reading p4;
+    private final List<Reading> p4 = new ArrayList<>();
     private final Reading late;
     private final List<Bad> bad;
 
@@ -69,10 +69,18 @@ final class DataSet {
                 seq++;
             }
         }
-        // a quarter into the fourth period: the watermark passes the third period's lateness (a sixth)
+        // a quarter into the fourth period, on both children of the split: the job's watermark (their
+        // minimum) passes the third period's lateness (a sixth) without waiting for an idle child
         Instant fourth = start.plus(period.multipliedBy(3));
-        this.p4 = new Reading(
-                DEVICES.get(0), fourth.plus(period.dividedBy(4)), seq, temperature(seq), naming.periodTableOf(fourth));
+        for (int d = 0; d < 2; d++) {
+            p4.add(new Reading(
+                    DEVICES.get(d),
+                    fourth.plus(period.dividedBy(4)),
+                    seq,
+                    temperature(seq),
+                    naming.periodTableOf(fourth)));
+            seq++;
+        }
         Instant lateAt = start.plus(period.dividedBy(2)).plusMillis(1);
         this.late = new Reading(DEVICES.get(1), lateAt, 999, temperature(999), null);
         String at = start.plus(period.dividedBy(3)).toString();
@@ -107,10 +115,10 @@ final class DataSet {
         return puts;
     }
 
-    /** After the split: {@code P3}, into both children, and one reading of the fourth period that closes it. */
+    /** After the split: {@code P3}, into both children, and two readings of the fourth period that close it. */
     List<Put> afterSplit() {
         List<Put> puts = new ArrayList<>(p3.stream().map(this::put).toList());
-        puts.add(put(p4));
+        p4.forEach(r -> puts.add(put(r)));
         return puts;
     }
 
@@ -132,7 +140,7 @@ final class DataSet {
         List<Reading> all = new ArrayList<>(p1);
         all.addAll(p2);
         all.addAll(p3);
-        all.add(p4);
+        all.addAll(p4);
         return all;
     }
 

@@ -39,15 +39,18 @@ final class RunResources {
     private final String run;
 
     RunResources(Target target, String run) {
+        if (!RUN.matcher(run).matches()) {
+            throw new IllegalArgumentException("a run's name is verify- and 8 hex digits, not " + run);
+        }
         this.target = target;
         this.run = run;
     }
 
-    /** A new run with a random name. */
-    static RunResources random(Target target) {
+    /** A new run's name: {@code verify-} and 8 random hex digits. */
+    static String randomName() {
         byte[] bytes = new byte[4];
         new SecureRandom().nextBytes(bytes);
-        return new RunResources(target, "verify-" + HexFormat.of().formatHex(bytes));
+        return "verify-" + HexFormat.of().formatHex(bytes);
     }
 
     /** The run's name: its stream's name, its tables' prefix, its tag's value. */
@@ -74,11 +77,13 @@ final class RunResources {
                         .shardCount(shards)
                         .streamModeDetails(m -> m.streamMode(StreamMode.PROVISIONED))
                         .tags(Map.of(TAG, run))));
-        // CreateStream's tags are recent in the API: the tag is put again, so an older endpoint has it too
+        String arn = awaitActive().streamARN();
+        // CreateStream's tags are recent in the API: the tag is put again once the stream is ACTIVE, so that
+        // an endpoint that dropped them (kinesalite) has it too
         PermissionDenied.call(
                 "kinesis:AddTagsToStream",
                 () -> target.kinesis.addTagsToStream(b -> b.streamName(run).tags(Map.of(TAG, run))));
-        return awaitActive().streamARN();
+        return arn;
     }
 
     /** Waits (up to 5 minutes) until the stream is ACTIVE, after a create or a reshard. */
@@ -193,8 +198,11 @@ final class RunResources {
 
     private static void deleteRun(Target target, String run, PrintStream out) {
         long deadline = System.nanoTime() + DELETE_BOUND.toNanos();
-        // a table UPDATING (being lowered) or CREATING is deleted once it is ACTIVE again
-        for (List<String> left = tablesNamed(target, run); !left.isEmpty(); left = tablesNamed(target, run)) {
+        // a table UPDATING (being lowered) or CREATING is deleted once it is ACTIVE again; the listing is
+        // taken once more after a pause, for a table whose creation the stopped job had sent just before
+        for (int quiet = 0; quiet < 2; ) {
+            List<String> left = tablesNamed(target, run);
+            quiet = left.isEmpty() ? quiet + 1 : 0;
             for (String table : left) {
                 try {
                     PermissionDenied.call(
@@ -208,12 +216,21 @@ final class RunResources {
                 throw new IllegalStateException(
                         "tables of " + run + " still there after " + DELETE_BOUND + ": " + tablesNamed(target, run));
             }
-            pause(1000);
+            if (quiet < 2) {
+                pause(1000);
+            }
         }
         if (!streamsNamed(target, run).isEmpty()) {
             PermissionDenied.call(
                     "kinesis:DeleteStream",
                     () -> target.kinesis.deleteStream(b -> b.streamName(run).enforceConsumerDeletion(false)));
+            // DELETING for a while; the stream is gone once no listing shows it
+            while (listStreams(target, run).contains(run)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("stream " + run + " still DELETING after " + DELETE_BOUND);
+                }
+                pause(500);
+            }
             out.println("Deleted stream " + run);
         }
     }

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.apache.flink.annotation.VisibleForTesting;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
@@ -49,10 +51,18 @@ public final class Verify {
 
     private final PrintStream out;
     private final InputStream in;
+    private final Supplier<String> runNames;
 
     Verify(PrintStream out, InputStream in) {
+        this(out, in, RunResources::randomName);
+    }
+
+    /** @param runNames the run's name ({@code verify-<8 hex>}); tests fix it to lay a table beside the run's */
+    @VisibleForTesting
+    Verify(PrintStream out, InputStream in, Supplier<String> runNames) {
         this.out = out;
         this.in = in;
+        this.runNames = runNames;
     }
 
     public static void main(String[] args) {
@@ -101,7 +111,7 @@ public final class Verify {
     }
 
     private int verify(Target target, VerifyOptions options, boolean hook) {
-        RunResources resources = RunResources.random(target);
+        RunResources resources = new RunResources(target, runNames.get());
         String run = resources.run();
         Duration period = options.period();
         // the data's first period: ten periods back, so the wall clock never holds the job's watermark
@@ -191,7 +201,7 @@ public final class Verify {
         put(target, resources.run(), List.of(data.latePut()));
         put(target, resources.run(), data.afterSplit());
         out.println("Put " + (data.afterSplit().size() + 1)
-                + " records after the split: the third period into both children, one of the fourth, and one of the"
+                + " records after the split: the third period into both children, two of the fourth, and one of the"
                 + " first, late");
 
         ContractChecks checks = new ContractChecks(target, resources, config, data, () -> prebuilt);
