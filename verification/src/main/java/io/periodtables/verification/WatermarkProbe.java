@@ -1,5 +1,6 @@
 package io.periodtables.verification;
 
+import io.periodtables.core.period.EndOfInput;
 import io.periodtables.job.PeriodTablesTopology;
 import java.time.Instant;
 import java.util.Map;
@@ -49,7 +50,8 @@ public final class WatermarkProbe implements MetricReporter {
                 min = min == null ? n.longValue() : Math.min(min, n.longValue());
             }
         }
-        return min == null || min == Long.MIN_VALUE || min == Long.MAX_VALUE
+        // before the first watermark Flink reports Long.MIN_VALUE; the end of input is no instant either
+        return min == null || min == Long.MIN_VALUE || EndOfInput.is(min)
                 ? Optional.empty()
                 : Optional.of(Instant.ofEpochMilli(min));
     }
