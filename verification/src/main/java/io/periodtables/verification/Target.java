@@ -71,12 +71,8 @@ final class Target implements AutoCloseable {
     /** Who the run acts as, one line: the account and identity (STS), or the endpoints of the emulators. */
     String identity() {
         if (!onAws()) {
-            return "no AWS account: the endpoints given, DynamoDB at "
-                    + (dynamoDbEndpoint == null ? "AWS" : dynamoDbEndpoint) + ", Kinesis at "
-                    + (kinesisEndpoint == null ? "AWS" : kinesisEndpoint)
-                    + (DynamoDbClients.isLoopback(dynamoDbEndpoint == null ? kinesisEndpoint : dynamoDbEndpoint)
-                            ? " (emulators on this machine)"
-                            : "");
+            return "no AWS account, DynamoDB at " + dynamoDbEndpoint + " and Kinesis at " + kinesisEndpoint
+                    + (started.length > 0 ? " (dynalite and kinesalite, started for this run)" : "");
         }
         try (StsClient sts = configure(StsClient.builder(), null).build()) {
             GetCallerIdentityResponse me =
