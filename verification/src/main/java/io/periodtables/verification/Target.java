@@ -38,6 +38,11 @@ final class Target implements AutoCloseable {
         this.dynamoDbEndpoint = dynamoDbEndpoint;
         this.kinesisEndpoint = kinesisEndpoint;
         this.started = started;
+        if (kinesisEndpoint != null && DynamoDbClients.isLoopback(kinesisEndpoint)) {
+            // kinesalite answers in JSON: the SDK's Kinesis clients (the job's too) must not ask for CBOR,
+            // as Kinesalite.start() sets for an emulator started in this JVM
+            System.setProperty("aws.cborEnabled", "false");
+        }
         this.dynamo = configure(DynamoDbClient.builder(), dynamoDbEndpoint).build();
         this.kinesis = configure(KinesisClient.builder(), kinesisEndpoint).build();
     }

@@ -136,7 +136,12 @@ public final class Verify {
             return 3;
         }
         Cleanup cleanup = new Cleanup(resources, options.keep());
-        Thread onCtrlC = new Thread(() -> cleanup.run(out), "verify-cleanup");
+        Thread onCtrlC = new Thread(
+                () -> {
+                    out.println("Stopped by a signal: the job stops, then what the run created is deleted");
+                    cleanup.run(out);
+                },
+                "verify-cleanup");
         if (hook) {
             Runtime.getRuntime().addShutdownHook(onCtrlC);
         }
