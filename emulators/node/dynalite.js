@@ -46,7 +46,8 @@
 //
 // Control (tests): POST /__fidelity with a JSON body {"limits": [...], "burstSeconds": n,
 // "maxTables": n, "maxTableUnits": n, "aboveTableQuota": "LimitExceededException"|"ValidationException"|
-// "accepted", "transitionMs": n, "advanceClockMs": n, "stopClock": true|false, "reset": true}
+// "accepted", "deny": ["ListTables", ...] (answered AccessDeniedException, access.js), "transitionMs": n,
+// "advanceClockMs": n, "stopClock": true|false, "reset": true}
 // changes the settings (a stopped clock refills no tokens, starts no new second and ends no table
 // state: a test's rates do not depend on its speed; reset starts it again); GET /__fidelity
 // reports them with the counters of what the layer refused. Standard input: "stop" closes the
@@ -71,6 +72,7 @@ const { itemCounts } = require('./fidelity/item-counts')
 const { admission } = require('./fidelity/admission')
 const { throughputQuota } = require('./fidelity/throughput-quota')
 const { ttl } = require('./fidelity/ttl')
+const { access } = require('./fidelity/access')
 const { itemCalls } = require('./fidelity/item-calls')
 const { tableCalls } = require('./fidelity/table-calls')
 const layer = require('./layer')
@@ -120,6 +122,7 @@ Object.assign(ctx, proxy(dynaliteHandler))
 for (const rule of [tables, metadata, itemCounts, admission, throughputQuota]) Object.assign(ctx, rule(ctx))
 // The operations the layer takes part in; any other goes to dynalite unchanged.
 const RULES = Object.assign({}, ttl(ctx), itemCalls(ctx), tableCalls(ctx))
+const { denied } = access(ctx)
 const handleControl = control(ctx)
 
 // ---------------------------------------------------------------------------------------------
@@ -147,6 +150,8 @@ function handle(req, res) {
     const body = Buffer.concat(chunks)
     if (req.url.startsWith('/__fidelity')) return handleControl(req, res, body)
     const operation = (req.headers['x-amz-target'] || '').split('.')[1]
+    const denial = denied(operation, body)
+    if (denial) return send(res, denial)
     const rule = RULES[operation]
     let data
     if (rule) {

@@ -27,6 +27,7 @@ function fromFlags(argv) {
     maxTables: num(argv['max-tables'], 2500),
     maxTableUnits: num(argv['max-table-units'], 40000),
     aboveTableQuota: 'LimitExceededException', // see throughput-quota.js
+    deny: new Set(), // operations answered AccessDeniedException (access.js)
     transitions: {
       CREATING: num(argv['create-table-ms'], DEFAULT_TRANSITION_MS),
       UPDATING: num(argv['update-table-ms'], DEFAULT_TRANSITION_MS),
@@ -93,6 +94,7 @@ function control(ctx) {
         if (change.maxTables !== undefined) settings.maxTables = Number(change.maxTables)
         if (change.maxTableUnits !== undefined) settings.maxTableUnits = Number(change.maxTableUnits)
         if (change.aboveTableQuota !== undefined) settings.aboveTableQuota = aboveTableQuotaAnswer(change.aboveTableQuota)
+        if (change.deny !== undefined) settings.deny = new Set(change.deny)
         for (const [name, c] of capacities) tune(name, c)
         if (change.advanceClockMs !== undefined) {
           settings.clockOffsetMs += Number(change.advanceClockMs)
@@ -104,7 +106,7 @@ function control(ctx) {
       }
     }
     send(res, ok({ limits: [...settings.limits], burstSeconds: settings.burstSeconds, maxTables: settings.maxTables,
-      maxTableUnits: settings.maxTableUnits, aboveTableQuota: settings.aboveTableQuota,
+      maxTableUnits: settings.maxTableUnits, aboveTableQuota: settings.aboveTableQuota, deny: [...settings.deny],
       transitionMs: settings.transitions,
       clockOffsetMs: settings.clockOffsetMs, clockStopped: settings.stoppedAt !== null, now: now(), counters }))
   }

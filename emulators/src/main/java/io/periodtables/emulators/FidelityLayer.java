@@ -121,6 +121,22 @@ public final class FidelityLayer {
     }
 
     /**
+     * Answers the named operations (e.g. {@code ListTables}) with {@code AccessDeniedException} naming
+     * the action, as DynamoDB answers a caller whose policy does not allow it, until {@link #reset}; none:
+     * allowed again.
+     */
+    public void deny(String... operations) {
+        StringBuilder list = new StringBuilder();
+        for (String operation : operations) {
+            list.append(list.length() == 0 ? "" : ",")
+                    .append('"')
+                    .append(operation)
+                    .append('"');
+        }
+        control("{\"deny\":[" + list + "]}");
+    }
+
+    /**
      * Moves the layer's clock ahead (table states, the quotas' hours and days, TTL's hour, token
      * refills, on-demand peaks settling after 30 minutes).
      */

@@ -63,6 +63,7 @@ class ArchitectureTest {
                         "io.periodtables.query",
                         "io.periodtables.emulators",
                         "io.periodtables.local",
+                        "io.periodtables.verification",
                         "io.periodtables.bench",
                         "io.periodtables.bench.archive");
     }
@@ -75,7 +76,10 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "io.periodtables.local..", "io.periodtables.emulators..", "io.periodtables.query.."));
+                        "io.periodtables.local..",
+                        "io.periodtables.verification..",
+                        "io.periodtables.emulators..",
+                        "io.periodtables.query.."));
     }
 
     @Test
@@ -109,6 +113,7 @@ class ArchitectureTest {
                         "io.periodtables.query..",
                         "io.periodtables.emulators..",
                         "io.periodtables.local..",
+                        "io.periodtables.verification..",
                         "io.periodtables.bench.."));
     }
 
@@ -166,12 +171,16 @@ class ArchitectureTest {
         assertThat(found).allMatch(at -> at.startsWith("FaultRule.java:"));
     }
 
+    /** The local run, {@code verify --emulators} and the bench start emulators; nothing else does. */
     @Test
-    void onlyTheLocalRunUsesTheEmulators() {
+    void onlyTheLocalRunVerifyAndTheBenchUseTheEmulators() {
         check(noClasses()
                 .that()
                 .resideOutsideOfPackages(
-                        "io.periodtables.local..", "io.periodtables.emulators..", "io.periodtables.bench..")
+                        "io.periodtables.local..",
+                        "io.periodtables.verification..",
+                        "io.periodtables.emulators..",
+                        "io.periodtables.bench..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.periodtables.emulators.."));

@@ -55,8 +55,9 @@ class ShadedJarTest {
                 .noneMatch(e -> e.startsWith("org/apache/flink/runtime/"))
                 .noneMatch(e -> e.startsWith("org/apache/flink/streaming/api/environment/"))
                 .noneMatch(e -> e.startsWith("com/amazonaws/services/dynamodbv2/local/"))
-                // the local run, the emulators and the query CLI are not part of the job
+                // the local run, verify, the emulators and the query CLI are not part of the job
                 .noneMatch(e -> e.startsWith("io/periodtables/local/"))
+                .noneMatch(e -> e.startsWith("io/periodtables/verification/"))
                 .noneMatch(e -> e.startsWith("io/periodtables/emulators/"))
                 .noneMatch(e -> e.startsWith("io/periodtables/query/"))
                 .noneMatch(e -> e.equals("log4j2-local.properties"))
