@@ -10,12 +10,12 @@ import java.util.function.LongSupplier;
  * of them (what neither the start, the first table's creation included, nor the end of input
  * weighs on), and how long the run went on after the last one.
  */
-final class WriteProgress implements AutoCloseable {
+public final class WriteProgress implements AutoCloseable {
     static final long SAMPLE_MILLIS = 50;
 
     /** A run's phases, in seconds from its start; NaN when nothing was counted. */
-    record Phases(double firstWrite, double steadyReadingsPerSecond, double afterLastWrite) {
-        static final Phases UNKNOWN = new Phases(Double.NaN, Double.NaN, Double.NaN);
+    public record Phases(double firstWrite, double steadyReadingsPerSecond, double afterLastWrite) {
+        public static final Phases UNKNOWN = new Phases(Double.NaN, Double.NaN, Double.NaN);
     }
 
     private final long start = System.nanoTime();

@@ -1,5 +1,10 @@
-package io.periodtables.bench;
+package io.periodtables.bench.e2e;
 
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.Contenders;
+import io.periodtables.bench.Measurement;
+import io.periodtables.bench.PrebuiltReadings;
+import io.periodtables.bench.Tables;
 import io.periodtables.emulators.Dynalite;
 import java.util.ArrayList;
 import java.util.List;
