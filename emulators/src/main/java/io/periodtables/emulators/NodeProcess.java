@@ -24,11 +24,18 @@ final class NodeProcess {
 
     private final Process process;
     private final String name;
+    private final Logger output;
     private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
 
     NodeProcess(Process process, String name) {
+        this(process, name, LOG);
+    }
+
+    /** {@code output}: where the process's own lines go, so a log configuration can route one emulator's apart. */
+    NodeProcess(Process process, String name, Logger output) {
         this.process = process;
         this.name = name;
+        this.output = output;
         readOutput();
     }
 
@@ -92,7 +99,7 @@ final class NodeProcess {
                             if (line.startsWith("LISTENING") || line.equals("STOPPED")) {
                                 events.add(line.split(" ")[0]);
                             } else {
-                                LOG.info("[{}] {}", name, line);
+                                output.info("[{}] {}", name, line);
                             }
                         }
                     } catch (IOException e) {

@@ -113,7 +113,8 @@ public final class S3Emulator implements AutoCloseable {
             deleteQuietly(root);
             throw new IllegalStateException("cannot start s3proxy: " + command, e);
         }
-        S3Emulator emulator = new S3Emulator(new NodeProcess(child, "s3proxy on port " + port), port, root, dataDir);
+        S3Emulator emulator =
+                new S3Emulator(new NodeProcess(child, "s3proxy on port " + port, LOG), port, root, dataDir);
         try {
             emulator.process.await("LISTENING", STARTUP_BOUND);
             for (String bucket : buckets) {
