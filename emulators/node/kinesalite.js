@@ -328,6 +328,7 @@ const RULES = {
   },
 
   async ListShards(call) {
+    counters.listShards++
     const answer = await through(call)
     const stream = answer.status === 200 && answer.data && await streamOf(call.data.StreamName)
     if (stream) answer.data.Shards = expiry.withoutExpired(stream, answer.data.Shards, now())

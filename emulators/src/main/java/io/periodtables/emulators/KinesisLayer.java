@@ -117,7 +117,8 @@ public final class KinesisLayer {
 
     /**
      * What the layer served so far: {@code getRecords} (calls), {@code getRecordsBytes} (data and
-     * partition keys returned), {@code getShardIterator}, {@code putRecords} (records put), {@code putBytes}.
+     * partition keys returned), {@code getShardIterator}, {@code putRecords} (records put), {@code putBytes}, {@code listShards}
+     * (calls, every caller's: a job's shard discovery among them).
      */
     public long served(String counter) {
         return control.counter(counter);

@@ -62,6 +62,9 @@ class KinesisReshardITCase {
     private static final String UPPER_HALF = BigInteger.ONE.shiftLeft(127).toString();
 
     private static final String LOWER_HALF = "0";
+    /** The middle of the lower half: where a split divides the first of two shards. */
+    private static final BigInteger QUARTER = BigInteger.ONE.shiftLeft(126);
+
     private static final Duration BOUND = Duration.ofSeconds(90);
 
     private static Kinesalite kinesalite;
@@ -127,6 +130,52 @@ class KinesisReshardITCase {
             put(stream, UPPER_HALF, readings("d", later, Duration.ofMinutes(5), 12), expected, naming);
             awaitStored(naming, expected, "after the split");
             assertPrebuilt(naming, Instant.parse("2025-06-01T11:00:00Z"));
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A catch-up across a split at parallelism 1, fewer subtasks than shards, with the parent the
+     * laggard: the job reads from TRIM_HORIZON a parent whose readings end at 10:30 and a sibling
+     * hours ahead, to 13:00; the parent is split once read, and its children's readings go on from
+     * 10:31. Between the parent's end and its children's assignment, the subtask's watermark must
+     * stay at the parent's end: released at once, it jumps to the sibling's 12:59:55 and the
+     * children's readings go late. The split comes right after a shard discovery (a ListShards call
+     * the layer counts), so the children wait the connector's 10 s discovery interval for theirs
+     * while the parent's end is seen within a second or two: that window is there in every run.
+     * Every reading is stored in its period's table, none in the late table.
+     */
+    @Test
+    void aCatchUpAcrossASplitWithTheParentLaggingStoresTheChildrensReadingsOnTime() throws Exception {
+        String stream = "catch-up";
+        PeriodTablesConfig config = config(kinesalite.createStream(stream, 2), "catchup");
+        TableNaming naming = config.naming();
+        Map<String, Integer> expected = new TreeMap<>();
+        put(stream, LOWER_HALF, readings("a", T0, Duration.ofMinutes(10), 16), expected, naming);
+        put(stream, UPPER_HALF, readings("b", T0, Duration.ofMinutes(20), 16), expected, naming);
+
+        JobClient job = submit(config, 1, null);
+        try {
+            awaitStored(naming, expected, "before the split");
+            long listed = kinesalite.layer().served("listShards");
+            boolean discovered = TableContents.eventually(
+                    Duration.ofSeconds(30), () -> kinesalite.layer().served("listShards") > listed);
+            assertThat(discovered).as("a shard discovery of the job").isTrue();
+            kinesalite.splitShard(stream, "shardId-000000000000", QUARTER);
+            Instant afterTheParent = Instant.parse("2025-06-01T10:31:00Z");
+            put(stream, LOWER_HALF, readings("c", afterTheParent, Duration.ofMinutes(5), 12), expected, naming);
+            put(stream, QUARTER.toString(), readings("d", afterTheParent, Duration.ofMinutes(5), 12), expected, naming);
+            int total = expected.values().stream().mapToInt(Integer::intValue).sum();
+            boolean all = TableContents.eventually(
+                    BOUND,
+                    () -> counts(naming).values().stream()
+                                    .mapToInt(Integer::intValue)
+                                    .sum()
+                            >= total);
+            assertThat(counts(naming))
+                    .as("every reading in its period's table, none late (all arrived: %s)", all)
+                    .isEqualTo(expected);
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
