@@ -279,6 +279,16 @@ class KinesisLayerITCase {
         assertThat(iterator(kinesis, "closed-expiry", "shardId-000000000001")).isNotNull();
     }
 
+    /** ListShards calls are counted, every caller's: a test can tell when a job's shard discovery ran. */
+    @Test
+    void listShardsCallsAreCounted() {
+        kinesalite.createStream("listed", 1);
+        long before = kinesalite.layer().served("listShards");
+        listed("listed");
+        listed("listed");
+        assertThat(kinesalite.layer().served("listShards")).isEqualTo(before + 2);
+    }
+
     private static List<String> listed(String stream) {
         return kinesis.listShards(b -> b.streamName(stream)).shards().stream()
                 .map(Shard::shardId)

@@ -43,8 +43,8 @@ import software.amazon.awssdk.services.kinesis.model.StreamStatus;
  * <p>A merge leaves one source subtask without an open shard whenever the source's parallelism is
  * at least the number of shards merged. That subtask must stop holding the job's watermark within
  * {@code watermark.idleness} (shortened here to 30 s so the test waits less; the rule is the same at
- * the default minute; it must stay above the 10 s the connector's enumerator may take to assign the
- * first shards, or a subtask goes idle before its first shard). Readings are of 2025, so the wall-clock cap never holds the watermark.
+ * the default minute; it must stay above the 10 s the connector's enumerator may take to list a closed
+ * shard's children, see the catch-up test). Readings are of 2025, so the wall-clock cap never holds the watermark.
  */
 class KinesisReshardITCase {
     @RegisterExtension
