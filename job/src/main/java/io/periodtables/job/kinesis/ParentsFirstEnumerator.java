@@ -32,8 +32,13 @@ import org.slf4j.LoggerFactory;
  * still read, or waits itself, waits here; once the last parent is finished it goes to the reader
  * of a parent that has no other shard left, else to the reader that finished the last parent:
  * either still holds the parent's watermark, and the child takes it over without a gap (see
- * {@code SplitEventTime}). A child listed when no parent is read or waits (its parents finished
- * before, or Kinesis deleted them) goes where the stock enumerator puts it. Waiting children are in the checkpoint as the stock enumerator's unassigned splits,
+ * {@code SplitEventTime}). So does a child listed after its parents finished (a split while the
+ * parent's reader was at its tip: the connector lists shards every 10 s), while the enumerator
+ * remembers who finished them (the last {@value Gate#REMEMBERED_FINISHED} finished shards, not
+ * checkpointed); a child of parents finished before that, before a restore, or that Kinesis
+ * deleted, goes where the stock enumerator puts it. Both children of a split thus go to one reader:
+ * a reader whose watermark is ahead of the children's readings would let them go late once the
+ * held watermark went idle. Waiting children are in the checkpoint as the stock enumerator's unassigned splits,
  * so its savepoints restore into this enumerator and back; after a restore they wait again for the
  * parents the readers restored.
  */
@@ -123,14 +128,27 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
 
     /** The context the stock enumerator assigns through: passes a split on once its parents are read. */
     static final class Gate implements SplitEnumeratorContext<KinesisShardSplit> {
+        /** Finished splits whose readers are remembered: far more than a reshard's parents at once. */
+        static final int REMEMBERED_FINISHED = 1000;
+
         private final SplitEnumeratorContext<KinesisShardSplit> context;
         private final ShardLineage lineage;
         /** Splits in the job and not finished, by the subtask that reads them. */
         final Map<String, Integer> reading = new HashMap<>();
         /** Children waiting for a parent, in the order the stock enumerator assigned them. */
         final Map<String, KinesisShardSplit> waiting = new LinkedHashMap<>();
-        /** Who finished a split that a waiting child names as its parent; forgotten with the child. */
-        private final Map<String, Integer> finishedBy = new HashMap<>();
+        /**
+         * Who finished the last {@link #REMEMBERED_FINISHED} splits, in the order they finished: a
+         * child listed after its parents finished (a split while the parent's reader was at its tip)
+         * goes to the reader that holds their watermark. A child listed later than that goes where
+         * the connector puts it.
+         */
+        private final Map<String, Integer> finishedBy = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+                return size() > REMEMBERED_FINISHED;
+            }
+        };
         /** The connector's periodic shard discovery, to run once more at once; null until it starts. */
         Runnable discovery;
 
@@ -150,8 +168,9 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
                         LOG.info("Shard {} waits until its parents are read: {}", split.getShardId(), parents(split));
                         waiting.put(split.splitId(), split);
                     } else {
-                        now.computeIfAbsent(subtask, s -> new ArrayList<>()).add(split);
-                        reading.put(split.splitId(), subtask);
+                        int to = readerOfFinishedParents(split, subtask);
+                        now.computeIfAbsent(to, s -> new ArrayList<>()).add(split);
+                        reading.put(split.splitId(), to);
                     }
                 }
             });
@@ -161,6 +180,7 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
         void finished(int subtaskId, List<String> splitIds) {
             for (String id : splitIds) {
                 reading.remove(id);
+                finishedBy.remove(id); // re-put: the order is the order they finished
                 finishedBy.put(id, subtaskId);
             }
             Map<Integer, List<KinesisShardSplit>> ready = new HashMap<>();
@@ -178,10 +198,27 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
             if (!ready.isEmpty()) {
                 context.assignSplits(new SplitsAssignment<>(ready));
             }
-            // Keep only what a waiting child may still ask for.
-            Set<String> asked = new HashSet<>();
-            waiting.values().forEach(child -> asked.addAll(parents(child)));
-            finishedBy.keySet().retainAll(asked);
+        }
+
+        /**
+         * For a child whose parents finished before it was listed: the reader {@link #readerFor}
+         * picks among the readers that finished them, which still hold the last parent's watermark
+         * until it comes (see {@code SplitEventTime}). Given to another reader, whose watermark may
+         * be hours ahead of the child's first readings, the child's readings would go late once the
+         * held watermark went idle. {@code stockChoice} when no parent's reader is known or registered.
+         */
+        private int readerOfFinishedParents(KinesisShardSplit child, int stockChoice) {
+            Integer lastFinisher = null;
+            for (Map.Entry<String, Integer> finished : finishedBy.entrySet()) {
+                if (parents(child).contains(finished.getKey())) {
+                    lastFinisher = finished.getValue();
+                }
+            }
+            if (lastFinisher == null) {
+                return stockChoice;
+            }
+            int subtask = readerFor(child, lastFinisher);
+            return context.registeredReaders().containsKey(subtask) ? subtask : stockChoice;
         }
 
         /** Whether a parent is read, waits, or is assigned in the same {@code batch}. */

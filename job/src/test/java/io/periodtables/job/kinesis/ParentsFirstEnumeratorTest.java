@@ -68,6 +68,39 @@ class ParentsFirstEnumeratorTest {
         assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("a", "m"), 1, List.of("b", "other")));
     }
 
+    /**
+     * A split while the parent's reader is at its tip: the parent is read to its end before the
+     * connector's next discovery lists the children, and it spreads them over the readers. Both go
+     * to the parent's reader, which holds the parent's watermark until they come; the sibling's
+     * reader may be hours of event time ahead of them.
+     */
+    @Test
+    void childrenListedAfterTheirParentFinishedGoToTheParentsReader() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("p"));
+        stock.assign(0, "p");
+        stock.assign(1, "sibling");
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
+
+        stock.assign(Map.of(0, List.of("c1"), 1, List.of("c2")));
+
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p", "c1", "c2"), 1, List.of("sibling")));
+    }
+
+    /** A merge listed after both parents finished goes to a parent's reader that reads nothing else. */
+    @Test
+    void aMergeListedAfterItsParentsFinishedGoesToAParentsReaderThatReadsNothingElse() {
+        parents.put("m", List.of("a", "b"));
+        stock.assign(0, "a", "other");
+        stock.assign(1, "b");
+        enumerator.handleSourceEvent(1, new ShardEvents.Finished(List.of("b")));
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("a")));
+
+        stock.assign(2, "m");
+
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("a", "other"), 1, List.of("b", "m")));
+    }
+
     @Test
     void aParentAndItsChildrenListedTogetherStartWithTheParentOnly() {
         parents.put("c1", List.of("p"));
