@@ -208,9 +208,10 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
          * held watermark went idle. {@code stockChoice} when no parent's reader is known or registered.
          */
         private int readerOfFinishedParents(KinesisShardSplit child, int stockChoice) {
+            List<String> parents = parents(child);
             Integer lastFinisher = null;
             for (Map.Entry<String, Integer> finished : finishedBy.entrySet()) {
-                if (parents(child).contains(finished.getKey())) {
+                if (parents.contains(finished.getKey())) {
                     lastFinisher = finished.getValue();
                 }
             }
