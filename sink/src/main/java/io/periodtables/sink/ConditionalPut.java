@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
  * as a conditional {@code PutItem}, since BatchWriteItem takes no conditions: the stored item is
  * replaced only when the attribute has not shrunk, so a replayed older bucket leaves a newer one
  * alone. A refused condition is an answer, not a failure; every other failure is left to the
- * caller, which files it like a batch of one ({@link BatchWrite}).
+ * caller, which files it like a batch of one ({@link FailedWrites}).
  */
 final class ConditionalPut {
 

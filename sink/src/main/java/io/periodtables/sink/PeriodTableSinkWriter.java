@@ -95,7 +95,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         this.batchWrite = new BatchWrite(
                 client,
                 missingTables,
-                new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, rejectedTable),
+                new Reroutes(converter::lateEntry, converter::rejectionEntry, rejectedTable),
                 metrics,
                 clock,
                 growing);
