@@ -1,10 +1,10 @@
 package io.periodtables.bench.kinesis;
 
 import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.CpuClock;
 import io.periodtables.bench.MachineFacts;
 import io.periodtables.bench.Tables;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
@@ -90,7 +90,7 @@ public final class IdleKinesisBench {
                     Run run = measure(contender, parallelism, proxy, node);
                     cluster.miniCluster().cancelJob(job).get(1, TimeUnit.MINUTES);
                     cluster.miniCluster().requestJobResult(job).get(1, TimeUnit.MINUTES);
-                    E2eBench.log(run.toString());
+                    BenchLog.log(run.toString());
                     runs.add(run);
                 }
             }

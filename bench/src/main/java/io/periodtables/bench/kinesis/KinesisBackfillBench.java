@@ -1,8 +1,8 @@
 package io.periodtables.bench.kinesis;
 
 import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.MachineFacts;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;
@@ -69,7 +69,7 @@ public final class KinesisBackfillBench {
             for (int run = 0; run < runs; run++) {
                 for (String contender : List.of("alone", "beside a second consumer")) {
                     measured.add(measure(kinesalite, cluster, "backfill-" + stream++, contender));
-                    E2eBench.log(measured.get(measured.size() - 1).toString());
+                    BenchLog.log(measured.get(measured.size() - 1).toString());
                 }
             }
         }

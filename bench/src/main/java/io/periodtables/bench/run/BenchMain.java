@@ -1,5 +1,7 @@
-package io.periodtables.bench;
+package io.periodtables.bench.run;
 
+import io.periodtables.bench.BenchLog;
+import io.periodtables.bench.MachineFacts;
 import io.periodtables.bench.archive.ArchiveMarkerBench;
 import io.periodtables.bench.archive.ArchiveMarkerS3Bench;
 import io.periodtables.bench.capacity.CapacityBench;
@@ -14,6 +16,7 @@ import io.periodtables.bench.recovery.RecoveryBench;
 import io.periodtables.bench.rollover.RolloverBench;
 import io.periodtables.bench.scale.ScaleBench;
 import io.periodtables.bench.size.ItemSizeBench;
+import io.periodtables.bench.writeunits.WriteUnitsBench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -136,7 +139,7 @@ public final class BenchMain {
         }
         ResultsFile results = new ResultsFile(benchDir);
         for (String part : only) {
-            E2eBench.log("=== " + part + " (load average " + MachineFacts.loadAverage() + ")");
+            BenchLog.log("=== " + part + " (load average " + MachineFacts.loadAverage() + ")");
             switch (part) {
                 case "size" -> results.writeSection("4-size.md", ItemSizeBench.run());
                 case "e2e" -> results.writeSection("1-e2e.md", E2eBench.run(n, runs));
@@ -207,7 +210,7 @@ public final class BenchMain {
         } else {
             written = results.assemble(header());
         }
-        E2eBench.log("wrote " + written.toAbsolutePath());
+        BenchLog.log("wrote " + written.toAbsolutePath());
         System.exit(0);
     }
 
