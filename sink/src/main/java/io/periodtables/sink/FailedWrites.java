@@ -162,7 +162,8 @@ final class FailedWrites {
             metrics.onDemandCeilingThrottles.inc();
             if (ceilingSaid.add(table)) {
                 LOG.warn(
-                        "Table {} throttles the sink at its on-demand ceiling (OnDemandThroughput, tables.on-demand.max):"
+                        "Table {} throttles the sink at its on-demand ceiling (OnDemandThroughput,"
+                                + " tables.on-demand.max):"
                                 + " its writes wait and are retried; raise the ceiling if this load is expected",
                         table);
             }

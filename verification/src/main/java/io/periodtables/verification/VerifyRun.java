@@ -31,7 +31,10 @@ final class VerifyRun {
 
     static final Capacity PREVIOUS = Capacity.provisioned(2, 2);
     static final Capacity OLDER = Capacity.provisioned(1, 1);
-    /** How long the checks may take to pass after the last record is put (DynamoDB's UpdateTable takes minutes at worst). */
+    /**
+     * How long the checks may take to pass after the last record is put (DynamoDB's UpdateTable takes minutes at
+     * worst).
+     */
     static final Duration CHECK_BOUND = Duration.ofMinutes(5);
     /** How long the next table may take to be prebuilt once the watermark passed its lead. */
     static final Duration PREBUILD_BOUND = Duration.ofMinutes(3);

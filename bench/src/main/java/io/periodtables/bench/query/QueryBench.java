@@ -168,10 +168,12 @@ public final class QueryBench {
         md.append(String.format(
                 Locale.ROOT,
                 "`ReadingsQuery` (module `query`, `QuerySettings.defaults()`: 4 tables in "
-                        + "flight, each with all its shards in parallel; DynamoDB's page size; eventually consistent reads) "
-                        + "against dynalite (a node process of its own). For each shard count, one day of hourly tables "
-                        + "(`tables.period=PT1H`, 24 tables tagged `period-tables.shards`, as the rotation creates them) "
-                        + "holds `%s` with a reading every 10 s (8,640) and %d other devices with one a minute; "
+                        + "flight, each with all its shards in parallel; DynamoDB's page size; eventually consistent"
+                        + " reads) "
+                        + "against dynalite (a node process of its own). For each shard count, one day of hourly"
+                        + " tables "
+                        + "(`tables.period=PT1H`, 24 tables tagged `period-tables.shards`, as the rotation creates"
+                        + " them) holds `%s` with a reading every 10 s (8,640) and %d other devices with one a minute; "
                         + "%,d items in all (3 shard counts), written with direct `BatchWriteItem`s of the sink's item "
                         + "layout in %.1f s. One query instance per shard count; %d warm-up rounds, then %d rounds, "
                         + "interleaved (each round: every shard count, `range` then `latest 1` then `latest 100`). "

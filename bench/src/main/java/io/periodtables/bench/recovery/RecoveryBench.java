@@ -100,7 +100,8 @@ public final class RecoveryBench {
         md.append(String.format(
                 Locale.ROOT,
                 "Full job into dynalite (a node process), generator throttled to %,d readings/s,"
-                        + " stopped with a savepoint after %,d readings were written, then submitted again from the savepoint to"
+                        + " stopped with a savepoint after %,d readings were written, then submitted again from the"
+                        + " savepoint to"
                         + " the same MiniCluster; %d runs after a warm-up; load average at start %s. Times from the"
                         + " resubmission.%n%n",
                 RATE,

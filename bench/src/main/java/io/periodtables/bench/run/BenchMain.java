@@ -28,7 +28,10 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,kinesis-backfill,freshness} (and {@code archive}, only when named: {@code --archive-rows}, {@code --archive-files}, {@code --archive-store s3}),
+ * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n
+ * 1000000} (100k devices), {@code --runs 3}, {@code --only
+ * e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,kinesis-backfill,freshness} (and {@code archive}, only
+ * when named: {@code --archive-rows}, {@code --archive-files}, {@code --archive-store s3}),
  * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
  * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate), and for scale
  * {@code --scale-parts day,week}, {@code --scale-day-devices 10000}, {@code --scale-week-devices 100000},
@@ -61,7 +64,10 @@ public final class BenchMain {
     static final String ARCHIVE_SECTION = "16-archive.md";
     static final String HOT_DEVICE_SECTION = "20-hot-device.md";
     static final String WRITE_UNITS_SECTION = "21-write-units.md";
-    /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
+    /**
+     * Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still
+     * holds.
+     */
     static final Map<String, String> SPLICED = Map.of(
             "query",
             QUERY_SECTION,
@@ -133,7 +139,8 @@ public final class BenchMain {
                             + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
                             + String.join(",", ALL) + ", --bench-dir, "
                             + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
-                            + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before, --scale-from,"
+                            + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before,"
+                            + " --scale-from,"
                             + " --archive-rows, --archive-files, --archive-store local|s3, --hot-device-minutes");
             }
         }

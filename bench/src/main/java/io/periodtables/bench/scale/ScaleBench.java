@@ -41,7 +41,8 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
  * Benchmark 14 (issue 39): the production topology on RocksDB with incremental checkpoints,
- * rollups {@code PT1M,PT1H} ({@code BENCH_ROLLUPS_EVERY}, as for the e2e bench) and the latest table on, daily periods, against {@link InstantDynamoDb},
+ * rollups {@code PT1M,PT1H} ({@code BENCH_ROLLUPS_EVERY}, as for the e2e bench) and the latest table on, daily periods,
+ * against {@link InstantDynamoDb},
  * its event time compressed (the unthrottled generator). A dense day (one reading per device per
  * event-minute) and a sparse week (one per device per event-hour): the checkpoints' full and
  * incremental sizes and durations as the simulated time passes, from the checkpoint statistics of

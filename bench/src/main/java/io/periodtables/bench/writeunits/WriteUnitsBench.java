@@ -232,13 +232,15 @@ public final class WriteUnitsBench {
         sb.append(String.format(
                 Locale.ROOT,
                 "`./bench/run --only write-units`: %d devices through the production topology (parallelism %d) on its"
-                        + " generator source against the instant backend, which sizes every item it is sent by DynamoDB's"
-                        + " rules (a write unit per started KB). Time compressed %d times: event time, `latest.interval=PT10S`"
-                        + " and a checkpoint every 10 s stand for the default `PT1M` and MSF's checkpoint a minute. Counted"
-                        + " over %d wall seconds (%d minutes of the fleet's) after %d s, inside one event hour: no `PT1H`"
-                        + " bucket ends in the window. Load average %s at start, %s at the end. `plan` is"
-                        + " `./query/run-query plan --devices %d --reading-interval …` for the same fleet (`TableWrites`)."
-                        + " Late: none of these fleets sends a late reading.%n%n",
+                        + " generator source against the instant backend, which sizes every item it is sent by"
+                        + " DynamoDB's rules (a write unit per started KB). Time compressed %d times: event time,"
+                        + " `latest.interval=PT10S`"
+                        + " and a checkpoint every 10 s stand for the default `PT1M` and MSF's checkpoint a minute."
+                        + " Counted"
+                        + " over %d wall seconds (%d minutes of the fleet's) after %d s, inside one event hour: no"
+                        + " `PT1H` bucket ends in the window. Load average %s at start, %s at the end. `plan` is"
+                        + " `./query/run-query plan --devices %d --reading-interval …` for the same fleet"
+                        + " (`TableWrites`). Late: none of these fleets sends a late reading.%n%n",
                 DEVICES,
                 BenchCluster.PARALLELISM,
                 SPEEDUP,

@@ -31,7 +31,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
         name = "cost",
         sortOptions = false,
         description = {
-            "Prints each table's monthly cost and tier as DynamoDB describes it now, the total, and one on-demand table for comparison.",
+            "Prints each table's monthly cost and tier as DynamoDB describes it now, the total, and one on-demand"
+                    + " table for comparison.",
             "With --devices and --reading-interval it also prices the writes of the on-demand tables (latest,"
                     + " rollups, late, writers), which DescribeTable does not count."
         })
