@@ -43,14 +43,7 @@ final class BatchWriteItemCall {
         }
         BatchWriteItemRequest request =
                 BatchWriteItemRequest.builder().requestItems(requestItems).build();
-        long start = System.nanoTime();
-        CompletableFuture<BatchWriteItemResponse> call;
-        try {
-            call = client.batchWriteItem(request);
-        } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
-        }
-        return call.whenComplete((response, error) -> metrics.sent(System.nanoTime() - start));
+        return metrics.timed(() -> client.batchWriteItem(request));
     }
 
     /**
