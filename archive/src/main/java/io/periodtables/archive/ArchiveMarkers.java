@@ -37,10 +37,11 @@ import org.slf4j.LoggerFactory;
  * <p>A period is sealed when the second input's watermark has passed its end plus the allowed
  * lateness: every writer subtask has then sent its count, and their sum is the number of rows
  * the file sink commits for the period. After every commit a {@link PeriodMarker} check, on a
- * background thread ({@link MarkerChecks}), compares the rows of this run's committed files ({@link ThisRunsFiles}) with that sum and, once
+ * background thread ({@link MarkerChecks}), compares the rows of this run's committed files ({@link ThisRunsFiles})
+ * with that sum and, once
  * they match, compacts the folder and writes the marker counting the whole folder: another run's
- * files there are committed already and never stand in for this run's. Periods between the first one with rows and the last
- * one seen that had no row get a marker too (0 rows, 0 files):
+ * files there are committed already and never stand in for this run's. Periods between the first one with rows and the
+ * last one seen that had no row get a marker too (0 rows, 0 files):
  * their tables exist and retention waits for them. A marker is written once and never replaced,
  * so a replay or a restore cannot change it; sealed periods without a marker are in the
  * checkpoint and are checked again after a restore.

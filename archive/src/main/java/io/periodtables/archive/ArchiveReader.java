@@ -22,7 +22,9 @@ public final class ArchiveReader {
 
     private final String archivePath;
 
-    /** @param archivePath the {@code archive.path} the job writes, e.g. {@code s3://bucket/prefix} or {@code file:///…} */
+    /**
+     * @param archivePath the {@code archive.path} the job writes, e.g. {@code s3://bucket/prefix} or {@code file:///…}
+     */
     public ArchiveReader(String archivePath) {
         this.archivePath = archivePath;
     }

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides and writes one period's completion marker, after compacting the period's folder
- * ({@link PeriodCompaction}) and counting its distinct keys ({@link DistinctKeys}). The gate is this run's own committed files
- * ({@link ThisRunsFiles}): once their footers add up to the rows the job sent to the period, every
+ * ({@link PeriodCompaction}) and counting its distinct keys ({@link DistinctKeys}). The gate is this run's own
+ * committed files ({@link ThisRunsFiles}): once their footers add up to the rows the job sent to the period, every
  * file of this run is committed (the file sink commits each row exactly once). Files of another
  * run in the folder (a restore from an older checkpoint, a run without this job's state) are
  * committed already, so they never open the gate early; the manifest counts the whole folder,

@@ -57,7 +57,8 @@ public final class BenchConfigs {
         return ConfigLoader.fromMap(keys, true);
     }
 
-    static String fmt(double value) {
+    /** {@code value} as a configuration value: plain notation, six decimals. */
+    public static String fmt(double value) {
         return String.format(Locale.ROOT, "%.6f", value);
     }
 }

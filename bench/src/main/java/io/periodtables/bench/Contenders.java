@@ -1,6 +1,5 @@
 package io.periodtables.bench;
 
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.config.UserMetrics;
@@ -198,7 +197,7 @@ public final class Contenders {
                 clock.jitSeconds(),
                 dynamoDb.cpuSeconds() - serverCpu,
                 phases);
-        E2eBench.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
+        BenchLog.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
         String prefix = config.get(TableKeys.TABLES_PREFIX);
         long items = Tables.countWithPrefix(admin, prefix);
         Tables.deleteWithPrefix(admin, prefix);

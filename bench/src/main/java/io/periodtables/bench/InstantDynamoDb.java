@@ -118,7 +118,7 @@ public final class InstantDynamoDb implements AutoCloseable {
     }
 
     /** From now on, every item a request writes goes to {@code counter} with its table (bodies are then read). */
-    void countWrites(BiConsumer<String, JsonNode> counter) {
+    public void countWrites(BiConsumer<String, JsonNode> counter) {
         this.writes = counter;
     }
 

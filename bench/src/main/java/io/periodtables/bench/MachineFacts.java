@@ -54,7 +54,7 @@ public final class MachineFacts {
     }
 
     /** A Markdown list of the machine facts. */
-    static String markdown() {
+    public static String markdown() {
         return "- date: " + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME) + "\n"
                 + "- nproc: " + Runtime.getRuntime().availableProcessors() + "\n"
                 + "- CPU: " + cpuModel() + "\n"

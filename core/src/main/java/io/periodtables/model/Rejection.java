@@ -22,7 +22,8 @@ import org.apache.flink.util.Preconditions;
  * first seen and where it came from (e.g. Kinesis shard and sequence number).
  *
  * <p>Its item key is {@code pk = }{@link #partitionKey()} ({@code <reason>#<k>}), {@code sk = }
- * {@link #rawHash()}, so a replay rewrites the same item. Serialized by the explicit, versioned {@link RejectionSerializer}.
+ * {@link #rawHash()}, so a replay rewrites the same item. Serialized by the explicit, versioned {@link
+ * RejectionSerializer}.
  */
 @PublicEvolving
 @TypeInfo(RejectionSerializer.TypeFactory.class)

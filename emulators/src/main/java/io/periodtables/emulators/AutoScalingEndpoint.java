@@ -33,7 +33,10 @@ public final class AutoScalingEndpoint implements AutoCloseable {
 
     /** One request as it arrived. */
     public record Call(long nanoTime, String operation, JsonNode body) {
-        /** {@code resourceId / scalableDimension}, e.g. {@code table/readings_2026-11-23 / dynamodb:table:WriteCapacityUnits}. */
+        /**
+         * {@code resourceId / scalableDimension}, e.g. {@code table/readings_2026-11-23 /
+         * dynamodb:table:WriteCapacityUnits}.
+         */
         public String target() {
             return body.path("ResourceId").asText() + " / "
                     + body.path("ScalableDimension").asText();

@@ -17,8 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * One {@link Dynalite} per test JVM, started as {@code dynalite.js} is with no flag (every limit
- * of its fidelity layer enforced, tables taking 500 ms to change state), shared by every test class that registers this extension, with
- * tables isolated per test: the tables a test method creates are deleted after it, those a class
+ * of its fidelity layer enforced, tables taking 500 ms to change state), shared by every test class that registers this
+ * extension, with tables isolated per test: the tables a test method creates are deleted after it, those a class
  * creates in {@code @BeforeAll} after the class. Starting the emulator once instead of once per
  * class saves seconds per class; a test that stopped the listener (an outage) finds it restarted,
  * and {@link DynamoDbFaults} start empty for every class.

@@ -24,8 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
- * Fault injection on top of a DynamoDB (dynalite behind its fidelity layer, or the service): an SDK {@link ExecutionInterceptor} that
- * follows one static, thread-safe script per JVM (FaultScript), so it works when the SDK
+ * Fault injection on top of a DynamoDB (dynalite behind its fidelity layer, or the service): an SDK {@link
+ * ExecutionInterceptor} that follows one static, thread-safe script per JVM (FaultScript), so it works when the SDK
  * instantiates it by its no-argument constructor inside a Flink operator. Install it with
  * {@code DynamoDbClients.of(config).withInterceptors(List.of(DynamoDbFaults.class))}.
  *

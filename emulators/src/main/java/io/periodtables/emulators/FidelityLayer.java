@@ -32,9 +32,15 @@ public final class FidelityLayer {
         ON_DEMAND("on-demand"),
         /** One partition key value serves at most 1,000 write or 3,000 read units a second. */
         PARTITIONS("partitions"),
-        /** 4 capacity decreases a UTC day, then one more when none was in the past hour, at most 27 (LimitExceededException). */
+        /**
+         * 4 capacity decreases a UTC day, then one more when none was in the past hour, at most 27
+         * (LimitExceededException).
+         */
         DECREASES("decreases"),
-        /** Provisioned to on-demand 4 times in a rolling 24 h; 2 table class changes in 30 days (LimitExceededException). */
+        /**
+         * Provisioned to on-demand 4 times in a rolling 24 h; 2 table class changes in 30 days
+         * (LimitExceededException).
+         */
         SWITCHES("switches"),
         /** The account's table quota (2,500 by default). */
         TABLES("tables");

@@ -65,6 +65,7 @@ class ArchitectureTest {
                         "io.periodtables.local",
                         "io.periodtables.verification",
                         "io.periodtables.bench",
+                        "io.periodtables.bench.e2e",
                         "io.periodtables.bench.archive");
     }
 
@@ -318,6 +319,29 @@ class ArchitectureTest {
         check(
                 slices().matching("io.periodtables.job.(*)..").should().beFreeOfCycles(),
                 production.that(JavaClass.Predicates.resideInAPackage("io.periodtables.job..")));
+    }
+
+    /**
+     * The bench's root package is the machinery the benchmarks share; each benchmark, and
+     * {@code ./bench/run}'s entrance that runs them, is a room that uses it. The shared part uses
+     * no room, so a room can be read, moved or removed alone.
+     */
+    @Test
+    void theBenchsSharedPartKnowsNoRoom() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.periodtables.bench")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.periodtables.bench.*.."));
+    }
+
+    /** The bench's rooms use each other one way only (the hot device's bench uses the scale bench's report). */
+    @Test
+    void theBenchsRoomsDependOnEachOtherWithoutCycles() {
+        check(
+                slices().matching("io.periodtables.bench.(*)..").should().beFreeOfCycles(),
+                production.that(JavaClass.Predicates.resideInAPackage("io.periodtables.bench..")));
     }
 
     /**

@@ -36,7 +36,9 @@ final class ArchiveRemovalCheck {
 
     private ArchiveRemovalCheck() {}
 
-    /** Throws a {@link ConfigException} naming {@code archive.path} when the restore in {@code flink} drops an archive. */
+    /**
+     * Throws a {@link ConfigException} naming {@code archive.path} when the restore in {@code flink} drops an archive.
+     */
     static void check(ReadableConfig flink, PeriodTablesConfig config) {
         Optional<String> savepoint = flink.getOptional(StateRecoveryOptions.SAVEPOINT_PATH);
         if (savepoint.isEmpty() || config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {

@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * Retries one DynamoDB request after the project's {@link Backoff} when the failure is worth a retry
- * (throttling, 5xx, I/O, timeouts, as {@link DynamoDbFailure} classifies it): the SDK's own retries are off in every client period-tables
- * builds, so the query owns its schedule. Any other failure is final.
+ * (throttling, 5xx, I/O, timeouts, as {@link DynamoDbFailure} classifies it): the SDK's own retries are off in every
+ * client period-tables builds, so the query owns its schedule. Any other failure is final.
  */
 final class DynamoDbRetry {
 

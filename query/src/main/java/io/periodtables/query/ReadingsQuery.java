@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  *   <li>{@link #rollups}: a device's rollup buckets of one grain, from the rollups tables.
  * </ul>
  *
- * <p>With {@link #withArchive} a table that no longer exists is read from the archive. One reading is returned once even when a replay stored it in a period table and in a
+ * <p>With {@link #withArchive} a table that no longer exists is read from the archive. One reading is returned once
+ * even when a replay stored it in a period table and in a
  * late table (same {@code sk}). Reads are eventually consistent. Not thread-safe: one query
  * at a time per instance.
  */

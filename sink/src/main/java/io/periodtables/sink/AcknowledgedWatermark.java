@@ -134,7 +134,9 @@ final class AcknowledgedWatermark {
         return smallest;
     }
 
-    /** The request {@link #sent} returned {@code key} for was answered (what it must retry is held elsewhere by now). */
+    /**
+     * The request {@link #sent} returned {@code key} for was answered (what it must retry is held elsewhere by now).
+     */
     void answered(long key) {
         inFlight.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
     }

@@ -7,14 +7,13 @@ import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 
 /**
  * Writes one entry with a growing attribute ({@link PeriodTableSink.Builder#replaceOnlyWhenNotSmaller})
  * as a conditional {@code PutItem}, since BatchWriteItem takes no conditions: the stored item is
  * replaced only when the attribute has not shrunk, so a replayed older bucket leaves a newer one
  * alone. A refused condition is an answer, not a failure; every other failure is left to the
- * caller, which files it like a batch of one ({@link BatchWrite}).
+ * caller, which files it like a batch of one ({@link FailedWrites}).
  */
 final class ConditionalPut {
 
@@ -48,16 +47,8 @@ final class ConditionalPut {
                 .expressionAttributeNames(Map.of("#pk", ItemAttributes.PK, "#growing", growing))
                 .expressionAttributeValues(Map.of(":growing", entry.item().get(growing)))
                 .build();
-        long start = System.nanoTime();
-        CompletableFuture<PutItemResponse> call;
-        try {
-            call = client.putItem(request);
-        } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
-        }
         CompletableFuture<Void> answered = new CompletableFuture<>();
-        call.whenComplete((response, error) -> {
-            metrics.sent(System.nanoTime() - start);
+        metrics.timed(() -> client.putItem(request)).whenComplete((response, error) -> {
             if (error == null || DynamoDbErrors.unwrap(error) instanceof ConditionalCheckFailedException) {
                 if (error != null) {
                     metrics.notReplaced.inc();

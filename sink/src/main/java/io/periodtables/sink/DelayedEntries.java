@@ -140,7 +140,10 @@ final class DelayedEntries {
         return next;
     }
 
-    /** The smallest {@linkplain TableWriteEntry.Origin#mark() mark} of the waiting entries; {@link Long#MAX_VALUE} when none waits. */
+    /**
+     * The smallest {@linkplain TableWriteEntry.Origin#mark() mark} of the waiting entries; {@link Long#MAX_VALUE} when
+     * none waits.
+     */
     long smallestMark() {
         long smallest = Long.MAX_VALUE;
         for (Table t : tables.values()) {

@@ -39,7 +39,10 @@ final class KeysInFlight {
         return inFlight.remove(entry.key());
     }
 
-    /** The smallest {@linkplain TableWriteEntry.Origin#mark() mark} of the versions waiting; {@link Long#MAX_VALUE} when none waits. */
+    /**
+     * The smallest {@linkplain TableWriteEntry.Origin#mark() mark} of the versions waiting; {@link Long#MAX_VALUE} when
+     * none waits.
+     */
     long smallestMark() {
         long smallest = Long.MAX_VALUE;
         for (TableWriteEntry waiting : inFlight.values()) {

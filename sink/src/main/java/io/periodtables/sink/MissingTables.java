@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The sink's questions to the table owner ({@link MissingTableHandler}) and what follows from its
  * answers. DynamoDB answers a write to a table that does not exist with a {@code
- * ResourceNotFoundException}, so the owner is asked about the table (one table: {@link BatchWrite}
+ * ResourceNotFoundException}, so the owner is asked about the table (one table: {@link FailedWrites}
  * has narrowed the batch down to it): when it created the table, the entries are written again;
  * when it did not because the table's period has closed, they go to the late table; otherwise to
  * the rejected table with the owner's reason. Throttling is reported to it per table too, so it can
@@ -25,12 +25,12 @@ final class MissingTables {
     private static final Logger LOG = LoggerFactory.getLogger(MissingTables.class);
 
     private final MissingTableHandler handler;
-    private final BatchWrite.Reroutes reroutes;
+    private final Reroutes reroutes;
     private final String rejectedTable;
     private final SinkMetrics metrics;
     private final Clock clock;
 
-    MissingTables(MissingTableHandler handler, BatchWrite.Reroutes reroutes, SinkMetrics metrics, Clock clock) {
+    MissingTables(MissingTableHandler handler, Reroutes reroutes, SinkMetrics metrics, Clock clock) {
         this.handler = handler;
         this.reroutes = reroutes;
         this.rejectedTable = reroutes.rejectedTable();

@@ -258,7 +258,8 @@ public final class PeriodTableSink extends AsyncSinkBase<SinkRecord, TableWriteE
             Preconditions.checkNotNull(interceptors, "interceptors must not be null (use List.of())");
             Preconditions.checkArgument(
                     clock instanceof Serializable,
-                    "the sink's clock must be Serializable (Clock.systemUTC(), Clock.fixed and Clock.offset are), was %s",
+                    "the sink's clock must be Serializable (Clock.systemUTC(), Clock.fixed and Clock.offset are), was"
+                            + " %s",
                     clock);
             Preconditions.checkArgument(
                     config.get(ConfigKeys.SINK_MAX_BUFFERED) > MAX_BATCH_ITEMS,

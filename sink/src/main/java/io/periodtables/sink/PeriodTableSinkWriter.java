@@ -60,7 +60,10 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
     private final AcknowledgedWatermark acknowledged;
     private int delayedInFlight;
     private boolean checkpointing;
-    /** Every checkpoint writes everything, as the end of input does ({@link PeriodTableSink.Builder#writeThroughCheckpoints}). */
+    /**
+     * Every checkpoint writes everything, as the end of input does ({@link
+     * PeriodTableSink.Builder#writeThroughCheckpoints}).
+     */
     private final boolean writeThrough;
 
     private long wakeupAt = Long.MAX_VALUE;
@@ -95,7 +98,7 @@ final class PeriodTableSinkWriter extends AsyncSinkWriter<SinkRecord, TableWrite
         this.batchWrite = new BatchWrite(
                 client,
                 missingTables,
-                new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, rejectedTable),
+                new Reroutes(converter::lateEntry, converter::rejectionEntry, rejectedTable),
                 metrics,
                 clock,
                 growing);

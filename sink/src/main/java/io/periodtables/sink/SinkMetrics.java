@@ -3,10 +3,12 @@ package io.periodtables.sink;
 import io.periodtables.core.config.UserMetrics;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
@@ -100,8 +102,24 @@ final class SinkMetrics {
         }
     }
 
-    /** One {@code BatchWriteItem} call answered (successfully or not) after {@code nanos}. */
-    void sent(long nanos) {
+    /**
+     * Sends one write call ({@code BatchWriteItem}, or a conditional {@code PutItem}) and counts it
+     * with its round trip once DynamoDB answered, successfully or not; a call that throws at once
+     * is a failed future.
+     */
+    <T> CompletableFuture<T> timed(Supplier<CompletableFuture<T>> call) {
+        long start = System.nanoTime();
+        CompletableFuture<T> sent;
+        try {
+            sent = call.get();
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.whenComplete((answer, error) -> sent(System.nanoTime() - start));
+    }
+
+    /** One write call answered (successfully or not) after {@code nanos}. */
+    private void sent(long nanos) {
         batches.inc();
         long micros = nanos / 1000;
         lastSendLatencyMicros.set(micros);

@@ -56,7 +56,7 @@ class BatchWriteTest {
         return new BatchWrite(
                         dynamoDb,
                         handler,
-                        new BatchWrite.Reroutes(converter::lateEntry, converter::rejectionEntry, REJECTED),
+                        new Reroutes(converter::lateEntry, converter::rejectionEntry, REJECTED),
                         metrics,
                         clock,
                         null)

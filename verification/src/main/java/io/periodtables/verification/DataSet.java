@@ -12,7 +12,8 @@ import java.util.List;
  * The fixed data set a run puts into its stream, relative to the start of its first period (three
  * periods {@code P1}, {@code P2}, {@code P3} of the run's length; the same set for the same start):
  * three devices with four readings each, the first device a fifth in {@code P2} and {@code P3}, two in
- * the fourth period (which close {@code P3}), three readings put twice, a reading of {@code P1} put once {@code P1} is past its lateness, and three records
+ * the fourth period (which close {@code P3}), three readings put twice, a reading of {@code P1} put once {@code P1} is
+ * past its lateness, and three records
  * the job must reject with their reason. Before the shard split every record goes to the one shard;
  * after it the devices go to both children (explicit hash keys).
  */

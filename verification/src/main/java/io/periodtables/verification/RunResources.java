@@ -10,14 +10,20 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.waiters.WaiterOverrideConfiguration;
+import software.amazon.awssdk.core.waiters.WaiterResponse;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.kinesis.model.StreamDescriptionSummary;
+import software.amazon.awssdk.services.kinesis.model.DescribeStreamResponse;
+import software.amazon.awssdk.services.kinesis.model.StreamDescription;
 import software.amazon.awssdk.services.kinesis.model.StreamMode;
-import software.amazon.awssdk.services.kinesis.model.StreamStatus;
+import software.amazon.awssdk.services.kinesis.waiters.KinesisWaiter;
 
 /**
  * What one run owns, and the only things {@code verify} ever reads, changes or deletes: the stream
@@ -87,22 +93,41 @@ final class RunResources {
     }
 
     /** Waits (up to 5 minutes) until the stream is ACTIVE, after a create or a reshard. */
-    StreamDescriptionSummary awaitActive() {
-        long deadline = System.nanoTime() + DELETE_BOUND.toNanos();
-        while (true) {
-            StreamDescriptionSummary summary = PermissionDenied.call(
-                    "kinesis:DescribeStreamSummary",
-                    () -> target.kinesis
-                            .describeStreamSummary(b -> b.streamName(run))
-                            .streamDescriptionSummary());
-            if (summary.streamStatus() == StreamStatus.ACTIVE) {
-                return summary;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("stream " + run + " not ACTIVE after " + DELETE_BOUND);
-            }
-            pause(500);
+    StreamDescription awaitActive() {
+        return awaitStream(
+                        target,
+                        run,
+                        "ACTIVE",
+                        waiter -> waiter.waitUntilStreamExists(b -> b.streamName(run), RunResources::bounded))
+                .matched()
+                .response()
+                .orElseThrow()
+                .streamDescription();
+    }
+
+    /**
+     * Runs one of the Kinesis SDK's waiters on {@code stream} ({@code DescribeStream} every half
+     * second, up to {@link #DELETE_BOUND}): a refused {@code DescribeStream} is the one-line
+     * permission failure, any other end than {@code state} says which state was not reached.
+     */
+    private static WaiterResponse<DescribeStreamResponse> awaitStream(
+            Target target,
+            String stream,
+            String state,
+            Function<KinesisWaiter, WaiterResponse<DescribeStreamResponse>> wait) {
+        try (KinesisWaiter waiter =
+                KinesisWaiter.builder().client(target.kinesis).build()) {
+            return PermissionDenied.call("kinesis:DescribeStream", () -> wait.apply(waiter));
+        } catch (SdkClientException e) {
+            throw new IllegalStateException(
+                    "stream " + stream + " not " + state + " within " + DELETE_BOUND + ": " + e.getMessage(), e);
         }
+    }
+
+    private static void bounded(WaiterOverrideConfiguration.Builder waiting) {
+        waiting.waitTimeout(DELETE_BOUND)
+                .maxAttempts(Integer.MAX_VALUE)
+                .backoffStrategyV2(BackoffStrategy.fixedDelayWithoutJitter(Duration.ofMillis(500)));
     }
 
     /** The run's tables (name and tag), sorted. */
@@ -224,13 +249,12 @@ final class RunResources {
             PermissionDenied.call(
                     "kinesis:DeleteStream",
                     () -> target.kinesis.deleteStream(b -> b.streamName(run).enforceConsumerDeletion(false)));
-            // DELETING for a while; the stream is gone once no listing shows it
-            while (listStreams(target, run).contains(run)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("stream " + run + " still DELETING after " + DELETE_BOUND);
-                }
-                pause(500);
-            }
+            // DELETING for a while; the stream is gone once DescribeStream no longer finds it
+            awaitStream(
+                    target,
+                    run,
+                    "deleted",
+                    waiter -> waiter.waitUntilStreamNotExists(b -> b.streamName(run), RunResources::bounded));
             out.println("Deleted stream " + run);
         }
     }

@@ -84,7 +84,8 @@ record VerifyOptions(
         }
         if (emulators && (dynamo != null || kinesis != null)) {
             throw new IllegalArgumentException(
-                    "Invalid arguments: --emulators starts its own; leave out --dynamodb-endpoint and --kinesis-endpoint");
+                    "Invalid arguments: --emulators starts its own; leave out --dynamodb-endpoint and"
+                            + " --kinesis-endpoint");
         }
         if ((dynamo == null) != (kinesis == null)) {
             throw new IllegalArgumentException("Invalid arguments: --dynamodb-endpoint and --kinesis-endpoint go"

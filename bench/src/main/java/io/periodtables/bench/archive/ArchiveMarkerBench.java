@@ -23,7 +23,8 @@ import org.apache.flink.core.fs.FileStatus;
 
 /**
  * The archive bench (issue 40, {@code ./bench/run --only archive}): a synthetic daily folder of
- * {@code rows} rows in {@code files} part files on local disk ({@link SyntheticDay}), then the marker's work on it: the distinct-key count as the build before did it (one pass
+ * {@code rows} rows in {@code files} part files on local disk ({@link SyntheticDay}), then the marker's work on it: the
+ * distinct-key count as the build before did it (one pass
  * over every file per million rows; timed for one pass and multiplied when that would take long),
  * the count now ({@link ArchiveSteps#countDistinctKeys}: one pass, spill files), and the whole
  * marker now ({@link ArchiveSteps#markIfComplete}: the gate's footers, compaction, the count over
@@ -127,8 +128,8 @@ public final class ArchiveMarkerBench {
                 distinct));
         md.append(String.format(
                 Locale.ROOT,
-                "| whole marker now: footers, compaction, count | %,d footers, %,d files, %d compacted | %.0f s | %,d MB |"
-                        + " %,d rows, %,d distinct, %d files (%,d MB) |%n%n",
+                "| whole marker now: footers, compaction, count | %,d footers, %,d files, %d compacted | %.0f s | %,d"
+                        + " MB | %,d rows, %,d distinct, %d files (%,d MB) |%n%n",
                 parts.size(),
                 parts.size(),
                 manifest.files(),

@@ -2,6 +2,7 @@ package io.periodtables.bench.capacity;
 
 import io.periodtables.bench.BenchCluster;
 import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.Contenders;
 import io.periodtables.bench.FleetReadings;
 import io.periodtables.bench.InstantDynamoDb;
@@ -9,7 +10,6 @@ import io.periodtables.bench.MachineFacts;
 import io.periodtables.bench.PrebuiltReadings;
 import io.periodtables.bench.RawBatchLoop;
 import io.periodtables.bench.WarmUp;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.model.SinkRecord;
@@ -73,7 +73,7 @@ public final class CapacityBench {
             for (int warmUp = 1; ; warmUp++) {
                 List<CapacityRun> measured = round(cluster, backend, contenders, 0, "w" + warmUp, n, start);
                 for (CapacityRun r : measured) {
-                    E2eBench.log("warm-up " + warmUp + ": " + r);
+                    BenchLog.log("warm-up " + warmUp + ": " + r);
                 }
                 warmUpRounds = warmUp;
                 if (WarmUp.over(
@@ -86,7 +86,7 @@ public final class CapacityBench {
             }
             for (int round = 1; round <= rounds; round++) {
                 for (CapacityRun r : round(cluster, backend, contenders, round, "r" + round, n, start)) {
-                    E2eBench.log(r.toString());
+                    BenchLog.log(r.toString());
                     runs.add(r);
                 }
             }
@@ -112,7 +112,7 @@ public final class CapacityBench {
             CapacityRun profiled = CapacityRun.measure(cluster, what, round, n, graph);
             recording.stop();
             recording.dump(jfr);
-            E2eBench.log("profiled: " + profiled);
+            BenchLog.log("profiled: " + profiled);
         }
         return jfr;
     }

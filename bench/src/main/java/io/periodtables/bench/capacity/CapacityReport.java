@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** The markdown section of {@link CapacityBench}: the table per contender, the rollups' ratio per round, the runs, the profiles. */
+/**
+ * The markdown section of {@link CapacityBench}: the table per contender, the rollups' ratio per round, the runs, the
+ * profiles.
+ */
 final class CapacityReport {
 
     private CapacityReport() {}
@@ -25,10 +28,11 @@ final class CapacityReport {
                         + " `latest.enabled=true`, full-job-rollups the same with `rollups.every=%s`; DynamoDB"
                         + " replaced by an in-process Netty responder on 127.0.0.1 (BatchWriteItem →"
                         + " `{\"UnprocessedItems\":{}}`, every PutItem but the writers table's → `{}`, the writers"
-                        + " table's conditional PutItem and Query kept as DynamoDB would); %d rounds after %d warm-up rounds (%s); load average"
+                        + " table's conditional PutItem and Query kept as DynamoDB would); %d rounds after %d warm-up"
+                        + " rounds (%s); load average"
                         + " at start %s. *Per core* = readings ÷ CPU-seconds of the job's JVM, the responder's"
-                        + " event-loop thread excluded; *compiled* also without the JIT compiler threads' CPU (a warm-up cost"
-                        + " that a job running for hours pays once).%n%n",
+                        + " event-loop thread excluded; *compiled* also without the JIT compiler threads' CPU (a"
+                        + " warm-up cost that a job running for hours pays once).%n%n",
                 n,
                 CapacityBench.DEVICES,
                 CapacityBench.SPAN.toMinutes(),
@@ -37,9 +41,8 @@ final class CapacityReport {
                 warmUpRounds,
                 WarmUp.rule(),
                 load));
-        md.append(
-                "| pipeline | readings/s median (min–max) | readings per core-second median (min–max) | same, compiled |"
-                        + " target |\n|---|---|---|---|---|\n");
+        md.append("| pipeline | readings/s median (min–max) | readings per core-second median (min–max) | same,"
+                + " compiled | target |\n|---|---|---|---|---|\n");
         for (String what : CapacityBench.CONTENDERS) {
             List<CapacityRun> mine =
                     runs.stream().filter(r -> r.what().equals(what)).toList();

@@ -1,12 +1,12 @@
 package io.periodtables.bench.capacity;
 
 import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.BenchMetrics;
 import io.periodtables.bench.CpuClock;
 import io.periodtables.bench.InstantDynamoDb;
 import io.periodtables.bench.PrebuiltReadings;
 import io.periodtables.bench.RawBatchLoop;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import java.util.Locale;
@@ -71,7 +71,7 @@ record CapacityRun(String what, int round, long readings, double wall, double cp
         }
         if (what.equals(CapacityBench.ROLLUPS)) {
             long buckets = BenchMetrics.sum(UserMetrics.ROLLUP_BUCKETS_WRITTEN);
-            E2eBench.log(String.format(
+            BenchLog.log(String.format(
                     Locale.ROOT,
                     "%s run %d: %,d bucket items written (%.2f per reading), %,d of them not replacing a larger one",
                     what,
@@ -82,7 +82,7 @@ record CapacityRun(String what, int round, long readings, double wall, double cp
         }
         if (!what.equals("sink-only")) {
             long puts = BenchMetrics.sum(UserMetrics.LATEST_PUTS) + BenchMetrics.sum(UserMetrics.LATEST_NOT_NEWER);
-            E2eBench.log(String.format(
+            BenchLog.log(String.format(
                     Locale.ROOT,
                     "%s run %d: %,d latest puts (%.3f per reading)",
                     what,

@@ -1,5 +1,7 @@
 package io.periodtables.bench.e2e;
 
+import static io.periodtables.bench.BenchLog.log;
+
 import io.periodtables.bench.BenchCluster;
 import io.periodtables.bench.Contenders;
 import io.periodtables.bench.MachineFacts;
@@ -238,10 +240,5 @@ public final class E2eBench {
 
     private static Stats stats(List<Measurement> runs, ToDoubleFunction<Measurement> f) {
         return Stats.of(runs.stream().map(f::applyAsDouble).toList());
-    }
-
-    public static void log(String line) {
-        System.out.println("[bench] " + line);
-        System.out.flush();
     }
 }

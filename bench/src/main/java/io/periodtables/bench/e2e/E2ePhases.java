@@ -1,6 +1,7 @@
 package io.periodtables.bench.e2e;
 
 import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.Contenders;
 import io.periodtables.bench.Measurement;
 import io.periodtables.bench.PrebuiltReadings;
@@ -39,8 +40,8 @@ final class E2ePhases {
             PrebuiltReadings.set(contenders.fleet(), n);
             Contenders warmUp = new Contenders(cluster, dynamoDb, admin, Math.min(n, 50_000));
             for (int i = 0; i < 2; i++) {
-                E2eBench.log("warm-up: " + warmUp.stockSink(0));
-                E2eBench.log("warm-up: " + warmUp.fullJob(0));
+                BenchLog.log("warm-up: " + warmUp.stockSink(0));
+                BenchLog.log("warm-up: " + warmUp.fullJob(0));
             }
             for (int round = 1; round <= rounds; round++) {
                 phases(cluster, "stock-sink", () -> contenders.stockSink(0));
@@ -55,12 +56,12 @@ final class E2ePhases {
 
     private static void phases(BenchCluster cluster, String what, Run body) throws Exception {
         Measurement m = body.run();
-        E2eBench.log(what + ": " + m);
+        BenchLog.log(what + ": " + m);
         JobID job = cluster.lastJob();
         AccessExecutionGraph graph =
                 cluster.miniCluster().getArchivedExecutionGraph(job).get();
         long submitted = graph.getStatusTimestamp(org.apache.flink.api.common.JobStatus.INITIALIZING);
-        E2eBench.log(String.format(
+        BenchLog.log(String.format(
                 Locale.ROOT,
                 "  job: created %.2f s, running %.2f s, finished %.2f s after submission",
                 (graph.getStatusTimestamp(org.apache.flink.api.common.JobStatus.CREATED) - submitted) / 1e3,
@@ -80,7 +81,7 @@ final class E2ePhases {
                         c.getEndToEndDuration() / 1e3));
             }
             java.util.Collections.reverse(each);
-            E2eBench.log("  checkpoints: " + String.join("; ", each));
+            BenchLog.log("  checkpoints: " + String.join("; ", each));
         }
         for (AccessExecutionJobVertex vertex : graph.getVerticesTopologically()) {
             long running = Long.MAX_VALUE;
@@ -91,7 +92,7 @@ final class E2ePhases {
                 firstFinished = Math.min(firstFinished, task.getStateTimestamp(ExecutionState.FINISHED));
                 lastFinished = Math.max(lastFinished, task.getStateTimestamp(ExecutionState.FINISHED));
             }
-            E2eBench.log(String.format(
+            BenchLog.log(String.format(
                     Locale.ROOT,
                     "  %-60.60s running %.2f s, finished %.2f–%.2f s",
                     vertex.getName(),

@@ -31,11 +31,9 @@ final class DelayBreakdown {
     static String markdown(List<FreshnessBench.Phase> phases) {
         StringBuilder md = new StringBuilder();
         md.append("Where the time goes, per phase (measured while feeding):\n\n")
-                .append(
-                        "| fire delay | target/s | PutRecords p50 | GetRecords p50 / p90 (calls) | fires/s | readings per fire ")
-                .append(
-                        "| trigger wait, mean (est.) | sink write latency | source back-pressured | busy: windows and sink ")
-                .append("| poll spacing p50 / max | CPU % of a core: JVM / kinesalite / dynalite |\n")
+                .append("| fire delay | target/s | PutRecords p50 | GetRecords p50 / p90 (calls) | fires/s | readings")
+                .append(" per fire | trigger wait, mean (est.) | sink write latency | source back-pressured | busy:")
+                .append(" windows and sink | poll spacing p50 / max | CPU % of a core: JVM / kinesalite / dynalite |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (FreshnessBench.Phase p : phases) {
             double seconds = p.fed().seconds();
@@ -139,24 +137,19 @@ final class DelayBreakdown {
         FreshnessBench.Phase first = phases.get(0);
         double perDevice = first.targetRate() / DEVICES;
         StringBuilder md = new StringBuilder("**The delay budget**, in the order a reading meets it:\n\n");
-        md.append(
-                        "1. *PutRecords* — the clock starts when the call is sent; its round trip is the PutRecords column.\n")
-                .append(
-                        "2. *Source* — each source subtask has one fetcher thread (`PacedShardSplitReader`) that reads its ")
+        md.append("1. *PutRecords* — the clock starts when the call is sent; its round trip is the PutRecords"
+                        + " column.\n")
+                .append("2. *Source* — each source subtask has one fetcher thread (`PacedShardSplitReader`) that"
+                        + " reads its ")
                 .append(FreshnessBench.SHARDS / SINK_SUBTASKS)
                 .append(" shards in turn with one GetRecords each, a round trip ")
-                .append(
-                        "to kinesalite; a shard that returned records is read again after 200 ms (`CALL_SPACING`), one that returned none ")
-                .append(
-                        "is left alone for 1 s (`EMPTY_SHARD_PAUSE`; Kinesis allows 5 GetRecords/s per shard). A record ")
-                .append(
-                        "thus waits up to 200 ms for its shard's next call, and up to 1 s when its shard had just come back ")
-                .append(
-                        "empty. The GetRecords column times the same call by a second reader of one shard (from LATEST, ")
-                .append("pausing like the job's reader); on kinesalite it grows ")
-                .append(
-                        "with the put rate (kinesalite is one node process; puts and reads share its one thread). Real ")
-                .append("Kinesis answers GetRecords in tens of milliseconds.\n")
+                .append("to kinesalite; a shard that returned records is read again after 200 ms (`CALL_SPACING`),")
+                .append(" one that returned none is left alone for 1 s (`EMPTY_SHARD_PAUSE`; Kinesis allows 5")
+                .append(" GetRecords/s per shard). A record thus waits up to 200 ms for its shard's next call, and up")
+                .append(" to 1 s when its shard had just come back empty. The GetRecords column times the same call")
+                .append(" by a second reader of one shard (from LATEST, pausing like the job's reader); on kinesalite")
+                .append(" it grows with the put rate (kinesalite is one node process; puts and reads share its one")
+                .append(" thread). Real Kinesis answers GetRecords in tens of milliseconds.\n")
                 .append("3. *Trigger* — `SmallBatchTrigger` fires a device's window after `window.fire-count` = ")
                 .append(FIRE_COUNT)
                 .append(" readings or `window.fire-delay` after its first buffered one. With ")
@@ -170,9 +163,8 @@ final class DelayBreakdown {
                 .append(" readings take ")
                 .append(fmt1(FIRE_COUNT / perDevice))
                 .append(" s: the delay always fires first at these rates, and a ")
-                .append(
-                        "fire carries about 1 + (per-device rate × delay) readings. The batch's first reading waits the ")
-                .append("whole delay, the rest less (the estimate column). The run with a ")
+                .append("fire carries about 1 + (per-device rate × delay) readings. The batch's first reading waits")
+                .append(" the whole delay, the rest less (the estimate column). The run with a ")
                 .append(FreshnessBench.SHORT_FIRE_DELAY.toMillis())
                 .append(" ms delay shows the trigger's share directly: ")
                 .append("compare its p50 with the default's at the same rate.\n")
@@ -187,22 +179,21 @@ final class DelayBreakdown {
                 .append(BATCH_ITEMS)
                 .append(" items in ")
                 .append(fmt0(1000.0 * BATCH_ITEMS * SINK_SUBTASKS / first.targetRate()))
-                .append(
-                        " ms on average (and fires deliver readings in bursts), so the size limit sends, not the buffer time; ")
-                .append("the 1 s matters only below ")
+                .append(" ms on average (and fires deliver readings in bursts), so the size limit sends, not the")
+                .append(" buffer time; the 1 s matters only below ")
                 .append(BATCH_ITEMS * SINK_SUBTASKS)
                 .append(" readings/s.\n")
                 .append("5. *Write* — the `BatchWriteItem` round trip to dynalite (the sink's `avgSendLatencyMs` ")
-                .append(
-                        "gauge, a moving average; like the task gauges `backPressuredTimeMsPerSecond` of the source and ")
-                .append(
-                        "`busyTimeMsPerSecond` of the task of the windows and the sink writer, averaged over samples every ")
+                .append("gauge, a moving average; like the task gauges `backPressuredTimeMsPerSecond` of the source")
+                .append(" and `busyTimeMsPerSecond` of the task of the windows and the sink writer, averaged over"
+                        + " samples"
+                        + " every ")
                 .append(FreshnessBench.GAUGE_INTERVAL.toMillis())
                 .append(" ms while feeding, over subtasks).\n")
                 .append("6. *Poll* — the probe finds the item at its next poll: up to one poll spacing late.\n\n")
-                .append(
-                        "Whatever the parts do not explain is queueing for a core on this loaded machine (network buffers, ")
-                .append("task mailboxes, GC), which grows with the rate when the job approaches what it can take.\n");
+                .append("Whatever the parts do not explain is queueing for a core on this loaded machine (network")
+                .append(" buffers, task mailboxes, GC), which grows with the rate when the job approaches what it can"
+                        + " take.\n");
         return md.toString();
     }
 

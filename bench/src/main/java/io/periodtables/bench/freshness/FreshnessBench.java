@@ -1,11 +1,11 @@
 package io.periodtables.bench.freshness;
 
 import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.BenchMetrics;
 import io.periodtables.bench.CpuClock;
 import io.periodtables.bench.MachineFacts;
 import io.periodtables.bench.Tables;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -162,10 +162,10 @@ public final class FreshnessBench {
                         GAUGE_INTERVAL)) {
             Probes probes = new Probes(probe, gauges, getRecords);
             Phase warmUp = phase(env, stream, config, fireDelay, rates.get(0), options.warmUp(), probes, put);
-            E2eBench.log("freshness warm-up (job start, table creation): " + FreshnessReport.line(warmUp));
+            BenchLog.log("freshness warm-up (job start, table creation): " + FreshnessReport.line(warmUp));
             for (double rate : rates) {
                 Phase phase = phase(env, stream, config, fireDelay, rate, options.phase(), probes, put);
-                E2eBench.log("freshness: " + FreshnessReport.line(phase));
+                BenchLog.log("freshness: " + FreshnessReport.line(phase));
                 phases.add(phase);
             }
         } finally {

@@ -26,14 +26,13 @@ final class FreshnessReport {
                 .append(options.command())
                 .append("`. Load average at start **")
                 .append(load)
-                .append(
-                        "** on 2 cores (other sessions were building; every delay below includes waiting for a core).\n\n");
+                .append("** on 2 cores (other sessions were building; every delay below includes waiting for a"
+                        + " core).\n\n");
         md.append("Kinesalite (")
                 .append(FreshnessBench.SHARDS)
                 .append(" shards), ")
-                .append(
-                        "dynalite (a node process of its own), the production topology (`PeriodTablesTopology.build`, source `kinesis` ")
-                .append("from TRIM_HORIZON, default window and sink settings: `window.fire-count` ")
+                .append("dynalite (a node process of its own), the production topology (`PeriodTablesTopology.build`,")
+                .append(" source `kinesis` from TRIM_HORIZON, default window and sink settings: `window.fire-count` ")
                 .append(FIRE_COUNT)
                 .append(", `tables.period` ")
                 .append(TableKeys.TABLES_PERIOD.defaultValue())
@@ -55,9 +54,8 @@ final class FreshnessReport {
                 .append(" s of warm-up at the first rate (job start, table creation; not reported), then ")
                 .append(sec(options.phase()))
                 .append(" s per rate. **Freshness** = from the moment the `PutRecords` call ")
-                .append(
-                        "carrying a reading is sent to the start of the first strongly consistent `BatchGetItem` that finds ")
-                .append("its item (key from `WriteSharding`, table from `TableNaming`), for ")
+                .append("carrying a reading is sent to the start of the first strongly consistent `BatchGetItem` that")
+                .append(" finds its item (key from `WriteSharding`, table from `TableNaming`), for ")
                 .append(fmt0(FreshnessBench.SAMPLES_PER_SECOND))
                 .append(" sampled readings per second, polled every ")
                 .append(FreshnessBench.POLL.toMillis())
@@ -66,8 +64,8 @@ final class FreshnessReport {
                 .append(FreshnessBench.PATIENCE.toSeconds())
                 .append(" s) before the next.\n\n");
 
-        md.append(
-                        "| fire delay | target/s | put/s | written/s | backlog at end | sustained | samples | p50 | p90 | p99 | max | never found |\n")
+        md.append("| fire delay | target/s | put/s | written/s | backlog at end | sustained | samples | p50 |"
+                        + " p90 | p99 | max | never found |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (FreshnessBench.Phase p : phases) {
             Percentiles d = Percentiles.of(p.found().delays());
@@ -105,10 +103,9 @@ final class FreshnessReport {
                                 : "**" + lost + " sampled readings were never found (no sample found for "
                                         + FreshnessBench.PATIENCE.toSeconds()
                                         + " s): lost or stuck. These numbers do not describe a healthy job.**\n");
-        md.append(
-                        "*Sustained*: less than one second of input unwritten when feeding stopped (backlog = put − written, ")
-                .append("cumulative) and the feeder kept ≥ 95 % of the target rate; written/s counts the sink's ")
-                .append("`recordsWritten` over the phase.\n\n");
+        md.append("*Sustained*: less than one second of input unwritten when feeding stopped (backlog = put −")
+                .append(" written, cumulative) and the feeder kept ≥ 95 % of the target rate; written/s counts the")
+                .append(" sink's `recordsWritten` over the phase.\n\n");
 
         md.append(DelayBreakdown.markdown(phases));
         return md.toString();
@@ -120,7 +117,8 @@ final class FreshnessReport {
         return String.format(
                 Locale.ROOT,
                 "delay %d ms, target %.0f/s: put %.0f/s (PutRecords p50 %s), written %.0f/s, "
-                        + "backlog %d; p50 %s p90 %s p99 %s max %s of %d samples, %d never found; %d fires, %.1f readings "
+                        + "backlog %d; p50 %s p90 %s p99 %s max %s of %d samples, %d never found; %d fires, %.1f"
+                        + " readings "
                         + "per fire; CPU %% JVM %.0f, kinesalite %.0f, dynalite %.0f; %s; GetRecords p50 %s of %d",
                 p.fireDelay().toMillis(),
                 p.targetRate(),

@@ -1,6 +1,6 @@
 package io.periodtables.bench.freshness;
 
-import io.periodtables.bench.e2e.E2eBench;
+import io.periodtables.bench.BenchLog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +50,7 @@ final class GetRecordsTimer implements AutoCloseable {
             String current = iterator;
             response = kinesis.getRecords(b -> b.shardIterator(current));
         } catch (RuntimeException e) {
-            E2eBench.log("GetRecords timer stopped: " + e);
+            BenchLog.log("GetRecords timer stopped: " + e);
             iterator = null;
             return;
         }

@@ -2,13 +2,13 @@ package io.periodtables.bench.hotdevice;
 
 import io.periodtables.bench.BenchCluster;
 import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.BenchMetrics;
 import io.periodtables.bench.Contenders;
 import io.periodtables.bench.CpuClock;
 import io.periodtables.bench.InstantDynamoDb;
 import io.periodtables.bench.JfrSummary;
 import io.periodtables.bench.MachineFacts;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.bench.scale.ScaleBench;
 import io.periodtables.bench.scale.ScaleReport;
 import io.periodtables.core.config.PeriodTablesConfig;
@@ -155,7 +155,7 @@ public final class HotDeviceBench {
         int hot = KeyGroupRangeAssignment.assignKeyToParallelOperator(
                 HotFleet.HOT_DEVICE, PeriodTablesTopology.MAX_PARALLELISM, BenchCluster.PARALLELISM);
         String hotThread = "(" + (hot + 1) + "/" + BenchCluster.PARALLELISM + ")#";
-        E2eBench.log(String.format(
+        BenchLog.log(String.format(
                 Locale.ROOT,
                 "hot device: %s at 1,000 readings/s among %,d devices at one every %s, %,.0f readings/s,"
                         + " %,d readings from %s; the hot device on subtask %d",
@@ -200,7 +200,7 @@ public final class HotDeviceBench {
                     gcMillis(),
                     stateBytes(cluster, id));
             samples.add(s);
-            E2eBench.log(String.format(
+            BenchLog.log(String.format(
                     Locale.ROOT,
                     "hot device: %.0f s, %,d generated, %,d counted by the rollups (%,d on the hot subtask),"
                             + " %.1f CPU s, state %s",
@@ -302,7 +302,7 @@ public final class HotDeviceBench {
                     md,
                     "# First measured minute\n\n" + JfrSummary.markdown(first, 40) + "# Last minute\n\n"
                             + JfrSummary.markdown(last, 40));
-            E2eBench.log("hot device: profiles " + md);
+            BenchLog.log("hot device: profiles " + md);
         }
     }
 
@@ -319,7 +319,7 @@ public final class HotDeviceBench {
                 Files.createDirectories(to.getParent());
                 Files.deleteIfExists(to);
                 recording.dump(to);
-                E2eBench.log("hot device: flight recording " + to);
+                BenchLog.log("hot device: flight recording " + to);
                 return;
             }
         }

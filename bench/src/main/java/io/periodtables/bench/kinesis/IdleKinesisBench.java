@@ -1,10 +1,10 @@
 package io.periodtables.bench.kinesis;
 
 import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.CpuClock;
 import io.periodtables.bench.MachineFacts;
 import io.periodtables.bench.Tables;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.CountingProxy;
@@ -90,7 +90,7 @@ public final class IdleKinesisBench {
                     Run run = measure(contender, parallelism, proxy, node);
                     cluster.miniCluster().cancelJob(job).get(1, TimeUnit.MINUTES);
                     cluster.miniCluster().requestJobResult(job).get(1, TimeUnit.MINUTES);
-                    E2eBench.log(run.toString());
+                    BenchLog.log(run.toString());
                     runs.add(run);
                 }
             }
@@ -149,12 +149,10 @@ public final class IdleKinesisBench {
 
     private static String section(String load, Run baseline, List<Run> runs) {
         StringBuilder md = new StringBuilder("## 8. Idle Kinesis source\n\n");
-        md.append(
-                        "A 2-shard kinesalite stream with no data, read by connector 4.3.0's `KinesisStreamsSource` alone into a ")
-                .append("discarding sink (`stock-source`, the job's source before it paced empty shards) and by the ")
-                .append(
-                        "production topology (`job`: our paced source, windows, sink, rotation), one MiniCluster in the ")
-                .append("benchmark JVM; measured over ")
+        md.append("A 2-shard kinesalite stream with no data, read by connector 4.3.0's `KinesisStreamsSource`")
+                .append(" alone into a discarding sink (`stock-source`, the job's source before it paced empty")
+                .append(" shards) and by the production topology (`job`: our paced source, windows, sink, rotation),")
+                .append(" one MiniCluster in the benchmark JVM; measured over ")
                 .append(WINDOW.toSeconds())
                 .append(" s after ")
                 .append(SETTLE.toSeconds())
@@ -166,8 +164,8 @@ public final class IdleKinesisBench {
                 .append(" %. Load average at start ")
                 .append(load)
                 .append(".\n\n");
-        md.append(
-                "| contender | parallelism | GetRecords/s per shard | JVM CPU % | kinesalite CPU % |\n|---|---|---|---|---|\n");
+        md.append("| contender | parallelism | GetRecords/s per shard | JVM CPU % | kinesalite CPU %"
+                + " |\n|---|---|---|---|---|\n");
         for (Run run : runs) {
             List<String> perShard = new ArrayList<>();
             run.getRecordsByShard().values().forEach(n -> perShard.add(String.format("%.1f", n / run.seconds())));

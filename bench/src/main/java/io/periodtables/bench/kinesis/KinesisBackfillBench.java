@@ -1,8 +1,8 @@
 package io.periodtables.bench.kinesis;
 
 import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.MachineFacts;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.emulators.Kinesalite;
@@ -69,7 +69,7 @@ public final class KinesisBackfillBench {
             for (int run = 0; run < runs; run++) {
                 for (String contender : List.of("alone", "beside a second consumer")) {
                     measured.add(measure(kinesalite, cluster, "backfill-" + stream++, contender));
-                    E2eBench.log(measured.get(measured.size() - 1).toString());
+                    BenchLog.log(measured.get(measured.size() - 1).toString());
                 }
             }
         }
@@ -172,18 +172,15 @@ public final class KinesisBackfillBench {
                 .append(PER_SHARD)
                 .append(" readings of about 1 KB per shard through the Kinesis fidelity layer (5 GetRecords and ")
                 .append("2 MiB a second per shard, shared by every consumer), once alone and once beside a second ")
-                .append(
-                        "consumer that polls each shard once a second from TRIM_HORIZON, as the Kinesis Client Library ")
-                .append(
-                        "does; interleaved, parallelism 2, one MiniCluster in the benchmark JVM. Load average at start ")
+                .append("consumer that polls each shard once a second from TRIM_HORIZON, as the Kinesis Client")
+                .append(" Library does; interleaved, parallelism 2, one MiniCluster in the benchmark JVM. Load"
+                        + " average at"
+                        + " start ")
                 .append(load)
-                .append(
-                        ". Read rate: the job's bytes over the time from its first record to its last, per shard, as a share of ")
-                .append(
-                        "2 MiB/s (`./bench/run --only kinesis-backfill`). A first GetRecords of a backlog returns up to ")
-                .append(
-                        "10 MiB at once and holds the shard 5 s afterwards, so the time from the first record undercounts ")
-                .append("by up to 5 s a shard: a share a little above 1 is the limit met.\n\n");
+                .append(". Read rate: the job's bytes over the time from its first record to its last, per shard, as")
+                .append(" a share of 2 MiB/s (`./bench/run --only kinesis-backfill`). A first GetRecords of a backlog")
+                .append(" returns up to 10 MiB at once and holds the shard 5 s afterwards, so the time from the first")
+                .append(" record undercounts by up to 5 s a shard: a share a little above 1 is the limit met.\n\n");
         md.append("| contender | seconds | MiB/s per shard | share of 2 MiB/s | GetRecords served | refused |\n")
                 .append("|---|---|---|---|---|---|\n");
         for (Run run : runs) {

@@ -72,8 +72,10 @@ public final class MemoryBench {
             md.append(String.format(
                     Locale.ROOT,
                     "Full job on the instant backend, %,d devices, %,d readings (one per device"
-                            + " per event-minute: %d event-minutes), unthrottled, parallelism 2, hashmap state backend; heap"
-                            + " limit of the benchmark JVM %,d MB; load average at start %s. The run took %.0f s (%,.0f readings/s).%n%n",
+                            + " per event-minute: %d event-minutes), unthrottled, parallelism 2, hashmap state"
+                            + " backend; heap"
+                            + " limit of the benchmark JVM %,d MB; load average at start %s. The run took %.0f s"
+                            + " (%,.0f readings/s).%n%n",
                     DEVICES,
                     n,
                     span.toMinutes(),

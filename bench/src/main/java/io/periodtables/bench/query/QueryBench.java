@@ -1,9 +1,9 @@
 package io.periodtables.bench.query;
 
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.MachineFacts;
 import io.periodtables.bench.Stats;
 import io.periodtables.bench.Tables;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
@@ -77,7 +77,7 @@ public final class QueryBench {
                 PeriodTablesConfig config = ConfigLoader.fromMap(keys("qry" + shards, dynamoDb, shards), true);
                 configs.put(shards, config);
                 items += QueryData.write(admin, config, from, to, OTHER_DEVICES);
-                E2eBench.log(String.format(Locale.ROOT, "query: %d shard(s): %,d items written so far", shards, items));
+                BenchLog.log(String.format(Locale.ROOT, "query: %d shard(s): %,d items written so far", shards, items));
             }
             writeSeconds = (System.nanoTime() - writeStart) / 1e9;
 
@@ -103,7 +103,7 @@ public final class QueryBench {
                                     .add(sample);
                         }
                     }
-                    E2eBench.log("query: round " + (round + 1) + " of " + (WARM_UP + MEASURED) + " done");
+                    BenchLog.log("query: round " + (round + 1) + " of " + (WARM_UP + MEASURED) + " done");
                 }
             } finally {
                 queries.values().forEach(ReadingsQuery::close);
@@ -168,10 +168,12 @@ public final class QueryBench {
         md.append(String.format(
                 Locale.ROOT,
                 "`ReadingsQuery` (module `query`, `QuerySettings.defaults()`: 4 tables in "
-                        + "flight, each with all its shards in parallel; DynamoDB's page size; eventually consistent reads) "
-                        + "against dynalite (a node process of its own). For each shard count, one day of hourly tables "
-                        + "(`tables.period=PT1H`, 24 tables tagged `period-tables.shards`, as the rotation creates them) "
-                        + "holds `%s` with a reading every 10 s (8,640) and %d other devices with one a minute; "
+                        + "flight, each with all its shards in parallel; DynamoDB's page size; eventually consistent"
+                        + " reads) "
+                        + "against dynalite (a node process of its own). For each shard count, one day of hourly"
+                        + " tables "
+                        + "(`tables.period=PT1H`, 24 tables tagged `period-tables.shards`, as the rotation creates"
+                        + " them) holds `%s` with a reading every 10 s (8,640) and %d other devices with one a minute; "
                         + "%,d items in all (3 shard counts), written with direct `BatchWriteItem`s of the sink's item "
                         + "layout in %.1f s. One query instance per shard count; %d warm-up rounds, then %d rounds, "
                         + "interleaved (each round: every shard count, `range` then `latest 1` then `latest 100`). "

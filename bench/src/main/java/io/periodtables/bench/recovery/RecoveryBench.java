@@ -2,12 +2,12 @@ package io.periodtables.bench.recovery;
 
 import io.periodtables.bench.BenchCluster;
 import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.BenchMetrics;
 import io.periodtables.bench.Contenders;
 import io.periodtables.bench.MachineFacts;
 import io.periodtables.bench.Stats;
 import io.periodtables.bench.Tables;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.emulators.Dynalite;
@@ -90,7 +90,7 @@ public final class RecoveryBench {
                 cluster.miniCluster().requestJobResult(second).get(2, TimeUnit.MINUTES);
                 Tables.deleteWithPrefix(admin, prefix);
                 Recovery r = new Recovery(run, stop, running, firstWrite);
-                E2eBench.log((run == 0 ? "warm-up: " : "") + r);
+                BenchLog.log((run == 0 ? "warm-up: " : "") + r);
                 if (run > 0) {
                     recoveries.add(r);
                 }
@@ -100,7 +100,8 @@ public final class RecoveryBench {
         md.append(String.format(
                 Locale.ROOT,
                 "Full job into dynalite (a node process), generator throttled to %,d readings/s,"
-                        + " stopped with a savepoint after %,d readings were written, then submitted again from the savepoint to"
+                        + " stopped with a savepoint after %,d readings were written, then submitted again from the"
+                        + " savepoint to"
                         + " the same MiniCluster; %d runs after a warm-up; load average at start %s. Times from the"
                         + " resubmission.%n%n",
                 RATE,

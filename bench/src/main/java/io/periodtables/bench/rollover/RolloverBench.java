@@ -158,10 +158,12 @@ public final class RolloverBench {
         md.append(String.format(
                 Locale.ROOT,
                 "Full job (generator → parse → watermarks → period windows → period sink,"
-                        + " rotation) into dynalite (a node process of its own); hourly tables, 4 shards, parallelism 2, 100 devices;"
-                        + " the generator is throttled to %,d readings/s and its event time runs %d× the wall clock (an hour"
-                        + " every %d s), %,d readings; rotation lead 15 min (= %.0f s), allowed lateness 5 min. Load average"
-                        + " at start %s.%n%n",
+                        + " rotation) into dynalite (a node process of its own); hourly tables, 4 shards, parallelism"
+                        + " 2, 100 devices;"
+                        + " the generator is throttled to %,d readings/s and its event time runs %d× the wall clock"
+                        + " (an hour"
+                        + " every %d s), %,d readings; rotation lead 15 min (= %.0f s), allowed lateness 5 min. Load"
+                        + " average at start %s.%n%n",
                 RATE,
                 SPEEDUP,
                 3600 / SPEEDUP,
@@ -172,8 +174,8 @@ public final class RolloverBench {
         md.append(String.format(
                 Locale.ROOT,
                 "Steady median %,.0f readings/s. Dip = 1 − (lowest 1-second bucket from one"
-                        + " second before to two seconds after the boundary) / median; 3-s dip = 1 − (mean of the boundary"
-                        + " second and its neighbours) / median; target < 5 %%.%n%n",
+                        + " second before to two seconds after the boundary) / median; 3-s dip = 1 − (mean of the"
+                        + " boundary second and its neighbours) / median; target < 5 %%.%n%n",
                 median));
         md.append("| new table | first write (s) | buckets −3 s … +3 s (boundary second in bold) | dip | 3-s dip |\n"
                 + "|---|---|---|---|---|\n");
@@ -192,8 +194,8 @@ public final class RolloverBench {
         md.append(String.format(
                 Locale.ROOT,
                 "Noise floor: the same statistic at the %d positions at least 4 s away from"
-                        + " any boundary: median %.1f %%, max %.1f %%. A rollover costs nothing measurable when its dip is within"
-                        + " that range.%n%n",
+                        + " any boundary: median %.1f %%, max %.1f %%. A rollover costs nothing measurable when its"
+                        + " dip is within that range.%n%n",
                 noiseStats.n(),
                 100 * noiseStats.median(),
                 100 * noiseStats.max()));

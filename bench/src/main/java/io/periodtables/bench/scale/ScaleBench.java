@@ -2,12 +2,12 @@ package io.periodtables.bench.scale;
 
 import io.periodtables.bench.BenchCluster;
 import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.BenchMetrics;
 import io.periodtables.bench.Contenders;
 import io.periodtables.bench.CpuClock;
 import io.periodtables.bench.InstantDynamoDb;
 import io.periodtables.bench.MachineFacts;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.InputSource;
 import io.periodtables.job.PeriodTablesTopology;
@@ -41,7 +41,8 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
  * Benchmark 14 (issue 39): the production topology on RocksDB with incremental checkpoints,
- * rollups {@code PT1M,PT1H} ({@code BENCH_ROLLUPS_EVERY}, as for the e2e bench) and the latest table on, daily periods, against {@link InstantDynamoDb},
+ * rollups {@code PT1M,PT1H} ({@code BENCH_ROLLUPS_EVERY}, as for the e2e bench) and the latest table on, daily periods,
+ * against {@link InstantDynamoDb},
  * its event time compressed (the unthrottled generator). A dense day (one reading per device per
  * event-minute) and a sparse week (one per device per event-hour): the checkpoints' full and
  * incremental sizes and durations as the simulated time passes, from the checkpoint statistics of
@@ -136,7 +137,7 @@ public final class ScaleBench {
                         .flatMap(p -> p.checkpoints().stream())
                         .map(ScaleSample::tsv)
                         .toList());
-        E2eBench.log("scale samples: " + samples.toAbsolutePath());
+        BenchLog.log("scale samples: " + samples.toAbsolutePath());
         return ScaleReport.markdown(options, parts, ScaleSample.read(options.before()), load, benchDir);
     }
 
@@ -176,7 +177,7 @@ public final class ScaleBench {
         job.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
         JobGraph graph = BenchCluster.graphOf(
                 job, checkpointMillis, env -> PeriodTablesTopology.build(env, config, input(config, fleet, readings)));
-        E2eBench.log(String.format(
+        BenchLog.log(String.format(
                 Locale.ROOT,
                 "scale %s: %,d devices, a reading per device every %s of event time, %,d readings from %s,"
                         + " checkpoints every %d ms into %s",
@@ -206,7 +207,7 @@ public final class ScaleBench {
             long n = GENERATED.get();
             if (at - logged >= 30_000) {
                 logged = at;
-                E2eBench.log(String.format(
+                BenchLog.log(String.format(
                         Locale.ROOT,
                         "scale %s: %,d of %,d generated (%s), %d checkpoints",
                         name,
@@ -236,7 +237,7 @@ public final class ScaleBench {
                 peakHeap,
                 peakRss,
                 List.copyOf(completed.values()));
-        E2eBench.log(String.format(
+        BenchLog.log(String.format(
                 Locale.ROOT,
                 "scale %s: %,d readings in %.1f s, %,.0f per job core-second, %d checkpoints, peak heap %,d MiB",
                 name,

@@ -34,7 +34,8 @@ public final class ScaleReport {
                 "`%s`: the production topology (parallelism 2, 4 shards, daily periods,"
                         + " `rollups.every=%s`, `latest.enabled=true`) on RocksDB"
                         + " (`state.backend.type=rocksdb`, `execution.checkpointing.incremental=true`, file"
-                        + " checkpoint storage, %s managed memory for the two slots), checkpoints every %,d ms, against the instant backend; the fleet's"
+                        + " checkpoint storage, %s managed memory for the two slots), checkpoints every %,d ms,"
+                        + " against the instant backend; the fleet's"
                         + " JSON records generated and parsed in the source, unthrottled (event time compressed)."
                         + " Load average at start %s. Sizes are Flink's checkpoint statistics (as its REST API"
                         + " serves them): *full* = the checkpoint's whole state, *incremental* = what that checkpoint"
@@ -55,7 +56,8 @@ public final class ScaleReport {
             long last = c.isEmpty() ? 0 : c.get(c.size() - 1).fullBytes();
             md.append(String.format(
                     Locale.ROOT,
-                    "| %s (%d daily period%s) | %,d | %s | %,d | %.1f | %,.0f | %,.0f | %d | %s | %,.0f | %s | %s | %,d | %,d |%n",
+                    "| %s (%d daily period%s) | %,d | %s | %,d | %.1f | %,.0f | %,.0f | %d | %s | %,.0f | %s | %s |"
+                            + " %,d | %,d |%n",
                     p.name(),
                     p.periods(),
                     p.periods() == 1 ? "" : "s",
@@ -103,8 +105,9 @@ public final class ScaleReport {
                             ? "| " + (day ? "hour" : "day")
                                     + " | full | incremental | duration ms | full per device |\n|---|---|---|---|---|\n"
                             : "| " + (day ? "hour" : "day")
-                                    + " | full | incremental | duration ms | full per device | before: full | before: incremental |"
-                                    + " before: duration ms | before: full per device |\n|---|---|---|---|---|---|---|---|---|\n");
+                                    + " | full | incremental | duration ms | full per device | before: full | before:"
+                                    + " incremental | before: duration ms | before: full per device"
+                                    + " |\n|---|---|---|---|---|---|---|---|---|\n");
             for (int b = 0; b < buckets; b++) {
                 md.append("| ").append(b + 1);
                 cells(md, lastIn(mine, start, bucket, b), p.devices());

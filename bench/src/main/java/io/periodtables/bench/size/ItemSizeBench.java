@@ -1,8 +1,8 @@
 package io.periodtables.bench.size;
 
 import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchLog;
 import io.periodtables.bench.FleetReadings;
-import io.periodtables.bench.e2e.E2eBench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.DynamoDbItemSize;
 import io.periodtables.core.item.ReadingItems;
@@ -76,7 +76,7 @@ public final class ItemSizeBench {
                 SAMPLE,
                 min,
                 max));
-        E2eBench.log("item size: " + total + " bytes (" + min + "-" + max + ")");
+        BenchLog.log("item size: " + total + " bytes (" + min + "-" + max + ")");
         return md.toString();
     }
 }

@@ -183,8 +183,8 @@ public final class ConfigKeys {
             "rollups.exact-within",
             "PT1H",
             "rollups count an input duplicate once when its event time is within this of the device's newest"
-                    + " reading of the same period; an older one is counted again (`rollupUnchecked`). Bounds the sort keys kept per"
-                    + " device to this much event time",
+                    + " reading of the same period; an older one is counted again (`rollupUnchecked`). Bounds the"
+                    + " sort keys kept per device to this much event time",
             ConfigValues::positiveDuration);
     public static final ConfigKey<Boolean> LATEST_ENABLED =
             key("latest.enabled", "true", "keep each device's newest reading in `<prefix>_latest`", ConfigValues::bool);

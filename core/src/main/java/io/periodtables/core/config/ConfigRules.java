@@ -37,7 +37,8 @@ final class ConfigRules {
                 && c.get(ConfigKeys.KINESIS_INITIAL_TIMESTAMP) == null) {
             throw new ConfigException(
                     ConfigKeys.KINESIS_INITIAL_TIMESTAMP.name(),
-                    "Missing configuration: kinesis.initial-timestamp is required when kinesis.initial-position = AT_TIMESTAMP");
+                    "Missing configuration: kinesis.initial-timestamp is required when kinesis.initial-position ="
+                            + " AT_TIMESTAMP");
         }
         if (c.get(ConfigKeys.SOURCE) == ConfigKeys.SourceKind.KINESIS
                 && c.get(ConfigKeys.IDLENESS).compareTo(MIN_KINESIS_IDLENESS) < 0) {

@@ -33,7 +33,9 @@ public final class ConfigValues {
         throw new IllegalArgumentException(accepted.toString());
     }
 
-    /** The DynamoDB limits a local emulator enforces: {@code off}, {@code all} or a list of {@link #DYNAMODB_LIMITS}. */
+    /**
+     * The DynamoDB limits a local emulator enforces: {@code off}, {@code all} or a list of {@link #DYNAMODB_LIMITS}.
+     */
     static final List<String> DYNAMODB_LIMITS =
             List.of("throughput", "on-demand", "partitions", "decreases", "switches", "tables");
 

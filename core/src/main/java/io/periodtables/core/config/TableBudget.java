@@ -74,8 +74,9 @@ public final class TableBudget {
             throw new ConfigException(
                     TableKeys.TABLES_RETENTION.name(),
                     String.format(
-                            "Invalid configuration: tables.retention = '%s' with tables.period = '%s' keeps up to %,d tables,"
-                                    + " above limits.max-tables = %d: shorten tables.retention, lengthen tables.period,"
+                            "Invalid configuration: tables.retention = '%s' with tables.period = '%s' keeps up to %,d"
+                                    + " tables, above limits.max-tables = %d: shorten tables.retention, lengthen"
+                                    + " tables.period,"
                                     + " or raise limits.max-tables to your account's DynamoDB table quota",
                             text(TableKeys.TABLES_RETENTION), text(TableKeys.TABLES_PERIOD), tables, maxTables));
         }
@@ -85,9 +86,10 @@ public final class TableBudget {
             throw new ConfigException(
                     TableKeys.TABLES_RETENTION.name(),
                     String.format(
-                            "Invalid configuration: tables.retention = '%s' with tables.period = '%s' and tables.capacity.*"
-                                    + " provisions up to %,d WCU, above limits.max-write-capacity = %d: shorten tables.retention,"
-                                    + " lower tables.capacity.current/older, or raise limits.max-write-capacity to your account's quota",
+                            "Invalid configuration: tables.retention = '%s' with tables.period = '%s' and"
+                                    + " tables.capacity.* provisions up to %,d WCU, above limits.max-write-capacity ="
+                                    + " %d: shorten tables.retention, lower tables.capacity.current/older, or raise"
+                                    + " limits.max-write-capacity to your account's quota",
                             text(TableKeys.TABLES_RETENTION), text(TableKeys.TABLES_PERIOD), wcu, maxWcu));
         }
     }

@@ -46,8 +46,8 @@ public final class TableKeys {
             "tables.capacity.current",
             "1000/300",
             "WCU/RCU (or `on-demand`) of the table taking writes; with a local run's synthetic fleet at a"
-                    + " given `generator.rate`: by default at least `generator.rate` / `tables.capacity.target-utilization`"
-                    + " WCU",
+                    + " given `generator.rate`: by default at least `generator.rate` /"
+                    + " `tables.capacity.target-utilization` WCU",
             Capacity::parse);
     public static final ConfigKey<Capacity> CAPACITY_PREVIOUS = key(
             "tables.capacity.previous",

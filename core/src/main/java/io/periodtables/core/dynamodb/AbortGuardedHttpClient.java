@@ -33,7 +33,10 @@ public final class AbortGuardedHttpClient implements SdkAsyncHttpClient {
         this.delegate = delegate;
     }
 
-    /** A builder for the SDK client builder's {@code httpClientBuilder}, so that the SDK still owns and closes the client. */
+    /**
+     * A builder for the SDK client builder's {@code httpClientBuilder}, so that the SDK still owns and closes the
+     * client.
+     */
     public static SdkAsyncHttpClient.Builder<?> around(SdkAsyncHttpClient.Builder<?> delegate) {
         return new Builder(delegate);
     }

@@ -98,7 +98,9 @@ public final class LatestTable {
                         : CompletableFuture.failedFuture(error));
     }
 
-    /** The newest reading of {@code device}, read consistently; empty when none is stored or the table does not exist. */
+    /**
+     * The newest reading of {@code device}, read consistently; empty when none is stored or the table does not exist.
+     */
     public CompletableFuture<Optional<Latest>> get(String device) {
         return client.getItem(b -> b.tableName(table)
                         .key(Map.of(ItemAttributes.PK, AttributeValue.fromS(device)))

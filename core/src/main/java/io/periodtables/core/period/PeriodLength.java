@@ -72,7 +72,8 @@ public final class PeriodLength implements Serializable {
         long m = d.toMinutes();
         if (m > MINUTES_PER_DAY || MINUTES_PER_DAY % m != 0) {
             throw new IllegalArgumentException(
-                    "a sub-day period must divide 24 hours (PT15M, PT30M, PT1H, PT2H, PT6H, PT12H), or use P1D, P1W, P1M");
+                    "a sub-day period must divide 24 hours (PT15M, PT30M, PT1H, PT2H, PT6H, PT12H), or use P1D, P1W,"
+                            + " P1M");
         }
         return m == MINUTES_PER_DAY ? DAY : new PeriodLength(Kind.SUB_DAY, m, t);
     }

@@ -148,7 +148,10 @@ public final class TableNaming implements Serializable {
             PERIOD,
             LATE,
             REJECTED,
-            /** The rollups of a period (the items of {@code item.Rollups}): created, archived-gated and retired with its period table. */
+            /**
+             * The rollups of a period (the items of {@code item.Rollups}): created, archived-gated and retired with its
+             * period table.
+             */
             ROLLUPS
         }
     }

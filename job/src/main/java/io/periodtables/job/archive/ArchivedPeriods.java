@@ -7,7 +7,10 @@ import io.periodtables.rotation.lifecycle.RetentionGate;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 
-/** Retention's gate when the job archives: a period is archived once its {@code _SUCCESS} marker exists under {@code archive.path}. */
+/**
+ * Retention's gate when the job archives: a period is archived once its {@code _SUCCESS} marker exists under {@code
+ * archive.path}.
+ */
 @Internal
 public final class ArchivedPeriods implements RetentionGate {
     private static final long serialVersionUID = 1L;

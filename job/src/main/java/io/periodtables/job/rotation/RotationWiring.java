@@ -22,7 +22,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 public final class RotationWiring {
     /** The writer group of the period records' sink. */
     public static final String PERIOD_WRITERS = "period";
-    /** The writer group of the late and rejected records' sink (with late.policy=period-table, late readings go to period tables). */
+    /**
+     * The writer group of the late and rejected records' sink (with late.policy=period-table, late readings go to
+     * period tables).
+     */
     public static final String LATE_WRITERS = "late";
 
     private RotationWiring() {}

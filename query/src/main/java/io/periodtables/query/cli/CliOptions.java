@@ -232,9 +232,9 @@ public final class CliOptions {
             }
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(
-                    option + " '" + text
-                            + "': expected an ISO-8601 instant (2026-11-22T13:00:00Z), a date (2026-11-22) or epoch milliseconds");
+            throw new IllegalArgumentException(option + " '" + text
+                    + "': expected an ISO-8601 instant (2026-11-22T13:00:00Z), a date (2026-11-22) or epoch"
+                    + " milliseconds");
         }
     }
 }

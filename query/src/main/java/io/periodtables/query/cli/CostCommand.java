@@ -11,12 +11,12 @@ import io.periodtables.query.plan.Prices;
 import io.periodtables.query.plan.TableCost;
 import io.periodtables.query.plan.TableWrites;
 import io.periodtables.query.plan.WritesReport;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -30,8 +30,12 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 @Command(
         name = "cost",
         sortOptions = false,
-        description =
-                "Prints each table's monthly cost and tier as DynamoDB describes it now, the total, and one on-demand table for comparison.")
+        description = {
+            "Prints each table's monthly cost and tier as DynamoDB describes it now, the total, and one on-demand"
+                    + " table for comparison.",
+            "With --devices and --reading-interval it also prices the writes of the on-demand tables (latest,"
+                    + " rollups, late, writers), which DescribeTable does not count."
+        })
 public final class CostCommand implements Callable<Integer> {
     @Option(
             names = {"-h", "--help"},
@@ -39,29 +43,8 @@ public final class CostCommand implements Callable<Integer> {
             description = "Show this help and exit.")
     boolean help;
 
-    @Option(
-            names = "--devices",
-            paramLabel = "D",
-            description = "Devices in the fleet: with --reading-interval, also prices the writes of the on-demand"
-                    + " tables (latest, rollups, late, writers), which DescribeTable does not count.")
-    Long devices;
-
-    @Option(
-            names = "--reading-interval",
-            paramLabel = "DUR",
-            converter = CliOptions.IsoDuration.class,
-            description = "Time between two readings of one device (ISO-8601), with --devices.")
-    Duration readingInterval;
-
-    @Option(
-            names = "--checkpoint-interval",
-            paramLabel = "DUR",
-            converter = CliOptions.IsoDuration.class,
-            description = "The job's checkpoint interval. Default: PT1M (MSF's CheckpointIntervalMillis).")
-    Duration checkpointInterval;
-
-    @Option(names = "--parallelism", paramLabel = "P", description = "The job's parallelism. Default: 1.")
-    Integer parallelism;
+    @Mixin
+    FleetOptions fleet;
 
     /** The job's configuration keys: {@code --key value}, {@code --config file}. */
     @Unmatched
@@ -100,7 +83,7 @@ public final class CostCommand implements Callable<Integer> {
      * of the period tables' average; a hint when the shape is not given.
      */
     private String writes(List<TableCost> tables, PeriodTablesConfig config) {
-        if (devices == null || readingInterval == null) {
+        if (fleet.devices == null || fleet.readingInterval == null) {
             return "writes of the on-demand tables (latest, rollups, late, writers): give --devices and"
                     + " --reading-interval to price them from the fleet's shape\n";
         }
@@ -115,13 +98,9 @@ public final class CostCommand implements Callable<Integer> {
                 bytes += t.bytes();
             }
         }
-        FleetShape fleet = new FleetShape(
-                devices,
-                readingInterval,
-                checkpointInterval == null ? FleetShape.MSF_CHECKPOINT_INTERVAL : checkpointInterval,
-                parallelism == null ? 1 : parallelism);
+        FleetShape shape = fleet.shape(fleet.devices, fleet.readingInterval, new ArrayList<>());
         PeriodLength period = config.get(TableKeys.TABLES_PERIOD);
-        TableWrites writes = TableWrites.of(fleet, items == 0 ? 1 : Math.max(1, bytes / items), period, config);
+        TableWrites writes = TableWrites.of(shape, items == 0 ? 1 : Math.max(1, bytes / items), period, config);
         return WritesReport.render(writes, period, Prices.usEast1(), config);
     }
 

@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
 
@@ -44,36 +45,13 @@ public final class PlanCommand implements Callable<Integer> {
             names = "--events-per-second",
             paramLabel = "R",
             converter = CliOptions.NonNegative.class,
-            description = "Average readings per second, whole fleet. Default: D / the reading interval.")
+            description = "Average readings per second, whole fleet. Of --events-per-second, --devices and"
+                    + " --reading-interval give two, the third follows (R = D / the interval, D = R x the interval);"
+                    + " with R alone the interval is PT10S.")
     Double rate;
 
-    @Option(
-            names = "--devices",
-            paramLabel = "D",
-            description = "Devices in the fleet. Default: R x the reading interval.")
-    Long devices;
-
-    @Option(
-            names = "--reading-interval",
-            paramLabel = "DUR",
-            converter = CliOptions.IsoDuration.class,
-            description = "Time between two readings of one device (ISO-8601). Default: D / R when both are given,"
-                    + " else PT10S.")
-    Duration readingInterval;
-
-    @Option(
-            names = "--checkpoint-interval",
-            paramLabel = "DUR",
-            converter = CliOptions.IsoDuration.class,
-            description = "The job's checkpoint interval: a checkpoint puts every changed device's newest reading"
-                    + " into the latest table. Default: PT1M (MSF's CheckpointIntervalMillis).")
-    Duration checkpointInterval;
-
-    @Option(
-            names = "--parallelism",
-            paramLabel = "P",
-            description = "The job's parallelism: sink subtasks, each with an item in the writers table. Default: 1.")
-    Integer parallelism;
+    @Mixin
+    FleetOptions fleetOptions;
 
     @Option(
             names = "--peak",
@@ -212,14 +190,15 @@ public final class PlanCommand implements Callable<Integer> {
      * input it took by default.
      */
     private FleetShape fleet(List<String> defaults) {
-        if (rate != null && devices != null && readingInterval != null) {
+        Long devices = fleetOptions.devices;
+        Duration interval = fleetOptions.readingInterval;
+        if (rate != null && devices != null && interval != null) {
             throw new IllegalArgumentException(
                     "--events-per-second, --devices and --reading-interval: give two of them, the third follows");
         }
-        Duration interval = readingInterval;
         long count;
         if (rate == null) {
-            if (devices == null || readingInterval == null) {
+            if (devices == null || interval == null) {
                 throw new IllegalArgumentException(
                         "--events-per-second is required unless --devices and --reading-interval give it");
             }
@@ -234,16 +213,7 @@ public final class PlanCommand implements Callable<Integer> {
             }
             count = Math.max(1, Math.round(rate * interval.toMillis() / 1000.0));
         }
-        Duration checkpoints = checkpointInterval;
-        if (checkpoints == null) {
-            checkpoints = FleetShape.MSF_CHECKPOINT_INTERVAL;
-            defaults.add("--checkpoint-interval PT1M (MSF's)");
-        }
-        int subtasks = parallelism == null ? 1 : parallelism;
-        if (parallelism == null) {
-            defaults.add("--parallelism 1");
-        }
-        return new FleetShape(count, interval, checkpoints, subtasks);
+        return fleetOptions.shape(count, interval, defaults);
     }
 
     /** The sample's item size depends on the shard suffix, and the shard count on the item size: plan twice. */

@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
  * The {@code query} command line (picocli): {@code range} and {@code latest} print readings,
  * {@code rollup} (and {@code range --every}) a device's rollup buckets ({@code --format
  * json|table|csv}, {@code --chart file.svg}), {@code plan} sizes the
- * tables, {@code cost} prices the real ones; {@code help COMMAND} and {@code --help} on each; {@code generate-completion} prints a
- * bash/zsh completion script. Besides its own options every command takes the job's
+ * tables, {@code cost} prices the real ones; {@code help COMMAND} and {@code --help} on each; {@code
+ * generate-completion} prints a bash/zsh completion script. Besides its own options every command takes the job's
  * configuration as {@code --key value} or {@code --config file}, so the tables are found where
  * the job wrote them. Readings go to standard output, the report of what was read to standard
  * error. Exit status 0 on success, 2 for a bad command line or configuration or what is not stored

@@ -39,7 +39,10 @@ public enum ReadingOutput {
 
     private static final JsonFactory JSON_FACTORY = new JsonFactory();
 
-    /** A printer of readings to {@code out}; {@code tableWidth} aligns the table column; call {@link Printer#finish()} at the end. */
+    /**
+     * A printer of readings to {@code out}; {@code tableWidth} aligns the table column; call {@link Printer#finish()}
+     * at the end.
+     */
     public Printer printer(PrintStream out, int tableWidth) {
         switch (this) {
             case JSON:

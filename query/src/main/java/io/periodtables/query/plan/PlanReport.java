@@ -92,7 +92,9 @@ public final class PlanReport {
         return sb.toString();
     }
 
-    /** Fixed tier, sized from the peak, auto scaling and on-demand side by side, the recommendation and the break-even. */
+    /**
+     * Fixed tier, sized from the peak, auto scaling and on-demand side by side, the recommendation and the break-even.
+     */
     public static String renderBilling(BillingComparison b, CapacityPlan plan, double targetUtilization) {
         return renderBilling(b, plan, targetUtilization, 0);
     }
@@ -148,7 +150,8 @@ public final class PlanReport {
         line(
                 sb,
                 "table class",
-                "closed tables (%.1f %% of the data) on Standard-IA: storage 60 %% cheaper, capacity and requests 25 %% dearer",
+                "closed tables (%.1f %% of the data) on Standard-IA: storage 60 %% cheaper, capacity and requests 25"
+                        + " %% dearer",
                 100 * closedShare);
         double[] totals = classTotals(b, plan, prices);
         for (int i = 0; i < totals.length; i++) {
@@ -244,7 +247,10 @@ public final class PlanReport {
         return config(plan, config, plan.onDemandIsCheaper());
     }
 
-    /** As {@link #config(CapacityPlan, PeriodTablesConfig)}, with the billing mode decided elsewhere ({@link BillingComparison}). */
+    /**
+     * As {@link #config(CapacityPlan, PeriodTablesConfig)}, with the billing mode decided elsewhere ({@link
+     * BillingComparison}).
+     */
     public static Map<String, String> config(CapacityPlan plan, PeriodTablesConfig config, boolean onDemand) {
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put(TableKeys.TABLES_PERIOD.name(), plan.period().toString());

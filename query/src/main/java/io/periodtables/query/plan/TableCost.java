@@ -26,7 +26,10 @@ public record TableCost(
         CapacityPlan.Cost monthly,
         String onDemandLimits) {
 
-    /** Prices a described table of {@code config}'s prefix, at its table class's prices; its tier ends in {@code -IA} on Standard-IA. */
+    /**
+     * Prices a described table of {@code config}'s prefix, at its table class's prices; its tier ends in {@code -IA} on
+     * Standard-IA.
+     */
     public static TableCost of(TableDescription d, PeriodTablesConfig config, Prices standard) {
         boolean infrequentAccess = d.tableClassSummary() != null
                 && d.tableClassSummary().tableClass() == TableClass.STANDARD_INFREQUENT_ACCESS;
@@ -51,7 +54,10 @@ public record TableCost(
         return new TableCost(d.tableName(), tier, capacity, items, bytes, monthly, onDemandLimits(d));
     }
 
-    /** An on-demand table's warm throughput and ceiling as DynamoDB reports them, e.g. {@code warm 10000 w/s, max 100/200}; empty when none. */
+    /**
+     * An on-demand table's warm throughput and ceiling as DynamoDB reports them, e.g. {@code warm 10000 w/s, max
+     * 100/200}; empty when none.
+     */
     static String onDemandLimits(TableDescription d) {
         java.util.List<String> parts = new java.util.ArrayList<>();
         if (d.warmThroughput() != null

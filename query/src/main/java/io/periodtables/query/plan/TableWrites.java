@@ -64,7 +64,10 @@ public record TableWrites(
         return new TableWrites(fleet, periodWrites, latest, rollups, 0, bookkeeping);
     }
 
-    /** How often a device reporting often enough is put into the latest table: the latest interval or the checkpoint's, whichever is shorter. */
+    /**
+     * How often a device reporting often enough is put into the latest table: the latest interval or the checkpoint's,
+     * whichever is shorter.
+     */
     static Duration latestEvery(FleetShape fleet, PeriodTablesConfig config) {
         Duration interval = config.get(ConfigKeys.LATEST_INTERVAL);
         return interval.compareTo(fleet.checkpointInterval()) <= 0 ? interval : fleet.checkpointInterval();

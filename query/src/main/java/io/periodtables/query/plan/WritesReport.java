@@ -70,7 +70,8 @@ public final class WritesReport {
                 w.monthly(w.rollups(), prices),
                 grains.isEmpty()
                         ? "%s_rollups_<label>: none (rollups.every unset)"
-                        : "%s_rollups_<label>: an item per device and bucket with readings, grains %s: %.3f per reading",
+                        : "%s_rollups_<label>: an item per device and bucket with readings, grains %s: %.3f per"
+                                + " reading",
                 naming.prefix(),
                 grains.stream().map(Duration::toString).collect(Collectors.joining(",")),
                 w.rollups());

@@ -46,7 +46,10 @@ public final class AutoScaling implements AutoCloseable {
         this.targetPercent = Math.round(config.get(TableKeys.CAPACITY_TARGET_UTILIZATION) * 1000) / 10.0;
     }
 
-    /** With a client of its own when {@link PeriodTablesConfig#autoscaling()} is on; {@code aws.endpoint} overrides its endpoint. */
+    /**
+     * With a client of its own when {@link PeriodTablesConfig#autoscaling()} is on; {@code aws.endpoint} overrides its
+     * endpoint.
+     */
     static Optional<AutoScaling> of(PeriodTablesConfig config) {
         if (!config.autoscaling()) {
             return Optional.empty();

@@ -159,9 +159,10 @@ final class CapacityChanges implements AutoCloseable {
                                                     ControlPlaneErrors.ofTableRequest(error, tableName, config));
                                         }
                                         LOG.info(
-                                                "Raised table {} to the current tier ({} -> {}): the sink was throttled writing to it"
-                                                        + " for long; the rotation lowers it when it closes, and not sooner than"
-                                                        + " rotation.lead after this raise",
+                                                "Raised table {} to the current tier ({} -> {}): the sink was"
+                                                        + " throttled writing to it for long; the rotation lowers it"
+                                                        + " when it closes, and not sooner than rotation.lead after"
+                                                        + " this raise",
                                                 tableName,
                                                 table.capacity(),
                                                 raised);

@@ -11,8 +11,8 @@ import io.periodtables.core.dynamodb.ThroughputQuotaRefused;
  * What a control-plane failure means for the table owner, on top of {@link DynamoDbFailure}'s
  * classification: retry with backoff (throttling, 5xx, I/O, too many concurrent table
  * operations, a table busy with another change) or give up, at once and for good when DynamoDB
- * refuses a throughput as above the per-table quota ({@link ThroughputQuotaRefused}); and the few error answers that are
- * really successes or facts about the table ("TimeToLive is already enabled", a same-value
+ * refuses a throughput as above the per-table quota ({@link ThroughputQuotaRefused}); and the few error answers that
+ * are really successes or facts about the table ("TimeToLive is already enabled", a same-value
  * throughput update, deletion protection).
  */
 public final class ControlPlaneErrors {

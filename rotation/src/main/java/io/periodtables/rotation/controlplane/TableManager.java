@@ -114,12 +114,17 @@ public final class TableManager implements AutoCloseable {
         return ensure(period, config.effectiveCapacity(CapacityTier.CURRENT));
     }
 
-    /** Ensures the table of {@code period} exists and is ACTIVE, created with {@code capacity} (an existing one is kept). */
+    /**
+     * Ensures the table of {@code period} exists and is ACTIVE, created with {@code capacity} (an existing one is
+     * kept).
+     */
     public CompletableFuture<ManagedTable> ensure(Period period, Capacity capacity) {
         return ensure(period, capacity, 0);
     }
 
-    /** As {@link #ensure(Period, Capacity)}, an on-demand one created prewarmed to {@code warmWrites} writes/s (0: not). */
+    /**
+     * As {@link #ensure(Period, Capacity)}, an on-demand one created prewarmed to {@code warmWrites} writes/s (0: not).
+     */
     public CompletableFuture<ManagedTable> ensure(Period period, Capacity capacity, long warmWrites) {
         Map<String, String> tags = creation.baseTags("period");
         tags.put(TAG_PERIOD_START, period.start().toString());

@@ -22,8 +22,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 /**
  * The control-plane requests of {@link TableManager}, built from configuration (pure): the
  * CreateTable of a period-tables table (key {@code pk}/{@code sk}, billing, tags, encryption,
- * deletion protection, an on-demand period table's {@code tables.on-demand.max} ceiling), the UpdateTable that moves a table to a capacity, and the check that a
- * table found under our name has our key schema.
+ * deletion protection, an on-demand period table's {@code tables.on-demand.max} ceiling), the UpdateTable that moves a
+ * table to a capacity, and the check that a table found under our name has our key schema.
  */
 public final class TableRequests {
 

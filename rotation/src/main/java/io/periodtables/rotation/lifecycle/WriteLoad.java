@@ -18,8 +18,8 @@ import java.util.TreeMap;
  * the watermark passes it; a partial that arrives later counts as a second of its own, so a late
  * burst is underestimated rather than double-counted. The synthetic fleet's seconds are longer
  * ({@link #liveSecond}). It also remembers, per kind of table, the first second it counted, which
- * tells a period the run saw whole from one it saw only in part ({@link #seenWhole}). Part of {@link io.periodtables.rotation.reconcile.RotationState
- * RotationState}; the operator's thread only.
+ * tells a period the run saw whole from one it saw only in part ({@link #seenWhole}). Part of {@link
+ * io.periodtables.rotation.reconcile.RotationState RotationState}; the operator's thread only.
  */
 public final class WriteLoad {
     /** Peaks kept per kind (period, rollups): the tables the next one can be sized from, and a few more. */

@@ -38,7 +38,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 /**
  * The Flink side of the rotation: a parallelism-1 operator that hands every watermark advance,
  * the event times of its (sparse) elements and a periodic tick to the {@link Reconciler}, reads
- * the sink writers' acknowledged watermark while a closed table waits for it ({@link WritersTable}), keeps the write load per table from its optional second input ({@link
+ * the sink writers' acknowledged watermark while a closed table waits for it ({@link WritersTable}), keeps the write
+ * load per table from its optional second input ({@link
  * TableLoad}, for {@link OpenCapacity}), and brings the reconciler's asynchronous results back through the task's
  * mailbox, so that state is only touched by the task thread and the watermark is never held up
  * by DynamoDB.
@@ -149,7 +150,10 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         }
     }
 
-    /** The smallest acknowledged watermark of this job's writers of every group, or null when there are none to wait for. */
+    /**
+     * The smallest acknowledged watermark of this job's writers of every group, or null when there are none to wait
+     * for.
+     */
     private Reconciler.Writers writers() {
         List<String> groups = options.writerGroups();
         if (groups.isEmpty()) {
@@ -194,7 +198,10 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         processElement(element);
     }
 
-    /** Write units per table and second of event time from the sink's side branch: the next table is sized from their peak. */
+    /**
+     * Write units per table and second of event time from the sink's side branch: the next table is sized from their
+     * peak.
+     */
     @Override
     public void processElement2(StreamRecord<TableLoad> element) {
         state.load.add(element.getValue());

@@ -8,7 +8,10 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
 
-/** Everything the rotation operator is built from; serializable, travels with the job graph. {@code retentionGate} may be null. */
+/**
+ * Everything the rotation operator is built from; serializable, travels with the job graph. {@code retentionGate} may
+ * be null.
+ */
 public record RotationOptions(
         PeriodTablesConfig config,
         DynamoDbClients clients,

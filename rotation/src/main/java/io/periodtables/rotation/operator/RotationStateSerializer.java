@@ -17,8 +17,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * {@code writeUnits:long})), {@code kinds:int} × ({@code kind:UTF}, {@code firstSecond:long}).
  * Version 3 is the same without the kinds: it restores as if counting had begun at its watermark,
  * so the period it was taken in counts as seen in part (its successor three on opens at no less
- * than the {@code current} tier until the next period has closed). Version 2 is the {@code watermark:long} alone (nothing observed
- * yet: the next table opens at the {@code current} tier). Version 1 starts with the same
+ * than the {@code current} tier until the next period has closed). Version 2 is the {@code watermark:long} alone
+ * (nothing observed yet: the next table opens at the {@code current} tier). Version 1 starts with the same
  * {@code watermark:long}, followed by the retention label and the tables the rotation then
  * tracked; those are ignored, the tables are read back from DynamoDB.
  */

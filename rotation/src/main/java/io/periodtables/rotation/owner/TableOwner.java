@@ -138,7 +138,8 @@ public final class TableOwner implements MissingTableHandler {
                         .thenCompose(found -> {
                             if (!found) {
                                 LOG.info(
-                                        "The rotation had not created table {} within {} s: created at the current tier",
+                                        "The rotation had not created table {} within {} s: created at the current"
+                                                + " tier",
                                         tableName,
                                         ROTATION_CREATES.getSeconds());
                             }

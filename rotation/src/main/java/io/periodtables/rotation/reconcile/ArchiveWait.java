@@ -72,7 +72,8 @@ public final class ArchiveWait implements AutoCloseable {
                     if (error != null) {
                         if (failureLogged.add(period)) {
                             LOG.warn(
-                                    "Retention keeps table {}: cannot read {} ({}); it counts as not archived and is asked again on later passes",
+                                    "Retention keeps table {}: cannot read {} ({}); it counts as not archived and is"
+                                            + " asked again on later passes",
                                     table,
                                     gate.where(period),
                                     ControlPlaneErrors.unwrap(error).toString());
@@ -89,7 +90,8 @@ public final class ArchiveWait implements AutoCloseable {
                         then.run();
                     } else if (waitLogged.add(period)) {
                         LOG.info(
-                                "Retention keeps table {} past tables.retention until period {} is archived: {} does not exist yet",
+                                "Retention keeps table {} past tables.retention until period {} is archived: {} does"
+                                        + " not exist yet",
                                 table,
                                 period.label(),
                                 gate.where(period));

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * wall clock and the configuration ({@link Lifecycle}) it knows which tables should exist and at
  * which tier; a <em>pass</em> reads the actual tables of the prefix (ListTables, DescribeTable)
  * and applies the difference (create, raise, lower within DynamoDB's decrease quota, enable TTL,
- * delete past retention, with a {@link RetentionGate} only archived periods). Passes run at start, on every tick, and whenever the watermark moves a
+ * delete past retention, with a {@link RetentionGate} only archived periods). Passes run at start, on every tick, and
+ * whenever the watermark moves a
  * period boundary; a table anyone created converges to its tier. What it remembers of DynamoDB
  * is only a cache.
  *

@@ -82,7 +82,9 @@ final class TableActions {
         return ttlOn;
     }
 
-    /** Creates the table of {@code period} (and its rollups table) unless it is known or busy; {@code why} is logged. */
+    /**
+     * Creates the table of {@code period} (and its rollups table) unless it is known or busy; {@code why} is logged.
+     */
     void create(Period period, String why) {
         if (rollups) {
             createRollups(period);
@@ -106,7 +108,8 @@ final class TableActions {
             if (table.created()) {
                 metrics.tablesCreated.inc();
                 LOG.info(
-                        "Created table {} at tier CURRENT ({}{}): {}; its period starts {} by the watermark when it was asked for",
+                        "Created table {} at tier CURRENT ({}{}): {}; its period starts {} by the watermark when it"
+                                + " was asked for",
                         name,
                         table.capacity(),
                         warm > 0

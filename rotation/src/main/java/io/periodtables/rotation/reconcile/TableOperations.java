@@ -35,7 +35,9 @@ public final class TableOperations {
         this.wallClock = host::wallClockMillis;
     }
 
-    /** Starts {@code operation} on {@code table}; {@code then} runs on the operator's thread with its result or error. */
+    /**
+     * Starts {@code operation} on {@code table}; {@code then} runs on the operator's thread with its result or error.
+     */
     <T> void start(String table, String what, CompletableFuture<T> operation, Result<T> then) {
         running.put(table, what);
         operation.whenComplete((result, error) -> host.post(() -> {
@@ -86,7 +88,8 @@ public final class TableOperations {
     void waitForQuota(ManagedTable table, Instant until) {
         if (!until.equals(notBefore.put(table.name(), until))) {
             LOG.info(
-                    "Table {} stays at {} until {}: DynamoDB's capacity-decrease quota for it is used up ({} decreases today)",
+                    "Table {} stays at {} until {}: DynamoDB's capacity-decrease quota for it is used up ({}"
+                            + " decreases today)",
                     table.name(),
                     table.capacity(),
                     until,

@@ -31,7 +31,9 @@ public final class LatestSink implements Sink<SinkRecord> {
         this(config, DynamoDbClients.of(config), LatestWriter.MAX_PENDING);
     }
 
-    /** A sink whose clients carry test interceptors and whose writers hold at most {@code maxPendingDevices} devices. */
+    /**
+     * A sink whose clients carry test interceptors and whose writers hold at most {@code maxPendingDevices} devices.
+     */
     @VisibleForTesting
     public LatestSink(PeriodTablesConfig config, DynamoDbClients clients, int maxPendingDevices) {
         this.config = config;

@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.run;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.periodtables.bench;
+package io.periodtables.bench.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

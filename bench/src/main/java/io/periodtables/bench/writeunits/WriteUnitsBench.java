@@ -1,7 +1,11 @@
-package io.periodtables.bench;
+package io.periodtables.bench.writeunits;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periodtables.bench.e2e.E2eBench;
+import io.periodtables.bench.BenchCluster;
+import io.periodtables.bench.BenchConfigs;
+import io.periodtables.bench.BenchLog;
+import io.periodtables.bench.InstantDynamoDb;
+import io.periodtables.bench.MachineFacts;
 import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.item.DynamoDbItemSize;
@@ -39,7 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * #WARM_UP}, inside one event hour (no {@code PT1H} bucket ends in it). Beside each row, what
  * {@code plan} ({@link TableWrites}) says for the same fleet at the uncompressed settings.
  */
-final class WriteUnitsBench {
+public final class WriteUnitsBench {
 
     static final int SPEEDUP = 6;
     static final int DEVICES = 300;
@@ -72,7 +76,8 @@ final class WriteUnitsBench {
 
     private WriteUnitsBench() {}
 
-    static String run() throws Exception {
+    /** Measures the three fleet shapes, with the defaults and with rollups; returns section 21. */
+    public static String run() throws Exception {
         List<Row> rows = new ArrayList<>();
         String loadAtStart = MachineFacts.loadAverage();
         for (boolean rollups : new boolean[] {false, true}) {
@@ -137,7 +142,7 @@ final class WriteUnitsBench {
                     PeriodLength.DAY,
                     ConfigLoader.fromMap(rollups ? Map.of("rollups.every", ROLLUPS) : Map.of(), true));
             Row row = new Row(every, rollups, readings, measured, plan);
-            E2eBench.log(String.format(
+            BenchLog.log(String.format(
                     Locale.ROOT,
                     "write units: a reading every %s%s: %,d readings, %s per reading (plan %.3f)",
                     every,
@@ -227,13 +232,15 @@ final class WriteUnitsBench {
         sb.append(String.format(
                 Locale.ROOT,
                 "`./bench/run --only write-units`: %d devices through the production topology (parallelism %d) on its"
-                        + " generator source against the instant backend, which sizes every item it is sent by DynamoDB's"
-                        + " rules (a write unit per started KB). Time compressed %d times: event time, `latest.interval=PT10S`"
-                        + " and a checkpoint every 10 s stand for the default `PT1M` and MSF's checkpoint a minute. Counted"
-                        + " over %d wall seconds (%d minutes of the fleet's) after %d s, inside one event hour: no `PT1H`"
-                        + " bucket ends in the window. Load average %s at start, %s at the end. `plan` is"
-                        + " `./query/run-query plan --devices %d --reading-interval …` for the same fleet (`TableWrites`)."
-                        + " Late: none of these fleets sends a late reading.%n%n",
+                        + " generator source against the instant backend, which sizes every item it is sent by"
+                        + " DynamoDB's rules (a write unit per started KB). Time compressed %d times: event time,"
+                        + " `latest.interval=PT10S`"
+                        + " and a checkpoint every 10 s stand for the default `PT1M` and MSF's checkpoint a minute."
+                        + " Counted"
+                        + " over %d wall seconds (%d minutes of the fleet's) after %d s, inside one event hour: no"
+                        + " `PT1H` bucket ends in the window. Load average %s at start, %s at the end. `plan` is"
+                        + " `./query/run-query plan --devices %d --reading-interval …` for the same fleet"
+                        + " (`TableWrites`). Late: none of these fleets sends a late reading.%n%n",
                 DEVICES,
                 BenchCluster.PARALLELISM,
                 SPEEDUP,

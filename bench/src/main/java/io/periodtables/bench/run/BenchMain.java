@@ -1,5 +1,7 @@
-package io.periodtables.bench;
+package io.periodtables.bench.run;
 
+import io.periodtables.bench.BenchLog;
+import io.periodtables.bench.MachineFacts;
 import io.periodtables.bench.archive.ArchiveMarkerBench;
 import io.periodtables.bench.archive.ArchiveMarkerS3Bench;
 import io.periodtables.bench.capacity.CapacityBench;
@@ -14,6 +16,7 @@ import io.periodtables.bench.recovery.RecoveryBench;
 import io.periodtables.bench.rollover.RolloverBench;
 import io.periodtables.bench.scale.ScaleBench;
 import io.periodtables.bench.size.ItemSizeBench;
+import io.periodtables.bench.writeunits.WriteUnitsBench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -25,7 +28,10 @@ import java.util.Set;
 /**
  * Runs the benchmarks and writes {@code bench/RESULTS.md}. Arguments: {@code --n 200000}
  * (readings per end-to-end run), {@code --capacity-n 500000} (per
- * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n 1000000} (100k devices), {@code --runs 3}, {@code --only e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,kinesis-backfill,freshness} (and {@code archive}, only when named: {@code --archive-rows}, {@code --archive-files}, {@code --archive-store s3}),
+ * instant-backend run), {@code --contenders full-job,sink-only,raw-sdk} (of the capacity bench), {@code --memory-n
+ * 1000000} (100k devices), {@code --runs 3}, {@code --only
+ * e2e,capacity,rollover,size,memory,recovery,query,idle-kinesis,kinesis-backfill,freshness} (and {@code archive}, only
+ * when named: {@code --archive-rows}, {@code --archive-files}, {@code --archive-store s3}),
  * {@code --bench-dir bench}, and for freshness {@code --freshness-rates 1000,5000} (readings/s),
  * {@code --freshness-warm-up 30} and {@code --freshness-seconds 45} (per rate), and for scale
  * {@code --scale-parts day,week}, {@code --scale-day-devices 10000}, {@code --scale-week-devices 100000},
@@ -58,7 +64,10 @@ public final class BenchMain {
     static final String ARCHIVE_SECTION = "16-archive.md";
     static final String HOT_DEVICE_SECTION = "20-hot-device.md";
     static final String WRITE_UNITS_SECTION = "21-write-units.md";
-    /** Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still holds. */
+    /**
+     * Parts whose section, when only they run, goes into the RESULTS.md there is, whatever sections target/ still
+     * holds.
+     */
     static final Map<String, String> SPLICED = Map.of(
             "query",
             QUERY_SECTION,
@@ -130,13 +139,14 @@ public final class BenchMain {
                             + "; expected --n, --capacity-n, --contenders, --memory-n, --runs, --only "
                             + String.join(",", ALL) + ", --bench-dir, "
                             + "--freshness-rates, --freshness-warm-up, --freshness-seconds, --scale-parts,"
-                            + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before, --scale-from,"
+                            + " --scale-day-devices, --scale-week-devices, --scale-checkpoint-ms, --scale-before,"
+                            + " --scale-from,"
                             + " --archive-rows, --archive-files, --archive-store local|s3, --hot-device-minutes");
             }
         }
         ResultsFile results = new ResultsFile(benchDir);
         for (String part : only) {
-            E2eBench.log("=== " + part + " (load average " + MachineFacts.loadAverage() + ")");
+            BenchLog.log("=== " + part + " (load average " + MachineFacts.loadAverage() + ")");
             switch (part) {
                 case "size" -> results.writeSection("4-size.md", ItemSizeBench.run());
                 case "e2e" -> results.writeSection("1-e2e.md", E2eBench.run(n, runs));
@@ -207,7 +217,7 @@ public final class BenchMain {
         } else {
             written = results.assemble(header());
         }
-        E2eBench.log("wrote " + written.toAbsolutePath());
+        BenchLog.log("wrote " + written.toAbsolutePath());
         System.exit(0);
     }
 
