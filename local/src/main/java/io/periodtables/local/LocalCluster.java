@@ -3,6 +3,8 @@ package io.periodtables.local;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.LoopbackFlink;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.dynamodb.LatestTable;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.rotation.Rotation;
 import java.io.IOException;
@@ -33,6 +35,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The local run's MiniCluster: submits the topology, prints the status line once a second
@@ -60,6 +63,12 @@ final class LocalCluster {
     /** How long the fleet's first tables should last: about the time the job takes to warm up. */
     private static final Duration WARM_UP = Duration.ofSeconds(30);
 
+    /**
+     * How long the fleet waits for the Kinesis source to read the stream once every task runs: a source
+     * subtask without a shard never reads, and a fleet that never started would hold the run for ever.
+     */
+    private static final long SOURCE_START_BOUND_MS = TimeUnit.SECONDS.toMillis(30);
+
     private final StopSignal stop;
     private final Configuration stateBackend;
 
@@ -73,7 +82,8 @@ final class LocalCluster {
      * @param dynamoDbEndpoint when not null, the endpoint of the run's dynalite, asked for
      *     once the MiniCluster has started (both start at the same time)
      * @param kinesis when not null, the run's kinesalite, likewise: the job reads its stream, fed
-     *     from when all its tasks run until the end, when the feeder stops first and the job reads the rest
+     *     from when its source reads the stream (the run's duration counts from then) until the end, when
+     *     the fleet stops first and the job reads the rest
      */
     Outcome run(
             PeriodTablesConfig given,
@@ -114,19 +124,36 @@ final class LocalCluster {
                     .get()
                     .getJobID();
             long submitted = System.currentTimeMillis();
-            long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
+            // The run's clock: from the submission, or with the Kinesis fleet from its start, so that the
+            // duration is how long the fleet ran and the readings/s are over its time, not the deployment's.
+            long started = submitted;
+            long deadline = duration == null || stream != null ? Long.MAX_VALUE : submitted + duration.toMillis();
             Progress progress = new Progress(new StatusLine(config), stream, config, submitted, firstTables);
             JobStatus state = cluster.getJobStatus(job).get();
+            long runningSince = Long.MAX_VALUE;
             while (!state.isGloballyTerminalState() && System.currentTimeMillis() < deadline && !stop.requested()) {
                 stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
                 progress.tick();
                 state = cluster.getJobStatus(job).get();
-                if (stream != null && !stream.feeding() && allRunning(cluster, job)) {
-                    // Fed from when the job reads: no backlog from its deployment to catch up on.
-                    stream.feed(config);
+                if (stream != null && !stream.feeding()) {
+                    if (runningSince == Long.MAX_VALUE && allRunning(cluster, job)) {
+                        runningSince = System.currentTimeMillis();
+                    }
+                    // Fed from when the source reads the stream: no backlog from its start to catch up on.
+                    boolean reads = stream.sourceReads();
+                    if (reads || System.currentTimeMillis() - runningSince > SOURCE_START_BOUND_MS) {
+                        started = stream.feed(
+                                config,
+                                submitted,
+                                reads
+                                        ? "once its source read every shard"
+                                        : "30 s after every task ran (its source had not read every shard)");
+                        deadline = duration == null ? Long.MAX_VALUE : started + duration.toMillis();
+                    }
                 }
             }
-            double seconds = (System.currentTimeMillis() - submitted) / 1000.0;
+            long ended = System.currentTimeMillis();
+            double seconds = (ended - started) / 1000.0;
             String ending;
             String savepoint = null;
             String failure = null;
@@ -136,7 +163,7 @@ final class LocalCluster {
                 ending = stop.requested() ? "Stopped by " + stop.name() + "." : "Stopped after " + duration + ".";
                 if (stream != null) {
                     PeriodTablesConfig fed = config;
-                    stream.stopFeeding(() -> RunCounts.now(fed.naming()).in(), progress::tick);
+                    stream.stopFeeding(ended, () -> RunCounts.now(fed.naming()).in(), progress::tick);
                 }
                 try {
                     // A savepoint needs every task running: a restored job may still be deploying.
@@ -153,7 +180,7 @@ final class LocalCluster {
                     failure = "stop with savepoint failed (" + rootOf(e) + "), job cancelled";
                 }
             }
-            double drainSeconds = (System.currentTimeMillis() - submitted) / 1000.0 - seconds;
+            double drainSeconds = (System.currentTimeMillis() - ended) / 1000.0;
             if (cluster.getJobStatus(job).get() == JobStatus.FAILED) {
                 failure = failureOf(cluster, job);
             }
@@ -210,7 +237,7 @@ final class LocalCluster {
     /**
      * The fleet's first tables, created while the job deploys: the period of its first reading
      * and the next one if the fleet reaches it (or the rotation would prebuild it) within its
-     * first {@link #WARM_UP} of wall clock. Only for the fleet, whose event times are known.
+     * first {@link #WARM_UP} of wall clock, their rollups tables, and the latest table. Only for the fleet, whose event times are known.
      */
     private static CompletableFuture<List<String>> prebuild(PeriodTablesConfig config, boolean fedStream) {
         if (config.get(ConfigKeys.SOURCE) != ConfigKeys.SourceKind.GENERATOR && !fedStream) {
@@ -220,6 +247,18 @@ final class LocalCluster {
         Duration warmUp = Duration.ofMillis((long) (WARM_UP.toMillis() * config.get(ConfigKeys.GENERATOR_SPEEDUP)));
         CompletableFuture<List<String>> tables =
                 Rotation.prebuild(config, start, start.plus(warmUp).plus(config.get(ConfigKeys.ROTATION_LEAD)));
+        if (config.get(ConfigKeys.LATEST_ENABLED)) {
+            // The latest writers create their table at their first put that finds none, each device's put
+            // backing off meanwhile: a start's first second of latest items refused, the source backpressured.
+            DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(1);
+            CompletableFuture<Void> latest = new LatestTable(
+                            client,
+                            config.naming(),
+                            config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0))
+                    .ensure()
+                    .whenComplete((done, error) -> client.close());
+            tables = tables.thenCombine(latest, (names, done) -> names);
+        }
         tables.exceptionally(e -> {
             System.out.println("First tables not prebuilt (" + rootOf(e) + "); the job creates them as it goes.");
             return null;

@@ -102,6 +102,25 @@ public final class LocalStatusReporter implements MetricReporter {
         return new long[] {sum, count};
     }
 
+    /**
+     * Of the numeric gauges whose identifier ends with {@code .name} and contains {@code scope}: how many
+     * are at least {@code least}, and how many there are.
+     */
+    static long[] countAtLeast(String scope, String name, long least) {
+        long atLeast = 0;
+        long count = 0;
+        for (Map.Entry<String, Metric> e : METRICS.entrySet()) {
+            if (e.getKey().endsWith("." + name) && e.getKey().contains(scope) && e.getValue() instanceof Gauge) {
+                Object v = ((Gauge<?>) e.getValue()).getValue();
+                if (v instanceof Number) {
+                    atLeast += ((Number) v).longValue() >= least ? 1 : 0;
+                    count++;
+                }
+            }
+        }
+        return new long[] {atLeast, count};
+    }
+
     /** Factory named in the local run's Flink configuration. */
     public static final class Factory implements MetricReporterFactory {
         @Override

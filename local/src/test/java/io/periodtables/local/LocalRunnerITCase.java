@@ -1,6 +1,7 @@
 package io.periodtables.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
@@ -320,6 +321,18 @@ class LocalRunnerITCase {
         assertThat(summary.in())
                 .as("read from the stream = put into it")
                 .isEqualTo(LocalRunSummary.number(put.group(1)));
+        // The run's clock is the fleet's: from its start, when the source reads the stream, to the stop, the
+        // fleet puts 200 readings a second, so the summary's rate is the fleet's and not lowered by the
+        // job's deployment (1 s of it here: 200 readings). ±0.05 s of the seconds' printed rounding.
+        Matcher rate =
+                Pattern.compile("(?m)^[\\d,]+ readings/s over ([\\d.]+) s").matcher(out);
+        assertThat(rate.find()).as(out).isTrue();
+        assertThat((double) summary.in())
+                .as("readings the fleet put in the run's %s s", rate.group(1))
+                .isCloseTo(200 * Double.parseDouble(rate.group(1)), within(200 * 0.05 + 1));
+        assertThat(out)
+                .containsPattern("(?m)^Kinesis: the fleet ran from [\\d.]+ s after the job's submission, once its"
+                        + " source read every shard; when it stopped, the job had read [\\d,]+ of its records");
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
         assertThat(out).contains("Stopped by SIGTERM.", "pipeline drained", "| put ");
     }
