@@ -28,6 +28,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class LocalRunnerITCase {
     private static final Pattern KINESALITE_PID = Pattern.compile("kinesalite \\(node, pid (\\d+)\\)");
     private static final Pattern DYNAMODB_PID = Pattern.compile("dynalite \\(pid (\\d+)\\)");
+    /** An emulator's own INFO line on the console (the layout prints the logger's simple name). */
+    private static final Pattern EMULATOR_INFO =
+            Pattern.compile(" INFO  (Dynalite|Kinesalite|NodeProcess|S3Emulator|FaultServer) - ");
 
     /** The runs' working directory: their .flink-local (savepoints, log, chart) goes away with it. */
     @TempDir
@@ -194,6 +197,12 @@ class LocalRunnerITCase {
         assertThat(summary.rejected()).as(out).isZero();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
+        // the emulators' own lines are in the run's log file, not on the console
+        assertThat(out.lines()).as(out).noneMatch(EMULATOR_INFO.asPredicate());
+        assertThat(Files.readString(workDir.resolve(".flink-local/flink.log")))
+                .contains("dynalite listening on")
+                // the latest table is created with the first tables: no latest writer meets it CREATING
+                .doesNotContain("REFUSED localrun_latest item call while CREATING");
         // The run creates its first two periods' tables and their rollups tables before the job starts: no
         // write waits for one. (Later ones are the rotation's, ahead by rotation.lead of event time, which runs
         // 20 times the wall clock's here: on a loaded machine a write may still meet one not yet there.)
@@ -335,6 +344,7 @@ class LocalRunnerITCase {
                         + " source read every shard; when it stopped, the job had read [\\d,]+ of its records");
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
         assertThat(out).contains("Stopped by SIGTERM.", "pipeline drained", "| put ");
+        assertThat(out.lines()).as(out).noneMatch(EMULATOR_INFO.asPredicate());
     }
 
     @Test
