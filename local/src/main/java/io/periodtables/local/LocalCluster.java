@@ -45,7 +45,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  */
 final class LocalCluster {
 
-    /** How the run ended and what it did. */
+    /**
+     * How the run ended and what it did.
+     *
+     * @param watermark the job's last watermark before the stop (the status line's), or null: its period's
+     *     table is the open one, the tables after it the prebuilt next ones
+     */
     record Outcome(
             PeriodTablesConfig config,
             String ending,
@@ -54,7 +59,8 @@ final class LocalCluster {
             RunCounts counts,
             double seconds,
             double drainSeconds,
-            Double firstTableSeconds) {
+            Double firstTableSeconds,
+            Instant watermark) {
         boolean failed() {
             return failure != null;
         }
@@ -193,7 +199,8 @@ final class LocalCluster {
                     seconds,
                     drainSeconds,
                     // a resume's tables were there before it started
-                    fromSavepoint == null ? progress.firstTable : null);
+                    fromSavepoint == null ? progress.firstTable : null,
+                    progress.status.lastWatermark());
         }
     }
 

@@ -7,12 +7,14 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.dynamodb.DynamoDbFailure;
+import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.core.period.TableNaming.TableRef;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.S3Emulator;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -111,7 +113,10 @@ final class TableSummary {
                 String tier = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD)
                         .map(r -> tierOf(capacity))
                         .orElse("");
-                out.printf("%-40s %,12d  %-9s %s%n", table, items, tier, capacity);
+                String role = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD)
+                        .map(r -> roleOf(r.period(), outcome.watermark()))
+                        .orElse("");
+                out.printf("%-40s %,12d  %-9s %s%s%n", table, items, tier, capacity, role);
             }
             out.printf("%-40s %,12d%n", "total", total);
             if (!derived.isEmpty()) {
@@ -163,6 +168,21 @@ final class TableSummary {
             }
         });
         out.print(sample);
+    }
+
+    /**
+     * The open period tables told apart, as the rotation sees them by the watermark: the one of its
+     * period, the ones after it (prebuilt {@code rotation.lead} ahead, at the same tier), and the ones
+     * before it whose grace has not passed yet (still at their tier until then).
+     */
+    private static String roleOf(Period period, Instant watermark) {
+        if (watermark == null) {
+            return "";
+        }
+        if (period.contains(watermark)) {
+            return "  (open: the watermark's period)";
+        }
+        return period.start().isAfter(watermark) ? "  (next, prebuilt ahead of the watermark)" : "";
     }
 
     private String tierOf(Capacity capacity) {

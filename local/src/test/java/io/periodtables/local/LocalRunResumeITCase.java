@@ -82,6 +82,11 @@ class LocalRunResumeITCase {
                 .isEqualTo(firstWritten + summary.written());
         assertThat(out).contains("Archive " + archive.toUri().toString().replaceAll("/$", ""));
         assertThat(out).contains("Its chart: ").doesNotContain("No chart:");
+        // The open tables told apart: the watermark's period's, and the ones prebuilt after it (both at the
+        // current tier and capacity, which alone showed two tables 'CURRENT 2858/300').
+        Matcher open = Pattern.compile("(?m)^resumed_\\S+ +[\\d,]+  CURRENT +\\S+  \\(open: the watermark's period\\)$")
+                .matcher(out);
+        assertThat(open.results().count()).as(out).isEqualTo(1);
         // the summary says what the tables' total holds besides this run's readings, and times no first table
         assertThat(out)
                 .contains(String.format("includes %,d readings stored before this run", firstWritten))
