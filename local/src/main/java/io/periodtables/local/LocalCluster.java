@@ -45,12 +45,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  */
 final class LocalCluster {
 
-    /**
-     * How the run ended and what it did.
-     *
-     * @param watermark the job's last watermark before the stop (the status line's), or null: its period's
-     *     table is the open one, the tables after it the prebuilt next ones
-     */
+    /** How the run ended and what it did. */
     record Outcome(
             PeriodTablesConfig config,
             String ending,
@@ -59,8 +54,7 @@ final class LocalCluster {
             RunCounts counts,
             double seconds,
             double drainSeconds,
-            Double firstTableSeconds,
-            Instant watermark) {
+            Double firstTableSeconds) {
         boolean failed() {
             return failure != null;
         }
@@ -199,8 +193,7 @@ final class LocalCluster {
                     seconds,
                     drainSeconds,
                     // a resume's tables were there before it started
-                    fromSavepoint == null ? progress.firstTable : null,
-                    progress.status.lastWatermark());
+                    fromSavepoint == null ? progress.firstTable : null);
         }
     }
 

@@ -23,8 +23,6 @@ final class StatusLine {
     private long lastIn;
     private long lastBackPressuredMs;
     private long lastNanos = System.nanoTime();
-    /** The last watermark a line showed, or null. */
-    private Instant lastWatermark;
 
     StatusLine(PeriodTablesConfig config) {
         this.naming = config.naming();
@@ -33,11 +31,6 @@ final class StatusLine {
     /** True once the first reading came in; before that the job is still deploying. */
     boolean started() {
         return lastIn > 0;
-    }
-
-    /** The last watermark a line showed (before the stop's drain ends event time), or null. */
-    Instant lastWatermark() {
-        return lastWatermark;
     }
 
     String line() {
@@ -64,7 +57,6 @@ final class StatusLine {
         String table = "-";
         if (watermark != null && watermark > Long.MIN_VALUE && watermark < Long.MAX_VALUE) {
             Instant w = Instant.ofEpochMilli(watermark);
-            lastWatermark = w;
             mark = w.truncatedTo(ChronoUnit.SECONDS).toString();
             try {
                 table = naming.periodTableOf(w);

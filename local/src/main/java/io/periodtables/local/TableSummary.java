@@ -7,18 +7,16 @@ import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.dynamodb.DynamoDbFailure;
-import io.periodtables.core.period.Period;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.core.period.TableNaming.TableRef;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.S3Emulator;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -103,20 +101,36 @@ final class TableSummary {
             sample = periods.isEmpty() ? "" : new SampleQueries(config, archiveS3).print(periods);
             out.println();
             out.printf("%-40s %12s  %-9s %s%n", "table", "items", "tier", "WCU/RCU");
+            Map<String, Long> items = new LinkedHashMap<>();
+            Map<String, Capacity> capacities = new LinkedHashMap<>();
             for (String table : tables) {
-                long items = countItems(client, table);
-                total += items;
-                TableDescription d =
-                        client.describeTable(b -> b.tableName(table)).join().table();
-                Capacity capacity = capacity(d);
-                Optional<TableRef> ref = naming.parse(table);
-                String tier = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD)
-                        .map(r -> tierOf(capacity))
-                        .orElse("");
-                String role = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD)
-                        .map(r -> roleOf(r.period(), outcome.watermark()))
-                        .orElse("");
-                out.printf("%-40s %,12d  %-9s %s%s%n", table, items, tier, capacity, role);
+                items.put(table, countItems(client, table));
+                capacities.put(
+                        table,
+                        capacity(client.describeTable(b -> b.tableName(table))
+                                .join()
+                                .table()));
+            }
+            // The open period tables, all at the current tier and capacity, told apart by their readings: the
+            // last one holding any is the open one, the ones after it the rotation prebuilt ahead.
+            String open = tables.stream()
+                    .filter(t -> isPeriod(naming, t) && items.get(t) > 0)
+                    .reduce((a, b) -> b)
+                    .orElse(null);
+            for (String table : tables) {
+                long count = items.get(table);
+                total += count;
+                Capacity capacity = capacities.get(table);
+                String tier = isPeriod(naming, table) ? tierOf(capacity) : "";
+                String role = "";
+                if (tier.equals(CapacityTier.CURRENT.name()) && open != null) {
+                    if (table.equals(open)) {
+                        role = "  (open: the newest readings)";
+                    } else if (table.compareTo(open) > 0) {
+                        role = "  (next, prebuilt: no reading yet)";
+                    }
+                }
+                out.printf("%-40s %,12d  %-9s %s%s%n", table, count, tier, capacity, role);
             }
             out.printf("%-40s %,12d%n", "total", total);
             if (!derived.isEmpty()) {
@@ -170,19 +184,8 @@ final class TableSummary {
         out.print(sample);
     }
 
-    /**
-     * The open period tables told apart, as the rotation sees them by the watermark: the one of its
-     * period, the ones after it (prebuilt {@code rotation.lead} ahead, at the same tier), and the ones
-     * before it whose grace has not passed yet (still at their tier until then).
-     */
-    private static String roleOf(Period period, Instant watermark) {
-        if (watermark == null) {
-            return "";
-        }
-        if (period.contains(watermark)) {
-            return "  (open: the watermark's period)";
-        }
-        return period.start().isAfter(watermark) ? "  (next, prebuilt ahead of the watermark)" : "";
+    private static boolean isPeriod(TableNaming naming, String table) {
+        return naming.parse(table).filter(r -> r.kind() == TableRef.Kind.PERIOD).isPresent();
     }
 
     private String tierOf(Capacity capacity) {

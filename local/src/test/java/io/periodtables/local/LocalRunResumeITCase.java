@@ -25,35 +25,13 @@ class LocalRunResumeITCase {
     @Test
     void resumeTakesTheSettingsSavedWithItsSavepointAndServeAnswersItsQueries(@TempDir Path dir, @TempDir Path archive)
             throws Exception {
-        ChildJvm first = ChildJvm.start(
-                dir,
-                LocalRunner.class,
-                "--archive.path",
-                archive.toUri().toString(),
-                "--duration",
-                "PT8S",
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.speedup",
-                "20",
-                "--generator.rate",
-                "200",
-                "--generator.devices",
-                "20",
-                "--input.max-future",
-                "P1D",
-                "--checkpoint.interval",
-                "PT5S",
-                "--tables.prefix",
-                "resumed",
-                "--rollups.every",
-                "PT10S",
-                "--state.backend",
-                "rocksdb");
+        ChildJvm first = DemoRun.in(dir)
+                .with("archive.path", archive.toUri().toString())
+                .with("duration", "PT8S")
+                .with("tables.prefix", "resumed")
+                .with("rollups.every", "PT10S")
+                .with("state.backend", "rocksdb")
+                .start();
         first.awaitOutput("readings/s | in ");
         assertThat(RestApi.checkpointConfig(first.stdout()))
                 .as("the job's checkpoint configuration")
@@ -82,11 +60,14 @@ class LocalRunResumeITCase {
                 .isEqualTo(firstWritten + summary.written());
         assertThat(out).contains("Archive " + archive.toUri().toString().replaceAll("/$", ""));
         assertThat(out).contains("Its chart: ").doesNotContain("No chart:");
-        // The open tables told apart: the watermark's period's, and the ones prebuilt after it (both at the
-        // current tier and capacity, which alone showed two tables 'CURRENT 2858/300').
-        Matcher open = Pattern.compile("(?m)^resumed_\\S+ +[\\d,]+  CURRENT +\\S+  \\(open: the watermark's period\\)$")
+        // The open period tables told apart (both at the current tier and capacity, which alone showed two
+        // tables 'CURRENT 2858/300'): the last one holding readings is the open one.
+        Matcher open = Pattern.compile("(?m)^resumed_\\S+ +[\\d,]+  CURRENT +\\S+  \\(open: the newest readings\\)$")
                 .matcher(out);
         assertThat(open.results().count()).as(out).isEqualTo(1);
+        assertThat(out.lines().filter(l -> l.contains("(next, prebuilt: no reading yet)")))
+                .as(out)
+                .allSatisfy(l -> assertThat(l).matches("resumed_\\S+ +0  CURRENT .*"));
         // the summary says what the tables' total holds besides this run's readings, and times no first table
         assertThat(out)
                 .contains(String.format("includes %,d readings stored before this run", firstWritten))

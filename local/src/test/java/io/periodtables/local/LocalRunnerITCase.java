@@ -130,43 +130,19 @@ class LocalRunnerITCase {
     @Test
     void demoWritesEverythingItReadsEndsCleanlyAndListensOnLoopbackOnly(@TempDir Path archive) throws Exception {
         String archivePath = archive.toUri().toString();
-        ChildJvm run = ChildJvm.start(
-                workDir,
-                LocalRunner.class,
-                "--archive.path",
-                archivePath,
+        ChildJvm run = DemoRun.in(workDir)
+                .with("archive.path", archivePath)
                 // 20 s, not 15: with DynamoDB's table states (500 ms of CREATING / UPDATING each, as
                 // the fidelity layer has them since issue 38) 15 s closed and marked only two periods
-                "--duration",
-                "PT20S",
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.speedup",
-                "20",
-                "--generator.rate",
-                "500",
-                "--generator.devices",
-                "50",
-                "--tables.shards",
-                "2",
-                "--input.max-future",
-                "P1D",
-                "--checkpoint.interval",
-                "PT5S",
-                "--sink.max-buffered",
-                "250",
-                "--sink.max-in-flight",
-                "4",
-                "--tables.retention",
-                "PT1H",
-                "--tables.prefix",
-                "localrun",
-                "--rollups.every",
-                "PT10S,PT1M");
+                .with("duration", "PT20S")
+                .fleet(500, 50)
+                .with("tables.shards", "2")
+                .with("sink.max-buffered", "250")
+                .with("sink.max-in-flight", "4")
+                .with("tables.retention", "PT1H")
+                .with("tables.prefix", "localrun")
+                .with("rollups.every", "PT10S,PT1M")
+                .start();
         run.awaitOutput("readings/s | in ");
         Matcher pid = DYNAMODB_PID.matcher(run.stdout());
         assertThat(pid.find()).as(run.stdout()).isTrue();
@@ -268,35 +244,14 @@ class LocalRunnerITCase {
      */
     @Test
     void kinesisSourceReadsEverythingTheFeederPutAndStopsKinesaliteOnSigterm() throws Exception {
-        ChildJvm run = ChildJvm.start(
-                workDir,
-                LocalRunner.class,
-                "--source",
-                "kinesis",
-                "--stream-shards",
-                "2",
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.rate",
-                "200",
-                "--generator.devices",
-                "20",
-                "--tables.shards",
-                "2",
-                "--tables.retention",
-                "PT1H",
-                "--checkpoint.interval",
-                "PT5S",
-                "--sink.max-buffered",
-                "250",
-                "--sink.max-in-flight",
-                "4",
-                "--tables.prefix",
-                "kinesisrun");
+        ChildJvm run = DemoRun.kinesis(workDir)
+                .with("stream-shards", "2")
+                .with("tables.shards", "2")
+                .with("tables.retention", "PT1H")
+                .with("sink.max-buffered", "250")
+                .with("sink.max-in-flight", "4")
+                .with("tables.prefix", "kinesisrun")
+                .start();
         run.awaitOutput("readings/s | in ");
         Matcher node = KINESALITE_PID.matcher(run.stdout());
         assertThat(node.find()).as(run.stdout()).isTrue();

@@ -107,7 +107,6 @@ class TableSummaryITCase {
                                     RunCounts.now(config.naming()),
                                     1,
                                     0,
-                                    null,
                                     null),
                             new PrintStream(text, true, StandardCharsets.UTF_8));
             String out = text.toString(StandardCharsets.UTF_8);
