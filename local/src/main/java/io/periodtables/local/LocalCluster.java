@@ -5,6 +5,8 @@ import io.periodtables.core.config.LoopbackFlink;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.dynamodb.DynamoDbClients;
 import io.periodtables.core.dynamodb.LatestTable;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.rotation.Rotation;
 import java.io.IOException;
@@ -16,7 +18,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -120,6 +125,9 @@ final class LocalCluster {
             }
             CompletableFuture<List<String>> firstTables =
                     fromSavepoint == null ? prebuild(config, stream != null) : null;
+            if (fromSavepoint != null) {
+                prebuildResumed(config);
+            }
             JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint))
                     .get()
                     .getJobID();
@@ -264,6 +272,42 @@ final class LocalCluster {
             return null;
         });
         return tables;
+    }
+
+    /**
+     * A resume's next table, created while the job restores: the fleet goes on from where its run stopped,
+     * in the period of the run's newest period table or the next one, which the run's rotation prebuilds
+     * only {@code rotation.lead} ahead of the watermark and may not have built before the stop. Without
+     * it, a resume's first writes waited for the table owner to create it (the first seconds backpressured,
+     * the watermark and the open table's WCU unknown). Only for the fleet, whose event time continues.
+     */
+    private static void prebuildResumed(PeriodTablesConfig config) {
+        if (config.get(ConfigKeys.SOURCE) != ConfigKeys.SourceKind.GENERATOR) {
+            return;
+        }
+        TableNaming naming = config.naming();
+        List<String> names = new ArrayList<>();
+        try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(1)) {
+            client.listTablesPaginator(b -> {})
+                    .tableNames()
+                    .subscribe(names::add)
+                    .join();
+        } catch (RuntimeException e) {
+            System.out.println("Next table not prebuilt (" + rootOf(e) + "); the job creates it as it goes.");
+            return;
+        }
+        names.stream()
+                .map(naming::parse)
+                .flatMap(Optional::stream)
+                .filter(ref -> ref.kind() == TableNaming.TableRef.Kind.PERIOD)
+                .map(TableNaming.TableRef::period)
+                .max(Comparator.comparing(Period::start))
+                .ifPresent(newest -> Rotation.prebuild(config, newest.start(), newest.end())
+                        .exceptionally(e -> {
+                            System.out.println(
+                                    "Next table not prebuilt (" + rootOf(e) + "); the job creates it as it goes.");
+                            return null;
+                        }));
     }
 
     private static boolean allRunning(MiniCluster cluster, JobID job) throws Exception {
