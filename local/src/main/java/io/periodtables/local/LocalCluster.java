@@ -50,13 +50,19 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  */
 final class LocalCluster {
 
-    /** How the run ended and what it did. */
+    /**
+     * How the run ended and what it did.
+     *
+     * @param inBySeconds the readings the job had taken in when its {@code seconds} were over: with the
+     *     Kinesis fleet, what it read while the fleet put (the rest it reads after the stop)
+     */
     record Outcome(
             PeriodTablesConfig config,
             String ending,
             String savepoint,
             String failure,
             RunCounts counts,
+            long inBySeconds,
             double seconds,
             double drainSeconds,
             Double firstTableSeconds) {
@@ -161,6 +167,7 @@ final class LocalCluster {
                 }
             }
             long ended = System.currentTimeMillis();
+            long inBySeconds = RunCounts.now(config.naming()).in();
             double seconds = (ended - started) / 1000.0;
             String ending;
             String savepoint = null;
@@ -198,6 +205,7 @@ final class LocalCluster {
                     savepoint,
                     failure,
                     RunCounts.now(config.naming()),
+                    inBySeconds,
                     seconds,
                     drainSeconds,
                     // a resume's tables were there before it started

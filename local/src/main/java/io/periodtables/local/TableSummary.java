@@ -159,7 +159,9 @@ final class TableSummary {
         WriteUnitsSummary.print(naming, out);
         out.printf(
                 "%,.0f readings/s over %.1f s (drained in %.1f s)",
-                c.in() / Math.max(outcome.seconds(), 0.001), outcome.seconds(), outcome.drainSeconds());
+                // what the job took in during the run's seconds: with the Kinesis fleet, what it read while the
+                // fleet put, so that a job behind the stream shows here, not only in the catch-up after the stop
+                outcome.inBySeconds() / Math.max(outcome.seconds(), 0.001), outcome.seconds(), outcome.drainSeconds());
         out.println(
                 outcome.firstTableSeconds() == null
                         ? ""
