@@ -87,20 +87,22 @@ final class KinesisFeeder {
     }
 
     /**
-     * Ends the fleet at the wall-clock time {@code endMillis}: puts every reading due before it that is
-     * not in yet (a feeder that a pause of its thread or a refusing shard left behind catches up) and
-     * none after, then stops. So a fleet that ran s seconds put {@code rate * s} readings, however
-     * loaded the machine. Returns the number of records the stream holds from this feeder.
+     * Ends the fleet now: puts every reading due before now that is not in yet (a feeder that a pause of
+     * its thread or a refusing shard left behind catches up) and none after, then stops. So a fleet that
+     * ran s seconds put {@code rate * s} readings, however loaded the machine. Returns the wall-clock
+     * time (epoch millis) the fleet ended at, on the clock of {@link #startMillis()}.
      */
-    long finish(long endMillis) {
-        endNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(Math.max(0, endMillis - startMillis));
+    long finish() {
+        long end = System.nanoTime();
+        endNanos = end;
         try {
             // bounded: a put of refused records gives up after GIVE_UP_SECONDS, a stuck one ends with stop()
             thread.join(TimeUnit.SECONDS.toMillis(2 * GIVE_UP_SECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return stop();
+        stop();
+        return startMillis + TimeUnit.NANOSECONDS.toMillis(end - startNanos);
     }
 
     /** Stops putting at once and returns the number of records the stream holds from this feeder. */

@@ -166,8 +166,12 @@ final class LocalCluster {
                     }
                 }
             }
-            long ended = System.currentTimeMillis();
+            PeriodTablesConfig fed = config;
             long inBySeconds = RunCounts.now(config.naming()).in();
+            // The fleet ends first (it puts nothing after its end): the run's seconds end where it ended.
+            long ended = stream == null || state.isGloballyTerminalState()
+                    ? System.currentTimeMillis()
+                    : stream.endFleet(() -> inBySeconds);
             double seconds = (ended - started) / 1000.0;
             String ending;
             String savepoint = null;
@@ -177,8 +181,7 @@ final class LocalCluster {
             } else {
                 ending = stop.requested() ? "Stopped by " + stop.name() + "." : "Stopped after " + duration + ".";
                 if (stream != null) {
-                    PeriodTablesConfig fed = config;
-                    stream.stopFeeding(ended, () -> RunCounts.now(fed.naming()).in(), progress::tick);
+                    stream.awaitRead(() -> RunCounts.now(fed.naming()).in(), progress::tick);
                 }
                 try {
                     // A savepoint needs every task running: a restored job may still be deploying.

@@ -166,22 +166,32 @@ final class LocalKinesis implements AutoCloseable {
     }
 
     /**
-     * Ends the fleet at the wall-clock time {@code endMillis} (every reading due before it put, none
-     * after), then waits (up to 2 minutes) until the job has read what it put, so that the run's totals
+     * Ends the fleet now: every reading due before now put, none after. Returns the wall-clock time (epoch
+     * millis) it ended at, on the clock {@link #feed} returned its start on, or now when it never started.
+     *
+     * @param read how many records the job has read so far
+     */
+    long endFleet(LongSupplier read) {
+        KinesisFeeder f = feeder;
+        if (f == null) {
+            return System.currentTimeMillis();
+        }
+        readAtEnd = read.getAsLong();
+        long ended = f.finish();
+        put = f.put();
+        return ended;
+    }
+
+    /**
+     * Waits (up to 2 minutes) until the job has read what the ended fleet put, so that the run's totals
      * cover everything in the stream.
      *
      * @param read how many records the job has read so far
      * @param tick called about every 100 ms while waiting (the status line)
      */
-    void stopFeeding(long endMillis, LongSupplier read, Runnable tick) {
-        KinesisFeeder f = feeder;
-        if (f == null) {
-            return;
-        }
-        readAtEnd = read.getAsLong();
-        put = f.finish(endMillis);
+    void awaitRead(LongSupplier read, Runnable tick) {
         long deadline = System.nanoTime() + CATCH_UP_NANOS;
-        while (read.getAsLong() < put && System.nanoTime() < deadline) {
+        while (feeder != null && read.getAsLong() < put && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
             tick.run();
         }
