@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.kinesis.model.PutRecordsResultEntry;
  * 500 (the API's limit), the device id as partition key so each device's readings stay in order
  * on one shard. Records a response reports as failed (a shard takes 1,000 records and 1 MiB a
  * second) are put again after a pause. It stops after
- * {@code generator.count} records, on {@link #stop()}, or at the first request that fails.
+ * {@code generator.count} records, at {@link #finish()} once every reading due by then is in, on
+ * {@link #stop()} at once, or at the first request that fails.
  */
 final class KinesisFeeder {
     /** Records per {@code PutRecords} request at most (the Kinesis limit). */
@@ -42,6 +43,13 @@ final class KinesisFeeder {
     private final AtomicLong refused = new AtomicLong();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread thread;
+    /** The wall clock at the fleet's start: reading n is due n / rate seconds after it. */
+    private final long startMillis = System.currentTimeMillis();
+
+    private final long startNanos = System.nanoTime();
+    /** The fleet's end ({@link #finish}): readings due before it are put, none after; until then none. */
+    private volatile long endNanos = Long.MAX_VALUE;
+
     private volatile Exception failure;
 
     private KinesisFeeder(PeriodTablesConfig config, String stream, Instant start) {
@@ -73,7 +81,31 @@ final class KinesisFeeder {
         return failure;
     }
 
-    /** Stops putting and returns the number of records the stream holds from this feeder. */
+    /** The wall-clock time (epoch millis) the fleet started at: its first reading is due then. */
+    long startMillis() {
+        return startMillis;
+    }
+
+    /**
+     * Ends the fleet now: puts every reading due before now that is not in yet (a feeder that a pause of
+     * its thread or a refusing shard left behind catches up) and none after, then stops. So a fleet that
+     * ran s seconds put {@code rate * s} readings, however loaded the machine. Returns the wall-clock
+     * time (epoch millis) the fleet ended at, on the clock of {@link #startMillis()}.
+     */
+    long finish() {
+        long end = System.nanoTime();
+        endNanos = end;
+        try {
+            // bounded: a put of refused records gives up after GIVE_UP_SECONDS, a stuck one ends with stop()
+            thread.join(TimeUnit.SECONDS.toMillis(2 * GIVE_UP_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        stop();
+        return startMillis + TimeUnit.NANOSECONDS.toMillis(end - startNanos);
+    }
+
+    /** Stops putting at once and returns the number of records the stream holds from this feeder. */
     synchronized long stop() {
         if (stopped.getCount() == 0) {
             return put.get();
@@ -89,13 +121,18 @@ final class KinesisFeeder {
     }
 
     private void run() {
-        long startNanos = System.nanoTime();
         long next = 0;
         try {
             while (next < count && stopped.getCount() > 0) {
                 // Reading n is due n / rate seconds after the start; put whatever is due, then wait.
-                double elapsed = (System.nanoTime() - startNanos) / 1e9;
-                long due = Math.min(count, (long) (elapsed * rate) + 1);
+                long end = endNanos;
+                long now = Math.min(System.nanoTime(), end);
+                double elapsed = (now - startNanos) / 1e9;
+                // due: the readings n with n / rate < elapsed (the first at the start itself)
+                long due = Math.min(count, (long) Math.ceil(elapsed * rate));
+                if (due <= next && end != Long.MAX_VALUE) {
+                    return; // every reading due before the end is in
+                }
                 if (due <= next) {
                     long waitNanos = (long) ((next / rate - elapsed) * 1e9);
                     stopped.await(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)), TimeUnit.MILLISECONDS);

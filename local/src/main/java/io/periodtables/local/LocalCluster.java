@@ -3,6 +3,10 @@ package io.periodtables.local;
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.LoopbackFlink;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.dynamodb.LatestTable;
+import io.periodtables.core.period.Period;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.job.PeriodTablesTopology;
 import io.periodtables.rotation.Rotation;
 import java.io.IOException;
@@ -14,7 +18,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -33,6 +40,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The local run's MiniCluster: submits the topology, prints the status line once a second
@@ -42,13 +50,19 @@ import org.apache.flink.util.ExceptionUtils;
  */
 final class LocalCluster {
 
-    /** How the run ended and what it did. */
+    /**
+     * How the run ended and what it did.
+     *
+     * @param inBySeconds the readings the job had taken in when its {@code seconds} were over: with the
+     *     Kinesis fleet, what it read while the fleet put (the rest it reads after the stop)
+     */
     record Outcome(
             PeriodTablesConfig config,
             String ending,
             String savepoint,
             String failure,
             RunCounts counts,
+            long inBySeconds,
             double seconds,
             double drainSeconds,
             Double firstTableSeconds) {
@@ -59,6 +73,12 @@ final class LocalCluster {
 
     /** How long the fleet's first tables should last: about the time the job takes to warm up. */
     private static final Duration WARM_UP = Duration.ofSeconds(30);
+
+    /**
+     * How long the fleet waits for the Kinesis source to read the stream once every task runs: a source
+     * subtask without a shard never reads, and a fleet that never started would hold the run for ever.
+     */
+    private static final long SOURCE_START_BOUND_MS = TimeUnit.SECONDS.toMillis(30);
 
     private final StopSignal stop;
     private final Configuration stateBackend;
@@ -73,7 +93,8 @@ final class LocalCluster {
      * @param dynamoDbEndpoint when not null, the endpoint of the run's dynalite, asked for
      *     once the MiniCluster has started (both start at the same time)
      * @param kinesis when not null, the run's kinesalite, likewise: the job reads its stream, fed
-     *     from when all its tasks run until the end, when the feeder stops first and the job reads the rest
+     *     from when its source reads the stream (the run's duration counts from then) until the end, when
+     *     the fleet stops first and the job reads the rest
      */
     Outcome run(
             PeriodTablesConfig given,
@@ -110,23 +131,48 @@ final class LocalCluster {
             }
             CompletableFuture<List<String>> firstTables =
                     fromSavepoint == null ? prebuild(config, stream != null) : null;
+            if (fromSavepoint != null) {
+                prebuildResumed(config);
+            }
             JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint))
                     .get()
                     .getJobID();
             long submitted = System.currentTimeMillis();
-            long deadline = duration == null ? Long.MAX_VALUE : submitted + duration.toMillis();
+            // The run's clock: from the submission, or with the Kinesis fleet from its start, so that the
+            // duration is how long the fleet ran and the readings/s are over its time, not the deployment's.
+            long started = submitted;
+            long deadline = duration == null || stream != null ? Long.MAX_VALUE : submitted + duration.toMillis();
             Progress progress = new Progress(new StatusLine(config), stream, config, submitted, firstTables);
             JobStatus state = cluster.getJobStatus(job).get();
+            long runningSince = Long.MAX_VALUE;
             while (!state.isGloballyTerminalState() && System.currentTimeMillis() < deadline && !stop.requested()) {
                 stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
                 progress.tick();
                 state = cluster.getJobStatus(job).get();
-                if (stream != null && !stream.feeding() && allRunning(cluster, job)) {
-                    // Fed from when the job reads: no backlog from its deployment to catch up on.
-                    stream.feed(config);
+                if (stream != null && !stream.feeding()) {
+                    if (runningSince == Long.MAX_VALUE && allRunning(cluster, job)) {
+                        runningSince = System.currentTimeMillis();
+                    }
+                    // Fed from when the source reads the stream: no backlog from its start to catch up on.
+                    boolean reads = stream.sourceReads();
+                    if (reads || System.currentTimeMillis() - runningSince > SOURCE_START_BOUND_MS) {
+                        started = stream.feed(
+                                config,
+                                submitted,
+                                reads
+                                        ? "once its source read every shard"
+                                        : "30 s after every task ran (its source had not read every shard)");
+                        deadline = duration == null ? Long.MAX_VALUE : started + duration.toMillis();
+                    }
                 }
             }
-            double seconds = (System.currentTimeMillis() - submitted) / 1000.0;
+            PeriodTablesConfig fed = config;
+            long inBySeconds = RunCounts.now(config.naming()).in();
+            // The fleet ends first (it puts nothing after its end): the run's seconds end where it ended.
+            long ended = stream == null || state.isGloballyTerminalState()
+                    ? System.currentTimeMillis()
+                    : stream.endFleet(() -> inBySeconds);
+            double seconds = (ended - started) / 1000.0;
             String ending;
             String savepoint = null;
             String failure = null;
@@ -135,8 +181,7 @@ final class LocalCluster {
             } else {
                 ending = stop.requested() ? "Stopped by " + stop.name() + "." : "Stopped after " + duration + ".";
                 if (stream != null) {
-                    PeriodTablesConfig fed = config;
-                    stream.stopFeeding(() -> RunCounts.now(fed.naming()).in(), progress::tick);
+                    stream.awaitRead(() -> RunCounts.now(fed.naming()).in(), progress::tick);
                 }
                 try {
                     // A savepoint needs every task running: a restored job may still be deploying.
@@ -153,7 +198,7 @@ final class LocalCluster {
                     failure = "stop with savepoint failed (" + rootOf(e) + "), job cancelled";
                 }
             }
-            double drainSeconds = (System.currentTimeMillis() - submitted) / 1000.0 - seconds;
+            double drainSeconds = (System.currentTimeMillis() - ended) / 1000.0;
             if (cluster.getJobStatus(job).get() == JobStatus.FAILED) {
                 failure = failureOf(cluster, job);
             }
@@ -163,6 +208,7 @@ final class LocalCluster {
                     savepoint,
                     failure,
                     RunCounts.now(config.naming()),
+                    inBySeconds,
                     seconds,
                     drainSeconds,
                     // a resume's tables were there before it started
@@ -210,7 +256,7 @@ final class LocalCluster {
     /**
      * The fleet's first tables, created while the job deploys: the period of its first reading
      * and the next one if the fleet reaches it (or the rotation would prebuild it) within its
-     * first {@link #WARM_UP} of wall clock. Only for the fleet, whose event times are known.
+     * first {@link #WARM_UP} of wall clock, their rollups tables, and the latest table. Only for the fleet, whose event times are known.
      */
     private static CompletableFuture<List<String>> prebuild(PeriodTablesConfig config, boolean fedStream) {
         if (config.get(ConfigKeys.SOURCE) != ConfigKeys.SourceKind.GENERATOR && !fedStream) {
@@ -220,11 +266,59 @@ final class LocalCluster {
         Duration warmUp = Duration.ofMillis((long) (WARM_UP.toMillis() * config.get(ConfigKeys.GENERATOR_SPEEDUP)));
         CompletableFuture<List<String>> tables =
                 Rotation.prebuild(config, start, start.plus(warmUp).plus(config.get(ConfigKeys.ROTATION_LEAD)));
+        if (config.get(ConfigKeys.LATEST_ENABLED)) {
+            // The latest writers create their table at their first put that finds none, each device's put
+            // backing off meanwhile: a start's first second of latest items refused, the source backpressured.
+            DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(1);
+            CompletableFuture<Void> latest = new LatestTable(
+                            client,
+                            config.naming(),
+                            config.find(ConfigKeys.LATEST_WARM_WRITES).orElse(0))
+                    .ensure()
+                    .whenComplete((done, error) -> client.close());
+            tables = tables.thenCombine(latest, (names, done) -> names);
+        }
         tables.exceptionally(e -> {
             System.out.println("First tables not prebuilt (" + rootOf(e) + "); the job creates them as it goes.");
             return null;
         });
         return tables;
+    }
+
+    /**
+     * A resume's next table, created while the job restores: the fleet goes on from where its run stopped,
+     * in the period of the run's newest period table or the next one, which the run's rotation prebuilds
+     * only {@code rotation.lead} ahead of the watermark and may not have built before the stop. Without
+     * it, a resume's first writes waited for the table owner to create it (the first seconds backpressured,
+     * the watermark and the open table's WCU unknown). Only for the fleet, whose event time continues.
+     */
+    private static void prebuildResumed(PeriodTablesConfig config) {
+        if (config.get(ConfigKeys.SOURCE) != ConfigKeys.SourceKind.GENERATOR) {
+            return;
+        }
+        TableNaming naming = config.naming();
+        List<String> names = new ArrayList<>();
+        try (DynamoDbAsyncClient client = DynamoDbClients.of(config).newAsyncClient(1)) {
+            client.listTablesPaginator(b -> {})
+                    .tableNames()
+                    .subscribe(names::add)
+                    .join();
+        } catch (RuntimeException e) {
+            System.out.println("Next table not prebuilt (" + rootOf(e) + "); the job creates it as it goes.");
+            return;
+        }
+        names.stream()
+                .map(naming::parse)
+                .flatMap(Optional::stream)
+                .filter(ref -> ref.kind() == TableNaming.TableRef.Kind.PERIOD)
+                .map(TableNaming.TableRef::period)
+                .max(Comparator.comparing(Period::start))
+                .ifPresent(newest -> Rotation.prebuild(config, newest.start(), newest.end())
+                        .exceptionally(e -> {
+                            System.out.println(
+                                    "Next table not prebuilt (" + rootOf(e) + "); the job creates it as it goes.");
+                            return null;
+                        }));
     }
 
     private static boolean allRunning(MiniCluster cluster, JobID job) throws Exception {

@@ -2,6 +2,7 @@ package io.periodtables.local;
 
 import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.emulators.Kinesalite;
 import io.periodtables.job.input.FleetGenerator;
 import io.periodtables.job.kinesis.KinesisInput;
@@ -47,6 +48,10 @@ final class LocalKinesis implements AutoCloseable {
     private final int shards;
     private volatile KinesisFeeder feeder;
     private long put;
+    /** What the job had read when the fleet ended: the rest it read after, from the stream. */
+    private long readAtEnd;
+    /** When the fleet started, for the summary. */
+    private String fedFrom;
 
     private LocalKinesis(Kinesalite kinesalite, int shards) {
         this.kinesalite = kinesalite;
@@ -127,9 +132,27 @@ final class LocalKinesis implements AutoCloseable {
         return config.with(ConfigKeys.KINESIS_ENDPOINT, kinesalite.endpoint().toString());
     }
 
-    /** Starts putting the fleet into the stream. */
-    void feed(PeriodTablesConfig config) {
+    /**
+     * True once the job's source reads the stream: as many source subtasks as can have a shard have
+     * each read theirs once ({@code millisBehindLatest} at 0 or more, -1 before the first GetRecords).
+     * A fleet fed from then has no backlog from the source's start (its shard discovery, its iterators)
+     * to catch up on.
+     */
+    boolean sourceReads() {
+        long[] reading = LocalStatusReporter.countAtLeast(StatusLine.SOURCE_SCOPE, UserMetrics.MILLIS_BEHIND_LATEST, 0);
+        return reading[1] > 0 && reading[0] >= Math.min(reading[1], shards);
+    }
+
+    /**
+     * Starts putting the fleet into the stream; returns the wall-clock time (epoch millis) the fleet starts at.
+     *
+     * @param why when, for the summary: "once its source read every shard"
+     */
+    long feed(PeriodTablesConfig config, long submittedMillis, String why) {
         feeder = KinesisFeeder.start(config);
+        fedFrom = String.format(
+                "%.1f s after the job's submission, %s", (feeder.startMillis() - submittedMillis) / 1000.0, why);
+        return feeder.startMillis();
     }
 
     boolean feeding() {
@@ -143,20 +166,32 @@ final class LocalKinesis implements AutoCloseable {
     }
 
     /**
-     * Stops the feeder, then waits (up to 2 minutes) until the job has read what it put, so that the
-     * run's totals cover everything in the stream.
+     * Ends the fleet now: every reading due before now put, none after. Returns the wall-clock time (epoch
+     * millis) it ended at, on the clock {@link #feed} returned its start on, or now when it never started.
+     *
+     * @param read how many records the job has read so far
+     */
+    long endFleet(LongSupplier read) {
+        KinesisFeeder f = feeder;
+        if (f == null) {
+            return System.currentTimeMillis();
+        }
+        readAtEnd = read.getAsLong();
+        long ended = f.finish();
+        put = f.put();
+        return ended;
+    }
+
+    /**
+     * Waits (up to 2 minutes) until the job has read what the ended fleet put, so that the run's totals
+     * cover everything in the stream.
      *
      * @param read how many records the job has read so far
      * @param tick called about every 100 ms while waiting (the status line)
      */
-    void stopFeeding(LongSupplier read, Runnable tick) {
-        KinesisFeeder f = feeder;
-        if (f == null) {
-            return;
-        }
-        put = f.stop();
+    void awaitRead(LongSupplier read, Runnable tick) {
         long deadline = System.nanoTime() + CATCH_UP_NANOS;
-        while (read.getAsLong() < put && System.nanoTime() < deadline) {
+        while (feeder != null && read.getAsLong() < put && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
             tick.run();
         }
@@ -171,6 +206,16 @@ final class LocalKinesis implements AutoCloseable {
         String line = String.format(
                 "Kinesis: %,d records put into stream %s (%d shards, kinesalite at %s), read from %s",
                 put, STREAM, shards, kinesalite.endpoint(), config.get(ConfigKeys.KINESIS_INITIAL_POSITION));
+        if (f != null) {
+            // the job keeps up when it reads what is put as it is put: this is how far behind it was
+            line += String.format(
+                    "%nKinesis: the fleet ran from %s; when it stopped, the job had read %,d of its records (%,d"
+                            + " behind, %.1f s of the fleet)",
+                    fedFrom,
+                    Math.min(readAtEnd, put),
+                    Math.max(0, put - readAtEnd),
+                    Math.max(0, put - readAtEnd) / config.get(ConfigKeys.GENERATOR_RATE));
+        }
         if (f != null && f.failure() != null) {
             line += "; the feeder stopped early: " + f.failure();
         }

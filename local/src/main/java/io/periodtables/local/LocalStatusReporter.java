@@ -1,5 +1,7 @@
 package io.periodtables.local;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,32 +76,35 @@ public final class LocalStatusReporter implements MetricReporter {
 
     /** Smallest numeric value of the gauges whose identifier ends with {@code .name} and contains {@code scope}. */
     static Long min(String scope, String name) {
-        Long min = null;
-        for (Map.Entry<String, Metric> e : METRICS.entrySet()) {
-            if (e.getKey().endsWith("." + name) && e.getKey().contains(scope) && e.getValue() instanceof Gauge) {
-                Object v = ((Gauge<?>) e.getValue()).getValue();
-                if (v instanceof Number && (min == null || ((Number) v).longValue() < min)) {
-                    min = ((Number) v).longValue();
-                }
-            }
-        }
-        return min;
+        return values(scope, name).stream().min(Long::compare).orElse(null);
     }
 
     /** Sum and count of the numeric gauges whose identifier ends with {@code .name} and contains {@code scope}. */
     static long[] sumAndCount(String scope, String name) {
-        long sum = 0;
-        long count = 0;
+        List<Long> values = values(scope, name);
+        return new long[] {values.stream().mapToLong(Long::longValue).sum(), values.size()};
+    }
+
+    /**
+     * Of the numeric gauges whose identifier ends with {@code .name} and contains {@code scope}: how many
+     * are at least {@code least}, and how many there are.
+     */
+    static long[] countAtLeast(String scope, String name, long least) {
+        List<Long> values = values(scope, name);
+        return new long[] {values.stream().filter(v -> v >= least).count(), values.size()};
+    }
+
+    private static List<Long> values(String scope, String name) {
+        List<Long> values = new ArrayList<>();
         for (Map.Entry<String, Metric> e : METRICS.entrySet()) {
             if (e.getKey().endsWith("." + name) && e.getKey().contains(scope) && e.getValue() instanceof Gauge) {
                 Object v = ((Gauge<?>) e.getValue()).getValue();
                 if (v instanceof Number) {
-                    sum += ((Number) v).longValue();
-                    count++;
+                    values.add(((Number) v).longValue());
                 }
             }
         }
-        return new long[] {sum, count};
+        return values;
     }
 
     /** Factory named in the local run's Flink configuration. */

@@ -17,7 +17,7 @@ import java.time.temporal.ChronoUnit;
  */
 final class StatusLine {
     /** Task names of the sources (generator and Kinesis) start with this in their metric identifiers. */
-    private static final String SOURCE_SCOPE = "Source: ";
+    static final String SOURCE_SCOPE = "Source: ";
 
     private final TableNaming naming;
     private long lastIn;

@@ -14,9 +14,9 @@ import io.periodtables.emulators.S3Emulator;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
@@ -101,17 +101,36 @@ final class TableSummary {
             sample = periods.isEmpty() ? "" : new SampleQueries(config, archiveS3).print(periods);
             out.println();
             out.printf("%-40s %12s  %-9s %s%n", "table", "items", "tier", "WCU/RCU");
+            Map<String, Long> items = new LinkedHashMap<>();
+            Map<String, Capacity> capacities = new LinkedHashMap<>();
             for (String table : tables) {
-                long items = countItems(client, table);
-                total += items;
-                TableDescription d =
-                        client.describeTable(b -> b.tableName(table)).join().table();
-                Capacity capacity = capacity(d);
-                Optional<TableRef> ref = naming.parse(table);
-                String tier = ref.filter(r -> r.kind() == TableRef.Kind.PERIOD)
-                        .map(r -> tierOf(capacity))
-                        .orElse("");
-                out.printf("%-40s %,12d  %-9s %s%n", table, items, tier, capacity);
+                items.put(table, countItems(client, table));
+                capacities.put(
+                        table,
+                        capacity(client.describeTable(b -> b.tableName(table))
+                                .join()
+                                .table()));
+            }
+            // The open period tables, all at the current tier and capacity, told apart by their readings: the
+            // last one holding any is the open one, the ones after it the rotation prebuilt ahead.
+            String open = tables.stream()
+                    .filter(t -> isPeriod(naming, t) && items.get(t) > 0)
+                    .reduce((a, b) -> b)
+                    .orElse(null);
+            for (String table : tables) {
+                long count = items.get(table);
+                total += count;
+                Capacity capacity = capacities.get(table);
+                String tier = isPeriod(naming, table) ? tierOf(capacity) : "";
+                String role = "";
+                if (tier.equals(CapacityTier.CURRENT.name()) && open != null) {
+                    if (table.equals(open)) {
+                        role = "  (open: the newest readings)";
+                    } else if (table.compareTo(open) > 0) {
+                        role = "  (next, prebuilt: no reading yet)";
+                    }
+                }
+                out.printf("%-40s %,12d  %-9s %s%s%n", table, count, tier, capacity, role);
             }
             out.printf("%-40s %,12d%n", "total", total);
             if (!derived.isEmpty()) {
@@ -140,7 +159,9 @@ final class TableSummary {
         WriteUnitsSummary.print(naming, out);
         out.printf(
                 "%,.0f readings/s over %.1f s (drained in %.1f s)",
-                c.in() / Math.max(outcome.seconds(), 0.001), outcome.seconds(), outcome.drainSeconds());
+                // what the job took in during the run's seconds: with the Kinesis fleet, what it read while the
+                // fleet put, so that a job behind the stream shows here, not only in the catch-up after the stop
+                outcome.inBySeconds() / Math.max(outcome.seconds(), 0.001), outcome.seconds(), outcome.drainSeconds());
         out.println(
                 outcome.firstTableSeconds() == null
                         ? ""
@@ -163,6 +184,10 @@ final class TableSummary {
             }
         });
         out.print(sample);
+    }
+
+    private static boolean isPeriod(TableNaming naming, String table) {
+        return naming.parse(table).filter(r -> r.kind() == TableRef.Kind.PERIOD).isPresent();
     }
 
     private String tierOf(Capacity capacity) {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.periodtables.emulators.Dynalite;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -30,8 +28,8 @@ class LocalRunDataKeptITCase {
 
     @Test
     void refusedStartsKeepEveryTableAndItemOfTheLastRun(@TempDir Path dir) throws Exception {
-        String older = savepointOf(run(dir, "--duration", "PT5S"));
-        ChildJvm newer = run(dir, "--duration", "PT5S");
+        String older = savepointOf(run(dir));
+        ChildJvm newer = run(dir);
         String newest = savepointOf(newer);
         Map<String, Long> stored = tables(dir);
         assertThat(stored)
@@ -69,33 +67,12 @@ class LocalRunDataKeptITCase {
         refusals.assertAll();
     }
 
-    private static ChildJvm run(Path dir, String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of(
-                "--tables.prefix",
-                PREFIX,
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.speedup",
-                "20",
-                "--generator.rate",
-                "200",
-                "--generator.devices",
-                "20",
-                "--input.max-future",
-                "P1D",
-                "--checkpoint.interval",
-                "PT5S",
-                "--rollups.every",
-                "PT10S"));
-        all.addAll(List.of(args));
-        ChildJvm run = ChildJvm.start(dir, LocalRunner.class, all.toArray(String[]::new));
-        run.waitFor();
-        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
-        return run;
+    private static ChildJvm run(Path dir) throws Exception {
+        return DemoRun.in(dir)
+                .with("tables.prefix", PREFIX)
+                .with("rollups.every", "PT10S")
+                .with("duration", "PT5S")
+                .run();
     }
 
     /** A start that ends with exit status 2 and one line on stderr, nothing on stdout about a run. */

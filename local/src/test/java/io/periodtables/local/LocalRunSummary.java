@@ -15,7 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A local run's summary as printed: its table lines (items and tier per table of the prefix)
+ * A local run's summary as printed: its table lines (items and tier per table of the prefix, an open
+ * table's note after them)
  * and its totals line. {@link #assertTotalsMatchTables} checks the invariant the run promises:
  * every reading in is in exactly one table, and the totals are the tables' item counts.
  */
@@ -25,8 +26,8 @@ record LocalRunSummary(
             Pattern.compile("(?m)^in ([\\d,]+) = written ([\\d,]+) \\+ late ([\\d,]+) \\+ rejected ([\\d,]+)$");
 
     static LocalRunSummary parse(String out, String prefix) {
-        Pattern tableLine =
-                Pattern.compile("(?m)^(" + Pattern.quote(prefix) + "_\\S+)\\s+([\\d,]+)\\s+(\\S*)\\s+(\\S+)$");
+        Pattern tableLine = Pattern.compile(
+                "(?m)^(" + Pattern.quote(prefix) + "_\\S+)\\s+([\\d,]+)\\s+(\\S*)\\s+(\\S+)(?:  \\(.*\\))?$");
         Map<String, Long> items = new LinkedHashMap<>();
         Map<String, String> tiers = new LinkedHashMap<>();
         Matcher table = tableLine.matcher(out);

@@ -1,6 +1,7 @@
 package io.periodtables.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,6 +28,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class LocalRunnerITCase {
     private static final Pattern KINESALITE_PID = Pattern.compile("kinesalite \\(node, pid (\\d+)\\)");
     private static final Pattern DYNAMODB_PID = Pattern.compile("dynalite \\(pid (\\d+)\\)");
+    /** An emulator's own INFO line on the console (the layout prints the logger's simple name). */
+    private static final Pattern EMULATOR_INFO =
+            Pattern.compile(" INFO  (Dynalite|Kinesalite|NodeProcess|S3Emulator|FaultServer) - ");
 
     /** The runs' working directory: their .flink-local (savepoints, log, chart) goes away with it. */
     @TempDir
@@ -126,43 +130,19 @@ class LocalRunnerITCase {
     @Test
     void demoWritesEverythingItReadsEndsCleanlyAndListensOnLoopbackOnly(@TempDir Path archive) throws Exception {
         String archivePath = archive.toUri().toString();
-        ChildJvm run = ChildJvm.start(
-                workDir,
-                LocalRunner.class,
-                "--archive.path",
-                archivePath,
+        ChildJvm run = DemoRun.in(workDir)
+                .with("archive.path", archivePath)
                 // 20 s, not 15: with DynamoDB's table states (500 ms of CREATING / UPDATING each, as
                 // the fidelity layer has them since issue 38) 15 s closed and marked only two periods
-                "--duration",
-                "PT20S",
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.speedup",
-                "20",
-                "--generator.rate",
-                "500",
-                "--generator.devices",
-                "50",
-                "--tables.shards",
-                "2",
-                "--input.max-future",
-                "P1D",
-                "--checkpoint.interval",
-                "PT5S",
-                "--sink.max-buffered",
-                "250",
-                "--sink.max-in-flight",
-                "4",
-                "--tables.retention",
-                "PT1H",
-                "--tables.prefix",
-                "localrun",
-                "--rollups.every",
-                "PT10S,PT1M");
+                .with("duration", "PT20S")
+                .fleet(500, 50)
+                .with("tables.shards", "2")
+                .with("sink.max-buffered", "250")
+                .with("sink.max-in-flight", "4")
+                .with("tables.retention", "PT1H")
+                .with("tables.prefix", "localrun")
+                .with("rollups.every", "PT10S,PT1M")
+                .start();
         run.awaitOutput("readings/s | in ");
         Matcher pid = DYNAMODB_PID.matcher(run.stdout());
         assertThat(pid.find()).as(run.stdout()).isTrue();
@@ -193,6 +173,12 @@ class LocalRunnerITCase {
         assertThat(summary.rejected()).as(out).isZero();
         // Nothing but the status, the job's INFO lines and the summary: no warnings, no stack traces.
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
+        // the emulators' own lines are in the run's log file, not on the console
+        assertThat(out.lines()).as(out).noneMatch(EMULATOR_INFO.asPredicate());
+        assertThat(Files.readString(workDir.resolve(".flink-local/flink.log")))
+                .contains("dynalite listening on")
+                // the latest table is created with the first tables: no latest writer meets it CREATING
+                .doesNotContain("REFUSED localrun_latest item call while CREATING");
         // The run creates its first two periods' tables and their rollups tables before the job starts: no
         // write waits for one. (Later ones are the rotation's, ahead by rotation.lead of event time, which runs
         // 20 times the wall clock's here: on a loaded machine a write may still meet one not yet there.)
@@ -258,35 +244,14 @@ class LocalRunnerITCase {
      */
     @Test
     void kinesisSourceReadsEverythingTheFeederPutAndStopsKinesaliteOnSigterm() throws Exception {
-        ChildJvm run = ChildJvm.start(
-                workDir,
-                LocalRunner.class,
-                "--source",
-                "kinesis",
-                "--stream-shards",
-                "2",
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.rate",
-                "200",
-                "--generator.devices",
-                "20",
-                "--tables.shards",
-                "2",
-                "--tables.retention",
-                "PT1H",
-                "--checkpoint.interval",
-                "PT5S",
-                "--sink.max-buffered",
-                "250",
-                "--sink.max-in-flight",
-                "4",
-                "--tables.prefix",
-                "kinesisrun");
+        ChildJvm run = DemoRun.kinesis(workDir)
+                .with("stream-shards", "2")
+                .with("tables.shards", "2")
+                .with("tables.retention", "PT1H")
+                .with("sink.max-buffered", "250")
+                .with("sink.max-in-flight", "4")
+                .with("tables.prefix", "kinesisrun")
+                .start();
         run.awaitOutput("readings/s | in ");
         Matcher node = KINESALITE_PID.matcher(run.stdout());
         assertThat(node.find()).as(run.stdout()).isTrue();
@@ -320,8 +285,21 @@ class LocalRunnerITCase {
         assertThat(summary.in())
                 .as("read from the stream = put into it")
                 .isEqualTo(LocalRunSummary.number(put.group(1)));
+        // The run's clock is the fleet's: from its start, when the source reads the stream, to the stop, the
+        // fleet puts 200 readings a second, so the summary's rate is the fleet's and not lowered by the
+        // job's deployment (1 s of it here: 200 readings). ±0.05 s of the seconds' printed rounding.
+        Matcher rate =
+                Pattern.compile("(?m)^[\\d,]+ readings/s over ([\\d.]+) s").matcher(out);
+        assertThat(rate.find()).as(out).isTrue();
+        assertThat((double) summary.in())
+                .as("readings the fleet put in the run's %s s", rate.group(1))
+                .isCloseTo(200 * Double.parseDouble(rate.group(1)), within(200 * 0.05 + 1));
+        assertThat(out)
+                .containsPattern("(?m)^Kinesis: the fleet ran from [\\d.]+ s after the job's submission, once its"
+                        + " source read every shard; when it stopped, the job had read [\\d,]+ of its records");
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
         assertThat(out).contains("Stopped by SIGTERM.", "pipeline drained", "| put ");
+        assertThat(out.lines()).as(out).noneMatch(EMULATOR_INFO.asPredicate());
     }
 
     @Test

@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -42,35 +41,16 @@ class LocalS3ArchiveITCase {
     @Test
     void s3ArchivePathStartsTheS3EmulatorArchivesThereAndAResumeContinuesTheArchive(
             @TempDir java.nio.file.Path dir, @TempDir java.nio.file.Path copy) throws Exception {
-        ChildJvm run = ChildJvm.start(
-                dir,
-                List.of(LocalRunner.HOLD_PROPERTY + "=true"),
-                LocalRunner.class,
-                "--archive.path",
-                ARCHIVE,
+        ChildJvm run = DemoRun.in(dir)
+                .property(LocalRunner.HOLD_PROPERTY + "=true")
+                .with("archive.path", ARCHIVE)
                 // a bound: the test ends the run (SIGTERM) once a period is archived
-                "--duration",
-                "PT4M",
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.speedup",
-                "20",
-                "--generator.rate",
-                "300",
-                "--generator.devices",
-                "30",
-                "--input.max-future",
-                "P1D",
-                "--checkpoint.interval",
-                "PT3S",
-                "--tables.retention",
-                "PT1H",
-                "--tables.prefix",
-                "s3run");
+                .with("duration", "PT4M")
+                .fleet(300, 30)
+                .with("checkpoint.interval", "PT3S")
+                .with("tables.retention", "PT1H")
+                .with("tables.prefix", "s3run")
+                .start();
         try {
             run.awaitOutput("S3 emulator (s3proxy, pid ");
             Matcher emulator = Pattern.compile(

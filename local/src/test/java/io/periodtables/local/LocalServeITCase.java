@@ -19,27 +19,7 @@ class LocalServeITCase {
 
     @Test
     void aRunAndServeRefuseEachOtherAndServeWithoutATerminalRunsUntilSigterm(@TempDir Path dir) throws Exception {
-        ChildJvm first = ChildJvm.start(
-                dir,
-                LocalRunner.class,
-                "--duration",
-                "PT3M",
-                "--tables.period",
-                "PT1M",
-                "--rotation.lead",
-                "PT20S",
-                "--window.allowed-lateness",
-                "PT5S",
-                "--generator.speedup",
-                "20",
-                "--generator.rate",
-                "100",
-                "--generator.devices",
-                "10",
-                "--input.max-future",
-                "P1D",
-                "--checkpoint.interval",
-                "PT5S");
+        ChildJvm first = DemoRun.in(dir).with("duration", "PT3M").fleet(100, 10).start();
         String savepoint;
         try {
             first.awaitOutput("readings/s | in ");

@@ -105,6 +105,7 @@ class TableSummaryITCase {
                                     null,
                                     null,
                                     RunCounts.now(config.naming()),
+                                    0,
                                     1,
                                     0,
                                     null),

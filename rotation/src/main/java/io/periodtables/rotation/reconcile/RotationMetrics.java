@@ -3,6 +3,8 @@ package io.periodtables.rotation.reconcile;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.rotation.lifecycle.ManagedTable;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
@@ -35,6 +37,9 @@ public final class RotationMetrics {
     private volatile long provisionedWriteCapacity;
     private volatile String openTable;
     private volatile long openTableProvisionedWcu = -1;
+    /** Each table's WCU as the last pass saw it (0 on-demand): one entry per table of the prefix. */
+    private volatile Map<String, Long> observedWcu = Map.of();
+
     private volatile long openTableWriteUnits;
     private volatile long acknowledgedWatermark = Long.MIN_VALUE;
     private volatile int tablesAwaitingWriters;
@@ -78,7 +83,9 @@ public final class RotationMetrics {
     public void openTable(String table, long peakWriteUnits) {
         if (!table.equals(openTable)) {
             openTable = table;
-            openTableProvisionedWcu = -1; // known at the next pass
+            // As the last pass saw it (a start's and a restore's pass come before the first watermark), so
+            // that the gauge is known from the watermark's first period on; -1 when no pass has seen it yet.
+            openTableProvisionedWcu = observedWcu.getOrDefault(table, -1L);
         }
         openTableWriteUnits = peakWriteUnits;
     }
@@ -94,12 +101,14 @@ public final class RotationMetrics {
                 .filter(t -> !t.capacity().onDemand())
                 .mapToLong(t -> t.capacity().writeUnits())
                 .sum();
+        Map<String, Long> wcu = new HashMap<>();
+        tables.forEach(t ->
+                wcu.put(t.name(), t.capacity().onDemand() ? 0 : t.capacity().writeUnits()));
+        observedWcu = wcu;
         String open = openTable;
-        tables.stream()
-                .filter(t -> t.name().equals(open))
-                .findFirst()
-                .ifPresent(t -> openTableProvisionedWcu =
-                        t.capacity().onDemand() ? 0 : t.capacity().writeUnits());
+        if (open != null && wcu.containsKey(open)) {
+            openTableProvisionedWcu = wcu.get(open);
+        }
     }
 
     long prebuildLeadSeconds() {
