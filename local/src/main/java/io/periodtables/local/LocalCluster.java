@@ -144,18 +144,20 @@ final class LocalCluster {
             long deadline = duration == null || stream != null ? Long.MAX_VALUE : submitted + duration.toMillis();
             Progress progress = new Progress(new StatusLine(config), stream, config, submitted, firstTables);
             JobStatus state = cluster.getJobStatus(job).get();
-            long runningSince = Long.MAX_VALUE;
+            // Every task RUNNING since (0: not yet), for the fallback start of the Kinesis fleet.
+            long runningSince = 0;
             while (!state.isGloballyTerminalState() && System.currentTimeMillis() < deadline && !stop.requested()) {
                 stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
                 progress.tick();
                 state = cluster.getJobStatus(job).get();
                 if (stream != null && !stream.feeding()) {
-                    if (runningSince == Long.MAX_VALUE && allRunning(cluster, job)) {
+                    if (runningSince == 0 && allRunning(cluster, job)) {
                         runningSince = System.currentTimeMillis();
                     }
                     // Fed from when the source reads the stream: no backlog from its start to catch up on.
                     boolean reads = stream.sourceReads();
-                    if (reads || System.currentTimeMillis() - runningSince > SOURCE_START_BOUND_MS) {
+                    if (reads
+                            || runningSince > 0 && System.currentTimeMillis() - runningSince > SOURCE_START_BOUND_MS) {
                         started = stream.feed(
                                 config,
                                 submitted,
