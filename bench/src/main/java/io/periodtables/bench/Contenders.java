@@ -27,10 +27,11 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The four contenders of the end-to-end benchmark, each writing the same {@code n} seed readings
+ * The contenders of the end-to-end benchmark, each writing the same {@code n} seed readings
  * (3 hourly periods, 4 shards, parallelism 2) into dynalite (a node process of its own):
  * {@value #OURS} ({@code PeriodTableSink} on pre-built readings, 3 tables), {@value #STOCK}
- * (the stock {@code DynamoDbSink}, same items, one table), {@value #RAW} (an SDK
+ * (the stock {@code DynamoDbSink}, same items, one table), {@value #STOCK_PARSE} (the same, its
+ * source parsing the full job's JSON records with the job's parser), {@value #RAW} (an SDK
  * {@code BatchWriteItem} loop, one table) and {@value #JOB} (the whole job from the JSON records
  * of the same readings: parse, watermarks, period windows, period sink, rotation). Every run gets fresh tables,
  * is checked for the item count, and its tables are deleted afterwards.
