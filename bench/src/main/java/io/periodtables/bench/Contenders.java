@@ -26,10 +26,11 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The four contenders of the end-to-end benchmark, each writing the same {@code n} seed readings
+ * The contenders of the end-to-end benchmark, each writing the same {@code n} seed readings
  * (3 hourly periods, 4 shards, parallelism 2) into dynalite (a node process of its own):
  * {@value #OURS} ({@code PeriodTableSink} on pre-built readings, 3 tables), {@value #STOCK}
- * (the stock {@code DynamoDbSink}, same items, one table), {@value #RAW} (an SDK
+ * (the stock {@code DynamoDbSink}, same items, one table), {@value #STOCK_PARSE} (the same, its
+ * source parsing the full job's JSON records with the job's parser), {@value #RAW} (an SDK
  * {@code BatchWriteItem} loop, one table) and {@value #JOB} (the whole job from the JSON records
  * of the same readings: parse, watermarks, period windows, period sink, rotation). Every run gets fresh tables,
  * is checked for the item count, and its tables are deleted afterwards.
@@ -38,6 +39,9 @@ public final class Contenders {
     public static final String OURS = "our-sink";
     public static final String STOCK = "stock-sink";
     public static final String RAW = "raw-sdk";
+    /** The stock sink given the readings parsed from their JSON records by the job's parser, in its source. */
+    public static final String STOCK_PARSE = "stock-sink-parse";
+
     public static final String JOB = "full-job";
     public static final String JOB_ROLLUPS = "full-job-rollups";
     /** The grains of {@link #JOB_ROLLUPS}: {@code BENCH_ROLLUPS_EVERY} (environment), by default two. */
@@ -56,6 +60,30 @@ public final class Contenders {
     private final DynamoDbClient admin;
     private final int n;
     private final Instant start;
+    private MeasuredWindow window = MeasuredWindow.NONE;
+
+    /** Told when a run's measured window opens and closes: a profiler's start and stop. */
+    public interface MeasuredWindow {
+        MeasuredWindow NONE = new MeasuredWindow() {
+            @Override
+            public void opened() {}
+
+            @Override
+            public void closed() {}
+        };
+
+        /** Right before the run's clocks start. */
+        void opened() throws Exception;
+
+        /** Right after the run's clocks are read. */
+        void closed() throws Exception;
+    }
+
+    /** These contenders, each run's measured window told to {@code window}. */
+    public Contenders measuredBy(MeasuredWindow window) {
+        this.window = window;
+        return this;
+    }
 
     public Contenders(BenchCluster cluster, Dynalite dynamoDb, DynamoDbClient admin, int n) {
         this.cluster = cluster;
@@ -109,6 +137,31 @@ public final class Contenders {
                                 .setDynamoDbProperties(stockClientProperties())
                                 .build()));
         return timed(STOCK, run, config, () -> cluster.run(graph));
+    }
+
+    /**
+     * {@link #stockSink} whose source parses the JSON records the full job reads with the job's
+     * parser: the stock sink with the input a user of it must parse too.
+     */
+    public Measurement stockSinkParsing(int run) throws Exception {
+        PeriodTablesConfig config = config(STOCK_PARSE);
+        String table = config.get(TableKeys.TABLES_PREFIX) + "_stock";
+        Tables.create(admin, table);
+        JobGraph graph = BenchCluster.graphOf(
+                CHECKPOINT_MILLIS,
+                env -> env.fromSource(
+                                new DataGeneratorSource<>(
+                                        new PrebuiltReadings.ParsedReadings(config),
+                                        n,
+                                        TypeInformation.of(Reading.class)),
+                                WatermarkStrategy.noWatermarks(),
+                                "Parsed records")
+                        .sinkTo(DynamoDbSink.<Reading>builder()
+                                .setTableName(table)
+                                .setElementConverter(new StockItemConverter(config))
+                                .setDynamoDbProperties(stockClientProperties())
+                                .build()));
+        return timed(STOCK_PARSE, run, config, () -> cluster.run(graph));
     }
 
     public Measurement rawLoop(int run, int inFlight) throws Exception {
@@ -177,10 +230,11 @@ public final class Contenders {
         BenchMetrics.reset();
         System.gc();
         double serverCpu = dynamoDb.cpuSeconds();
+        window.opened();
         CpuClock clock = new CpuClock();
         // written readings: the stock sink's sent records (its connector counts them as it sends a
         // batch), the period sink's acknowledged ones (our sink, the full job); the raw loop none
-        String counter = contender.equals(STOCK)
+        String counter = contender.equals(STOCK) || contender.equals(STOCK_PARSE)
                 ? "numRecordsSend"
                 : contender.startsWith(RAW) ? null : UserMetrics.RECORDS_WRITTEN;
         WriteProgress progress = new WriteProgress(n, () -> counter == null ? 0 : BenchMetrics.sum(counter));
@@ -197,6 +251,7 @@ public final class Contenders {
                 clock.jitSeconds(),
                 dynamoDb.cpuSeconds() - serverCpu,
                 phases);
+        window.closed();
         BenchLog.log(contender + " sink counters: " + sinkCounters() + " of " + BenchMetrics.seen());
         String prefix = config.get(TableKeys.TABLES_PREFIX);
         long items = Tables.countWithPrefix(admin, prefix);

@@ -3,9 +3,11 @@ package io.periodtables.bench;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.job.InputSource;
 import io.periodtables.job.input.ParsingGenerator;
+import io.periodtables.job.input.ReadingParser;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 
@@ -60,6 +62,36 @@ public final class PrebuiltReadings {
         @Override
         public SinkRecord map(Long n) {
             return SinkRecord.period(readings[n.intValue()]);
+        }
+    }
+
+    /**
+     * Reading {@code n} parsed from its JSON record by the job's parser, for the stock sink's
+     * element converter: the parse a stock-sink user reading the same records must do too.
+     */
+    static final class ParsedReadings implements GeneratorFunction<Long, Reading> {
+        private static final long serialVersionUID = 1L;
+
+        private final PeriodTablesConfig config;
+        private transient ReadingParser parser;
+        private transient Reading parsed;
+
+        ParsedReadings(PeriodTablesConfig config) {
+            this.config = config;
+        }
+
+        @Override
+        public void open(SourceReaderContext readerContext) {
+            parser = new ReadingParser(config);
+        }
+
+        @Override
+        public Reading map(Long n) {
+            parsed = null;
+            parser.parse(records[n.intValue()], "bench", System.currentTimeMillis(), r -> parsed = r, rejection -> {
+                throw new IllegalStateException("a prebuilt record was rejected: " + rejection);
+            });
+            return parsed;
         }
     }
 

@@ -30,6 +30,7 @@ final class DelayedEntries {
 
     private final Backoff backoff;
     private final Map<String, Table> tables = new HashMap<>();
+    private final HeldMarks marks = new HeldMarks();
     private int size;
 
     private static final class Table {
@@ -68,16 +69,21 @@ final class DelayedEntries {
         if (t == null || !t.waiting.containsKey(entry.key())) {
             return false;
         }
-        t.waiting.put(entry.key(), entry);
+        marks.remove(t.waiting.put(entry.key(), entry));
+        marks.add(entry);
         return true;
     }
 
     /** Queues an entry without changing its table's readiness (a new entry, a reroute, a released one). */
     void add(TableWriteEntry entry) {
         Table t = tables.computeIfAbsent(entry.table(), name -> new Table());
-        if (t.waiting.put(entry.key(), entry) == null) {
+        TableWriteEntry replaced = t.waiting.put(entry.key(), entry);
+        if (replaced == null) {
             size++;
+        } else {
+            marks.remove(replaced);
         }
+        marks.add(entry);
     }
 
     /** Queues entries of {@code table} whose request failed at {@code now}: the table cools down. */
@@ -110,8 +116,10 @@ final class DelayedEntries {
             List<TableWriteEntry> batch = new ArrayList<>(Math.min(maxEntries, t.waiting.size()));
             Iterator<TableWriteEntry> oldest = t.waiting.values().iterator();
             while (oldest.hasNext() && batch.size() < maxEntries) {
-                batch.add(oldest.next());
+                TableWriteEntry entry = oldest.next();
                 oldest.remove();
+                marks.remove(entry);
+                batch.add(entry);
             }
             size -= batch.size();
             t.sending++;
@@ -145,13 +153,7 @@ final class DelayedEntries {
      * none waits.
      */
     long smallestMark() {
-        long smallest = Long.MAX_VALUE;
-        for (Table t : tables.values()) {
-            for (TableWriteEntry entry : t.waiting.values()) {
-                smallest = Math.min(smallest, entry.origin().mark());
-            }
-        }
-        return smallest;
+        return marks.smallest();
     }
 
     /** Every waiting entry, for the writer's snapshot. */

@@ -19,6 +19,8 @@ final class KeysInFlight {
 
     /** Key in flight to the newest version waiting behind it (null: none waits). */
     private final Map<TableWriteEntry.EntryKey, TableWriteEntry> inFlight = new HashMap<>();
+    /** The marks of the versions waiting. */
+    private final HeldMarks marks = new HeldMarks();
 
     /**
      * Marks the entry's key in flight and returns true; or, when its key already is, keeps the
@@ -30,13 +32,21 @@ final class KeysInFlight {
             inFlight.put(key, null);
             return true;
         }
-        inFlight.put(key, entry);
+        TableWriteEntry replaced = inFlight.put(key, entry);
+        if (replaced != null) {
+            marks.remove(replaced);
+        }
+        marks.add(entry);
         return false;
     }
 
     /** The request that wrote {@code entry}'s key answered; returns the newer version waiting, or null. */
     TableWriteEntry release(TableWriteEntry entry) {
-        return inFlight.remove(entry.key());
+        TableWriteEntry waiting = inFlight.remove(entry.key());
+        if (waiting != null) {
+            marks.remove(waiting);
+        }
+        return waiting;
     }
 
     /**
@@ -44,13 +54,7 @@ final class KeysInFlight {
      * none waits.
      */
     long smallestMark() {
-        long smallest = Long.MAX_VALUE;
-        for (TableWriteEntry waiting : inFlight.values()) {
-            if (waiting != null) {
-                smallest = Math.min(smallest, waiting.origin().mark());
-            }
-        }
-        return smallest;
+        return marks.smallest();
     }
 
     /** True while a request in flight writes the entry's key. */

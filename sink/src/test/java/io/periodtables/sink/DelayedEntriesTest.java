@@ -3,6 +3,7 @@ package io.periodtables.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.dynamodb.Backoff;
+import io.periodtables.core.owner.MissingTableHandler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,6 +99,63 @@ class DelayedEntriesTest {
         assertThat(keys.release(entry("a", 1, 1)).item().get("v").n()).isEqualTo("3");
         assertThat(keys.inFlight(entry("a", 1, 9))).isFalse();
         assertThat(keys.release(entry("b", 1, 1))).isNull();
+    }
+
+    @Test
+    void theSmallestMarkWaitingFollowsEveryEntryInAndOut() {
+        delayed.add(marked("a", 1, 30));
+        delayed.add(marked("a", 2, 10));
+        delayed.failed("a", List.of(marked("a", 3, 20)), 0);
+        assertThat(delayed.smallestMark()).isEqualTo(10);
+
+        delayed.supersede(marked("a", 2, 40));
+        assertThat(delayed.smallestMark()).as("the version of mark 10 replaced").isEqualTo(20);
+        delayed.add(marked("a", 1, 50));
+        assertThat(delayed.smallestMark()).isEqualTo(20);
+
+        assertThat(delayed.next(1_000, 1).entries())
+                .extracting(TableWriteEntry::sk)
+                .containsExactly("s1");
+        delayed.answered("a");
+        assertThat(delayed.smallestMark()).as("key 1, now of mark 50, taken").isEqualTo(20);
+        assertThat(delayed.next(1_000, 1).entries())
+                .extracting(TableWriteEntry::sk)
+                .containsExactly("s2");
+        delayed.answered("a");
+        assertThat(delayed.smallestMark()).isEqualTo(20);
+        delayed.next(1_000, 1);
+        assertThat(delayed.smallestMark()).as("nothing waits").isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void theSmallestMarkWaitingBehindAKeyInFlightFollowsClaimsAndReleases() {
+        KeysInFlight keys = new KeysInFlight();
+
+        keys.claim(marked("a", 1, 5));
+        assertThat(keys.smallestMark()).as("in flight, nothing waits").isEqualTo(Long.MAX_VALUE);
+        keys.claim(marked("a", 1, 7));
+        keys.claim(marked("a", 1, 3));
+        keys.claim(marked("a", 2, 1));
+        keys.claim(marked("a", 2, 2));
+        assertThat(keys.smallestMark())
+                .as("the newest waiting version of each key")
+                .isEqualTo(2);
+
+        keys.release(marked("a", 2, 1));
+        assertThat(keys.smallestMark()).isEqualTo(3);
+        keys.release(marked("a", 1, 5));
+        assertThat(keys.smallestMark()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /** An entry of key {@code key} made at watermark {@code mark}. */
+    private static TableWriteEntry marked(String table, int key, long mark) {
+        TableWriteEntry entry = entry(table, key, (int) mark);
+        return new TableWriteEntry(
+                table,
+                entry.item(),
+                entry.sizeBytes(),
+                0,
+                new TableWriteEntry.Origin(MissingTableHandler.Arrival.UNKNOWN, mark, mark));
     }
 
     private static List<TableWriteEntry> entries(String table, int from, int to, int version) {

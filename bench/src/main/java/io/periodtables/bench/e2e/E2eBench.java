@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * Benchmark 1: end-to-end throughput into dynalite (a node process). Warms every
  * contender up, finds the raw loop's best concurrency, then runs the contenders interleaved
- * ({@code ours, stock, raw, job} per round) and reports medians, ranges and per-round ratios.
+ * ({@code ours, stock, stock-parse, raw, job, job-rollups} per round) and reports medians, ranges
+ * and per-round ratios.
  */
 public final class E2eBench {
 
@@ -48,6 +49,7 @@ public final class E2eBench {
                 List<Measurement> measured = List.of(
                         warmUp.ourSink(0),
                         warmUp.stockSink(0),
+                        warmUp.stockSinkParsing(0),
                         warmUp.rawLoop(0, 8),
                         warmUp.fullJob(0),
                         warmUp.fullJobWithRollups(0));
@@ -80,6 +82,7 @@ public final class E2eBench {
                 List<Measurement> measured = List.of(
                         contenders.ourSink(round),
                         contenders.stockSink(round),
+                        contenders.stockSinkParsing(round),
                         contenders.rawLoop(round, bestInFlight),
                         contenders.fullJob(round),
                         contenders.fullJobWithRollups(round));
@@ -101,7 +104,8 @@ public final class E2eBench {
                 Locale.ROOT,
                 "N = %,d readings per run (the seed reading, %d bytes as DynamoDB counts it),"
                         + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
-                        + " (our-sink, stock-sink, raw-sdk, full-job, full-job-rollups: the same with rollups.every="
+                        + " (our-sink, stock-sink, stock-sink-parse: the same given the full job's JSON records, parsed in its"
+                        + " source by the job's parser, raw-sdk, full-job, full-job-rollups: the same with rollups.every="
                         + Contenders.ROLLUPS_EVERY
                         + ") after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."
                         + " Each sink at its defaults (ours: 16 requests in flight, 1 s buffer time; stock: 50 in flight, 5 s),"
@@ -118,7 +122,13 @@ public final class E2eBench {
         md.append(
                 "| contender | readings/s median (min–max) | client CPU s per 1,000 readings | same, JIT excluded | dynalite CPU s per 1,000 |\n");
         md.append("|---|---|---|---|---|\n");
-        for (String c : List.of(Contenders.OURS, Contenders.STOCK, raw, Contenders.JOB, Contenders.JOB_ROLLUPS)) {
+        for (String c : List.of(
+                Contenders.OURS,
+                Contenders.STOCK,
+                Contenders.STOCK_PARSE,
+                raw,
+                Contenders.JOB,
+                Contenders.JOB_ROLLUPS)) {
             List<Measurement> runs = rounds(all, c);
             md.append("| ")
                     .append(c)
@@ -135,14 +145,15 @@ public final class E2eBench {
         }
         md.append(
                 "\nRatios per round (same round, run back to back): readings/s, and client CPU per reading of the full job"
-                        + " against the stock sink's (with JIT, without):\n\n"
-                        + "| round | our-sink / stock | full-job / stock | full-job / stock, steady (10–90 %) | raw-sdk / stock | full-job CPU / stock CPU | same, JIT excluded |\n"
-                        + "|---|---|---|---|---|---|---|\n");
+                        + " against the stock sink's (with JIT, without), and against the stock sink's given the same JSON parse:\n\n"
+                        + "| round | our-sink / stock | full-job / stock | full-job / stock, steady (10–90 %) | raw-sdk / stock | full-job CPU / stock CPU | same, JIT excluded | full-job CPU / stock-sink-parse CPU |\n"
+                        + "|---|---|---|---|---|---|---|---|\n");
         List<Double> oursVsStock = new ArrayList<>();
         List<Double> jobVsStock = new ArrayList<>();
         List<Double> cpuVsStock = new ArrayList<>();
         List<Double> compiledVsStock = new ArrayList<>();
         List<Double> steadyVsStock = new ArrayList<>();
+        List<Double> cpuVsParsing = new ArrayList<>();
         for (int r = 1; r <= rounds; r++) {
             double stock = find(all, Contenders.STOCK, r).readingsPerSecond();
             double ours = find(all, Contenders.OURS, r).readingsPerSecond() / stock;
@@ -155,34 +166,40 @@ public final class E2eBench {
             jobVsStock.add(job);
             cpuVsStock.add(cpu);
             compiledVsStock.add(compiled);
+            double parsing = find(all, Contenders.JOB, r).clientCpuPerThousand()
+                    / find(all, Contenders.STOCK_PARSE, r).clientCpuPerThousand();
+            cpuVsParsing.add(parsing);
             double steady = find(all, Contenders.JOB, r).phases().steadyReadingsPerSecond()
                     / find(all, Contenders.STOCK, r).phases().steadyReadingsPerSecond();
             steadyVsStock.add(steady);
             md.append(String.format(
                     Locale.ROOT,
-                    "| %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f |%n",
+                    "| %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f |%n",
                     r,
                     ours,
                     job,
                     steady,
                     find(all, raw, r).readingsPerSecond() / stock,
                     cpu,
-                    compiled));
+                    compiled,
+                    parsing));
         }
         md.append(String.format(
                 Locale.ROOT,
-                "| median | **%s** | **%s** (target ≥ 1.0) | **%s** | | **%s** (target ≤ 1.3) | **%s** |%n",
+                "| median | **%s** | **%s** (target ≥ 1.0) | **%s** | | **%s** (target ≤ 1.3) | **%s** | **%s** |%n",
                 Stats.of(oursVsStock).format("%.3f"),
                 Stats.of(jobVsStock).format("%.3f"),
                 Stats.of(steadyVsStock).format("%.3f"),
                 Stats.of(cpuVsStock).format("%.2f"),
-                Stats.of(compiledVsStock).format("%.2f")));
+                Stats.of(compiledVsStock).format("%.2f"),
+                Stats.of(cpuVsParsing).format("%.2f")));
         md.append("\nPhases of each run (median over the rounds): when the first reading was written, the steady rate"
                 + " between 10 % and 90 % of the readings written, and how long the run went on after the last one"
                 + " (the stock sink's count is of records sent, the period sink's of records acknowledged):\n\n"
                 + "| contender | first write, s | steady readings/s (10–90 %) | after the last write, s |\n"
                 + "|---|---|---|---|\n");
-        for (String c : List.of(Contenders.OURS, Contenders.STOCK, Contenders.JOB, Contenders.JOB_ROLLUPS)) {
+        for (String c : List.of(
+                Contenders.OURS, Contenders.STOCK, Contenders.STOCK_PARSE, Contenders.JOB, Contenders.JOB_ROLLUPS)) {
             List<Measurement> runs = rounds(all, c);
             md.append("| ")
                     .append(c)
