@@ -188,7 +188,10 @@ public final class Dynalite implements AutoCloseable {
         return cpuSecondsOf(process.pid());
     }
 
-    /** CPU seconds (user + system) process {@code pid} of this machine has used so far, from {@code /proc}; NaN where there is none. */
+    /**
+     * CPU seconds (user + system) process {@code pid} of this machine has used so far, from {@code /proc}; NaN where
+     * there is none.
+     */
     public static double cpuSecondsOf(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));

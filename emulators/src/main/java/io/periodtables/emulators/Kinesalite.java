@@ -76,7 +76,9 @@ public final class Kinesalite implements AutoCloseable {
         this.layer = new KinesisLayer(endpointOf(port));
     }
 
-    /** Starts kinesalite, every limit of the layer enforced, on a free loopback port; returns once it answers requests. */
+    /**
+     * Starts kinesalite, every limit of the layer enforced, on a free loopback port; returns once it answers requests.
+     */
     public static Kinesalite start() {
         return start(EnumSet.allOf(KinesisLayer.Limit.class));
     }
@@ -163,7 +165,10 @@ public final class Kinesalite implements AutoCloseable {
                 .toList();
     }
 
-    /** Splits an open shard into two halves of its hash key range; returns the stream's open shards once it is ACTIVE again. */
+    /**
+     * Splits an open shard into two halves of its hash key range; returns the stream's open shards once it is ACTIVE
+     * again.
+     */
     public List<Shard> splitShard(String stream, String shardId) {
         Shard shard = openShards(stream).stream()
                 .filter(s -> s.shardId().equals(shardId))
@@ -174,7 +179,10 @@ public final class Kinesalite implements AutoCloseable {
         return splitShard(stream, shardId, start.add(end).add(BigInteger.ONE).shiftRight(1));
     }
 
-    /** Splits an open shard at {@code newStartingHashKey} (SplitShard); returns the open shards once the stream is ACTIVE again. */
+    /**
+     * Splits an open shard at {@code newStartingHashKey} (SplitShard); returns the open shards once the stream is
+     * ACTIVE again.
+     */
     public List<Shard> splitShard(String stream, String shardId, BigInteger newStartingHashKey) {
         client.splitShard(
                 b -> b.streamName(stream).shardToSplit(shardId).newStartingHashKey(newStartingHashKey.toString()));

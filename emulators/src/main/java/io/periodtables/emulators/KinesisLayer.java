@@ -18,7 +18,10 @@ import java.util.stream.Collectors;
 public final class KinesisLayer {
     /** A limit of Kinesis's that the layer enforces, per shard. */
     public enum Limit {
-        /** GetRecords: 5 calls a second (shared with the declared other consumers), 2 MiB a second (10 MiB: the next 5 s). */
+        /**
+         * GetRecords: 5 calls a second (shared with the declared other consumers), 2 MiB a second (10 MiB: the
+         * next 5 s).
+         */
         READS("reads"),
         /** GetShardIterator: 5 calls a second. */
         ITERATORS("iterators"),
@@ -117,7 +120,8 @@ public final class KinesisLayer {
 
     /**
      * What the layer served so far: {@code getRecords} (calls), {@code getRecordsBytes} (data and
-     * partition keys returned), {@code getShardIterator}, {@code putRecords} (records put), {@code putBytes}, {@code listShards}
+     * partition keys returned), {@code getShardIterator}, {@code putRecords} (records put), {@code putBytes},
+     * {@code listShards}
      * (calls, every caller's: a job's shard discovery among them).
      */
     public long served(String counter) {

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * An emulator's child process (a node emulator, or {@link S3Emulator}'s JVM) as {@link Dynalite}
  * talks to it: commands go in as lines on its standard input, its {@code LISTENING}/{@code STOPPED}
- * lines come back as events, everything else it prints goes to this JVM's log. Closing its standard input ends it, which is also what happens
+ * lines come back as events, everything else it prints goes to this JVM's log. Closing its standard input ends it,
+ * which is also what happens
  * when this JVM dies.
  */
 final class NodeProcess {

@@ -23,7 +23,10 @@ public record S3Call(
         deletedKeys = List.copyOf(deletedKeys);
     }
 
-    /** An IAM action on a resource ({@code arn:aws:s3:::bucket} or {@code arn:aws:s3:::bucket/key}); {@code prefix} for ListBucket. */
+    /**
+     * An IAM action on a resource ({@code arn:aws:s3:::bucket} or {@code arn:aws:s3:::bucket/key}); {@code prefix} for
+     * ListBucket.
+     */
     public record Permission(String action, String resource, Optional<String> prefix) {
         @Override
         public String toString() {

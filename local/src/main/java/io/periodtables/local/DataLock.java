@@ -15,7 +15,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * {@value #NAME} in {@code .flink-local}: an OS file lock held, for as long as it lives, by the one
  * process whose dynalite has the local run's data ({@link Dynalite#LOCAL_RUN_DATA}), a run or
- * {@code --serve}; a run's S3 emulator's files ({@link LocalS3#DATA}) are under it too. The file names the holder's pid and what it is. Without it, a fresh run deleted
+ * {@code --serve}; a run's S3 emulator's files ({@link LocalS3#DATA}) are under it too. The file names the holder's pid
+ * and what it is. Without it, a fresh run deleted
  * the data directory under a {@code --serve} (which kept answering for deleted tables), and a
  * resume's dynalite died on LevelDB's own lock with its reason only in {@code dynalite.log}. The
  * lock outside the data directory survives the fresh run's delete; the OS releases it when its

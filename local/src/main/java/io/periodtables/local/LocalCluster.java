@@ -258,7 +258,8 @@ final class LocalCluster {
     /**
      * The fleet's first tables, created while the job deploys: the period of its first reading
      * and the next one if the fleet reaches it (or the rotation would prebuild it) within its
-     * first {@link #WARM_UP} of wall clock, their rollups tables, and the latest table. Only for the fleet, whose event times are known.
+     * first {@link #WARM_UP} of wall clock, their rollups tables, and the latest table. Only for the fleet, whose event
+     * times are known.
      */
     private static CompletableFuture<List<String>> prebuild(PeriodTablesConfig config, boolean fedStream) {
         if (config.get(ConfigKeys.SOURCE) != ConfigKeys.SourceKind.GENERATOR && !fedStream) {

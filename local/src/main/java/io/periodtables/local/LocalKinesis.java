@@ -221,7 +221,8 @@ final class LocalKinesis implements AutoCloseable {
         }
         if (f != null && f.refused() > 0) {
             line += String.format(
-                    "%nKinesis: the stream's shards refused %,d puts of records (a shard takes 1,000 records and 1 MiB a second;"
+                    "%nKinesis: the stream's shards refused %,d puts of records (a shard takes 1,000 records and 1 MiB"
+                            + " a second;"
                             + " more --stream-shards take more), each put again",
                     f.refused());
         }

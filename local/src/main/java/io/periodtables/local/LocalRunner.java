@@ -37,7 +37,8 @@ import org.apache.flink.annotation.VisibleForTesting;
  * source, lets the pipeline drain, takes a savepoint under {@code .flink-local/savepoints} and
  * prints the summary. The embedded DynamoDB ({@link Dynalite}) keeps the tables in LevelDB files in
  * {@link Dynalite#LOCAL_RUN_DATA} (as fast as in memory on the demo), so that a run resumed from
- * its savepoint finds its tables; a run without {@code --from-savepoint} starts with empty ones. Its fidelity layer enforces
+ * its savepoint finds its tables; a run without {@code --from-savepoint} starts with empty ones. Its fidelity layer
+ * enforces
  * DynamoDB's limits as in every test ({@code --dynamodb.limits off} or a list turns some off). On a terminal,
  * the emulator keeps serving after the summary until Enter or Ctrl-C, so the printed
  * {@code query} command works.

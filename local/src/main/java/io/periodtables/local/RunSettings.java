@@ -55,11 +55,13 @@ final class RunSettings {
             "                           1 to 50 (default: the fewest whose busiest shard, by the fleet's device ids,",
             "                           puts at most 60 % of a shard's 1,000 records a second: 4 for the demo)",
             "  --state.backend B        hashmap (default) or rocksdb: EmbeddedRocksDBStateBackend with incremental",
-            "                           checkpoints in .flink-local/checkpoints, as Managed Service for Apache Flink runs",
+            "                           checkpoints in .flink-local/checkpoints, as Managed Service for Apache Flink"
+                    + " runs",
             "  --s3.endpoint URL        with an s3:// archive.path: that S3 (credentials from the AWS default chain)",
             "                           instead of the local S3 emulator, which an s3:// archive.path starts otherwise",
             "  --serve                  serve the last run's data with dynalite, for the printed queries, until Enter,",
-            "                           Ctrl-C or SIGTERM (without a terminal on stdin, until a signal); not beside a run",
+            "                           Ctrl-C or SIGTERM (without a terminal on stdin, until a signal); not beside a"
+                    + " run",
             "  --config FILE            configuration keys from a properties file",
             "  --KEY VALUE              any key of docs/configuration.md, e.g. --tables.period PT1H; overrides the",
             "                           demo's settings",

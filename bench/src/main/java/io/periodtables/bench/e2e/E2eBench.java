@@ -104,13 +104,18 @@ public final class E2eBench {
                 Locale.ROOT,
                 "N = %,d readings per run (the seed reading, %d bytes as DynamoDB counts it),"
                         + " %d hourly periods, 4 shards, 100 devices, parallelism 2; %d interleaved rounds"
-                        + " (our-sink, stock-sink, stock-sink-parse: the same given the full job's JSON records, parsed in its"
-                        + " source by the job's parser, raw-sdk, full-job, full-job-rollups: the same with rollups.every="
+                        + " (our-sink, stock-sink, stock-sink-parse: the same given the full job's JSON records,"
+                        + " parsed in its"
+                        + " source by the job's parser, raw-sdk, full-job, full-job-rollups: the same with"
+                        + " rollups.every="
                         + Contenders.ROLLUPS_EVERY
                         + ") after %d warm-up rounds of up to 100,000 readings (%s); load average at start %s."
-                        + " Each sink at its defaults (ours: 16 requests in flight, 1 s buffer time; stock: 50 in flight, 5 s),"
-                        + " checkpoints every 10 s; the sinks read pre-built readings, the full job their pre-built JSON records (parsed in its source, as Kinesis records are)."
-                        + " Wall time from job submission to its end; CPU of the client JVM (with and without its JIT compilation, a"
+                        + " Each sink at its defaults (ours: 16 requests in flight, 1 s buffer time; stock: 50 in"
+                        + " flight, 5 s),"
+                        + " checkpoints every 10 s; the sinks read pre-built readings, the full job their pre-built"
+                        + " JSON records (parsed in its source, as Kinesis records are)."
+                        + " Wall time from job submission to its end; CPU of the client JVM (with and without its JIT"
+                        + " compilation, a"
                         + " warm-up cost that a long-running job pays once) and of dynalite's JVM.%n%n",
                 n,
                 itemBytes,
@@ -120,7 +125,8 @@ public final class E2eBench {
                 WarmUp.rule(),
                 load));
         md.append(
-                "| contender | readings/s median (min–max) | client CPU s per 1,000 readings | same, JIT excluded | dynalite CPU s per 1,000 |\n");
+                "| contender | readings/s median (min–max) | client CPU s per 1,000 readings | same, JIT excluded |"
+                        + " dynalite CPU s per 1,000 |\n");
         md.append("|---|---|---|---|---|\n");
         for (String c : List.of(
                 Contenders.OURS,
@@ -144,9 +150,13 @@ public final class E2eBench {
                     .append(" |\n");
         }
         md.append(
-                "\nRatios per round (same round, run back to back): readings/s, and client CPU per reading of the full job"
-                        + " against the stock sink's (with JIT, without), and against the stock sink's given the same JSON parse:\n\n"
-                        + "| round | our-sink / stock | full-job / stock | full-job / stock, steady (10–90 %) | raw-sdk / stock | full-job CPU / stock CPU | same, JIT excluded | full-job CPU / stock-sink-parse CPU |\n"
+                "\nRatios per round (same round, run back to back): readings/s, and client CPU per reading of the full"
+                        + " job"
+                        + " against the stock sink's (with JIT, without), and against the stock sink's given the same"
+                        + " JSON parse:\n\n"
+                        + "| round | our-sink / stock | full-job / stock | full-job / stock, steady (10–90 %) |"
+                        + " raw-sdk / stock | full-job CPU / stock CPU | same, JIT excluded | full-job CPU /"
+                        + " stock-sink-parse CPU |\n"
                         + "|---|---|---|---|---|---|---|---|\n");
         List<Double> oursVsStock = new ArrayList<>();
         List<Double> jobVsStock = new ArrayList<>();

@@ -149,7 +149,8 @@ public final class ConfigKeys {
     public static final ConfigKey<Duration> IDLENESS = key(
             "watermark.idleness",
             "PT1M",
-            "a source split without data this long stops holding the watermark; at least `PT20S` with the Kinesis source (a closed shard's children are listed up to 10 s after it ends)",
+            "a source split without data this long stops holding the watermark; at least `PT20S` with the Kinesis"
+                    + " source (a closed shard's children are listed up to 10 s after it ends)",
             ConfigValues::positiveDuration);
     public static final ConfigKey<LatePolicy> LATE_POLICY = key(
             "late.policy",

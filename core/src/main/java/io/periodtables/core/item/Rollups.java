@@ -149,7 +149,8 @@ public final class Rollups implements Serializable {
         long buckets = (length.kind() == PeriodLength.Kind.MONTH ? 31 * 86_400L : periodSeconds) / grainSeconds;
         if (buckets > MAX_BUCKETS_PER_PERIOD) {
             return Optional.of(String.format(
-                    "%s makes %,d buckets per %s period, more than %,d (a device's rollup state holds a period's buckets)",
+                    "%s makes %,d buckets per %s period, more than %,d (a device's rollup state holds a period's"
+                            + " buckets)",
                     grain, buckets, length, MAX_BUCKETS_PER_PERIOD));
         }
         return Optional.empty();
@@ -223,7 +224,10 @@ public final class Rollups implements Serializable {
     public record Bucket(
             String device, Duration grain, long startMillis, long readings, Map<String, FieldStats> fields) {
 
-        /** The item: {@code pk} = device, {@code sk} = {@link #sortKey}, {@code readings}, {@code fields}, optional {@code ttl}. */
+        /**
+         * The item: {@code pk} = device, {@code sk} = {@link #sortKey}, {@code readings}, {@code fields}, optional
+         * {@code ttl}.
+         */
         public Map<String, AttributeValue> item(@Nullable Duration ttl) {
             Map<String, AttributeValue> item = new HashMap<>();
             item.put(ItemAttributes.PK, AttributeValue.fromS(device));

@@ -11,7 +11,9 @@ import java.math.BigDecimal;
 public final class DynamoDbNumbers {
     private DynamoDbNumbers() {}
 
-    /** {@code value} when DynamoDB stores it; the magnitude rule is the leading digit's decimal exponent, -130 to 125. */
+    /**
+     * {@code value} when DynamoDB stores it; the magnitude rule is the leading digit's decimal exponent, -130 to 125.
+     */
     static BigDecimal check(BigDecimal value) throws CanonicalPayload.BadValueException {
         if (value.signum() == 0) {
             return value;

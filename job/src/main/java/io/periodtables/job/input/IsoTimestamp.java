@@ -26,7 +26,10 @@ public final class IsoTimestamp {
                 : OffsetDateTime.parse(text).toInstant().toEpochMilli();
     }
 
-    /** The millis of {@code uuuu-MM-ddTHH:mm:ss[.f…]} followed by {@code Z} or {@code ±HH:MM}, else {@link Long#MIN_VALUE}. */
+    /**
+     * The millis of {@code uuuu-MM-ddTHH:mm:ss[.f…]} followed by {@code Z} or {@code ±HH:MM}, else
+     * {@link Long#MIN_VALUE}.
+     */
     private static long common(String s) {
         int n = s.length();
         if (n < 20

@@ -120,7 +120,8 @@ public final class ReadingParser {
                 throw new JsonParseException(
                         parser,
                         "Trailing token (of type " + trailing + ") found after value (bound as "
-                                + "`com.fasterxml.jackson.databind.JsonNode`): not allowed as per `DeserializationFeature.FAIL_ON_TRAILING_TOKENS`");
+                                + "`com.fasterxml.jackson.databind.JsonNode`): not allowed as per"
+                                + " `DeserializationFeature.FAIL_ON_TRAILING_TOKENS`");
             }
         } catch (StreamConstraintsException e) {
             // Nesting depth is the only read constraint that input can reach (see FACTORY).

@@ -52,7 +52,8 @@ import org.apache.flink.util.Collector;
  * grain one {@link RollupAggregate} per bucket with readings in the open periods (at most 1,440 a
  * period and grain), the sort keys of its readings within {@code rollups.exact-within} (plus a
  * minute) of its newest one, one entry each, that reading's event time, one timer per bucket
- * and open period, and after a drained stop when its revive is due. A bucket's key names its grain by its length, so {@code rollups.every} may
+ * and open period, and after a drained stop when its revive is due. A bucket's key names its grain by its length, so
+ * {@code rollups.every} may
  * change across a restore: a kept grain carries on, a dropped one's buckets are never written
  * and go with their period (or at a revive), a new one starts at the restore.
  */
