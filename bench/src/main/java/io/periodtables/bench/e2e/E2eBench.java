@@ -124,9 +124,8 @@ public final class E2eBench {
                 warmUpRounds,
                 WarmUp.rule(),
                 load));
-        md.append(
-                "| contender | readings/s median (min–max) | client CPU s per 1,000 readings | same, JIT excluded |"
-                        + " dynalite CPU s per 1,000 |\n");
+        md.append("| contender | readings/s median (min–max) | client CPU s per 1,000 readings | same, JIT excluded |"
+                + " dynalite CPU s per 1,000 |\n");
         md.append("|---|---|---|---|---|\n");
         for (String c : List.of(
                 Contenders.OURS,
