@@ -49,6 +49,8 @@ final class KinesisFeeder {
     private final long startNanos = System.nanoTime();
     /** The fleet's end ({@link #finish}): readings due before it are put, none after; until then none. */
     private volatile long endNanos = Long.MAX_VALUE;
+    /** Set by {@link #finish} after {@link #endNanos}: true once the fleet has an end. */
+    private volatile boolean ended;
 
     private volatile Exception failure;
 
@@ -95,6 +97,7 @@ final class KinesisFeeder {
     long finish() {
         long end = System.nanoTime();
         endNanos = end;
+        ended = true;
         try {
             // bounded: a put of refused records gives up after GIVE_UP_SECONDS, a stuck one ends with stop()
             thread.join(TimeUnit.SECONDS.toMillis(2 * GIVE_UP_SECONDS));
@@ -125,12 +128,13 @@ final class KinesisFeeder {
         try {
             while (next < count && stopped.getCount() > 0) {
                 // Reading n is due n / rate seconds after the start; put whatever is due, then wait.
+                boolean ending = ended; // read before endNanos, which finish() sets first
                 long end = endNanos;
                 long now = Math.min(System.nanoTime(), end);
                 double elapsed = (now - startNanos) / 1e9;
                 // due: the readings n with n / rate < elapsed (the first at the start itself)
                 long due = Math.min(count, (long) Math.ceil(elapsed * rate));
-                if (due <= next && end != Long.MAX_VALUE) {
+                if (due <= next && ending) {
                     return; // every reading due before the end is in
                 }
                 if (due <= next) {
