@@ -94,9 +94,11 @@ class KinesisFeederITCase {
             assertThat(feeder.failure()).isNull();
             assertThat(feeder.refused()).isPositive();
             assertThat(kinesalite.layer().refused("refusedRecords")).isEqualTo(feeder.refused());
+            // 4,000 records at 1,000 a second: 3 more seconds; a fourth when a retry of refused records
+            // meets a second the test has just advanced (the test's clock steps on refusals it polls)
             assertThat(seconds)
-                    .as("4,000 records at 1,000 a second: 3 more seconds")
-                    .isEqualTo(3);
+                    .as("4,000 records at 1,000 a second: 3 more seconds, or 4")
+                    .isBetween(3, 4);
             kinesalite.layer().startClock();
 
             String iterator = kinesis.getShardIterator(b -> b.streamARN(arn)
