@@ -21,6 +21,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.aws.config.AWSConfigConstants;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.connector.dynamodb.sink.DynamoDbSink;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -121,22 +122,7 @@ public final class Contenders {
     }
 
     public Measurement stockSink(int run) throws Exception {
-        PeriodTablesConfig config = config(STOCK);
-        String table = config.get(TableKeys.TABLES_PREFIX) + "_stock";
-        Tables.create(admin, table);
-        JobGraph graph = BenchCluster.graphOf(
-                CHECKPOINT_MILLIS,
-                env -> env.fromSource(
-                                new DataGeneratorSource<>(
-                                        new PrebuiltReadings.AsReadings(), n, TypeInformation.of(Reading.class)),
-                                WatermarkStrategy.noWatermarks(),
-                                "Readings")
-                        .sinkTo(DynamoDbSink.<Reading>builder()
-                                .setTableName(table)
-                                .setElementConverter(new StockItemConverter(config))
-                                .setDynamoDbProperties(stockClientProperties())
-                                .build()));
-        return timed(STOCK, run, config, () -> cluster.run(graph));
+        return stock(STOCK, run, config -> new PrebuiltReadings.AsReadings(), "Readings");
     }
 
     /**
@@ -144,24 +130,32 @@ public final class Contenders {
      * parser: the stock sink with the input a user of it must parse too.
      */
     public Measurement stockSinkParsing(int run) throws Exception {
-        PeriodTablesConfig config = config(STOCK_PARSE);
+        return stock(STOCK_PARSE, run, PrebuiltReadings.ParsedReadings::new, "Parsed records");
+    }
+
+    /** The stock sink into a table of its own, fed by the readings {@code readings} generates. */
+    private Measurement stock(
+            String contender,
+            int run,
+            java.util.function.Function<PeriodTablesConfig, GeneratorFunction<Long, Reading>> readings,
+            String sourceName)
+            throws Exception {
+        PeriodTablesConfig config = config(contender);
         String table = config.get(TableKeys.TABLES_PREFIX) + "_stock";
         Tables.create(admin, table);
+        GeneratorFunction<Long, Reading> generator = readings.apply(config);
         JobGraph graph = BenchCluster.graphOf(
                 CHECKPOINT_MILLIS,
                 env -> env.fromSource(
-                                new DataGeneratorSource<>(
-                                        new PrebuiltReadings.ParsedReadings(config),
-                                        n,
-                                        TypeInformation.of(Reading.class)),
+                                new DataGeneratorSource<>(generator, n, TypeInformation.of(Reading.class)),
                                 WatermarkStrategy.noWatermarks(),
-                                "Parsed records")
+                                sourceName)
                         .sinkTo(DynamoDbSink.<Reading>builder()
                                 .setTableName(table)
                                 .setElementConverter(new StockItemConverter(config))
                                 .setDynamoDbProperties(stockClientProperties())
                                 .build()));
-        return timed(STOCK_PARSE, run, config, () -> cluster.run(graph));
+        return timed(contender, run, config, () -> cluster.run(graph));
     }
 
     public Measurement rawLoop(int run, int inFlight) throws Exception {
