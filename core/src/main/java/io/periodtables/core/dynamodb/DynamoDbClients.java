@@ -28,7 +28,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
  * attempt through the HTTP client's read and write timeouts (no answer, or no progress sending,
  * for that long fails the attempt); the SDK's attempt timeout would add a timer task on a thread
  * of its own for every request. The Netty client sits behind {@link AbortGuardedHttpClient}, so
- * that an error answer (a throttled write, a table in use) keeps its connection. An endpoint on
+ * that an error answer (a throttled write, a table in use) keeps its connection, on the event loops
+ * of {@link SharedEventLoops}, so closing the last client does not wait. An endpoint on
  * 127.0.0.1/localhost (an emulator) gets fixed dummy credentials.
  */
 @PublicEvolving
@@ -90,12 +91,13 @@ public final class DynamoDbClients implements Serializable {
         DynamoDbAsyncClientBuilder builder = DynamoDbAsyncClient.builder()
                 .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
                 .overrideConfiguration(override.build())
-                .httpClientBuilder(AbortGuardedHttpClient.around(NettyNioAsyncHttpClient.builder()
-                        .protocol(Protocol.HTTP1_1)
-                        .maxConcurrency(Math.max(maxConcurrency, 1))
-                        .readTimeout(timeout)
-                        .writeTimeout(timeout)
-                        .connectionTimeout(Duration.ofSeconds(5))));
+                .httpClientBuilder(
+                        AbortGuardedHttpClient.around(SharedEventLoops.around(NettyNioAsyncHttpClient.builder()
+                                .protocol(Protocol.HTTP1_1)
+                                .maxConcurrency(Math.max(maxConcurrency, 1))
+                                .readTimeout(timeout)
+                                .writeTimeout(timeout)
+                                .connectionTimeout(Duration.ofSeconds(5)))));
         config.dynamoDbEndpoint().ifPresent(endpoint -> {
             builder.endpointOverride(endpoint);
             if (isLoopback(endpoint)) {

@@ -79,4 +79,36 @@ class DynamoDbClientsTest {
         }
         assertThat(connections).as("connections the 20 calls used").hasSize(1);
     }
+
+    /**
+     * The clients share one event loop group while any is open; the last one to close shuts it
+     * down (its threads end) and the next client starts a new one.
+     */
+    @org.junit.jupiter.api.Test
+    void clientsShareTheirEventLoopsUntilTheLastOneCloses() {
+        String endpoint = "http://127.0.0.1:" + dynamoDb.getAddress().getPort();
+        DynamoDbClients clients = DynamoDbClients.of(
+                ConfigLoader.fromMap(Map.of("dynamodb.endpoint", endpoint, "dynamodb.embedded", "false"), true));
+        DynamoDbAsyncClient first = clients.newAsyncClient(1);
+        DynamoDbAsyncClient second = clients.newAsyncClientForNonBlockingCallbacks(1);
+        var shared = SharedEventLoops.current();
+        assertThat(shared).isNotNull();
+        first.close();
+        assertThat(SharedEventLoops.current()).isSameAs(shared);
+        assertThatThrownBy(
+                        () -> second.describeTable(b -> b.tableName("missing")).join())
+                .as("a call of the client still open")
+                .hasCauseInstanceOf(ResourceNotFoundException.class);
+        second.close();
+        assertThat(shared.eventLoopGroup().isTerminated())
+                .as("the group after the last client closed")
+                .isTrue();
+        assertThat(SharedEventLoops.current()).isNull();
+        try (DynamoDbAsyncClient third = clients.newAsyncClient(1)) {
+            assertThat(SharedEventLoops.current()).isNotNull().isNotSameAs(shared);
+            assertThatThrownBy(() ->
+                            third.describeTable(b -> b.tableName("missing")).join())
+                    .hasCauseInstanceOf(ResourceNotFoundException.class);
+        }
+    }
 }

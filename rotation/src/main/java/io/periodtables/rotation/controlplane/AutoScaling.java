@@ -6,6 +6,7 @@ import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.core.config.TableKeys;
 import io.periodtables.core.dynamodb.AbortGuardedHttpClient;
 import io.periodtables.core.dynamodb.DynamoDbClients;
+import io.periodtables.core.dynamodb.SharedEventLoops;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -56,9 +57,10 @@ public final class AutoScaling implements AutoCloseable {
         }
         ApplicationAutoScalingAsyncClientBuilder builder = ApplicationAutoScalingAsyncClient.builder()
                 .region(Region.of(config.get(ConfigKeys.AWS_REGION)))
-                .httpClientBuilder(AbortGuardedHttpClient.around(NettyNioAsyncHttpClient.builder()
-                        .protocol(Protocol.HTTP1_1)
-                        .connectionTimeout(Duration.ofSeconds(5))));
+                .httpClientBuilder(
+                        AbortGuardedHttpClient.around(SharedEventLoops.around(NettyNioAsyncHttpClient.builder()
+                                .protocol(Protocol.HTTP1_1)
+                                .connectionTimeout(Duration.ofSeconds(5)))));
         config.find(ConfigKeys.AWS_ENDPOINT).ifPresent(endpoint -> {
             builder.endpointOverride(endpoint);
             if (DynamoDbClients.isLoopback(endpoint)) {
