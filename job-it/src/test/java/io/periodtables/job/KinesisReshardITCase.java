@@ -209,8 +209,7 @@ class KinesisReshardITCase {
         JobClient job = submit(config, 2, null);
         try {
             awaitStored(naming, expected, "with the children");
-            boolean spread = TableContents.eventually(
-                    BOUND, () -> subtasksReadingAShard(job.getJobID()) == 2);
+            boolean spread = TableContents.eventually(BOUND, () -> subtasksReadingAShard(job.getJobID()) == 2);
             assertThat(subtasksReadingAShard(job.getJobID()))
                     .as("source subtasks that read a shard (millisBehindLatest ≥ 0; spread: %s)", spread)
                     .isEqualTo(2);

@@ -104,7 +104,8 @@ final class HandOvers {
                         parent.children.remove(split.splitId());
                         if (parent.children.isEmpty()) {
                             it.remove();
-                            releases.computeIfAbsent(subtask, s -> new ArrayList<>()).add(entry.getKey());
+                            releases.computeIfAbsent(subtask, s -> new ArrayList<>())
+                                    .add(entry.getKey());
                         }
                     } else if (reader == subtask && parent.watermark != null) {
                         takeOver(split.splitId(), subtask, parent.watermark);
@@ -121,8 +122,11 @@ final class HandOvers {
             Parent parent = parents.get(id);
             if (parent != null && parent.finisher == subtask) {
                 // restarted, or given a new split before it was told: nothing held to hand over
-                LOG.warn("Subtask {} no longer holds the watermark of shard {}: its children's readers start"
-                        + " without it", subtask, id);
+                LOG.warn(
+                        "Subtask {} no longer holds the watermark of shard {}: its children's readers start"
+                                + " without it",
+                        subtask,
+                        id);
                 parents.remove(id);
             }
         }
@@ -163,7 +167,8 @@ final class HandOvers {
 
     private void release(Map<Integer, List<String>> releases) {
         releases.forEach((subtask, ids) -> {
-            LOG.info("Subtask {} lets go of the watermark of shards {}: their children's readers hold it", subtask, ids);
+            LOG.info(
+                    "Subtask {} lets go of the watermark of shards {}: their children's readers hold it", subtask, ids);
             context.sendEventToSourceReader(subtask, new WatermarkHandOver.Release(List.copyOf(ids)));
         });
     }

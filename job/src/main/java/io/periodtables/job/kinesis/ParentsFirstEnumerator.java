@@ -3,6 +3,7 @@ package io.periodtables.job.kinesis;
 import io.periodtables.job.time.WatermarkHandOver;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -207,7 +208,9 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
             }
             Map<Integer, List<KinesisShardSplit>> ready = new TreeMap<>();
             Map<Integer, List<String>> holds = new TreeMap<>();
+            // by shard id: which child stays with the parents' reader does not depend on listing order
             List<KinesisShardSplit> children = new ArrayList<>(waiting.values());
+            children.sort(Comparator.comparing(KinesisShardSplit::splitId));
             for (KinesisShardSplit child : children) {
                 if (waitsForParent(child, Set.of())) {
                     continue;
@@ -227,8 +230,8 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
          * would otherwise end their hold), the successors' readers to take over once assigned.
          */
         private void assign(Map<Integer, List<KinesisShardSplit>> splits, Map<Integer, List<String>> holds) {
-            holds.forEach((subtask, parents) -> context.sendEventToSourceReader(
-                    subtask, new WatermarkHandOver.Hold(List.copyOf(parents))));
+            holds.forEach((subtask, parents) ->
+                    context.sendEventToSourceReader(subtask, new WatermarkHandOver.Hold(List.copyOf(parents))));
             if (!splits.isEmpty()) {
                 context.assignSplits(new SplitsAssignment<>(splits));
             }

@@ -79,8 +79,8 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
         ShardLateness lateness = new ShardLateness(config, wallClock);
         Duration outOfOrderness = config.get(ConfigKeys.OUT_OF_ORDERNESS);
         long granularity = ReadingWatermarks.granularity(config.get(ConfigKeys.ALLOWED_LATENESS), outOfOrderness);
-        LongUnaryOperator watermarkOf = newest ->
-                ReadingWatermarks.watermark(newest, outOfOrderness.toMillis(), granularity, wallClock);
+        LongUnaryOperator watermarkOf =
+                newest -> ReadingWatermarks.watermark(newest, outOfOrderness.toMillis(), granularity, wallClock);
         return new Reader<>(source.createReader(readerContext), lateness, readerContext, watermarkOf);
     }
 
@@ -232,8 +232,9 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws Exception {
             NavigableMap<Long, Map<String, Long>> before = tookOverBefore.headMap(checkpointId, true);
-            before.values().forEach(splits -> splits.forEach((split, watermark) ->
-                    context.sendSourceEventToCoordinator(new WatermarkHandOver.TookOver(split, watermark))));
+            before.values()
+                    .forEach(splits -> splits.forEach((split, watermark) ->
+                            context.sendSourceEventToCoordinator(new WatermarkHandOver.TookOver(split, watermark))));
             before.clear();
             reader.notifyCheckpointComplete(checkpointId);
         }

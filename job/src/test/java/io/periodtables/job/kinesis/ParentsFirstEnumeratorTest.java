@@ -2,6 +2,7 @@ package io.periodtables.job.kinesis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.periodtables.job.time.WatermarkHandOver;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,7 +11,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
-import io.periodtables.job.time.WatermarkHandOver;
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
@@ -56,8 +56,7 @@ class ParentsFirstEnumeratorTest {
         assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p"), 1, List.of("other")));
 
         enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
-        assertThat(context.assigned())
-                .isEqualTo(Map.of(0, List.of("p", "c1"), 1, List.of("other"), 2, List.of("c2")));
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p", "c1"), 1, List.of("other"), 2, List.of("c2")));
     }
 
     /**
@@ -76,10 +75,7 @@ class ParentsFirstEnumeratorTest {
         enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
         assertThat(context.log)
                 .containsExactly(
-                        "assign {0=[p]}",
-                        "assign {1=[other]}",
-                        "to 0: Hold[splitIds=[p]]",
-                        "assign {0=[c1], 2=[c2]}");
+                        "assign {0=[p]}", "assign {1=[other]}", "to 0: Hold[splitIds=[p]]", "assign {0=[c1], 2=[c2]}");
 
         enumerator.handleSourceEvent(0, new WatermarkHandOver.Held(Map.of("p", 37_799_999L), List.of()));
         assertThat(context.log).endsWith("to 2: TakeOver[splitId=c2, watermark=37799999]");
@@ -435,8 +431,11 @@ class ParentsFirstEnumeratorTest {
         @Override
         public void assignSplits(SplitsAssignment<KinesisShardSplit> assignment) {
             Map<Integer, List<String>> shards = new TreeMap<>();
-            assignment.assignment().forEach((subtask, splits) -> shards.put(
-                    subtask, splits.stream().map(KinesisShardSplit::getShardId).toList()));
+            assignment
+                    .assignment()
+                    .forEach((subtask, splits) -> shards.put(
+                            subtask,
+                            splits.stream().map(KinesisShardSplit::getShardId).toList()));
             log.add("assign " + shards);
             assignment
                     .assignment()

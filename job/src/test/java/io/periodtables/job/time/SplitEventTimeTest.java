@@ -135,8 +135,8 @@ class SplitEventTimeTest {
 
         reader.handleSourceEvents(new WatermarkHandOver.Hold(List.of("parent", "unknown")));
         assertThat(coordinator.events)
-                .containsExactly(new WatermarkHandOver.Held(
-                        Map.of("parent", watermarkAfter(at("10:30"))), List.of("unknown")));
+                .containsExactly(
+                        new WatermarkHandOver.Held(Map.of("parent", watermarkAfter(at("10:30"))), List.of("unknown")));
 
         reader.addSplits(List.of(new Split("other-child")));
         poll(out -> {
@@ -173,7 +173,9 @@ class SplitEventTimeTest {
         assertThat(emitted.statuses).containsExactly(WatermarkStatus.IDLE, WatermarkStatus.ACTIVE);
         poll(out -> out.createOutputForSplit("child").collect(reading(at("10:29")), millis(at("10:29"))));
         eventTime.emitImmediateWatermark(clock.absoluteTimeMillis());
-        assertThat(emitted.last()).as("the child's readings before the parent's end move nothing").isEqualTo(parentsEnd);
+        assertThat(emitted.last())
+                .as("the child's readings before the parent's end move nothing")
+                .isEqualTo(parentsEnd);
 
         reader.snapshotState(1);
         assertThat(coordinator.events).isEmpty();
