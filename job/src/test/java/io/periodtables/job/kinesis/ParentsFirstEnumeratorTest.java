@@ -124,6 +124,28 @@ class ParentsFirstEnumeratorTest {
         assertThat(context.log).endsWith("assign {0=[c2]}", "to 0: Release[splitIds=[p]]");
     }
 
+    /**
+     * A restore with a hand-over half done: the restored enumerator knows of no hand-over (nothing
+     * of it is checkpointed, and every reader restarted without a hold), so a reader's late answer
+     * from before moves nothing, and a restored reader without a shard is spare again.
+     */
+    @Test
+    void aRestoredEnumeratorIgnoresAnswersToAHandOverFromBeforeTheRestore() {
+        enumerator.handleSourceEvent(0, new WatermarkHandOver.Held(Map.of("p", 37_799_999L), List.of()));
+        enumerator.handleSourceEvent(2, new WatermarkHandOver.TookOver("c2", 37_799_999L));
+        assertThat(context.log).isEmpty();
+
+        parents.put("c3", List.of("c1"));
+        parents.put("c4", List.of("c1"));
+        enumerator.handleSourceEvent(0, new ShardEvents.Reading(List.of("c1")));
+        enumerator.handleSourceEvent(1, new ShardEvents.Reading(List.of("other")));
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("c1")));
+        stock.assign(Map.of(0, List.of("c3"), 1, List.of("c4")));
+
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("c3"), 2, List.of("c4")));
+        assertThat(context.log).contains("to 0: Hold[splitIds=[c1]]");
+    }
+
     /** The parent's reader restarted before it was told to hold: no one is told to take over, or to let go. */
     @Test
     void aHoldTheParentsReaderNoLongerHasEndsTheHandOver() {
