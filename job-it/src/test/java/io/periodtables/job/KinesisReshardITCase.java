@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.periodtables.core.config.LoopbackFlink;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.period.TableNaming;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynaliteExtension;
@@ -18,8 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -47,11 +51,13 @@ import software.amazon.awssdk.services.kinesis.model.StreamStatus;
  * shard's children, see the catch-up test). Readings are of 2025, so the wall-clock cap never holds the watermark.
  */
 class KinesisReshardITCase {
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1)
             .setNumberSlotsPerTaskManager(3)
-            .setConfiguration(LoopbackFlink.configuration("0"))
+            .setConfiguration(METRICS.addToConfiguration(LoopbackFlink.configuration("0")))
             .build());
 
     @RegisterExtension
@@ -179,6 +185,48 @@ class KinesisReshardITCase {
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * A TRIM_HORIZON start on a stream split within its retention, at parallelism 2, more subtasks
+     * than open shards: the parent is read first (a backlog from 08:00 to 10:30), then its children,
+     * one by the parent's subtask and one by the subtask that had nothing to read, which takes the
+     * parent's watermark over before the parent's subtask lets it go: every reading in its period's
+     * table, none late, and both subtasks read a shard.
+     */
+    @Test
+    void aSplitsChildrenAreSpreadOverASpareSubtaskAndReadOnTime() throws Exception {
+        String stream = "spread";
+        PeriodTablesConfig config = config(kinesalite.createStream(stream, 1), "spread");
+        TableNaming naming = config.naming();
+        Map<String, Integer> expected = new TreeMap<>();
+        put(stream, LOWER_HALF, readings("a", T0, Duration.ofMinutes(10), 16), expected, naming);
+        split(stream, "shardId-000000000000");
+        Instant afterTheParent = Instant.parse("2025-06-01T10:31:00Z");
+        put(stream, LOWER_HALF, readings("c", afterTheParent, Duration.ofMinutes(5), 12), expected, naming);
+        put(stream, UPPER_HALF, readings("d", afterTheParent, Duration.ofMinutes(5), 12), expected, naming);
+
+        JobClient job = submit(config, 2, null);
+        try {
+            awaitStored(naming, expected, "with the children");
+            boolean spread = TableContents.eventually(BOUND, () -> subtasksReadingAShard(job.getJobID()) == 2);
+            assertThat(subtasksReadingAShard(job.getJobID()))
+                    .as("source subtasks that read a shard (millisBehindLatest ≥ 0; spread: %s)", spread)
+                    .isEqualTo(2);
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Source subtasks of the job whose reader has read an open shard, by our {@code millisBehindLatest}. */
+    private static long subtasksReadingAShard(JobID job) {
+        String name = UserMetrics.MILLIS_BEHIND_LATEST;
+        return METRICS.getMetricsByGroup().entrySet().stream()
+                .filter(g -> job.toString().equals(g.getKey().getAllVariables().get("<job_id>")))
+                .filter(g -> g.getKey().getMetricIdentifier(name).endsWith("." + UserMetrics.GROUP + "." + name))
+                .map(g -> g.getValue().get(name))
+                .filter(metric -> metric instanceof Gauge<?> gauge && ((Number) gauge.getValue()).longValue() >= 0)
+                .count();
     }
 
     /**

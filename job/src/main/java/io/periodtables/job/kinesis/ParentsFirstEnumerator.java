@@ -1,13 +1,17 @@
 package io.periodtables.job.kinesis;
 
+import io.periodtables.job.time.WatermarkHandOver;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -29,18 +33,21 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Readers say which shards they read ({@link ShardEvents.Reading}, also the ones restored from a
  * checkpoint) and which they read to the end ({@link ShardEvents.Finished}). A child whose parent is
- * still read, or waits itself, waits here; once the last parent is finished it goes to the reader
- * of a parent that has no other shard left, else to the reader that finished the last parent:
- * either still holds the parent's watermark, and the child takes it over without a gap (see
- * {@code SplitEventTime}). So does a child listed after its parents finished (a split while the
- * parent's reader was at its tip: the connector lists shards every 10 s), while the enumerator
- * remembers who finished them (the last {@value Gate#REMEMBERED_FINISHED} finished shards, not
- * checkpointed); a child of parents finished before that, before a restore, or that Kinesis
- * deleted, goes where the stock enumerator puts it. Both children of a split thus go to one reader:
- * a reader whose watermark is ahead of the children's readings would let them go late once the
- * held watermark went idle. Waiting children are in the checkpoint as the stock enumerator's unassigned splits,
- * so its savepoints restore into this enumerator and back; after a restore they wait again for the
- * parents the readers restored.
+ * still read, or waits itself, waits here; once the last parent is finished it goes to the parents'
+ * reader (one that has no other shard left, else the one that finished the last parent), which
+ * still holds the parent's watermark (see {@code SplitEventTime}), unless that reader already reads
+ * a shard and a reader that has never had one is registered: then it goes there, the least loaded,
+ * and the parents' reader holds until that reader takes the watermark over ({@link HandOvers}). So
+ * a split's two children are read by two subtasks when the job has a spare one (more subtasks than
+ * shards), and spare subtasks take children over as reshards come; a reader that has read a shard
+ * never gets another's child, as its watermark may be ahead of the child's readings and cannot go
+ * back. So does a child listed after its parents finished (a split while the parent's reader was
+ * at its tip: the connector lists shards every 10 s), while the enumerator remembers who finished
+ * them (the last {@value Gate#REMEMBERED_FINISHED} finished shards, not checkpointed); a child of
+ * parents finished before that, before a restore, or that Kinesis deleted, goes where the stock
+ * enumerator puts it. Waiting children are in the checkpoint as the stock enumerator's unassigned
+ * splits, so its savepoints restore into this enumerator and back; after a restore they wait again
+ * for the parents the readers restored.
  */
 final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit, KinesisStreamsSourceEnumeratorState> {
     private static final Logger LOG = LoggerFactory.getLogger(ParentsFirstEnumerator.class);
@@ -94,8 +101,13 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
         if (event instanceof ShardEvents.Reading reading) {
             reading.splitIds().forEach(id -> gate.reading.put(id, subtaskId));
+            gate.used.add(subtaskId);
         } else if (event instanceof ShardEvents.Finished finished) {
             gate.finished(subtaskId, finished.splitIds());
+        } else if (event instanceof WatermarkHandOver.Held held) {
+            gate.handOvers.held(subtaskId, held);
+        } else if (event instanceof WatermarkHandOver.TookOver tookOver) {
+            gate.handOvers.tookOver(subtaskId, tookOver);
         } else {
             stock.handleSourceEvent(subtaskId, event);
         }
@@ -149,17 +161,26 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
                 return size() > REMEMBERED_FINISHED;
             }
         };
+        /**
+         * Readers given a split, or that said they read one, in this enumerator's life: they may have
+         * emitted a watermark, and are never a child's reader in a hand-over. At most every subtask.
+         */
+        final Set<Integer> used = new HashSet<>();
+
+        final HandOvers handOvers;
         /** The connector's periodic shard discovery, to run once more at once; null until it starts. */
         Runnable discovery;
 
         Gate(SplitEnumeratorContext<KinesisShardSplit> context, ShardLineage lineage) {
             this.context = context;
             this.lineage = lineage;
+            this.handOvers = new HandOvers(context);
         }
 
         @Override
         public void assignSplits(SplitsAssignment<KinesisShardSplit> assignment) {
-            Map<Integer, List<KinesisShardSplit>> now = new HashMap<>();
+            Map<Integer, List<KinesisShardSplit>> now = new TreeMap<>();
+            Map<Integer, List<String>> holds = new TreeMap<>();
             Set<String> batch = new HashSet<>();
             assignment.assignment().values().forEach(splits -> splits.forEach(s -> batch.add(s.splitId())));
             assignment.assignment().forEach((subtask, splits) -> {
@@ -167,14 +188,16 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
                     if (waitsForParent(split, batch)) {
                         LOG.info("Shard {} waits until its parents are read: {}", split.getShardId(), parents(split));
                         waiting.put(split.splitId(), split);
-                    } else {
-                        int to = readerOfFinishedParents(split, subtask);
-                        now.computeIfAbsent(to, s -> new ArrayList<>()).add(split);
-                        reading.put(split.splitId(), to);
+                        continue;
                     }
+                    Integer finisher = readerOfFinishedParents(split);
+                    int to = finisher == null ? subtask : place(split, finisher, holds);
+                    now.computeIfAbsent(to, s -> new ArrayList<>()).add(split);
+                    reading.put(split.splitId(), to);
+                    used.add(to);
                 }
             });
-            context.assignSplits(new SplitsAssignment<>(now));
+            assign(now, holds);
         }
 
         void finished(int subtaskId, List<String> splitIds) {
@@ -183,21 +206,63 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
                 finishedBy.remove(id); // re-put: the order is the order they finished
                 finishedBy.put(id, subtaskId);
             }
-            Map<Integer, List<KinesisShardSplit>> ready = new HashMap<>();
+            Map<Integer, List<KinesisShardSplit>> ready = new TreeMap<>();
+            Map<Integer, List<String>> holds = new TreeMap<>();
+            // by shard id: which child stays with the parents' reader does not depend on listing order
             List<KinesisShardSplit> children = new ArrayList<>(waiting.values());
+            children.sort(Comparator.comparing(KinesisShardSplit::splitId));
             for (KinesisShardSplit child : children) {
                 if (waitsForParent(child, Set.of())) {
                     continue;
                 }
                 waiting.remove(child.splitId());
-                int subtask = readerFor(child, subtaskId);
+                int subtask = place(child, readerFor(child, subtaskId), holds);
                 LOG.info("Assigning shard {} to subtask {}: its parents are read", child.getShardId(), subtask);
                 ready.computeIfAbsent(subtask, s -> new ArrayList<>()).add(child);
                 reading.put(child.splitId(), subtask);
+                used.add(subtask);
             }
-            if (!ready.isEmpty()) {
-                context.assignSplits(new SplitsAssignment<>(ready));
+            assign(ready, holds);
+        }
+
+        /**
+         * The parents' readers are told to hold before anything is assigned to them (a new split
+         * would otherwise end their hold), the successors' readers to take over once assigned.
+         */
+        private void assign(Map<Integer, List<KinesisShardSplit>> splits, Map<Integer, List<String>> holds) {
+            holds.forEach((subtask, parents) ->
+                    context.sendEventToSourceReader(subtask, new WatermarkHandOver.Hold(List.copyOf(parents))));
+            if (!splits.isEmpty()) {
+                context.assignSplits(new SplitsAssignment<>(splits));
             }
+            handOvers.assigned(splits);
+        }
+
+        /**
+         * Where a child whose parents' reader {@code finisher} holds their watermark goes: the
+         * reader with the fewest unfinished splits, among that one and the readers that have had no
+         * split in this enumerator's life (ties: the finisher, then the lowest subtask). Those alone
+         * are safe: a reader that has read emitted a watermark, which may be ahead of the child's
+         * readings and cannot go back; one that never did takes the parents' watermark over
+         * ({@link HandOvers}). Any other reader is never given the child, however idle.
+         */
+        private int place(KinesisShardSplit child, int finisher, Map<Integer, List<String>> holds) {
+            if (load(finisher) == 0) {
+                return finisher;
+            }
+            for (int subtask : new TreeSet<>(context.registeredReaders().keySet())) {
+                if (!used.contains(subtask)) {
+                    used.add(subtask);
+                    handOvers.handOver(child, parents(child), subtask, finishedBy, holds);
+                    return subtask;
+                }
+            }
+            return finisher;
+        }
+
+        /** Unfinished splits of the subtask: a fresh reader's is 0, as is a parent's reader's that read only it. */
+        private long load(int subtask) {
+            return reading.values().stream().filter(s -> s == subtask).count();
         }
 
         /**
@@ -205,9 +270,10 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
          * picks among the readers that finished them, which still hold the last parent's watermark
          * until it comes (see {@code SplitEventTime}). Given to another reader, whose watermark may
          * be hours ahead of the child's first readings, the child's readings would go late once the
-         * held watermark went idle. {@code stockChoice} when no parent's reader is known or registered.
+         * held watermark went idle. Null when no parent's reader is known or registered: the
+         * connector's choice stands.
          */
-        private int readerOfFinishedParents(KinesisShardSplit child, int stockChoice) {
+        private Integer readerOfFinishedParents(KinesisShardSplit child) {
             List<String> parents = parents(child);
             Integer lastFinisher = null;
             for (Map.Entry<String, Integer> finished : finishedBy.entrySet()) {
@@ -216,10 +282,10 @@ final class ParentsFirstEnumerator implements SplitEnumerator<KinesisShardSplit,
                 }
             }
             if (lastFinisher == null) {
-                return stockChoice;
+                return null;
             }
             int subtask = readerFor(child, lastFinisher);
-            return context.registeredReaders().containsKey(subtask) ? subtask : stockChoice;
+            return context.registeredReaders().containsKey(subtask) ? subtask : null;
         }
 
         /** Whether a parent is read, waits, or is assigned in the same {@code batch}. */

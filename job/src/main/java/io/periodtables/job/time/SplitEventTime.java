@@ -1,15 +1,22 @@
 package io.periodtables.job.time;
 
+import io.periodtables.core.config.ConfigKeys;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.SinkRecord;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongUnaryOperator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -42,7 +49,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * </ul>
  *
  * Together they make the job's watermark (the minimum over splits) never pass a split's own,
- * so the window operator never judges late what the split judged on time. Everything else is
+ * so the window operator never judges late what the split judged on time. A finished split's
+ * watermark is held until its successor holds it, on this reader or, through the enumerator's
+ * {@link WatermarkHandOver}, on another. Everything else is
  * the wrapped source's — enumerator, splits, state — so its savepoints restore into this one.
  */
 @Internal
@@ -66,9 +75,13 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
 
     @Override
     public SourceReader<SinkRecord, S> createReader(SourceReaderContext readerContext) throws Exception {
-        ShardLateness lateness =
-                new ShardLateness(config, capAtWallClock ? ReadingWatermarks.WallClock.system() : null);
-        return new Reader<>(source.createReader(readerContext), lateness);
+        ReadingWatermarks.WallClock wallClock = capAtWallClock ? ReadingWatermarks.WallClock.system() : null;
+        ShardLateness lateness = new ShardLateness(config, wallClock);
+        Duration outOfOrderness = config.get(ConfigKeys.OUT_OF_ORDERNESS);
+        long granularity = ReadingWatermarks.granularity(config.get(ConfigKeys.ALLOWED_LATENESS), outOfOrderness);
+        LongUnaryOperator watermarkOf =
+                newest -> ReadingWatermarks.watermark(newest, outOfOrderness.toMillis(), granularity, wallClock);
+        return new Reader<>(source.createReader(readerContext), lateness, readerContext, watermarkOf);
     }
 
     @Override
@@ -92,16 +105,38 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
         return source.getEnumeratorCheckpointSerializer();
     }
 
-    /** The wrapped reader; before each poll, creates the outputs of splits assigned since the last one. */
+    /**
+     * The wrapped reader; before each poll, creates the outputs of splits assigned since the last
+     * one. Answers the enumerator's {@link WatermarkHandOver} events: the only state they add is
+     * the successors whose watermark waits for a checkpoint, at most the splits this reader was
+     * told to take over since its last completed checkpoint.
+     */
     private static final class Reader<S extends SourceSplit> implements SourceReader<SinkRecord, S> {
         private final SourceReader<SinkRecord, S> reader;
         private final ShardLateness lateness;
+        private final SourceReaderContext context;
+        /** The watermark a split's output holds after readings up to the given event time. */
+        private final LongUnaryOperator watermarkOf;
+
         private final List<String> assigned = new ArrayList<>();
+        /** Hand-over events that came before the first poll, when there is no output yet. */
+        private final List<SourceEvent> early = new ArrayList<>();
+        /** Successors whose watermark was emitted since the last checkpoint, with that watermark. */
+        private final Map<String, Long> tookOver = new LinkedHashMap<>();
+        /** Those emitted before each checkpoint's barrier, until it completes. */
+        private final NavigableMap<Long, Map<String, Long>> tookOverBefore = new TreeMap<>();
+
         private JudgingOutput judging;
 
-        Reader(SourceReader<SinkRecord, S> reader, ShardLateness lateness) {
+        Reader(
+                SourceReader<SinkRecord, S> reader,
+                ShardLateness lateness,
+                SourceReaderContext context,
+                LongUnaryOperator watermarkOf) {
             this.reader = reader;
             this.lateness = lateness;
+            this.context = context;
+            this.watermarkOf = watermarkOf;
         }
 
         @Override
@@ -114,16 +149,47 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
             if (judging == null || judging.output != output) {
                 judging = new JudgingOutput(output, lateness);
             }
+            createAssigned();
+            if (!early.isEmpty()) {
+                List<SourceEvent> events = new ArrayList<>(early);
+                early.clear();
+                events.forEach(this::handOver);
+            }
+            return reader.pollNext(judging);
+        }
+
+        private void createAssigned() {
             if (!assigned.isEmpty()) {
                 // Idempotent: the wrapped reader later gets the same output for the split.
                 assigned.forEach(judging::createOutputForSplit);
                 assigned.clear();
             }
-            return reader.pollNext(judging);
+        }
+
+        private void handOver(SourceEvent event) {
+            if (judging == null) {
+                early.add(event);
+                return;
+            }
+            // a successor's output (assigned before the event came) holds the reader's watermark first
+            createAssigned();
+            if (event instanceof WatermarkHandOver.Hold hold) {
+                context.sendSourceEventToCoordinator(judging.hold(hold.splitIds(), watermarkOf));
+            } else if (event instanceof WatermarkHandOver.TakeOver takeOver) {
+                judging.emitWatermark(new Watermark(takeOver.watermark()));
+                tookOver.merge(takeOver.splitId(), takeOver.watermark(), Math::max);
+            } else if (event instanceof WatermarkHandOver.Release release) {
+                judging.release(release.splitIds());
+            }
         }
 
         @Override
         public List<S> snapshotState(long checkpointId) {
+            // the barrier of this checkpoint went out after the watermarks emitted so far
+            if (!tookOver.isEmpty()) {
+                tookOverBefore.put(checkpointId, new LinkedHashMap<>(tookOver));
+                tookOver.clear();
+            }
             return reader.snapshotState(checkpointId);
         }
 
@@ -145,7 +211,13 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
 
         @Override
         public void handleSourceEvents(SourceEvent sourceEvent) {
-            reader.handleSourceEvents(sourceEvent);
+            if (sourceEvent instanceof WatermarkHandOver.Hold
+                    || sourceEvent instanceof WatermarkHandOver.TakeOver
+                    || sourceEvent instanceof WatermarkHandOver.Release) {
+                handOver(sourceEvent);
+            } else {
+                reader.handleSourceEvents(sourceEvent);
+            }
         }
 
         @Override
@@ -153,8 +225,17 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
             reader.pauseOrResumeSplits(splitsToPause, splitsToResume);
         }
 
+        /**
+         * Tells the enumerator of the successors whose watermark went out before this checkpoint's
+         * barrier: with the checkpoint complete, every operator downstream has taken it in.
+         */
         @Override
         public void notifyCheckpointComplete(long checkpointId) throws Exception {
+            NavigableMap<Long, Map<String, Long>> before = tookOverBefore.headMap(checkpointId, true);
+            before.values()
+                    .forEach(splits -> splits.forEach((split, watermark) ->
+                            context.sendSourceEventToCoordinator(new WatermarkHandOver.TookOver(split, watermark))));
+            before.clear();
             reader.notifyCheckpointComplete(checkpointId);
         }
 
@@ -177,6 +258,8 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
         private final String split;
         private final SourceOutput<SinkRecord> output;
         final ShardLateness lateness;
+        /** The newest event time read from the split: what its watermark follows. */
+        long newest = Long.MIN_VALUE;
 
         SplitOutput(String split, SourceOutput<SinkRecord> output, ShardLateness lateness) {
             this.split = split;
@@ -186,11 +269,13 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
 
         @Override
         public void collect(SinkRecord record) {
+            newest = Math.max(newest, ReadingWatermarks.timestampOf(record));
             output.collect(lateness.judge(split, record));
         }
 
         @Override
         public void collect(SinkRecord record, long timestamp) {
+            newest = Math.max(newest, ReadingWatermarks.timestampOf(record));
             output.collect(lateness.judge(split, record), timestamp);
         }
 
@@ -214,8 +299,10 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
      * The reader's output: its own records as one split's ({@link #MAIN}), each split's through a
      * {@link SplitOutput}. A finished split's watermark output stays registered, holding the
      * reader's watermark at the split's end, until the reader gets a new split (a finished Kinesis
-     * shard's children come to the reader that finished it, see {@code ParentsFirstEnumerator}) or
-     * its per-split idleness ({@code watermark.idleness}) marks it idle.
+     * shard's child comes to the reader that finished it, see {@code ParentsFirstEnumerator}) or
+     * its per-split idleness ({@code watermark.idleness}) marks it idle. One the enumerator asked to
+     * keep ({@link WatermarkHandOver.Hold}: its child went to another reader) stays, also through
+     * new splits, until {@link WatermarkHandOver.Release} or idleness.
      *
      * <ul>
      *   <li>Released at once, a finished parent would let the reader's watermark jump to the minimum
@@ -228,13 +315,16 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
      *       closed in a merge).
      * </ul>
      *
-     * The held outputs are at most the splits this reader finished since it was last given one.
+     * The held outputs are at most the splits this reader finished since it was last given one, and
+     * those kept for a hand-over the enumerator has not released.
      */
     private static final class JudgingOutput extends SplitOutput implements ReaderOutput<SinkRecord> {
         private final ReaderOutput<SinkRecord> output;
-        private final Map<String, SourceOutput<SinkRecord>> splits = new HashMap<>();
+        private final Map<String, SplitOutput> splits = new HashMap<>();
         /** Finished splits whose outputs still hold the reader's watermark, until a new split or idleness. */
-        private final Set<String> finished = new LinkedHashSet<>();
+        private final Map<String, SplitOutput> finished = new LinkedHashMap<>();
+        /** Finished splits kept through new splits for a hand-over, until released or idle. */
+        private final Set<String> kept = new HashSet<>();
 
         JudgingOutput(ReaderOutput<SinkRecord> output, ShardLateness lateness) {
             super(MAIN, output, lateness);
@@ -243,24 +333,55 @@ public final class SplitEventTime<S extends SourceSplit, E> implements Source<Si
 
         @Override
         public SourceOutput<SinkRecord> createOutputForSplit(String splitId) {
-            SourceOutput<SinkRecord> known = splits.get(splitId);
+            SplitOutput known = splits.get(splitId);
             if (known != null) {
                 return known;
             }
-            SourceOutput<SinkRecord> created = new SplitOutput(splitId, output.createOutputForSplit(splitId), lateness);
+            SplitOutput created = new SplitOutput(splitId, output.createOutputForSplit(splitId), lateness);
             splits.put(splitId, created);
             // The new split holds the reader's watermark from now on (from the finished splits' end,
-            // until its first readings move it).
+            // until its first readings move it); kept splits hold it for a successor elsewhere.
             finished.remove(splitId);
-            finished.forEach(output::releaseOutputForSplit);
-            finished.clear();
+            kept.remove(splitId);
+            for (Iterator<String> held = finished.keySet().iterator(); held.hasNext(); ) {
+                String id = held.next();
+                if (!kept.contains(id)) {
+                    output.releaseOutputForSplit(id);
+                    held.remove();
+                }
+            }
             return created;
         }
 
         @Override
         public void releaseOutputForSplit(String splitId) {
-            if (splits.remove(splitId) != null) {
-                finished.add(splitId);
+            SplitOutput ended = splits.remove(splitId);
+            if (ended != null) {
+                finished.put(splitId, ended);
+            }
+        }
+
+        /** Keeps these finished splits' outputs; the answer says what each holds, and which are gone. */
+        WatermarkHandOver.Held hold(List<String> splitIds, LongUnaryOperator watermarkOf) {
+            Map<String, Long> watermarks = new LinkedHashMap<>();
+            List<String> gone = new ArrayList<>();
+            for (String id : splitIds) {
+                SplitOutput held = finished.get(id);
+                if (held == null) {
+                    gone.add(id);
+                } else {
+                    kept.add(id);
+                    watermarks.put(id, watermarkOf.applyAsLong(held.newest));
+                }
+            }
+            return new WatermarkHandOver.Held(watermarks, gone);
+        }
+
+        void release(List<String> splitIds) {
+            for (String id : splitIds) {
+                if (kept.remove(id) && finished.remove(id) != null) {
+                    output.releaseOutputForSplit(id);
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ package io.periodtables.job.kinesis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.periodtables.job.time.WatermarkHandOver;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,8 +40,13 @@ class ParentsFirstEnumeratorTest {
     private final ParentsFirstEnumerator enumerator =
             new ParentsFirstEnumerator(context, lineage(), gate -> stock.using(gate));
 
+    /**
+     * Subtask 2 has never had a shard (more subtasks than shards): a split's children wait for
+     * their parent, then one goes to the parent's reader and the other to the spare reader, never
+     * to the reader of the other shard, whose watermark may be ahead of theirs.
+     */
     @Test
-    void splitChildrenWaitForTheirParentAndGoToItsReader() {
+    void splitChildrenWaitForTheirParentThenOneGoesToItsReaderAndOneToASpareReader() {
         parents.put("c1", List.of("p"));
         parents.put("c2", List.of("p"));
         stock.assign(0, "p");
@@ -50,8 +56,110 @@ class ParentsFirstEnumeratorTest {
         assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p"), 1, List.of("other")));
 
         enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
-        // p's reader reads nothing else: it takes both children over.
-        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p", "c1", "c2"), 1, List.of("other")));
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p", "c1"), 1, List.of("other"), 2, List.of("c2")));
+    }
+
+    /**
+     * The hand-over, in order: p's reader is told to hold before it gets c1 (a new split would end
+     * its hold), says the watermark it holds, c2's reader is told to take it over, and once that
+     * reader says it has, p's reader lets go.
+     */
+    @Test
+    void theParentsReaderHoldsItsWatermarkUntilTheSpareReaderTookItOver() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("p"));
+        stock.assign(0, "p");
+        stock.assign(1, "other");
+        stock.assign(2, "c1", "c2");
+
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
+        assertThat(context.log)
+                .containsExactly(
+                        "assign {0=[p]}", "assign {1=[other]}", "to 0: Hold[splitIds=[p]]", "assign {0=[c1], 2=[c2]}");
+
+        enumerator.handleSourceEvent(0, new WatermarkHandOver.Held(Map.of("p", 37_799_999L), List.of()));
+        assertThat(context.log).endsWith("to 2: TakeOver[splitId=c2, watermark=37799999]");
+
+        enumerator.handleSourceEvent(2, new WatermarkHandOver.TookOver("c2", 37_799_999L));
+        assertThat(context.log).endsWith("to 0: Release[splitIds=[p]]");
+    }
+
+    /** Every subtask reads a shard: both children go to the parent's reader, and nobody is told to hold. */
+    @Test
+    void aReaderThatHasReadAShardIsNeverGivenAnotherReadersChild() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("p"));
+        stock.assign(0, "p", "other");
+        stock.assign(1, "sibling");
+        stock.assign(2, "third");
+        enumerator.handleSourceEvent(2, new ShardEvents.Finished(List.of("third")));
+        stock.assign(1, "c1", "c2");
+
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
+
+        assertThat(context.assigned())
+                .isEqualTo(Map.of(0, List.of("p", "other", "c1", "c2"), 1, List.of("sibling"), 2, List.of("third")));
+        assertThat(context.log).noneMatch(line -> line.contains("Hold"));
+    }
+
+    /**
+     * The spare reader fails before it took over: the parent's reader goes on holding (no release),
+     * and when the connector assigns the child again it goes to the parent's reader, whose new split
+     * then holds the watermark itself: the hold ends after that assignment.
+     */
+    @Test
+    void aChildWhoseReaderFailedBeforeTakingOverIsHandedOutAgainBeforeTheHoldEnds() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("p"));
+        stock.assign(0, "p");
+        stock.assign(1, "other");
+        stock.assign(2, "c1", "c2");
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
+        enumerator.handleSourceEvent(0, new WatermarkHandOver.Held(Map.of("p", 37_799_999L), List.of()));
+
+        enumerator.addSplitsBack(List.of(split("c2")), 2);
+        assertThat(context.log).noneMatch(line -> line.contains("Release"));
+        stock.assign(2, "c2");
+
+        assertThat(context.log).endsWith("assign {0=[c2]}", "to 0: Release[splitIds=[p]]");
+    }
+
+    /**
+     * A restore with a hand-over half done: the restored enumerator knows of no hand-over (nothing
+     * of it is checkpointed, and every reader restarted without a hold), so a reader's late answer
+     * from before moves nothing, and a restored reader without a shard is spare again.
+     */
+    @Test
+    void aRestoredEnumeratorIgnoresAnswersToAHandOverFromBeforeTheRestore() {
+        enumerator.handleSourceEvent(0, new WatermarkHandOver.Held(Map.of("p", 37_799_999L), List.of()));
+        enumerator.handleSourceEvent(2, new WatermarkHandOver.TookOver("c2", 37_799_999L));
+        assertThat(context.log).isEmpty();
+
+        parents.put("c3", List.of("c1"));
+        parents.put("c4", List.of("c1"));
+        enumerator.handleSourceEvent(0, new ShardEvents.Reading(List.of("c1")));
+        enumerator.handleSourceEvent(1, new ShardEvents.Reading(List.of("other")));
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("c1")));
+        stock.assign(Map.of(0, List.of("c3"), 1, List.of("c4")));
+
+        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("c3"), 2, List.of("c4")));
+        assertThat(context.log).contains("to 0: Hold[splitIds=[c1]]");
+    }
+
+    /** The parent's reader restarted before it was told to hold: no one is told to take over, or to let go. */
+    @Test
+    void aHoldTheParentsReaderNoLongerHasEndsTheHandOver() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("p"));
+        stock.assign(0, "p");
+        stock.assign(1, "other");
+        stock.assign(2, "c1", "c2");
+        enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
+
+        enumerator.handleSourceEvent(0, new WatermarkHandOver.Held(Map.of(), List.of("p")));
+        enumerator.handleSourceEvent(2, new WatermarkHandOver.TookOver("c2", 37_799_999L));
+
+        assertThat(context.log).last().isEqualTo("assign {0=[c1], 2=[c2]}");
     }
 
     @Test
@@ -70,12 +178,12 @@ class ParentsFirstEnumeratorTest {
 
     /**
      * A split while the parent's reader is at its tip: the parent is read to its end before the
-     * connector's next discovery lists the children, and it spreads them over the readers. Both go
-     * to the parent's reader, which holds the parent's watermark until they come; the sibling's
-     * reader may be hours of event time ahead of them.
+     * connector's next discovery lists the children, and it spreads them over the readers. They go
+     * to the parent's reader, which holds the parent's watermark until they come, and to the spare
+     * reader; never to the sibling's reader, which may be hours of event time ahead of them.
      */
     @Test
-    void childrenListedAfterTheirParentFinishedGoToTheParentsReader() {
+    void childrenListedAfterTheirParentFinishedGoToTheParentsReaderAndTheSpareOne() {
         parents.put("c1", List.of("p"));
         parents.put("c2", List.of("p"));
         stock.assign(0, "p");
@@ -84,7 +192,8 @@ class ParentsFirstEnumeratorTest {
 
         stock.assign(Map.of(0, List.of("c1"), 1, List.of("c2")));
 
-        assertThat(context.assigned()).isEqualTo(Map.of(0, List.of("p", "c1", "c2"), 1, List.of("sibling")));
+        assertThat(context.assigned())
+                .isEqualTo(Map.of(0, List.of("p", "c1"), 1, List.of("sibling"), 2, List.of("c2")));
     }
 
     /** A merge listed after both parents finished goes to a parent's reader that reads nothing else. */
@@ -179,7 +288,7 @@ class ParentsFirstEnumeratorTest {
         assertThat(listed.assigned()).isEqualTo(Map.of(0, List.of("shardId-0")));
         real.handleSourceEvent(0, new ShardEvents.Finished(List.of("shardId-0")));
 
-        assertThat(listed.assigned()).isEqualTo(Map.of(0, List.of("shardId-0", "shardId-1", "shardId-2")));
+        assertThat(listed.assigned()).isEqualTo(Map.of(0, List.of("shardId-0", "shardId-1"), 1, List.of("shardId-2")));
         assertThat(pauses).containsExactly(ShardLineage.Listed.FIRST_BACKOFF.toMillis());
         assertThat(kinesis.listings).isEqualTo(2);
 
@@ -317,6 +426,8 @@ class ParentsFirstEnumeratorTest {
     private static final class RecordingContext implements SplitEnumeratorContext<KinesisShardSplit> {
         private final int parallelism;
         private final Map<Integer, List<String>> assigned = new TreeMap<>();
+        /** Assignments and events to readers, in the order the enumerator sent them. */
+        final List<String> log = new ArrayList<>();
         /** Readers registered so far: subtasks 0 to this less 1. */
         int registered;
         /** Calls to run once, in order, as the coordinator would; and how many periodic ones were scheduled. */
@@ -341,6 +452,13 @@ class ParentsFirstEnumeratorTest {
 
         @Override
         public void assignSplits(SplitsAssignment<KinesisShardSplit> assignment) {
+            Map<Integer, List<String>> shards = new TreeMap<>();
+            assignment
+                    .assignment()
+                    .forEach((subtask, splits) -> shards.put(
+                            subtask,
+                            splits.stream().map(KinesisShardSplit::getShardId).toList()));
+            log.add("assign " + shards);
             assignment
                     .assignment()
                     .forEach((subtask, splits) -> assigned.computeIfAbsent(subtask, s -> new ArrayList<>())
@@ -369,7 +487,9 @@ class ParentsFirstEnumeratorTest {
         }
 
         @Override
-        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {}
+        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {
+            log.add("to " + subtaskId + ": " + event);
+        }
 
         @Override
         public void signalNoMoreSplits(int subtask) {}

@@ -6,6 +6,7 @@ import io.periodtables.core.config.ConfigLoader;
 import io.periodtables.core.config.PeriodTablesConfig;
 import io.periodtables.model.Reading;
 import io.periodtables.model.SinkRecord;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -18,6 +19,7 @@ import java.util.function.Consumer;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SourceSplit;
@@ -115,6 +117,74 @@ class SplitEventTimeTest {
         assertThat(emitted.last()).isEqualTo(watermarkAfter(at("13:05")));
     }
 
+    /**
+     * The enumerator gave the parent's child to another reader and asked this one to hold: the
+     * parent's end holds the reader's watermark through a new split (here a child of another
+     * parent) and the sibling's readings, and only the release lets it go.
+     */
+    @Test
+    void aFinishedSplitKeptForAHandOverHoldsThroughNewSplitsUntilReleased() throws Exception {
+        Coordinator coordinator = new Coordinator();
+        reader = new SplitEventTime<>(script, config, false).createReader(coordinator.context());
+        reader.addSplits(List.of(new Split("parent"), new Split("sibling")));
+        poll(out -> {
+            out.createOutputForSplit("parent").collect(reading(at("10:30")), millis(at("10:30")));
+            out.createOutputForSplit("sibling").collect(reading(at("13:00")), millis(at("13:00")));
+            out.releaseOutputForSplit("parent");
+        });
+
+        reader.handleSourceEvents(new WatermarkHandOver.Hold(List.of("parent", "unknown")));
+        assertThat(coordinator.events)
+                .containsExactly(
+                        new WatermarkHandOver.Held(Map.of("parent", watermarkAfter(at("10:30"))), List.of("unknown")));
+
+        reader.addSplits(List.of(new Split("other-child")));
+        poll(out -> {
+            out.createOutputForSplit("other-child").collect(reading(at("13:10")), millis(at("13:10")));
+            out.createOutputForSplit("sibling").collect(reading(at("13:05")), millis(at("13:05")));
+        });
+        eventTime.emitImmediateWatermark(clock.absoluteTimeMillis());
+        assertThat(emitted.last()).as("held at the parent's end").isEqualTo(watermarkAfter(at("10:30")));
+
+        reader.handleSourceEvents(new WatermarkHandOver.Release(List.of("parent")));
+        eventTime.emitImmediateWatermark(clock.absoluteTimeMillis());
+        assertThat(emitted.last()).as("let go").isEqualTo(watermarkAfter(at("13:05")));
+    }
+
+    /**
+     * A reader that never had a split takes a child over: it emits the parent's end at once, which
+     * makes it active and holds the job's watermark there, and says so to the enumerator once a
+     * checkpoint taken after that watermark has completed (its barrier followed the watermark).
+     */
+    @Test
+    void aReaderTakingOverEmitsTheParentsEndAndSaysSoAfterTheNextCheckpoint() throws Exception {
+        Coordinator coordinator = new Coordinator();
+        reader = new SplitEventTime<>(script, config, false).createReader(coordinator.context());
+        poll(out -> {});
+        eventTime.emitImmediateWatermark(clock.absoluteTimeMillis());
+        clock.advanceTime(IDLENESS.plusSeconds(1));
+        eventTime.emitImmediateWatermark(clock.absoluteTimeMillis());
+        assertThat(emitted.statuses).as("without a split, idle").containsExactly(WatermarkStatus.IDLE);
+        reader.addSplits(List.of(new Split("child")));
+        long parentsEnd = watermarkAfter(at("10:30"));
+
+        reader.handleSourceEvents(new WatermarkHandOver.TakeOver("child", parentsEnd));
+        assertThat(emitted.last()).isEqualTo(parentsEnd);
+        assertThat(emitted.statuses).containsExactly(WatermarkStatus.IDLE, WatermarkStatus.ACTIVE);
+        poll(out -> out.createOutputForSplit("child").collect(reading(at("10:29")), millis(at("10:29"))));
+        eventTime.emitImmediateWatermark(clock.absoluteTimeMillis());
+        assertThat(emitted.last())
+                .as("the child's readings before the parent's end move nothing")
+                .isEqualTo(parentsEnd);
+
+        reader.snapshotState(1);
+        assertThat(coordinator.events).isEmpty();
+        reader.notifyCheckpointComplete(1);
+        assertThat(coordinator.events).containsExactly(new WatermarkHandOver.TookOver("child", parentsEnd));
+        reader.notifyCheckpointComplete(2);
+        assertThat(coordinator.events).hasSize(1);
+    }
+
     private void poll(Consumer<ReaderOutput<SinkRecord>> step) throws Exception {
         script.steps.add(step);
         reader.pollNext(output);
@@ -137,9 +207,28 @@ class SplitEventTimeTest {
         return SinkRecord.period(new Reading("dev", at.toEpochMilli(), null, "{\"v\":1}"));
     }
 
-    /** Watermarks the reader emitted, in order. */
+    /** The events the reader sent its enumerator, through a context that has nothing else. */
+    private static final class Coordinator {
+        final List<SourceEvent> events = new ArrayList<>();
+
+        SourceReaderContext context() {
+            return (SourceReaderContext) Proxy.newProxyInstance(
+                    SourceReaderContext.class.getClassLoader(),
+                    new Class<?>[] {SourceReaderContext.class},
+                    (proxy, method, args) -> {
+                        if (!method.getName().equals("sendSourceEventToCoordinator")) {
+                            throw new UnsupportedOperationException(method.getName());
+                        }
+                        events.add((SourceEvent) args[0]);
+                        return null;
+                    });
+        }
+    }
+
+    /** Watermarks and statuses the reader emitted, in order. */
     private static final class Emitted implements PushingAsyncDataInput.DataOutput<SinkRecord> {
         final List<Long> watermarks = new ArrayList<>();
+        final List<WatermarkStatus> statuses = new ArrayList<>();
 
         long last() {
             return watermarks.isEmpty() ? Long.MIN_VALUE : watermarks.get(watermarks.size() - 1);
@@ -154,7 +243,9 @@ class SplitEventTimeTest {
         }
 
         @Override
-        public void emitWatermarkStatus(WatermarkStatus status) {}
+        public void emitWatermarkStatus(WatermarkStatus status) {
+            statuses.add(status);
+        }
 
         @Override
         public void emitLatencyMarker(LatencyMarker marker) {}
