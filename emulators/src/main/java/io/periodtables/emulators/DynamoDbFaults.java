@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -50,7 +52,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
  * repeat the same fault). Rules are tried in the order they were added; the first one that hits
  * a call injects its fault, and every rule counts every call it matches. The request log
  * ({@link #requests()}) also records which calls DynamoDB itself throttled (the fidelity layer's
- * limits), so a test sees both in one place; a call enters the log when its answer arrives.
+ * limits), so a test sees both in one place; a call enters the log when its answer arrives, with
+ * that answer ({@link SeenRequest#outcome()}).
  */
 public final class DynamoDbFaults implements ExecutionInterceptor {
     private static final ExecutionAttribute<Decision> DECISION = new ExecutionAttribute<>("PeriodTablesFault");
@@ -114,7 +117,8 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
                         operation,
                         tables,
                         Optional.ofNullable(decision).map(Decision::kind),
-                        false));
+                        false,
+                        "not answered yet"));
         if (decision == null) {
             return request;
         }
@@ -182,21 +186,37 @@ public final class DynamoDbFaults implements ExecutionInterceptor {
                 && batch.hasUnprocessedItems()
                 && !batch.unprocessedItems().isEmpty()
                 && (decision == null || decision.partial() == null);
-        log(attributes, heldBack);
+        log(attributes, heldBack, SeenRequest.OK);
     }
 
     @Override
     public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
         Decision decision = attributes.getAttribute(DECISION);
-        log(attributes, decision == null && context.exception() instanceof ProvisionedThroughputExceededException);
+        log(
+                attributes,
+                decision == null && context.exception() instanceof ProvisionedThroughputExceededException,
+                outcome(context.exception()));
     }
 
-    private static void log(ExecutionAttributes attributes, boolean throttled) {
+    private static void log(ExecutionAttributes attributes, boolean throttled, String outcome) {
         SeenRequest seen = attributes.getAttribute(SEEN_REQUEST);
         if (seen == null) {
             return;
         }
-        FaultScript.log(seen, throttled);
+        FaultScript.log(seen.answered(outcome), throttled);
+    }
+
+    /** A failed call's outcome: the error code and message it was answered with, or that it got no answer. */
+    static String outcome(Throwable failure) {
+        Throwable error = failure;
+        while (error instanceof CompletionException && error.getCause() != null) {
+            error = error.getCause();
+        }
+        if (error instanceof AwsServiceException service && service.awsErrorDetails() != null) {
+            return service.awsErrorDetails().errorCode() + ": "
+                    + service.awsErrorDetails().errorMessage();
+        }
+        return SeenRequest.NO_ANSWER + error;
     }
 
     private static TableDescription creating(TableDescription table) {

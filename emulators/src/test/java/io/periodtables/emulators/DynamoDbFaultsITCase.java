@@ -192,6 +192,38 @@ class DynamoDbFaultsITCase {
                         org.assertj.core.groups.Tuple.tuple(List.of(other), true));
     }
 
+    /**
+     * The request log says how each call was answered: with success, with DynamoDB's error, with an
+     * injected one, or not at all (a timeout: the call may or may not have taken effect).
+     */
+    @Test
+    void theRequestLogSaysHowEachCallWasAnswered() {
+        Duration timeout = Duration.ofMillis(300);
+        DynamoDbFaults.on("DescribeTable").table(table).once().delay(timeout.multipliedBy(3));
+        catchThrowable(() -> async.describeTable(
+                        b -> b.tableName(table).overrideConfiguration(o -> o.apiCallAttemptTimeout(timeout)))
+                .join());
+        sync.batchWriteItem(batch("o1"));
+        catchThrowable(() -> sync.describeTable(b -> b.tableName(table + "-missing")));
+        DynamoDbFaults.on("BatchWriteItem").once().throttle();
+        catchThrowable(() -> sync.batchWriteItem(batch("o2")));
+
+        assertThat(DynamoDbFaults.requests())
+                .extracting(r -> r.operation() + " " + r.outcome().replaceAll(":.*", ":"))
+                .containsExactly(
+                        "DescribeTable no answer:",
+                        "BatchWriteItem OK",
+                        "DescribeTable ResourceNotFoundException:",
+                        "BatchWriteItem ProvisionedThroughputExceededException:");
+        assertThat(DynamoDbFaults.requests())
+                .extracting(SeenRequest::accepted, SeenRequest::unanswered)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(false, true),
+                        org.assertj.core.groups.Tuple.tuple(true, false),
+                        org.assertj.core.groups.Tuple.tuple(false, false),
+                        org.assertj.core.groups.Tuple.tuple(false, false));
+    }
+
     private BatchWriteItemRequest batch(String... keys) {
         return BatchWriteItemRequest.builder()
                 .requestItems(Map.of(

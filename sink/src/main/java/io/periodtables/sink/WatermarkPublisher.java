@@ -6,6 +6,7 @@ import io.periodtables.core.period.EndOfInput;
 import io.periodtables.core.period.PeriodCalendar;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +33,9 @@ final class WatermarkPublisher {
     private long pending = Long.MIN_VALUE;
     private boolean putRunning;
     private boolean started;
-    private boolean starting;
+    /** The start under way (the table ensured, then the item put), or null. */
+    private CompletableFuture<Void> starting;
+
     private boolean warned;
 
     /** @param mailbox runs the puts' completions on the writer's thread */
@@ -57,22 +60,26 @@ final class WatermarkPublisher {
      * once and tried again with the next watermark.
      */
     void start() {
-        if (started || starting) {
+        if (started || starting != null) {
             return;
         }
-        starting = true;
-        table.ensure()
-                .thenCompose(ready -> table.start(writer, clock.instant()))
-                .whenComplete((ok, error) -> mailbox.accept(() -> {
-                    starting = false;
-                    if (error != null) {
-                        warnOnce("could not start reporting to", error);
-                        return;
-                    }
-                    started = true;
-                    LOG.info("Writer {} reports what it has written through in {}", writer, table.name());
-                    offer(pending);
-                }));
+        CompletableFuture<Void> start = table.ensure().thenCompose(ready -> table.start(writer, clock.instant()));
+        starting = start;
+        start.whenComplete((ok, error) -> mailbox.accept(() -> {
+            if (starting == start) {
+                starting = null;
+            }
+            if (started) {
+                return; // the end of input waited for it and has published
+            }
+            if (error != null) {
+                warnOnce("could not start reporting to", error);
+                return;
+            }
+            started = true;
+            LOG.info("Writer {} reports what it has written through in {}", writer, table.name());
+            offer(pending);
+        }));
     }
 
     /** True when a watermark this far could close a period not yet published. */
@@ -103,8 +110,22 @@ final class WatermarkPublisher {
                 }));
     }
 
-    /** Publishes and waits (the end of input); after a few failed attempts closed tables wait for the next run. */
+    /**
+     * Publishes and waits (the end of input); after a few failed attempts closed tables wait for the
+     * next run. A start still under way is waited for first: its put says "nothing acknowledged
+     * yet", and landing after this one it would take the end back (closed tables would wait for
+     * this writer, and the rotation's end of input with them, until its finish timeout).
+     */
     void publishNow(long acknowledged) {
+        if (starting != null) {
+            try {
+                starting.join();
+                started = true;
+            } catch (RuntimeException failed) {
+                // started again below
+            }
+            starting = null;
+        }
         RuntimeException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
             try {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.periodtables.archive.ArchiveReader;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynamoDbFaults;
+import io.periodtables.job.JobEnd;
 import io.periodtables.job.RollupCheck;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -14,7 +15,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,7 +38,8 @@ class ReleaseSavepointITCase {
     private static final Duration BOUND = Duration.ofSeconds(90);
 
     @Test
-    void aSavepointOfThePreviousReleaseRestoresWithEveryReadingOnceInEveryTable(@TempDir Path dir) throws Exception {
+    void aSavepointOfThePreviousReleaseRestoresWithEveryReadingOnceInEveryTable(
+            @InjectMiniCluster MiniCluster cluster, @TempDir Path dir) throws Exception {
         Path release = Path.of(getClass().getResource("/release-savepoint").toURI());
         Properties taken = new Properties();
         try (Reader reader = Files.newBufferedReader(release.resolve(ReleaseSavepoint.RUN))) {
@@ -54,9 +57,7 @@ class ReleaseSavepointITCase {
         try (Dynalite dynamoDb = Dynalite.start(dir)) {
             ReliabilityRun run = ReliabilityRun.of(ReleaseSavepoint.config(dynamoDb.endpoint()), Fleet.standard());
             DynamoDbFaults.reset();
-            ArchiveCheck.submit(run, new TestSource.Hooks(), savepoint)
-                    .getJobExecutionResult()
-                    .get(BOUND.toSeconds(), TimeUnit.SECONDS);
+            JobEnd.await(ArchiveCheck.submit(run, new TestSource.Hooks(), savepoint), BOUND, cluster);
             // the savepoint's position, not the input's start: the period it had archived gets no write
             String archived = run.config.naming().periodTableOf(Instant.parse("2025-06-01T08:00:00Z"));
             assertThat(DynamoDbFaults.requests())

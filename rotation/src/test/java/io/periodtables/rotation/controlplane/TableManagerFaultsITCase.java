@@ -2,6 +2,7 @@ package io.periodtables.rotation.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.periodtables.core.capacity.Capacity;
 import io.periodtables.core.capacity.CapacityTier;
@@ -10,6 +11,7 @@ import io.periodtables.core.period.Period;
 import io.periodtables.emulators.Dynalite;
 import io.periodtables.emulators.DynamoDbFaults;
 import io.periodtables.emulators.FaultKind;
+import io.periodtables.emulators.SeenRequest;
 import io.periodtables.rotation.TestSetup;
 import io.periodtables.rotation.lifecycle.DecreaseQuota;
 import io.periodtables.rotation.lifecycle.ManagedTable;
@@ -77,6 +79,36 @@ class TableManagerFaultsITCase {
                     .as("ensure polled while the table was CREATING")
                     .isPositive();
             assertThat(ttlStatus(name)).isEqualTo(TimeToLiveStatus.ENABLED);
+        }
+    }
+
+    /**
+     * A lowering whose UpdateTable gets no answer (a timeout, while DynamoDB applies it later) is
+     * sent again after a fresh DescribeTable: two calls for one change, one of them accepted, and
+     * the table lowered once. A count of table actions counts the accepted calls
+     * (SavepointRedeployITCase: three UpdateTable calls for a table lowered twice).
+     */
+    @Test
+    void aLoweringWhoseCallGotNoAnswerIsSentAgainAndTakesEffectOnce() {
+        PeriodTablesConfig config = config("sink.request-timeout", "PT1S");
+        Period period = config.calendar().periodOf(NOW);
+        String name = config.naming().periodTable(period);
+        Capacity previous = config.effectiveCapacity(CapacityTier.PREVIOUS);
+        try (DynamoDbAsyncClient timingOut =
+                        TestSetup.clients(config, DynamoDbFaults.class).newAsyncClient(2);
+                TableManager manager =
+                        new TableManager(config, timingOut, TestSetup.fastSettings(), Clock.systemUTC())) {
+            manager.ensure(period).join();
+            // answered after the client's one second, then applied
+            DynamoDbFaults.on("UpdateTable").table(name).once().delay(Duration.ofSeconds(3));
+
+            ManagedTable lowered = manager.setCapacity(name, previous).join().orElseThrow();
+
+            assertThat(lowered.capacity()).isEqualTo(previous);
+            assertThat(DynamoDbFaults.requests().stream()
+                            .filter(r -> r.operation().equals("UpdateTable")))
+                    .extracting(SeenRequest::unanswered, SeenRequest::accepted)
+                    .containsExactly(tuple(true, false), tuple(false, true));
         }
     }
 
