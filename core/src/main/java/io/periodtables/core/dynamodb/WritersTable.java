@@ -170,7 +170,10 @@ public final class WritersTable {
         Map<String, AttributeValue> newest = null;
         for (Map<String, AttributeValue> item : items) {
             if (newest == null
-                    || item.get(UPDATED).s().compareTo(newest.get(UPDATED).s()) > 0) {
+                    || Instant.parse(item.get(UPDATED).s())
+                            .isAfter(Instant.parse(newest.get(UPDATED).s()))) {
+                // as instants: Instant.toString writes no fraction at a whole second, and as text
+                // "…:05Z" sorts after "…:05.5Z"
                 newest = item;
             }
         }
