@@ -39,7 +39,7 @@ public final class ItemAttributes {
     /** The expiry attribute (N, epoch seconds) of period and late table items when {@code tables.ttl} is set. */
     public static final String TTL = "ttl";
 
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = new SharedBufferJsonFactory();
 
     private ItemAttributes() {}
 

@@ -48,7 +48,7 @@ public final class Rollups implements Serializable {
     /** Most grains in {@code rollups.every}. */
     public static final int MAX_GRAINS = 3;
 
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = new SharedBufferJsonFactory();
 
     /** Sums are stored with at most DynamoDB's 38 significant digits. */
     public static final MathContext SUM_PRECISION = new MathContext(38, RoundingMode.HALF_EVEN);

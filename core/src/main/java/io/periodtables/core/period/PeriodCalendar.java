@@ -73,6 +73,12 @@ public final class PeriodCalendar implements Serializable {
 
     /** The period that contains {@code instant}. */
     public Period periodOf(Instant instant) {
+        // The last period answers without the zone arithmetic; it is not replaced here, so callers
+        // that look one period ahead or back (next, previous) do not evict the one readings are in.
+        Period last = lastPeriod;
+        if (last != null && !instant.isBefore(last.start()) && instant.isBefore(last.end())) {
+            return last;
+        }
         ZonedDateTime local = instant.atZone(zone);
         checkYear(local.getYear(), instant);
         switch (length.kind()) {

@@ -27,6 +27,23 @@ class PeriodCalendarTest {
     }
 
     @Test
+    void theLastPeriodFoundAnswersInstantsInsideItAndNoOthers() {
+        PeriodCalendar cal = new PeriodCalendar(PeriodLength.parse("PT1H"), ZoneId.of("Europe/Berlin"));
+        Period thirteen = cal.periodOf(Instant.parse("2026-11-22T13:45:00Z").toEpochMilli()); // remembered
+        Period fresh = utc("PT1H").periodOf(Instant.parse("2026-11-22T13:45:00Z"));
+
+        assertThat(cal.periodOf(thirteen.start())).isSameAs(thirteen);
+        assertThat(cal.periodOf(thirteen.end().minusNanos(1))).isSameAs(thirteen);
+        assertThat(cal.periodOf(thirteen.end())).isEqualTo(cal.next(thirteen)).isNotEqualTo(thirteen);
+        assertThat(cal.periodOf(thirteen.start().minusNanos(1)).end()).isEqualTo(thirteen.start());
+        assertThat(cal.previous(thirteen).end()).isEqualTo(thirteen.start());
+        // looking ahead and back keeps the remembered period
+        assertThat(cal.periodOf(thirteen.start().plusSeconds(1))).isSameAs(thirteen);
+        assertThat(thirteen.label()).isEqualTo("2026-11-22T1400"); // Berlin's 14:00 is 13:00 UTC
+        assertThat(fresh.start()).isEqualTo(thirteen.start());
+    }
+
+    @Test
     void quarterHourPeriodsAreContiguous() {
         PeriodCalendar cal = utc("PT15M");
         Period p = cal.periodOf(Instant.parse("2026-11-22T23:59:59.999Z"));

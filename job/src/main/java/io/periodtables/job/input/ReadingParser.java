@@ -1,6 +1,7 @@
 package io.periodtables.job.input;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.periodtables.core.config.PeriodTablesConfig;
+import io.periodtables.core.item.SharedBufferJsonFactory;
 import io.periodtables.job.input.JsonFields.JsonObject;
 import io.periodtables.job.input.ReadingRules.Problem;
 import io.periodtables.model.Reading;
@@ -51,12 +53,11 @@ public final class ReadingParser {
      * not (a Kinesis record holds at most 1 MB; numbers DynamoDB cannot store are checked as
      * {@code bad-number}), nor is string length (Jackson's default, 20 M, is beyond 1 MB).
      */
-    static final JsonFactory FACTORY = JsonFactory.builder()
+    static final JsonFactory FACTORY = new SharedBufferJsonFactory((JsonFactoryBuilder) JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxNestingDepth(MAX_DEPTH + 1)
                     .maxNumberLength(Integer.MAX_VALUE)
-                    .build())
-            .build();
+                    .build()));
 
     private final ReadingRules rules;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8

@@ -5,6 +5,7 @@ import io.periodtables.core.config.RedeploySettings;
 import io.periodtables.core.config.TableBudget;
 import io.periodtables.core.config.UserMetrics;
 import io.periodtables.core.dynamodb.WritersTable;
+import io.periodtables.core.period.TableNaming;
 import io.periodtables.rotation.controlplane.TableManager;
 import io.periodtables.rotation.lifecycle.OpenCapacity;
 import io.periodtables.rotation.lifecycle.TableLoad;
@@ -72,6 +73,8 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
     private transient RotationState state;
     private transient RotationMetrics metrics;
     private transient DynamoDbAsyncClient writersClient;
+    /** Kept: {@code config().naming()} builds a naming and a calendar, whose period cache a watermark then misses. */
+    private transient TableNaming naming;
 
     RotationOperator(RotationOptions options, StreamOperatorParameters<RotationEvent> parameters) {
         this.options = options;
@@ -111,6 +114,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         super.open();
         TableBudget.of(options.config()).warning().ifPresent(LOG::warn);
         manager = TableManager.create(options.config(), options.clients(), options.settings());
+        naming = options.config().naming();
         state = restored != null ? restored : new RotationState();
         state.load.countingFor(options.config());
         metrics = new RotationMetrics(UserMetrics.of(getMetricGroup()));
@@ -213,7 +217,7 @@ public final class RotationOperator<T> extends AbstractStreamOperator<RotationEv
         reconciler.onWatermark(mark.getTimestamp());
         state.load.settle(mark.getTimestamp());
         if (state.hasWatermark()) {
-            String open = options.config().naming().periodTableOf(java.time.Instant.ofEpochMilli(state.watermark));
+            String open = naming.periodTable(naming.calendar().periodOf(state.watermark));
             metrics.openTable(open, state.load.peakOf(open).orElse(0));
         }
     }
