@@ -134,9 +134,10 @@ final class LocalCluster {
             if (fromSavepoint != null) {
                 prebuildResumed(config);
             }
-            JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint))
-                    .get()
-                    .getJobID();
+            JobGraph graph = jobGraph(flink, config, fromSavepoint);
+            // logged here, for the graph the run submits, not for check()'s
+            PeriodTablesTopology.logArchive(config);
+            JobID job = cluster.submitJob(graph).get().getJobID();
             long submitted = System.currentTimeMillis();
             // The run's clock: from the submission, or with the Kinesis fleet from its start, so that the
             // duration is how long the fleet ran and the readings/s are over its time, not the deployment's.
