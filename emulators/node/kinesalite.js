@@ -258,6 +258,7 @@ const RULES = {
         admitted.push(i)
       }
     }
+    counters.putRecordsCalls++
     const failed = records.length - admitted.length
     let answer = { status: 200, data: { FailedRecordCount: failed, Records: results } }
     if (admitted.length > 0) {

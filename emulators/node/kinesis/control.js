@@ -8,7 +8,7 @@ const { MAX_OTHER_CONSUMERS } = require('./reads')
 
 function newCounters() {
   return { getRecords: 0, getRecordsBytes: 0, refusedGetRecords: 0, refusedGetRecordsByCalls: 0,
-    refusedGetRecordsByBytes: 0, getShardIterator: 0, refusedGetShardIterator: 0, putRecords: 0, putBytes: 0,
+    refusedGetRecordsByBytes: 0, getShardIterator: 0, refusedGetShardIterator: 0, putRecords: 0, putRecordsCalls: 0, putBytes: 0,
     refusedRecords: 0, refusedPutRecord: 0, refusedScaling: 0, listShards: 0 }
 }
 

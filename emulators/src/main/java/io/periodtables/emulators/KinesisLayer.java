@@ -120,7 +120,8 @@ public final class KinesisLayer {
 
     /**
      * What the layer served so far: {@code getRecords} (calls), {@code getRecordsBytes} (data and
-     * partition keys returned), {@code getShardIterator}, {@code putRecords} (records put), {@code putBytes},
+     * partition keys returned), {@code getShardIterator}, {@code putRecords} (records put), {@code putRecordsCalls}
+     * (PutRecords requests the layer judged, whatever it refused of them), {@code putBytes},
      * {@code listShards}
      * (calls, every caller's: a job's shard discovery among them).
      */

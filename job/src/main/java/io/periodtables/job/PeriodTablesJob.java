@@ -72,6 +72,7 @@ public final class PeriodTablesJob {
             LOG.error(e.getMessage());
             throw e;
         }
+        PeriodTablesTopology.logArchive(config);
         env.execute("period-tables");
     }
 

@@ -187,11 +187,6 @@ public final class PeriodTablesTopology {
         if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
             ArchiveFileSystem.require(config.get(ConfigKeys.ARCHIVE_PATH));
             Archive.attach(periodRecords.union(late), config, new StoredItems(config));
-            LOG.info(
-                    "Archiving to {}: retention deletes a table only once its period's _SUCCESS marker is there",
-                    config.get(ConfigKeys.ARCHIVE_PATH));
-        } else {
-            LOG.info("archive.path is not set: nothing is archived, retention deletes tables without an archive");
         }
 
         SingleOutputStreamOperator<TableLoad> load = timed.transform(
@@ -210,6 +205,21 @@ public final class PeriodTablesTopology {
                     .name("Rollups write load"));
         }
         RotationWiring.attach(timed, loads, config, run);
+    }
+
+    /**
+     * Logs what the topology makes of {@code archive.path}: whether retention waits for an archive. Once a
+     * run, by the caller, after the {@link #build} it runs: a caller may build a graph first only to check
+     * the settings (the local run does, before it deletes anything), which logged the line twice.
+     */
+    public static void logArchive(PeriodTablesConfig config) {
+        if (config.find(ConfigKeys.ARCHIVE_PATH).isPresent()) {
+            LOG.info(
+                    "Archiving to {}: retention deletes a table only once its period's _SUCCESS marker is there",
+                    config.get(ConfigKeys.ARCHIVE_PATH));
+        } else {
+            LOG.info("archive.path is not set: nothing is archived, retention deletes tables without an archive");
+        }
     }
 
     /** A period-table sink whose missing and throttled tables the rotation's table owner answers. */

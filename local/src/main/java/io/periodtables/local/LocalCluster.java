@@ -74,12 +74,6 @@ final class LocalCluster {
     /** How long the fleet's first tables should last: about the time the job takes to warm up. */
     private static final Duration WARM_UP = Duration.ofSeconds(30);
 
-    /**
-     * How long the fleet waits for the Kinesis source to read the stream once every task runs: a source
-     * subtask without a shard never reads, and a fleet that never started would hold the run for ever.
-     */
-    private static final long SOURCE_START_BOUND_MS = TimeUnit.SECONDS.toMillis(30);
-
     private final StopSignal stop;
     private final Configuration stateBackend;
 
@@ -134,9 +128,10 @@ final class LocalCluster {
             if (fromSavepoint != null) {
                 prebuildResumed(config);
             }
-            JobID job = cluster.submitJob(jobGraph(flink, config, fromSavepoint))
-                    .get()
-                    .getJobID();
+            JobGraph graph = jobGraph(flink, config, fromSavepoint);
+            // logged here, for the graph the run submits, not for check()'s
+            PeriodTablesTopology.logArchive(config);
+            JobID job = cluster.submitJob(graph).get().getJobID();
             long submitted = System.currentTimeMillis();
             // The run's clock: from the submission, or with the Kinesis fleet from its start, so that the
             // duration is how long the fleet ran and the readings/s are over its time, not the deployment's.
@@ -144,26 +139,15 @@ final class LocalCluster {
             long deadline = duration == null || stream != null ? Long.MAX_VALUE : submitted + duration.toMillis();
             Progress progress = new Progress(new StatusLine(config), stream, config, submitted, firstTables);
             JobStatus state = cluster.getJobStatus(job).get();
-            // Every task RUNNING since (0: not yet), for the fallback start of the Kinesis fleet.
-            long runningSince = 0;
+            FleetStart fleet = stream == null ? null : new FleetStart(stream, config, submitted);
             while (!state.isGloballyTerminalState() && System.currentTimeMillis() < deadline && !stop.requested()) {
                 stop.await(Math.min(100, Math.max(1, deadline - System.currentTimeMillis())));
                 progress.tick();
                 state = cluster.getJobStatus(job).get();
-                if (stream != null && !stream.feeding()) {
-                    if (runningSince == 0 && allRunning(cluster, job)) {
-                        runningSince = System.currentTimeMillis();
-                    }
-                    // Fed from when the source reads the stream: no backlog from its start to catch up on.
-                    boolean reads = stream.sourceReads();
-                    if (reads
-                            || runningSince > 0 && System.currentTimeMillis() - runningSince > SOURCE_START_BOUND_MS) {
-                        started = stream.feed(
-                                config,
-                                submitted,
-                                reads
-                                        ? "once its source read every shard"
-                                        : "30 s after every task ran (its source had not read every shard)");
+                if (fleet != null && !stream.feeding()) {
+                    long fleetStart = fleet.startIfDue(() -> allRunning(cluster, job));
+                    if (fleetStart > 0) {
+                        started = fleetStart;
                         deadline = duration == null ? Long.MAX_VALUE : started + duration.toMillis();
                     }
                 }

@@ -218,6 +218,8 @@ class LocalRunnerITCase {
                     .isEqualTo(LocalRunSummary.number(itsTable.group(1)));
         }
         assertThat(out).contains("Archive " + archivePath.replaceAll("/$", ""));
+        // once, for the graph the run submits (the start's check builds one too)
+        assertThat(out).containsOnlyOnce("PeriodTablesTopology - Archiving to ");
         // One at least, each checked against its table above: the demo's compressed event time
         // runs as fast as the machine lets it, and on a busy CI machine its 20 s reached 13:15:40
         // of event time from 13:14:27 (its first table ready after 12.7 s), which closes 13:14 only.
@@ -299,6 +301,8 @@ class LocalRunnerITCase {
                         + " source read every shard; when it stopped, the job had read [\\d,]+ of its records");
         assertThat(out + run.stderr()).doesNotContain(" WARN ", " ERROR ", "Exception", "\tat ");
         assertThat(out).contains("Stopped by SIGTERM.", "pipeline drained", "| put ");
+        // once, for the graph the run submits: the start's check of the settings builds one too
+        assertThat(out).containsOnlyOnce("PeriodTablesTopology - archive.path is not set");
         assertThat(out.lines()).as(out).noneMatch(EMULATOR_INFO.asPredicate());
     }
 
