@@ -184,6 +184,11 @@ class ConfigurationFaultsITCase {
         try (DynamoDbClient client = dynamoDb.syncClient()) {
             client.listTablesPaginator().tableNames().stream()
                     .filter(t -> config.naming().parse(t).isPresent() && !t.equals(foreign))
+                    // a table the job asked for just before it failed may still be CREATING
+                    .peek(t -> client.waiter()
+                            .waitUntilTableExists(
+                                    b -> b.tableName(t),
+                                    o -> o.backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofMillis(50)))))
                     .filter(t -> client.scan(b -> b.tableName(t).limit(1)).count() > 0)
                     .forEach(withItems::add);
         }
