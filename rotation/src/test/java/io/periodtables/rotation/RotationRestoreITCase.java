@@ -69,6 +69,8 @@ class RotationRestoreITCase {
                 .get(60, TimeUnit.SECONDS);
         // Meanwhile someone deletes the closed 10:00 table: its readings are replayed, and its period is closed.
         try (DynamoDbClient client = TestSetup.dynamoDb().syncClient()) {
+            // its lowering to OLDER may still be UPDATING (DynamoDB refuses to delete it then)
+            client.waiter().waitUntilTableExists(b -> b.tableName(tables.get(0)));
             client.deleteTable(b -> b.tableName(tables.get(0)));
             TestTables.awaitGone(client, tables.get(0)); // gone, not DELETING, when run 2 reads it back
         }
