@@ -66,11 +66,7 @@ class ParentsFirstEnumeratorTest {
      */
     @Test
     void theParentsReaderHoldsItsWatermarkUntilTheSpareReaderTookItOver() {
-        parents.put("c1", List.of("p"));
-        parents.put("c2", List.of("p"));
-        stock.assign(0, "p");
-        stock.assign(1, "other");
-        stock.assign(2, "c1", "c2");
+        splitOfPWithASpareReader();
 
         enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
         assertThat(context.log)
@@ -109,11 +105,7 @@ class ParentsFirstEnumeratorTest {
      */
     @Test
     void aChildWhoseReaderFailedBeforeTakingOverIsHandedOutAgainBeforeTheHoldEnds() {
-        parents.put("c1", List.of("p"));
-        parents.put("c2", List.of("p"));
-        stock.assign(0, "p");
-        stock.assign(1, "other");
-        stock.assign(2, "c1", "c2");
+        splitOfPWithASpareReader();
         enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
         enumerator.handleSourceEvent(0, new WatermarkHandOver.Held(Map.of("p", 37_799_999L), List.of()));
 
@@ -149,11 +141,7 @@ class ParentsFirstEnumeratorTest {
     /** The parent's reader restarted before it was told to hold: no one is told to take over, or to let go. */
     @Test
     void aHoldTheParentsReaderNoLongerHasEndsTheHandOver() {
-        parents.put("c1", List.of("p"));
-        parents.put("c2", List.of("p"));
-        stock.assign(0, "p");
-        stock.assign(1, "other");
-        stock.assign(2, "c1", "c2");
+        splitOfPWithASpareReader();
         enumerator.handleSourceEvent(0, new ShardEvents.Finished(List.of("p")));
 
         enumerator.handleSourceEvent(0, new WatermarkHandOver.Held(Map.of(), List.of("p")));
@@ -513,5 +501,17 @@ class ParentsFirstEnumeratorTest {
 
         @Override
         public void runInCoordinatorThread(Runnable runnable) {}
+    }
+
+    /**
+     * Shard p, read by subtask 0, split into c1 and c2; subtask 1 reads another shard, subtask 2
+     * none, and the connector would give it both children.
+     */
+    private void splitOfPWithASpareReader() {
+        parents.put("c1", List.of("p"));
+        parents.put("c2", List.of("p"));
+        stock.assign(0, "p");
+        stock.assign(1, "other");
+        stock.assign(2, "c1", "c2");
     }
 }
